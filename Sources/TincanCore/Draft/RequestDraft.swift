@@ -1,0 +1,196 @@
+import Foundation
+import OrderedCollections
+
+/// Everything a user says about one request, before it is built: the shared model behind
+/// `tincan send`, the TUI's panes, the REPL and saved sessions.
+///
+/// ``build(settings:boundary:)`` turns it into an ``HTTPRequest`` through the session manager and
+/// serializers, so every front end builds requests by exactly the same rules.
+public struct RequestDraft: Sendable {
+    /// User name and password for Basic authentication.
+    public struct Credentials: Sendable, Equatable {
+        public var user: String
+        public var password: String
+
+        /// Creates credentials.
+        public init(user: String, password: String) {
+            self.user = user
+            self.password = password
+        }
+    }
+
+    /// The method.
+    public var method: String
+    /// The URL as typed: absolute, or relative to ``baseURL``.
+    public var url: String
+    /// The session manager's base URL.
+    public var baseURL: String?
+    /// How parameters become a body.
+    public var serializer: SerializerKind = .form
+    /// Parameters given as one value (`--params-json`); items are merged into it.
+    public var parameters: ParameterValue?
+    /// Items in HTTPie syntax, in the order given.
+    public var items: [RequestItem] = []
+    /// Per-request headers (`-H`), applied before header items.
+    public var headers: HTTPHeaders = [:]
+    /// Observed properties to set on the serializer.
+    public var observed = ObservedProperties()
+    /// Credentials for Basic authentication.
+    public var credentials: Credentials?
+    /// The directory that relative file paths in items are read from.
+    public var workingDirectory: String = FileManager.default.currentDirectoryPath
+
+    /// Creates a draft.
+    public init(method: String, url: String, baseURL: String? = nil) {
+        self.method = method
+        self.url = url
+        self.baseURL = baseURL
+    }
+
+    /// Builds the request.
+    ///
+    /// - Parameters:
+    ///   - settings: The serializer settings to start from; their default headers come first.
+    ///   - boundary: A fixed multipart boundary, for reproducible output; random when nil.
+    /// - Throws: ``RequestSerializationError``, ``RequestItemError``, or a custom query serializer's error.
+    public func build(settings: RequestSettings = RequestSettings(), boundary: String? = nil) throws -> HTTPRequest {
+        let settings = settings.copy()
+        settings.updateObservedProperties { observed in
+            for property in self.observed.changed { observed.copyValue(of: property, from: self.observed) }
+        }
+        let manager = try HTTPSessionManager(baseURL: baseURL, requestSerializer: serializer.makeSerializer(settings: settings))
+
+        var url = try manager.resolve(baseURL == nil ? Self.expandingShorthand(self.url) : self.url)
+        var credentials = self.credentials
+        if let userInfo = url.userInfo {
+            if credentials == nil {
+                let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                credentials = Credentials(
+                    user: String(parts[0]).removingPercentEncoding ?? String(parts[0]),
+                    password: parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : "")
+            }
+            url.authority = String(url.authority!.split(separator: "@").last!)
+        }
+        if let credentials {
+            settings.setAuthorizationHeader(username: credentials.user, password: credentials.password)
+        }
+
+        let queryItems = items.compactMap { item -> QueryStringPair? in
+            if case .query(let name, let value) = item { return QueryStringPair(field: name, value: value) }
+            return nil
+        }
+        if !queryItems.isEmpty {
+            let query = queryItems.map(\.escaped).joined(separator: "&")
+            url.query = url.query.map { $0.isEmpty ? query : "\($0)&\(query)" } ?? query
+        }
+
+        let parameters = try mergedParameters()
+        let files = items.compactMap { item -> (field: String, path: String, mimeType: String?)? in
+            if case .file(let field, let path, let mimeType) = item { return (field, path, mimeType) }
+            return nil
+        }
+
+        var request: HTTPRequest
+        if serializer == .multipart || !files.isEmpty {
+            guard serializer == .form || serializer == .multipart else {
+                throw RequestSerializationError(.invalidFormParameters(
+                    "file items (field@path) need the form or multipart serializer, not \(serializer.rawValue)"))
+            }
+            request = try manager.requestSerializer.multipartRequest(
+                method: method, url: url, parameters: parameters, boundary: boundary
+            ) { form in
+                for file in files {
+                    try form.appendFile(at: resolvePath(file.path), name: file.field, mimeType: file.mimeType)
+                }
+            }
+        } else {
+            request = try manager.requestSerializer.request(method: method, url: url, parameters: parameters)
+        }
+
+        HTTPSessionManager.apply(headers, to: &request)
+        for item in items {
+            switch item {
+            case .header(let name, let value): request.headers.set(name: name, value: value)
+            case .removeHeader(let name): request.headers.remove(name: name)
+            default: break
+            }
+        }
+        try request.validateHeaders()
+        return request
+    }
+
+    /// The parameters: ``parameters`` with every parameter item merged in, or nil when there are none.
+    public func mergedParameters() throws -> ParameterValue? {
+        let parameterItems = items.filter {
+            switch $0 {
+            case .parameter, .parameterFromFile: true
+            default: false
+            }
+        }
+        guard !parameterItems.isEmpty else { return parameters }
+        var root: OrderedDictionary<String, ParameterValue>
+        switch parameters {
+        case .none, .null?: root = [:]
+        case .dictionary(let dictionary)?: root = dictionary
+        case let other?:
+            throw RequestItemError(item: "--params-json", reason: "items can only be merged into an object, but the parameters are \(other.kindName)")
+        }
+        for item in parameterItems {
+            switch item {
+            case .parameter(let key, let value):
+                try ParameterPath(parsing: key).insert(value, into: &root)
+            case .parameterFromFile(let key, let path, let isJSON):
+                try ParameterPath(parsing: key).insert(readParameterFile(path, isJSON: isJSON, key: key), into: &root)
+            default: break
+            }
+        }
+        return .dictionary(root)
+    }
+
+    private func readParameterFile(_ path: String, isJSON: Bool, key: String) throws -> ParameterValue {
+        let resolved = resolvePath(path)
+        guard let data = FileManager.default.contents(atPath: resolved) else {
+            throw RequestSerializationError(.fileNotReachable(path: resolved))
+        }
+        if isJSON {
+            do {
+                return try JSONParser.parse(bytes: Array(data))
+            } catch {
+                throw RequestItemError(item: "\(key):=@\(path)", reason: "\(resolved) is not valid JSON at \(error)")
+            }
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw RequestItemError(item: "\(key)=@\(path)", reason: "\(resolved) is not UTF-8 text; send it as a file with \(key)@\(path)")
+        }
+        return .string(text)
+    }
+
+    /// A path from an item, with `~` expanded and relative paths taken from ``workingDirectory``.
+    func resolvePath(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        return expanded.hasPrefix("/") ? expanded : (workingDirectory as NSString).appendingPathComponent(expanded)
+    }
+
+    /// HTTPie's URL shorthands, used when there is no base URL: `:8080/x` means
+    /// `http://localhost:8080/x`, and a URL with no scheme gets `http://`.
+    public static func expandingShorthand(_ url: String) -> String {
+        if url.contains("://") { return url }
+        if url.hasPrefix(":") { return "http://localhost" + url }
+        if url.isEmpty { return url }
+        return "http://" + url
+    }
+}
+
+extension ObservedProperties {
+    /// Copies one property's value from `other`.
+    mutating func copyValue(of property: ObservedProperty, from other: ObservedProperties) {
+        switch property {
+        case .allowsCellularAccess: allowsCellularAccess = other.allowsCellularAccess
+        case .cachePolicy: cachePolicy = other.cachePolicy
+        case .httpShouldHandleCookies: httpShouldHandleCookies = other.httpShouldHandleCookies
+        case .httpShouldUsePipelining: httpShouldUsePipelining = other.httpShouldUsePipelining
+        case .networkServiceType: networkServiceType = other.networkServiceType
+        case .timeoutInterval: timeoutInterval = other.timeoutInterval
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// A request body: nothing, bytes in memory, a file streamed from disk, or multipart form data.
+public enum RequestBody: Sendable {
+    case none
+    case bytes([UInt8])
+    /// A file, read from disk in chunks as it is sent.
+    case file(path: String, length: Int64)
+    case multipart(MultipartFormData)
+
+    /// The length in bytes, or nil when there is no body.
+    public var length: Int64? {
+        switch self {
+        case .none: nil
+        case .bytes(let bytes): Int64(bytes.count)
+        case .file(_, let length): length
+        case .multipart(let form): form.contentLength
+        }
+    }
+
+    /// A reader that yields the body in chunks; a new one starts again from the first byte.
+    ///
+    /// - Throws: ``RequestSerializationError`` when a file or stream cannot be opened.
+    public func makeReader(chunkSize: Int = 64 * 1024) throws -> any BodyReader {
+        switch self {
+        case .none: return BytesReader(bytes: [], chunkSize: chunkSize)
+        case .bytes(let bytes): return BytesReader(bytes: bytes, chunkSize: chunkSize)
+        case .file(let path, _): return try FileReader(path: path, chunkSize: chunkSize)
+        case .multipart(let form): return try form.makeReader(chunkSize: chunkSize)
+        }
+    }
+
+    /// The whole body in memory. For previews of small bodies and tests; sending streams instead.
+    public func collect() throws -> [UInt8] {
+        var reader = try makeReader()
+        var result: [UInt8] = []
+        while let chunk = try reader.read() { result.append(contentsOf: chunk) }
+        return result
+    }
+}
+
+/// Yields a body in chunks, so that large bodies are never held whole in memory.
+public protocol BodyReader: Sendable {
+    /// The next chunk, or nil at the end.
+    mutating func read() throws -> [UInt8]?
+}
+
+/// Reads bytes that are already in memory.
+struct BytesReader: BodyReader {
+    let bytes: [UInt8]
+    let chunkSize: Int
+    var offset = 0
+
+    mutating func read() -> [UInt8]? {
+        guard offset < bytes.count else { return nil }
+        let end = min(offset + chunkSize, bytes.count)
+        defer { offset = end }
+        return Array(bytes[offset..<end])
+    }
+}
+
+/// Reads a file from disk, one chunk at a time.
+final class FileReader: BodyReader {
+    private let descriptor: Int32
+    private let path: String
+    private let chunkSize: Int
+
+    init(path: String, chunkSize: Int) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw RequestSerializationError(.fileUnreadable(path: path, reason: String(cString: strerror(errno))))
+        }
+        self.descriptor = descriptor
+        self.path = path
+        self.chunkSize = chunkSize
+    }
+
+    deinit { close(descriptor) }
+
+    func read() throws -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, chunkSize) }
+        if count < 0 {
+            throw RequestSerializationError(.fileUnreadable(path: path, reason: String(cString: strerror(errno))))
+        }
+        guard count > 0 else { return nil }
+        chunk.removeSubrange(count...)
+        return chunk
+    }
+}

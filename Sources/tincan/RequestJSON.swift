@@ -1,0 +1,125 @@
+import TincanCore
+
+/// Writes a request as the JSON object of the CLI contract:
+/// `{"method", "url", "headers": [[name, value]…], "body": text|null, "bodyBase64": base64|null}`.
+///
+/// `body` holds the body when it is UTF-8 text, `bodyBase64` when it is not; both are null when
+/// there is no body. The body is streamed in two passes (is it text? then write it), so a large
+/// multipart file is never held whole in memory.
+enum RequestJSON {
+    static func write(_ request: HTTPRequest, to output: inout StandardOutput) throws {
+        let head = request.wireHead
+        var prefix: [UInt8] = Array("{\"method\":".utf8)
+        JSONWriter.appendQuoted(head.method, to: &prefix)
+        prefix += Array(",\"url\":".utf8)
+        var url = request.url
+        url.fragment = nil
+        JSONWriter.appendQuoted(url.string, to: &prefix)
+        prefix += Array(",\"headers\":[".utf8)
+        for (offset, field) in head.headers.enumerated() {
+            if offset > 0 { prefix.append(UInt8(ascii: ",")) }
+            prefix.append(UInt8(ascii: "["))
+            JSONWriter.appendQuoted(field.name, to: &prefix)
+            prefix.append(UInt8(ascii: ","))
+            JSONWriter.appendQuoted(field.value, to: &prefix)
+            prefix.append(UInt8(ascii: "]"))
+        }
+        prefix += Array("],\"body\":".utf8)
+        output.write(prefix)
+
+        if case .none = request.body {
+            output.write(Array("null,\"bodyBase64\":null}\n".utf8))
+            return
+        }
+        if try isUTF8(request.body) {
+            output.write([UInt8(ascii: "\"")])
+            var reader = try request.body.makeReader()
+            var carry: [UInt8] = []
+            while let chunk = try reader.read() {
+                var bytes = carry + chunk
+                carry = UTF8Boundary.splitIncompleteTail(&bytes)
+                var escaped: [UInt8] = []
+                escaped.reserveCapacity(bytes.count + 16)
+                JSONWriter.appendEscaped(bytes, to: &escaped)
+                output.write(escaped)
+            }
+            output.write(Array("\",\"bodyBase64\":null}\n".utf8))
+        } else {
+            output.write(Array("null,\"bodyBase64\":\"".utf8))
+            var reader = try request.body.makeReader()
+            var carry: [UInt8] = []
+            while let chunk = try reader.read() {
+                let bytes = carry + chunk
+                let whole = bytes.count - bytes.count % 3
+                output.write(Base64.encode(bytes[..<whole]))
+                carry = Array(bytes[whole...])
+            }
+            output.write(Base64.encode(carry[...]))
+            output.write(Array("\"}\n".utf8))
+        }
+    }
+
+    /// Whether the whole body is valid UTF-8, read chunk by chunk.
+    static func isUTF8(_ body: RequestBody) throws -> Bool {
+        var reader = try body.makeReader()
+        var carry: [UInt8] = []
+        while let chunk = try reader.read() {
+            var bytes = carry + chunk
+            carry = UTF8Boundary.splitIncompleteTail(&bytes)
+            if String(validating: bytes, as: UTF8.self) == nil { return false }
+        }
+        return carry.isEmpty
+    }
+}
+
+/// Splitting UTF-8 text into chunks without cutting a character.
+enum UTF8Boundary {
+    /// Removes and returns the bytes of an unfinished sequence at the end of `bytes` (at most 3).
+    static func splitIncompleteTail(_ bytes: inout [UInt8]) -> [UInt8] {
+        var start = bytes.count
+        var scanned = 0
+        while start > 0, scanned < 3, (bytes[start - 1] & 0xC0) == 0x80 {
+            start -= 1
+            scanned += 1
+        }
+        guard start > 0 else { return [] }
+        let lead = bytes[start - 1]
+        let needed: Int
+        switch lead {
+        case 0xC0...0xDF: needed = 2
+        case 0xE0...0xEF: needed = 3
+        case 0xF0...0xF7: needed = 4
+        default: return []
+        }
+        let have = bytes.count - (start - 1)
+        guard have < needed else { return [] }
+        let tail = Array(bytes[(start - 1)...])
+        bytes.removeSubrange((start - 1)...)
+        return tail
+    }
+}
+
+/// Standard Base64 (RFC 4648) with padding.
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = bytes.startIndex
+        while index + 3 <= bytes.endIndex {
+            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], alphabet[Int(value & 63)]]
+            index += 3
+        }
+        let remaining = bytes.endIndex - index
+        if remaining == 1 {
+            let value = UInt32(bytes[index]) << 16
+            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
+        } else if remaining == 2 {
+            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], UInt8(ascii: "=")]
+        }
+        return output
+    }
+}

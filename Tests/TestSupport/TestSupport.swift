@@ -1,0 +1,91 @@
+import Foundation
+
+/// The result of running a program: its exit status and both output streams.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var stdoutBytes: [UInt8]
+}
+
+/// Locates the binaries the package builds, next to the test bundle.
+public enum BuiltProducts {
+    /// The directory holding the built products (`.build/<triple>/debug`).
+    public static var directory: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            if url.pathExtension == "xctest" { return url.deletingLastPathComponent() }
+            let candidate = url.deletingLastPathComponent().appendingPathComponent("tincan")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return url.deletingLastPathComponent() }
+            url.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug")
+    }
+
+    /// The path of the `tincan` executable.
+    public static var tincan: String { directory.appendingPathComponent("tincan").path }
+}
+
+/// Runs a program to completion and captures its output.
+///
+/// - Parameters:
+///   - executable: The program's path.
+///   - arguments: Its arguments.
+///   - environment: Extra environment variables, over the current ones.
+///   - currentDirectory: The working directory, or the current one.
+public func run(
+    _ executable: String,
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    currentDirectory: String? = nil
+) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes while the process runs, so a large output cannot fill a pipe and stall it.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self),
+        stdoutBytes: Array(outData))
+}
+
+/// A temporary directory that removes itself.
+public final class TemporaryDirectory: Sendable {
+    /// Its path.
+    public let path: String
+
+    /// Creates a new, empty directory.
+    public init() throws {
+        path = NSTemporaryDirectory() + "tincan-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// Writes `bytes` to `name` inside the directory and returns the file's path.
+    @discardableResult
+    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let file = (path as NSString).appendingPathComponent(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import TincanCore
+
+@Suite("Default headers")
+struct DefaultHeaderTests {
+    @Test func theStoreSetsGetsAndRemovesCaseInsensitively() {
+        let settings = RequestSettings(environment: [:])
+        settings.setValue("1", forHTTPHeaderField: "X-One")
+        #expect(settings.value(forHTTPHeaderField: "x-one") == "1")
+        settings.setValue("2", forHTTPHeaderField: "X-ONE")
+        #expect(settings.httpRequestHeaders.fields.filter { HTTPHeaders.same($0.name, "x-one") }.count == 1)
+        settings.removeValue(forHTTPHeaderField: "x-One")
+        #expect(settings.value(forHTTPHeaderField: "X-One") == nil)
+    }
+
+    @Test func theStoreIsSafeToChangeFromManyTasksAtOnce() async {
+        let settings = RequestSettings(environment: [:])
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for round in 0..<500 {
+                        settings.setValue("\(round)", forHTTPHeaderField: "X-Worker-\(worker)")
+                        _ = settings.httpRequestHeaders
+                    }
+                }
+            }
+        }
+        for worker in 0..<8 {
+            #expect(settings.value(forHTTPHeaderField: "X-Worker-\(worker)") == "499")
+        }
+    }
+
+    @Test func userAgentNamesTincanLinuxAndSwift() {
+        #expect(RequestSettings.userAgent == "tincan/\(Tincan.version) (Linux; Swift \(Tincan.swiftVersion))")
+        #expect(RequestSettings(environment: [:]).value(forHTTPHeaderField: "User-Agent") == RequestSettings.userAgent)
+    }
+
+    @Test func basicAuthorizationIsBase64OfUserColonPassword() {
+        let settings = RequestSettings(environment: [:])
+        settings.setAuthorizationHeader(username: "Aladdin", password: "open sesame")
+        #expect(settings.value(forHTTPHeaderField: "Authorization") == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+        settings.clearAuthorizationHeader()
+        #expect(settings.value(forHTTPHeaderField: "Authorization") == nil)
+    }
+
+    @Test func perRequestHeadersReplaceDefaultsInPlace() throws {
+        let manager = try HTTPSessionManager(baseURL: "http://example.com", requestSerializer: FormRequestSerializer(settings: RequestSettings(environment: [:])))
+        let request = try manager.get("x", headers: ["accept": "application/json", "X-New": "1"])
+        #expect(request.headers.fields.filter { HTTPHeaders.same($0.name, "Accept") }.map(\.value) == ["application/json"])
+        let names = request.headers.fields.map(\.name)
+        #expect(names == ["User-Agent", "accept", "Accept-Encoding", "Accept-Language", "X-New"])
+    }
+}
+
+@Suite("Accept-Language comes from the locale environment")
+struct AcceptLanguageTests {
+    @Test(arguments: [
+        (["LANG": "en_US.UTF-8"], "en-US;q=1"),
+        (["LANG": "C.UTF-8"], "en;q=1"),
+        ([:], "en;q=1"),
+        (["LANGUAGE": "fr_CA:fr:en", "LANG": "fr_CA.UTF-8"], "fr-CA;q=1, fr;q=0.9, en;q=0.8"),
+        (["LC_ALL": "de_DE.UTF-8@euro", "LANG": "en_US.UTF-8"], "de-DE;q=1"),
+        (["LANGUAGE": "a1:pt_BR", "LANG": "POSIX"], "pt-BR;q=1"),
+    ])
+    func buildsQValuesFromTheEnvironment(environment: [String: String], expected: String) {
+        #expect(AcceptLanguage.headerValue(environment: environment) == expected)
+    }
+
+    @Test func listsAtMostSixLanguages() {
+        let value = AcceptLanguage.headerValue(environment: ["LANGUAGE": "aa:bb:cc:dd:ee:ff:gg:hh"])
+        #expect(value == "aa;q=1, bb;q=0.9, cc;q=0.8, dd;q=0.7, ee;q=0.6, ff;q=0.5")
+    }
+}
+
+@Suite("Observed request properties")
+struct ObservedPropertyTests {
+    @Test func onlyChangedPropertiesAreAppliedAndReported() throws {
+        let settings = RequestSettings(environment: [:])
+        settings.updateObservedProperties {
+            $0.timeoutInterval = 5
+            $0.httpShouldHandleCookies = true
+        }
+        let request = try FormRequestSerializer(settings: settings).request(method: "GET", url: URLReference(parsing: "http://x/"), parameters: nil)
+        #expect(request.appliedProperties == [.httpShouldHandleCookies, .timeoutInterval])
+        #expect(request.properties.timeoutInterval == 5)
+        #expect(request.properties.cachePolicy == .useProtocolCachePolicy)
+    }
+
+    @Test func settingEveryPropertyAppliesAllSixInAFNetworkingsOrder() throws {
+        let settings = RequestSettings(environment: [:])
+        settings.updateObservedProperties {
+            $0.networkServiceType = .background
+            $0.cachePolicy = .reloadIgnoringLocalCacheData
+            $0.allowsCellularAccess = false
+            $0.httpShouldUsePipelining = true
+            $0.httpShouldHandleCookies = false
+            $0.timeoutInterval = 1
+        }
+        let request = try JSONRequestSerializer(settings: settings).request(method: "POST", url: URLReference(parsing: "http://x/"), parameters: nil)
+        #expect(request.appliedProperties == ObservedProperty.allCases)
+        #expect(!request.properties.allowsCellularAccess)
+        #expect(request.properties.networkServiceType == .background)
+        #expect(request.properties.cachePolicy == .reloadIgnoringLocalCacheData)
+    }
+
+    @Test func forgettingAPropertyStopsApplyingIt() throws {
+        let settings = RequestSettings(environment: [:])
+        settings.updateObservedProperties { $0.timeoutInterval = 9 }
+        settings.updateObservedProperties { $0.timeoutInterval = nil }
+        let request = try FormRequestSerializer(settings: settings).request(method: "GET", url: URLReference(parsing: "http://x/"), parameters: nil)
+        #expect(request.appliedProperties.isEmpty)
+        #expect(request.properties.timeoutInterval == 60)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import TincanCore
+
+@Suite("Request items use HTTPie's syntax")
+struct RequestItemTests {
+    @Test(arguments: [
+        ("a=1", RequestItem.parameter(key: "a", value: "1")),
+        ("url=http://x/y", .parameter(key: "url", value: "http://x/y")),
+        ("n:=5", .parameter(key: "n", value: 5)),
+        ("tags:=[\"a\",true]", .parameter(key: "tags", value: ["a", true])),
+        ("q==a b", .query(name: "q", value: "a b")),
+        ("Accept:application/json", .header(name: "Accept", value: "application/json")),
+        ("X-Time: 12:30", .header(name: "X-Time", value: "12:30")),
+        ("User-Agent:", .removeHeader(name: "User-Agent")),
+        ("X-Empty;", .header(name: "X-Empty", value: "")),
+        ("photo@~/a.png", .file(field: "photo", path: "~/a.png", mimeType: nil)),
+        ("photo@a.bin;type=image/png", .file(field: "photo", path: "a.bin", mimeType: "image/png")),
+        ("bio=@bio.txt", .parameterFromFile(key: "bio", path: "bio.txt", isJSON: false)),
+        ("meta:=@m.json", .parameterFromFile(key: "meta", path: "m.json", isJSON: true)),
+        ("a\\=b=c", .parameter(key: "a=b", value: "c")),
+        ("k=v\\:w", .parameter(key: "k", value: "v:w")),
+        ("user[name]=Ann", .parameter(key: "user[name]", value: "Ann")),
+    ])
+    func parsesEachKindOfItem(text: String, expected: RequestItem) throws {
+        #expect(try RequestItem.parse(text) == expected)
+    }
+
+    @Test(arguments: [("novalue", "expected name=value"), ("=x", "expected a name"), ("n:=[1,", "not valid JSON"), ("f@", "expected a file path"), ("Bad Name:x", "not a valid header name")])
+    func explainsWhatWasExpected(text: String, fragment: String) throws {
+        let error = try #require(throws: RequestItemError.self) { try RequestItem.parse(text) }
+        #expect(error.description.contains(fragment))
+        #expect(error.description.contains(text))
+    }
+}
+
+@Suite("Drafts build requests the way every front end will")
+struct RequestDraftTests {
+    private func build(_ draft: RequestDraft) throws -> HTTPRequest {
+        try draft.build(settings: RequestSettings(environment: [:]), boundary: "B")
+    }
+
+    @Test func nestedItemsBuildNestedParameters() throws {
+        var draft = RequestDraft(method: "POST", url: "http://x/p")
+        draft.serializer = .json
+        draft.items = try ["user[name]=Ann", "user[tags][]=a", "user[tags][]=b", "n:=1", "list[0]=z", "list[2]=y"].map(RequestItem.parse)
+        let request = try build(draft)
+        #expect(String(decoding: try request.body.collect(), as: UTF8.self)
+            == #"{"user":{"name":"Ann","tags":["a","b"]},"n":1,"list":["z",null,"y"]}"#)
+    }
+
+    @Test func aRepeatedKeyCollectsAnArray() throws {
+        var draft = RequestDraft(method: "GET", url: "http://x/p")
+        draft.items = try ["a=1", "a=2", "a=3"].map(RequestItem.parse)
+        #expect(try build(draft).url.query == "a%5B%5D=1&a%5B%5D=2&a%5B%5D=3")
+    }
+
+    @Test func conflictingPathsAreErrors() throws {
+        var draft = RequestDraft(method: "POST", url: "http://x/p")
+        draft.items = try ["a=1", "a[b]=2"].map(RequestItem.parse)
+        let error = try #require(throws: RequestItemError.self) { try build(draft) }
+        #expect(error.reason.contains("already a string"))
+    }
+
+    @Test func itemsMergeIntoParamsJSON() throws {
+        var draft = RequestDraft(method: "POST", url: "http://x/p")
+        draft.serializer = .json
+        draft.parameters = try JSONParser.parse(#"{"a":{"b":1}}"#)
+        draft.items = [try RequestItem.parse("a[c]=2")]
+        #expect(String(decoding: try build(draft).body.collect(), as: UTF8.self) == #"{"a":{"b":1,"c":"2"}}"#)
+    }
+
+    @Test func queryItemsStayInTheURLForAnyMethodAndComeFirst() throws {
+        var draft = RequestDraft(method: "POST", url: "http://x/p?x=0")
+        draft.items = try ["z==last one", "a==1", "body=2"].map(RequestItem.parse)
+        let request = try build(draft)
+        #expect(request.url.query == "x=0&z=last%20one&a=1")
+        #expect(String(decoding: try request.body.collect(), as: UTF8.self) == "body=2")
+        var get = RequestDraft(method: "GET", url: "http://x/p")
+        get.items = try ["q==1", "b=2"].map(RequestItem.parse)
+        #expect(try build(get).url.query == "q=1&b=2")
+    }
+
+    @Test func headerItemsReplaceRemoveOrEmptyDefaults() throws {
+        var draft = RequestDraft(method: "GET", url: "http://x/")
+        draft.items = try ["accept:text/html", "User-Agent:", "X-Blank;"].map(RequestItem.parse)
+        let headers = try build(draft).headers
+        #expect(headers["Accept"] == "text/html")
+        #expect(headers["User-Agent"] == nil)
+        #expect(headers["X-Blank"] == "")
+    }
+
+    @Test func credentialsBecomeBasicAuthorizationAndUserInfoLeavesTheURL() throws {
+        var draft = RequestDraft(method: "GET", url: "http://ann:p%40ss@x/")
+        let fromURL = try build(draft)
+        #expect(fromURL.headers["Authorization"] == RequestSettings.basicAuthorization(username: "ann", password: "p@ss"))
+        #expect(fromURL.url.string == "http://x/")
+        draft.credentials = .init(user: "bob", password: "pw")
+        #expect(try build(draft).headers["Authorization"] == RequestSettings.basicAuthorization(username: "bob", password: "pw"))
+    }
+
+    @Test func fileItemsMakeAMultipartBodyWithTheOtherFields() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("a.json", Array("{}".utf8))
+        var draft = RequestDraft(method: "POST", url: "http://x/up")
+        draft.workingDirectory = directory.path
+        draft.items = try ["doc@a.json", "title=T"].map(RequestItem.parse)
+        let request = try build(draft)
+        #expect(request.headers["Content-Type"] == "multipart/form-data; boundary=B")
+        let body = String(decoding: try request.body.collect(), as: UTF8.self)
+        #expect(body.contains("name=\"title\"\r\n\r\nT\r\n"))
+        #expect(body.contains("filename=\"a.json\"\r\nContent-Type: application/json\r\n\r\n{}\r\n--B--"))
+    }
+
+    @Test func fileItemsNeedAFormSerializer() throws {
+        var draft = RequestDraft(method: "POST", url: "http://x/up")
+        draft.serializer = .json
+        draft.items = [try RequestItem.parse("doc@a.json")]
+        let error = try #require(throws: RequestSerializationError.self) { try build(draft) }
+        #expect(error.description.contains("form or multipart"))
+    }
+
+    @Test func parameterFilesAreReadAsTextOrJSON() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("bio.txt", Array("hello".utf8))
+        try directory.write("m.json", Array("[1,2]".utf8))
+        var draft = RequestDraft(method: "POST", url: "http://x/")
+        draft.serializer = .json
+        draft.workingDirectory = directory.path
+        draft.items = try ["bio=@bio.txt", "m:=@m.json"].map(RequestItem.parse)
+        #expect(String(decoding: try build(draft).body.collect(), as: UTF8.self) == #"{"bio":"hello","m":[1,2]}"#)
+    }
+
+    @Test(arguments: [(":8080/x", "http://localhost:8080/x"), ("example.com/a", "http://example.com/a"), ("https://s/", "https://s/")])
+    func expandsHTTPieShorthandsWithoutABase(typed: String, expected: String) throws {
+        #expect(try build(RequestDraft(method: "GET", url: typed)).url.string == expected)
+    }
+
+    @Test func timeoutIsAnObservedPropertyTheRequestReports() throws {
+        var draft = RequestDraft(method: "GET", url: "http://x/")
+        draft.observed.timeoutInterval = 2.5
+        let request = try build(draft)
+        #expect(request.properties.timeoutInterval == 2.5)
+        #expect(request.appliedProperties == [.timeoutInterval])
+    }
+}

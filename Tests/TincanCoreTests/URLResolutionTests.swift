@@ -1,0 +1,71 @@
+import Testing
+@testable import TincanCore
+
+@Suite("URL references resolve by RFC 3986")
+struct URLResolutionTests {
+    static let rfcBase = URLReference(parsing: "http://a/b/c/d;p?q")
+
+    /// RFC 3986 section 5.4.1 (normal) and 5.4.2 (abnormal) examples.
+    @Test(arguments: [
+        ("g:h", "g:h"), ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"),
+        ("/g", "http://a/g"), ("//g", "http://g"), ("?y", "http://a/b/c/d;p?y"), ("g?y", "http://a/b/c/g?y"),
+        ("#s", "http://a/b/c/d;p?q#s"), ("g#s", "http://a/b/c/g#s"), ("g?y#s", "http://a/b/c/g?y#s"),
+        (";x", "http://a/b/c/;x"), ("g;x", "http://a/b/c/g;x"), ("", "http://a/b/c/d;p?q"), (".", "http://a/b/c/"),
+        ("./", "http://a/b/c/"), ("..", "http://a/b/"), ("../", "http://a/b/"), ("../g", "http://a/b/g"),
+        ("../..", "http://a/"), ("../../", "http://a/"), ("../../g", "http://a/g"),
+        ("../../../g", "http://a/g"), ("../../../../g", "http://a/g"), ("/./g", "http://a/g"), ("/../g", "http://a/g"),
+        ("g.", "http://a/b/c/g."), (".g", "http://a/b/c/.g"), ("g..", "http://a/b/c/g.."), ("..g", "http://a/b/c/..g"),
+        ("./../g", "http://a/b/g"), ("./g/.", "http://a/b/c/g/"), ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"),
+        ("g;x=1/./y", "http://a/b/c/g;x=1/y"), ("g;x=1/../y", "http://a/b/c/y"), ("g?y/./x", "http://a/b/c/g?y/./x"),
+        ("g#s/../x", "http://a/b/c/g#s/../x"), ("http:g", "http:g"),
+    ])
+    func resolvesTheRFCExamples(reference: String, expected: String) {
+        #expect(URLReference(parsing: reference).resolved(against: Self.rfcBase).string == expected)
+    }
+
+    @Test(arguments: [
+        ("http://example.com/v1", "foo", "http://example.com/v1/foo"),
+        ("http://example.com/v1", "/foo", "http://example.com/foo"),
+        ("http://example.com/v1", "foo/", "http://example.com/v1/foo/"),
+        ("http://example.com/v1/", "../foo", "http://example.com/foo"),
+        ("http://example.com/v1", "//other.org/x", "http://other.org/x"),
+        ("http://example.com/v1", "?a=b", "http://example.com/v1/?a=b"),
+        ("http://example.com/v1", "https://secure.org/y", "https://secure.org/y"),
+        ("http://example.com/v1", "", "http://example.com/v1/"),
+        ("http://example.com", "foo", "http://example.com/foo"),
+        ("http://example.com", "", "http://example.com"),
+        ("http://example.com/v1?key=1", "", "http://example.com/v1/?key=1"),
+        ("http://127.0.0.1:8080/api/v2", "users/7", "http://127.0.0.1:8080/api/v2/users/7"),
+    ])
+    func theSessionManagerResolvesAgainstItsBaseURL(base: String, reference: String, expected: String) throws {
+        let manager = try HTTPSessionManager(baseURL: base)
+        #expect(try manager.resolve(reference).string == expected)
+    }
+
+    @Test(arguments: [("http://example.com/v1", "http://example.com/v1/"), ("http://example.com/v1/", "http://example.com/v1/"), ("http://example.com", "http://example.com"), ("http://example.com/", "http://example.com/")])
+    func addsATrailingSlashToANonEmptyBasePath(base: String, expected: String) throws {
+        #expect(try HTTPSessionManager(baseURL: base).baseURL?.string == expected)
+    }
+
+    @Test(arguments: [("ftp://x/y", "not http or https"), ("http://", "no host"), ("http://x:99999/", "port"), ("relative/path", "no scheme")])
+    func refusesURLsThatCannotBeSent(url: String, reason: String) throws {
+        let error = try #require(throws: RequestSerializationError.self) { try HTTPSessionManager().resolve(url) }
+        #expect(error.description.contains(reason))
+    }
+
+    @Test func escapesCharactersAPersonTypesThatCannotStandInAURI() {
+        #expect(URLReference.escapingInvalidCharacters("http://x/a b/é?q=1 2#f") == "http://x/a%20b/%C3%A9?q=1%202#f")
+        #expect(URLReference.escapingInvalidCharacters("http://x/100%/%41") == "http://x/100%25/%41")
+    }
+
+    @Test func splitsTheAuthority() {
+        let url = URLReference(parsing: "https://user:pw@[::1]:8443/p?q")
+        #expect(url.host == "::1")
+        #expect(url.port == 8443)
+        #expect(url.userInfo == "user:pw")
+        #expect(url.requestTarget == "/p?q")
+        #expect(url.hostHeaderValue == "[::1]:8443")
+        #expect(URLReference(parsing: "http://h:80").hostHeaderValue == "h")
+        #expect(URLReference(parsing: "http://h").requestTarget == "/")
+    }
+}
