@@ -33,8 +33,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "tincan-bench",
-            dependencies: ["TincanCore"],
-            path: "Benchmarks/tincan-bench"
+            dependencies: ["TincanCore", .product(name: "OrderedCollections", package: "swift-collections")],
+            path: "Benchmarks/tincan-bench",
+            exclude: []
         ),
         .target(name: "TestSupport", dependencies: ["TincanCore"], path: "Tests/TestSupport"),
         .testTarget(name: "TincanCoreTests", dependencies: ["TincanCore", "TestSupport"]),

@@ -82,7 +82,15 @@ struct PercentEscapingTests {
         "👨‍👩‍👧‍👦", // a family joined by zero-width joiners
     ])
     func roundTripsEmojiSequencesLongerThanOneBatch(unit: String) {
-        let text = String(repeating: unit, count: PercentEscaping.batchSize * 3 + 7)
+        let text = String(repeating: unit, count: PercentEscaping.batchSize / unit.utf8.count * 3 + 7)
+        let batches = PercentEscaping.batches(of: text)
+        #expect(batches.count > 3)
+        for batch in batches {
+            // The initializer succeeds only where an extended grapheme cluster starts.
+            #expect(String.Index(batch.upperBound, within: text) != nil)
+            #expect(text.utf8.distance(from: batch.lowerBound, to: batch.upperBound) <= PercentEscaping.batchSize)
+        }
+        #expect(batches.map { String(text[$0]) }.joined() == text)
         let escaped = PercentEscaping.escape(text)
         #expect(escaped.removingPercentEncoding == text)
         #expect(escaped.utf8.allSatisfy { PercentEscaping.isAllowed($0) || $0 == UInt8(ascii: "%") })
@@ -95,8 +103,15 @@ struct PercentEscapingTests {
         #expect(escaped.removingPercentEncoding == text)
     }
 
+    @Test func aSingleCharacterLongerThanABatchIsOneBatch() {
+        let zalgo = "a" + String(repeating: "\u{301}", count: PercentEscaping.batchSize)
+        let text = "x" + zalgo + "y"
+        #expect(PercentEscaping.batches(of: text).map { String(text[$0]) } == ["x", zalgo, "y"])
+        #expect(PercentEscaping.escape(text).removingPercentEncoding == text)
+    }
+
     @Test func batchedAndUnbatchedEscapingAgree() {
-        let text = String(repeating: "ab👍🏽ç", count: 40)
+        let text = String(repeating: "ab👍🏽ç", count: 2000)
         let perCharacter = text.map { PercentEscaping.escape(String($0)) }.joined()
         #expect(PercentEscaping.escape(text) == perCharacter)
     }

@@ -1,0 +1,56 @@
+# Tincan's commands. `make run` and `make test` set up everything they need on a fresh Debian
+# machine: system packages through apt-get (with sudo when not root), then SwiftPM resolves,
+# builds and runs. Only the Swift 6.3 toolchain itself must already be installed.
+
+SHELL := /bin/bash
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+NCURSES_HEADER := /usr/include/ncursesw/curses.h
+
+.PHONY: run test bench build check-swift deps-run deps-test deps-bench apt-ncurses clean
+
+# Installs Debian packages that are missing: $(call apt_install,package...).
+define apt_install
+	@missing=""; for package in $(1); do dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing$$missing with apt-get"; \
+		if [ -n "$(SUDO)" ] && ! command -v sudo >/dev/null; then echo "make: need root or sudo to install$$missing" >&2; exit 1; fi; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+endef
+
+check-swift:
+	@command -v $(SWIFT) >/dev/null || { echo "make: the Swift 6.3 toolchain is required (https://www.swift.org/install/linux/)" >&2; exit 1; }
+
+deps-run: check-swift
+	@if [ ! -f $(NCURSES_HEADER) ]; then $(MAKE) --no-print-directory apt-ncurses; fi
+
+apt-ncurses:
+	$(call apt_install,libncursesw5-dev)
+
+deps-test: deps-run
+	$(call apt_install,tmux)
+
+deps-bench: deps-run
+	$(call apt_install,curl python3)
+
+build: deps-run
+	$(SWIFT) build --product tincan
+
+## The main job: build and start tincan.
+run: build
+	$$($(SWIFT) build --show-bin-path)/tincan $(ARGS)
+
+## Every test: unit, integration, CLI and end-to-end.
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Benchmarks, in a release build, with their reference tools measured in the same run.
+bench: deps-bench
+	$(SWIFT) build -c release --product tincan-bench
+	$(SWIFT) build -c release --product tincan
+	$$($(SWIFT) build -c release --show-bin-path)/tincan-bench $(BENCH)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,147 @@
+import Foundation
+import TestSupport
+import Testing
+import TincanCore
+
+/// Runs `tincan send --offline …` with a fixed locale, so default headers are the same everywhere.
+private func send(_ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
+    try run(BuiltProducts.tincan, ["send", "--offline"] + arguments, environment: ["LANG": "en_US.UTF-8", "LANGUAGE": "", "LC_ALL": ""], currentDirectory: directory)
+}
+
+private func json(_ result: ProcessResult) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+}
+
+private let defaultHeaders = [
+    ["User-Agent", RequestSettings.userAgent], ["Accept", "*/*"], ["Accept-Encoding", "gzip, deflate"], ["Accept-Language", "en-US;q=1"],
+]
+
+@Suite("tincan send --offline prints the request it would send")
+struct SendOfflineTests {
+    @Test func jsonFormatIsExactlyTheDocumentedObject() throws {
+        let result = try send(["--format", "json", "--base", "http://example.com/v1", "GET", "foo", "key=value", "key1=value&"])
+        #expect(result.status == 0)
+        let object = try json(result)
+        #expect(Set(object.keys) == ["method", "url", "headers", "body", "bodyBase64"])
+        #expect(object["method"] as? String == "GET")
+        #expect(object["url"] as? String == "http://example.com/v1/foo?key=value&key1=value%26")
+        #expect(object["headers"] as? [[String]] == [["Host", "example.com"]] + defaultHeaders)
+        #expect(object["body"] is NSNull)
+        #expect(object["bodyBase64"] is NSNull)
+    }
+
+    @Test func textFormatIsTheWireForm() throws {
+        let result = try send(["POST", "http://127.0.0.1:8080/post", "b=2", "a=x y", "-H", "X-Trace: 1"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            POST /post HTTP/1.1
+            Host: 127.0.0.1:8080
+            User-Agent: \(RequestSettings.userAgent)
+            Accept: */*
+            Accept-Encoding: gzip, deflate
+            Accept-Language: en-US;q=1
+            Content-Type: application/x-www-form-urlencoded
+            X-Trace: 1
+            Content-Length: 11
+
+            a=x%20y&b=2
+
+            """)
+    }
+
+    @Test func paramsJSONKeepsItsExactNestedStructure() throws {
+        let result = try send(["--format", "json", "--serializer", "json", "--params-json", #"{"z":[1,{"k":null}],"a":true}"#, "PUT", "http://h/x"])
+        let object = try json(result)
+        #expect(object["body"] as? String == #"{"z":[1,{"k":null}],"a":true}"#)
+        #expect((object["headers"] as? [[String]])?.contains(["Content-Type", "application/json"]) == true)
+        #expect((object["headers"] as? [[String]])?.last == ["Content-Length", "29"])
+    }
+
+    @Test func aPostWithNoParametersSendsAnEmptyFormBody() throws {
+        let object = try json(try send(["--format", "json", "POST", "http://h/"]))
+        #expect(object["body"] as? String == "")
+        #expect((object["headers"] as? [[String]])?.suffix(2) == [["Content-Type", "application/x-www-form-urlencoded"], ["Content-Length", "0"]])
+    }
+
+    @Test func perRequestHeadersReplaceDefaultsAndItemsCanRemoveThem() throws {
+        let object = try json(try send(["--format", "json", "GET", "http://h/", "-H", "accept: application/json", "User-Agent:"]))
+        let headers = try #require(object["headers"] as? [[String]])
+        #expect(headers.filter { $0[0].lowercased() == "accept" } == [["accept", "application/json"]])
+        #expect(!headers.contains { $0[0] == "User-Agent" })
+    }
+
+    @Test func userBecomesBasicAuthorization() throws {
+        let object = try json(try send(["--format", "json", "--user", "ann:secret", "GET", "http://h/"]))
+        #expect((object["headers"] as? [[String]])?.contains(["Authorization", "Basic YW5uOnNlY3JldA=="]) == true)
+    }
+
+    @Test func queryItemsGoInTheURLEvenForPost() throws {
+        let object = try json(try send(["--format", "json", "--serializer", "plist", "POST", "http://h/p?x=1", "page==2", "n:=3"]))
+        #expect(object["url"] as? String == "http://h/p?x=1&page=2")
+        #expect((object["body"] as? String)?.contains("<key>n</key>\n\t<integer>3</integer>") == true)
+    }
+
+    @Test func binaryMultipartBodiesAreBase64InJSONAndSummarisedInText() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("pic.png", [0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])
+        let jsonResult = try send(["--format", "json", "--boundary", "XYZ", "POST", "http://h/up", "photo@pic.png", "t=1"], in: directory.path)
+        #expect(jsonResult.status == 0)
+        let object = try json(jsonResult)
+        #expect(object["body"] is NSNull)
+        let base64 = try #require(object["bodyBase64"] as? String)
+        let body = try #require(Data(base64Encoded: base64))
+        let expected = "--XYZ\r\nContent-Disposition: form-data; name=\"t\"\r\n\r\n1\r\n--XYZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"pic.png\"\r\nContent-Type: image/png\r\n\r\n"
+        #expect(body.starts(with: Data(expected.utf8)))
+        #expect(body.suffix(13) == Data([0x00, 0xFF] + Array("\r\n--XYZ--\r\n".utf8)))
+        #expect((object["headers"] as? [[String]])?.last == ["Content-Length", String(body.count)])
+
+        let text = try send(["--boundary", "XYZ", "POST", "http://h/up", "photo@pic.png"], in: directory.path)
+        #expect(text.stdout.contains("Content-Type: multipart/form-data; boundary=XYZ"))
+        #expect(text.stdout.contains("<file \(directory.path)/pic.png: 6 bytes>"))
+        #expect(text.stdout.contains("<multipart body: 1 part, "))
+    }
+
+    @Test func textBodiesSplitAcrossReadChunksStayIntactInJSON() throws {
+        let directory = try TemporaryDirectory()
+        let text = String(repeating: "añ👍🏽中\"\\\n", count: 20_000)
+        try directory.write("notes.txt", Array(text.utf8))
+        let object = try json(try send(["--format", "json", "--boundary", "B", "POST", "http://h/", "f@notes.txt"], in: directory.path))
+        let body = try #require(object["body"] as? String)
+        #expect(body.contains(text))
+    }
+}
+
+@Suite("tincan send explains bad input and exits 2")
+struct SendBadInputTests {
+    @Test(arguments: [
+        (["GET", "http://h/", "--params-json", "{\"a\":}"], "--params-json is not valid JSON: line 1, column 6"),
+        (["GET", "http://h/", "novalue"], "bad request item 'novalue': expected name=value"),
+        (["GET", "http://h/", "n:=[1,"], "bad request item 'n:=[1,'"),
+        (["--serializer", "xml", "GET", "http://h/"], "--serializer 'xml' is not a serializer; expected form, json, plist or multipart"),
+        (["GET", "ftp://h/"], "The URL 'ftp://h/' cannot be used: the scheme 'ftp' is not http or https"),
+        (["GET", "http://h:99999/"], "the port '99999' is not a number from 0 to 65535"),
+        (["GET", "http://h/", "-H", "NoColon"], "-H 'NoColon' is not a header; expected 'Name: value'"),
+        (["--format", "yaml", "GET", "http://h/"], "--format 'yaml' is not a format; expected text or json"),
+        (["GET H", "http://h/"], "METHOD 'GET H' is not a method"),
+        (["--serializer", "json", "POST", "http://h/", "--params-json", "\"text\""], "not valid JSON: the top level is a string"),
+        (["GET", "http://h/", "f@missing.bin"], "multipart body cannot be sent with GET"),
+        (["POST", "http://h/", "f@/nonexistent/file.bin"], "File not reachable: '/nonexistent/file.bin'"),
+        (["--timeout=-1", "GET", "http://h/"], "--timeout -1.0 is not a duration"),
+        (["--user", "ann", "GET", "http://h/"], "--user 'ann' has no password"),
+        (["GET"], "Missing expected argument '<url>'"),
+    ])
+    func namesTheBadArgumentAndWhatWasExpected(arguments: [String], message: String) throws {
+        let result = try send(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func helpAndVersionExitZero() throws {
+        let help = try run(BuiltProducts.tincan, ["send", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("name:=json"))
+        let version = try run(BuiltProducts.tincan, ["--version"])
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == Tincan.version)
+    }
+}
