@@ -1,0 +1,69 @@
+/// A response head as received: status, headers, and what they say about the body.
+public struct HTTPResponse: Sendable, Hashable {
+    /// The URL the response came from (after redirects).
+    public var url: URLReference
+    /// The status code.
+    public var statusCode: Int
+    /// The header fields, in the order received.
+    public var headers: HTTPHeaders
+
+    /// Creates a response head.
+    public init(url: URLReference, statusCode: Int, headers: HTTPHeaders = [:]) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+    }
+
+    /// The MIME type from Content-Type, lower case and without parameters, or nil.
+    public var mimeType: String? {
+        guard let contentType = headers["Content-Type"] else { return nil }
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return type.isEmpty ? nil : type.lowercased()
+    }
+
+    /// The `charset` parameter of Content-Type, lower case, or nil.
+    public var textEncodingName: String? {
+        guard let contentType = headers["Content-Type"] else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" {
+                return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+            }
+        }
+        return nil
+    }
+
+    /// The length Content-Length announces, or nil when it is absent or not a number.
+    public var expectedContentLength: Int64? {
+        headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The status's reason in lower case, as Apple's `localizedString(forStatusCode:)` words it.
+    public static func localizedString(forStatusCode code: Int) -> String {
+        if let reason = reasons[code] { return reason }
+        switch code {
+        case 100..<200: return "informational"
+        case 200..<300: return "no error"
+        case 300..<400: return "redirected"
+        case 400..<500: return "client error"
+        case 500..<600: return "server error"
+        default: return "unknown"
+        }
+    }
+
+    private static let reasons: [Int: String] = [
+        100: "continue", 101: "switching protocols", 200: "no error", 201: "created", 202: "accepted",
+        203: "non-authoritative information", 204: "no content", 205: "reset content", 206: "partial content",
+        300: "multiple choices", 301: "moved permanently", 302: "found", 303: "see other", 304: "not modified",
+        305: "needs proxy", 307: "temporarily redirected", 308: "permanent redirect", 400: "bad request",
+        401: "unauthorized", 402: "payment required", 403: "forbidden", 404: "not found", 405: "method not allowed",
+        406: "unacceptable", 407: "proxy authentication required", 408: "request timed out", 409: "conflict",
+        410: "no longer exists", 411: "length required", 412: "precondition failed", 413: "request too large",
+        414: "requested URL too long", 415: "unsupported media type", 416: "requested range not satisfiable",
+        417: "expectation failed", 418: "I'm a teapot", 422: "unprocessable content", 429: "too many requests",
+        500: "internal server error", 501: "unimplemented", 502: "bad gateway", 503: "service unavailable",
+        504: "gateway timed out", 505: "unsupported version",
+    ]
+}
+
+import Foundation
