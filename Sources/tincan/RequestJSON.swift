@@ -7,7 +7,7 @@ import TincanCore
 /// there is no body. The body is streamed in two passes (is it text? then write it), so a large
 /// multipart file is never held whole in memory.
 enum RequestJSON {
-    static func write(_ request: HTTPRequest, to output: inout StandardOutput) throws {
+    static func write(_ request: HTTPRequest, to output: inout StandardOutput, terminator: String = "\n") throws {
         let head = request.wireHead
         var prefix: [UInt8] = Array("{\"method\":".utf8)
         JSONWriter.appendQuoted(head.method, to: &prefix)
@@ -28,7 +28,7 @@ enum RequestJSON {
         output.write(prefix)
 
         if case .none = request.body {
-            output.write(Array("null,\"bodyBase64\":null}\n".utf8))
+            output.write(Array("null,\"bodyBase64\":null}\(terminator)".utf8))
             return
         }
         if try isUTF8(request.body) {
@@ -43,7 +43,7 @@ enum RequestJSON {
                 JSONWriter.appendEscaped(bytes, to: &escaped)
                 output.write(escaped)
             }
-            output.write(Array("\",\"bodyBase64\":null}\n".utf8))
+            output.write(Array("\",\"bodyBase64\":null}\(terminator)".utf8))
         } else {
             output.write(Array("null,\"bodyBase64\":\"".utf8))
             var reader = try request.body.makeReader()
@@ -55,7 +55,7 @@ enum RequestJSON {
                 carry = Array(bytes[whole...])
             }
             output.write(Base64.encode(carry[...]))
-            output.write(Array("\"}\n".utf8))
+            output.write(Array("\"}\(terminator)".utf8))
         }
     }
 

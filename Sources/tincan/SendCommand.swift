@@ -52,21 +52,73 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "A fixed multipart boundary, for reproducible output.")
     var boundary: String?
 
+    @Option(name: .customLong("response-serializer"), help: "How the response is validated and decoded: http, json, xml, plist, image or compound.")
+    var responseSerializer: String = "compound"
+
+    @Option(name: .customLong("accept-status"), help: "Acceptable status codes, such as 200-299,304.")
+    var acceptStatus: String?
+
+    @Option(name: .customLong("accept-type"), help: "Acceptable content types, comma-separated (replaces the serializer's own).")
+    var acceptType: String?
+
     func run() async throws {
         guard let outputFormat = OutputFormat(rawValue: format) else {
             throw CLIFailure.badInput("--format '\(format)' is not a format; expected text or json")
         }
         let draft = try makeDraft()
+        let serializer = try makeResponseSerializer()
         let request = try draft.build(boundary: boundary)
-        guard offline else {
-            throw CLIFailure.badInput("sending is not available in this build yet; add --offline to print the request")
-        }
         var output = StandardOutput()
+        guard !offline else {
+            switch outputFormat {
+            case .text: output.write(try RequestPreview.text(request))
+            case .json: try RequestJSON.write(request, to: &output)
+            }
+            output.flush()
+            return
+        }
+
+        var configuration = SendingConfiguration()
+        configuration.responseSerializer = serializer
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: base), configuration: configuration)
+        let task = try manager.dataTask(with: request)
+        let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
+        let watcher = Task {
+            for await event in task.events { progress?.show(event) }
+        }
+        task.resume()
+        let result = await task.result()
+        _ = await watcher.value
+        progress?.clear()
+        try? await manager.invalidate(cancelingTasks: true)
+
         switch outputFormat {
-        case .text: output.write(try RequestPreview.text(request))
-        case .json: try RequestJSON.write(request, to: &output)
+        case .text: output.write(ResponseReport.text(result))
+        case .json: try ResponseReport.json(result, to: &output)
         }
         output.flush()
+        let code = ResponseReport.exitCode(result)
+        if code != .success { throw ExitCode(code.rawValue) }
+    }
+
+    /// The response serializer the options ask for.
+    func makeResponseSerializer() throws -> any ResponseSerializer {
+        guard let kind = ResponseSerializerKind(rawValue: responseSerializer) else {
+            throw CLIFailure.badInput("--response-serializer '\(responseSerializer)' is not a serializer; expected http, json, xml, plist, image or compound")
+        }
+        var statuses: StatusCodeSet?
+        if let acceptStatus {
+            do {
+                statuses = try StatusCodeSet(parsing: acceptStatus)
+            } catch {
+                throw CLIFailure.badInput("--accept-status \(error)")
+            }
+        }
+        let types = acceptType.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) }
+        var serializer = kind.makeSerializer()
+        if let statuses { serializer.acceptableStatusCodes = statuses }
+        if let types { serializer.acceptableContentTypes = types }
+        return serializer
     }
 
     /// Turns the arguments into a draft, naming the argument at fault on bad input.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The result of running a program: its exit status and both output streams.
 public struct ProcessResult: Sendable {
@@ -28,6 +29,10 @@ public enum BuiltProducts {
 
 /// Runs a program to completion and captures its output.
 ///
+/// The waiting happens on Dispatch threads, never on Swift's cooperative pool: that pool has one
+/// thread per core, and a test blocked on a child process would starve the in-process demo
+/// server that the child is talking to.
+///
 /// - Parameters:
 ///   - executable: The program's path.
 ///   - arguments: Its arguments.
@@ -38,7 +43,7 @@ public func run(
     _ arguments: [String],
     environment: [String: String] = [:],
     currentDirectory: String? = nil
-) throws -> ProcessResult {
+) async throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -50,22 +55,27 @@ public func run(
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    // Read both pipes while the process runs, so a large output cannot fill a pipe and stall it.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    group.enter()
-    DispatchQueue.global().async {
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
+    return await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            // Both pipes are drained at once, so a large output cannot fill one and stall the child.
+            let errData = Mutex(Data())
+            let group = DispatchGroup()
+            group.enter()
+            DispatchQueue.global().async {
+                let data = err.fileHandleForReading.readDataToEndOfFile()
+                errData.withLock { $0 = data }
+                group.leave()
+            }
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.wait()
+            process.waitUntilExit()
+            continuation.resume(returning: ProcessResult(
+                status: process.terminationStatus,
+                stdout: String(decoding: outData, as: UTF8.self),
+                stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self),
+                stdoutBytes: Array(outData)))
+        }
     }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return ProcessResult(
-        status: process.terminationStatus,
-        stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self),
-        stdoutBytes: Array(outData))
 }
 
 /// A temporary directory that removes itself.
@@ -88,4 +98,33 @@ public final class TemporaryDirectory: Sendable {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+import TincanCore
+import TincanDemoServer
+
+/// Runs `body` with a demo server started in-process on 127.0.0.1 and a free port.
+public func withDemoServer<T>(_ body: (DemoServer) async throws -> T) async throws -> T {
+    let server = try await DemoServer.start()
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// Builds and sends one request through a fresh session manager, then invalidates it.
+public func send(
+    _ draft: RequestDraft,
+    configure: (inout SendingConfiguration) -> Void = { _ in }
+) async throws -> TaskResult {
+    var configuration = SendingConfiguration()
+    configure(&configuration)
+    let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: draft.baseURL), configuration: configuration)
+    let result = try await manager.send(draft.build())
+    try await manager.invalidate(cancelingTasks: true)
+    return result
 }

@@ -4,8 +4,8 @@ import Testing
 import TincanCore
 
 /// Runs `tincan send --offline …` with a fixed locale, so default headers are the same everywhere.
-private func send(_ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
-    try run(BuiltProducts.tincan, ["send", "--offline"] + arguments, environment: ["LANG": "en_US.UTF-8", "LANGUAGE": "", "LC_ALL": ""], currentDirectory: directory)
+private func send(_ arguments: [String], in directory: String? = nil) async throws -> ProcessResult {
+    try await run(BuiltProducts.tincan, ["send", "--offline"] + arguments, environment: ["LANG": "en_US.UTF-8", "LANGUAGE": "", "LC_ALL": ""], currentDirectory: directory)
 }
 
 private func json(_ result: ProcessResult) throws -> [String: Any] {
@@ -18,8 +18,8 @@ private let defaultHeaders = [
 
 @Suite("tincan send --offline prints the request it would send")
 struct SendOfflineTests {
-    @Test func jsonFormatIsExactlyTheDocumentedObject() throws {
-        let result = try send(["--format", "json", "--base", "http://example.com/v1", "GET", "foo", "key=value", "key1=value&"])
+    @Test func jsonFormatIsExactlyTheDocumentedObject() async throws {
+        let result = try await send(["--format", "json", "--base", "http://example.com/v1", "GET", "foo", "key=value", "key1=value&"])
         #expect(result.status == 0)
         let object = try json(result)
         #expect(Set(object.keys) == ["method", "url", "headers", "body", "bodyBase64"])
@@ -30,8 +30,8 @@ struct SendOfflineTests {
         #expect(object["bodyBase64"] is NSNull)
     }
 
-    @Test func textFormatIsTheWireForm() throws {
-        let result = try send(["POST", "http://127.0.0.1:8080/post", "b=2", "a=x y", "-H", "X-Trace: 1"])
+    @Test func textFormatIsTheWireForm() async throws {
+        let result = try await send(["POST", "http://127.0.0.1:8080/post", "b=2", "a=x y", "-H", "X-Trace: 1"])
         #expect(result.status == 0)
         #expect(result.stdout == """
             POST /post HTTP/1.1
@@ -49,42 +49,42 @@ struct SendOfflineTests {
             """)
     }
 
-    @Test func paramsJSONKeepsItsExactNestedStructure() throws {
-        let result = try send(["--format", "json", "--serializer", "json", "--params-json", #"{"z":[1,{"k":null}],"a":true}"#, "PUT", "http://h/x"])
+    @Test func paramsJSONKeepsItsExactNestedStructure() async throws {
+        let result = try await send(["--format", "json", "--serializer", "json", "--params-json", #"{"z":[1,{"k":null}],"a":true}"#, "PUT", "http://h/x"])
         let object = try json(result)
         #expect(object["body"] as? String == #"{"z":[1,{"k":null}],"a":true}"#)
         #expect((object["headers"] as? [[String]])?.contains(["Content-Type", "application/json"]) == true)
         #expect((object["headers"] as? [[String]])?.last == ["Content-Length", "29"])
     }
 
-    @Test func aPostWithNoParametersSendsAnEmptyFormBody() throws {
-        let object = try json(try send(["--format", "json", "POST", "http://h/"]))
+    @Test func aPostWithNoParametersSendsAnEmptyFormBody() async throws {
+        let object = try json(try await send(["--format", "json", "POST", "http://h/"]))
         #expect(object["body"] as? String == "")
         #expect((object["headers"] as? [[String]])?.suffix(2) == [["Content-Type", "application/x-www-form-urlencoded"], ["Content-Length", "0"]])
     }
 
-    @Test func perRequestHeadersReplaceDefaultsAndItemsCanRemoveThem() throws {
-        let object = try json(try send(["--format", "json", "GET", "http://h/", "-H", "accept: application/json", "User-Agent:"]))
+    @Test func perRequestHeadersReplaceDefaultsAndItemsCanRemoveThem() async throws {
+        let object = try json(try await send(["--format", "json", "GET", "http://h/", "-H", "accept: application/json", "User-Agent:"]))
         let headers = try #require(object["headers"] as? [[String]])
         #expect(headers.filter { $0[0].lowercased() == "accept" } == [["accept", "application/json"]])
         #expect(!headers.contains { $0[0] == "User-Agent" })
     }
 
-    @Test func userBecomesBasicAuthorization() throws {
-        let object = try json(try send(["--format", "json", "--user", "ann:secret", "GET", "http://h/"]))
+    @Test func userBecomesBasicAuthorization() async throws {
+        let object = try json(try await send(["--format", "json", "--user", "ann:secret", "GET", "http://h/"]))
         #expect((object["headers"] as? [[String]])?.contains(["Authorization", "Basic YW5uOnNlY3JldA=="]) == true)
     }
 
-    @Test func queryItemsGoInTheURLEvenForPost() throws {
-        let object = try json(try send(["--format", "json", "--serializer", "plist", "POST", "http://h/p?x=1", "page==2", "n:=3"]))
+    @Test func queryItemsGoInTheURLEvenForPost() async throws {
+        let object = try json(try await send(["--format", "json", "--serializer", "plist", "POST", "http://h/p?x=1", "page==2", "n:=3"]))
         #expect(object["url"] as? String == "http://h/p?x=1&page=2")
         #expect((object["body"] as? String)?.contains("<key>n</key>\n\t<integer>3</integer>") == true)
     }
 
-    @Test func binaryMultipartBodiesAreBase64InJSONAndSummarisedInText() throws {
+    @Test func binaryMultipartBodiesAreBase64InJSONAndSummarisedInText() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pic.png", [0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])
-        let jsonResult = try send(["--format", "json", "--boundary", "XYZ", "POST", "http://h/up", "photo@pic.png", "t=1"], in: directory.path)
+        let jsonResult = try await send(["--format", "json", "--boundary", "XYZ", "POST", "http://h/up", "photo@pic.png", "t=1"], in: directory.path)
         #expect(jsonResult.status == 0)
         let object = try json(jsonResult)
         #expect(object["body"] is NSNull)
@@ -95,17 +95,17 @@ struct SendOfflineTests {
         #expect(body.suffix(13) == Data([0x00, 0xFF] + Array("\r\n--XYZ--\r\n".utf8)))
         #expect((object["headers"] as? [[String]])?.last == ["Content-Length", String(body.count)])
 
-        let text = try send(["--boundary", "XYZ", "POST", "http://h/up", "photo@pic.png"], in: directory.path)
+        let text = try await send(["--boundary", "XYZ", "POST", "http://h/up", "photo@pic.png"], in: directory.path)
         #expect(text.stdout.contains("Content-Type: multipart/form-data; boundary=XYZ"))
         #expect(text.stdout.contains("<file \(directory.path)/pic.png: 6 bytes>"))
         #expect(text.stdout.contains("<multipart body: 1 part, "))
     }
 
-    @Test func textBodiesSplitAcrossReadChunksStayIntactInJSON() throws {
+    @Test func textBodiesSplitAcrossReadChunksStayIntactInJSON() async throws {
         let directory = try TemporaryDirectory()
         let text = String(repeating: "añ👍🏽中\"\\\n", count: 20_000)
         try directory.write("notes.txt", Array(text.utf8))
-        let object = try json(try send(["--format", "json", "--boundary", "B", "POST", "http://h/", "f@notes.txt"], in: directory.path))
+        let object = try json(try await send(["--format", "json", "--boundary", "B", "POST", "http://h/", "f@notes.txt"], in: directory.path))
         let body = try #require(object["body"] as? String)
         #expect(body.contains(text))
     }
@@ -130,18 +130,18 @@ struct SendBadInputTests {
         (["--user", "ann", "GET", "http://h/"], "--user 'ann' has no password"),
         (["GET"], "Missing expected argument '<url>'"),
     ])
-    func namesTheBadArgumentAndWhatWasExpected(arguments: [String], message: String) throws {
-        let result = try send(arguments)
+    func namesTheBadArgumentAndWhatWasExpected(arguments: [String], message: String) async throws {
+        let result = try await send(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.contains(message))
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func helpAndVersionExitZero() throws {
-        let help = try run(BuiltProducts.tincan, ["send", "--help"])
+    @Test func helpAndVersionExitZero() async throws {
+        let help = try await run(BuiltProducts.tincan, ["send", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("name:=json"))
-        let version = try run(BuiltProducts.tincan, ["--version"])
+        let version = try await run(BuiltProducts.tincan, ["--version"])
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == Tincan.version)
     }
 }

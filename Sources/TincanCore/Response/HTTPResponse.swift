@@ -38,6 +38,22 @@ public struct HTTPResponse: Sendable, Hashable {
         headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
     }
 
+    /// The standard reason phrase for a status line (RFC 9110), or an empty string.
+    public static func reasonPhrase(forStatusCode code: Int) -> String {
+        standardReasons[code] ?? ""
+    }
+
+    private static let standardReasons: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
+        205: "Reset Content", 206: "Partial Content", 301: "Moved Permanently", 302: "Found", 303: "See Other",
+        304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
+        401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable",
+        408: "Request Timeout", 409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
+        413: "Content Too Large", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 418: "I'm a teapot",
+        422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
+        502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+    ]
+
     /// The status's reason in lower case, as Apple's `localizedString(forStatusCode:)` words it.
     public static func localizedString(forStatusCode code: Int) -> String {
         if let reason = reasons[code] { return reason }

@@ -9,6 +9,13 @@ public struct ImageInfo: Sendable, Hashable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
+    /// Creates image metadata.
+    public init(format: Format, width: Int, height: Int) {
+        self.format = format
+        self.width = width
+        self.height = height
+    }
+
     public var description: String { "\(format.rawValue) image, \(width)×\(height) pixels" }
 
     /// Reads the format and size from the first bytes of an image, without decoding pixels.

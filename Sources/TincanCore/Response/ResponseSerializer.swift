@@ -33,9 +33,9 @@ public struct ResponseSerialization: Sendable {
 /// validation: content type first, then status, the status error wrapping the content-type error.
 public protocol ResponseSerializer: Sendable {
     /// The acceptable status codes, or nil for any.
-    var acceptableStatusCodes: StatusCodeSet? { get }
+    var acceptableStatusCodes: StatusCodeSet? { get set }
     /// The acceptable MIME types (lower case), or nil for any.
-    var acceptableContentTypes: Set<String>? { get }
+    var acceptableContentTypes: Set<String>? { get set }
     /// Which kind of serializer this is.
     var kind: ResponseSerializerKind { get }
 

@@ -1,0 +1,218 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// The transport on swift-server/async-http-client's delegate API.
+///
+/// The delegate API runs at curl's speed with flat memory; iterating the body with `for try await`
+/// measured 2.5 to 3 times slower here. AsyncHTTPClient's own redirect handling is off: the
+/// session manager follows redirects so that each hop is recorded and cookies apply per hop.
+public final class AsyncHTTPClientTransport: Transport {
+    private let client: HTTPClient
+
+    /// Creates a transport with its own client.
+    ///
+    /// - Parameters:
+    ///   - tlsConfiguration: TLS settings; certificate verification is on by default.
+    ///   - connectTimeout: Seconds to set up a connection.
+    ///   - decompresses: Whether gzip and deflate bodies are decompressed.
+    public init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration(), connectTimeout: Double = 30, decompresses: Bool = true) {
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tlsConfiguration,
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .milliseconds(Int64(connectTimeout * 1000))),
+            decompression: decompresses ? .enabled(limit: .none) : .disabled
+        )
+        // Certificate errors must come back at once with their reason, not after retrying until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func send(
+        _ request: HTTPRequest,
+        idleTimeout: Double,
+        deadline: Double?,
+        events: @escaping @Sendable (TransportEvent) -> Void
+    ) async throws -> HTTPResponse {
+        let head = request.wireHead
+        var clientRequest: HTTPClient.Request
+        do {
+            var url = request.url
+            url.fragment = nil
+            clientRequest = try HTTPClient.Request(url: url.string, method: .init(rawValue: request.method))
+        } catch {
+            throw TransportError(.invalidRequest("\(error)"))
+        }
+        clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
+        if let length = request.body.length {
+            let body = request.body
+            clientRequest.body = .stream(contentLength: length) { writer in
+                let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+                promise.completeWithTask {
+                    // Files are read off the event loop, one chunk at a time, waiting for each write.
+                    var reader = try body.makeReader()
+                    while let chunk = try reader.read() {
+                        try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
+                    }
+                }
+                return promise.futureResult
+            }
+        }
+        let delegate = ResponseDelegate(url: request.url, uploadLength: request.body.length, idleTimeout: idleTimeout, events: events)
+        let task = client.execute(
+            request: clientRequest,
+            delegate: delegate,
+            deadline: deadline.map { .now() + .milliseconds(Int64($0 * 1000)) }
+        )
+        delegate.attach(task)
+        return try await withTaskCancellationHandler {
+            do {
+                return try await task.futureResult.get()
+            } catch {
+                throw Self.transportError(error, idleTimeout: idleTimeout, deadline: deadline)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Maps AsyncHTTPClient, NIO and TLS errors to a ``TransportError`` that says what happened.
+    static func transportError(_ error: any Error, idleTimeout: Double, deadline: Double?) -> TransportError {
+        if let error = error as? TransportError { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded: return TransportError(.timedOut(.deadline, seconds: deadline))
+            case .readTimeout: return TransportError(.timedOut(.idle, seconds: idleTimeout))
+            case .connectTimeout: return TransportError(.timedOut(.connect, seconds: nil))
+            case .cancelled: return TransportError(.cancelled)
+            case .remoteConnectionClosed: return TransportError(.connectionClosed("the server closed the connection"))
+            default: return TransportError(.other("\(error)"))
+            }
+        }
+        if let error = error as? NIOSSLError { return TransportError(.tls(tlsReason(error))) }
+        if let error = error as? BoringSSLError { return TransportError(.tls("\(error)")) }
+        if let error = error as? NIOConnectionError {
+            let reason = error.connectionErrors.first.map { "\($0.error)" } ?? error.dnsAAAAError.map { "\($0)" } ?? "\(error)"
+            return TransportError(.cannotConnect("\(error.host):\(error.port): \(reason)"))
+        }
+        if let error = error as? IOError { return TransportError(.cannotConnect(String(cString: strerror(error.errnoCode)))) }
+        if error is CancellationError { return TransportError(.cancelled) }
+        return TransportError(.other("\(error)"))
+    }
+
+    static func tlsReason(_ error: NIOSSLError) -> String {
+        switch error {
+        case .handshakeFailed(let underlying): return "handshake failed: \(underlying)"
+        case .unableToValidateCertificate: return "the certificate could not be validated"
+        case .uncleanShutdown: return "the server closed the connection without a TLS close"
+        default: return "\(error)"
+        }
+    }
+}
+
+/// Receives one response through AsyncHTTPClient's delegate callbacks.
+///
+/// AsyncHTTPClient calls these on the task's event loop; the state still sits behind one
+/// `Mutex`, so that `attach` (from the caller) and the idle timer are safe too.
+final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
+    typealias Response = HTTPResponse
+
+    private struct State {
+        var task: HTTPClient.Task<HTTPResponse>?
+        var response: HTTPResponse?
+        var uploaded: Int64 = 0
+        var downloaded: Int64 = 0
+        var idleTimer: Scheduled<Void>?
+    }
+
+    private let url: URLReference
+    private let uploadLength: Int64?
+    private let idleTimeout: Double
+    private let events: @Sendable (TransportEvent) -> Void
+    private let state = Mutex(State())
+
+    init(url: URLReference, uploadLength: Int64?, idleTimeout: Double, events: @escaping @Sendable (TransportEvent) -> Void) {
+        self.url = url
+        self.uploadLength = uploadLength
+        self.idleTimeout = idleTimeout
+        self.events = events
+    }
+
+    func attach(_ task: HTTPClient.Task<HTTPResponse>) {
+        state.withLock { $0.task = task }
+        resetIdleTimer(on: task.eventLoop)
+    }
+
+    /// (Re)starts the idle timer: any byte in either direction postpones it.
+    private func resetIdleTimer(on eventLoop: any EventLoop) {
+        let timeout = idleTimeout
+        let scheduled = eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) { [weak self] in
+            guard let task = self?.state.withLock({ $0.task }) else { return }
+            task.fail(reason: TransportError(.timedOut(.idle, seconds: timeout)))
+        }
+        state.withLock { state in
+            state.idleTimer?.cancel()
+            state.idleTimer = scheduled
+        }
+    }
+
+    private func cancelIdleTimer() {
+        state.withLock { $0.idleTimer?.cancel() }
+    }
+
+    func didSendRequestHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPRequestHead) {
+        resetIdleTimer(on: task.eventLoop)
+        events(.requestHeadSent)
+    }
+
+    func didSendRequestPart(task: HTTPClient.Task<HTTPResponse>, _ part: IOData) {
+        resetIdleTimer(on: task.eventLoop)
+        let uploaded = state.withLock { state in
+            state.uploaded += Int64(part.readableBytes)
+            return state.uploaded
+        }
+        events(.uploadProgress(TransferProgress(completed: uploaded, expected: uploadLength)))
+    }
+
+    func didSendRequest(task: HTTPClient.Task<HTTPResponse>) {
+        events(.requestSent)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        resetIdleTimer(on: task.eventLoop)
+        let response = HTTPResponse(url: url, statusCode: Int(head.status.code), headers: TincanCore.HTTPHeaders(head.headers.map { ($0.name, $0.value) }))
+        state.withLock { $0.response = response }
+        events(.responseHead(response))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        resetIdleTimer(on: task.eventLoop)
+        let (downloaded, expected) = state.withLock { state in
+            state.downloaded += Int64(buffer.readableBytes)
+            return (state.downloaded, state.response?.expectedContentLength)
+        }
+        events(.bodyChunk(Array(buffer.readableBytesView), TransferProgress(completed: downloaded, expected: expected)))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveError(task: HTTPClient.Task<HTTPResponse>, _ error: any Error) {
+        cancelIdleTimer()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse {
+        cancelIdleTimer()
+        guard let response = state.withLock({ $0.response }) else {
+            throw TransportError(.connectionClosed("no response head arrived"))
+        }
+        return response
+    }
+}

@@ -1,0 +1,107 @@
+/// How many bytes of a transfer are done, and how many are expected.
+public struct TransferProgress: Sendable, Hashable {
+    /// Bytes transferred so far.
+    public var completed: Int64
+    /// Bytes expected in all, or nil when the length is unknown (the progress is indeterminate).
+    public var expected: Int64?
+
+    /// Creates a progress value.
+    public init(completed: Int64 = 0, expected: Int64? = nil) {
+        self.completed = completed
+        self.expected = expected
+    }
+
+    /// The fraction done, from 0 to 1, or nil when indeterminate.
+    public var fractionCompleted: Double? {
+        guard let expected, expected > 0 else { return expected == 0 ? 1 : nil }
+        return min(1, Double(completed) / Double(expected))
+    }
+}
+
+/// What a transport reports while it sends one request, in order.
+public enum TransportEvent: Sendable {
+    /// The request head was written: the connection is up (DNS, TCP and TLS are done).
+    case requestHeadSent
+    /// Body bytes were written.
+    case uploadProgress(TransferProgress)
+    /// The whole request was written.
+    case requestSent
+    /// The response head arrived.
+    case responseHead(HTTPResponse)
+    /// Body bytes arrived; `chunk` holds them.
+    case bodyChunk([UInt8], TransferProgress)
+}
+
+/// Sends one request and streams back the response, without following redirects.
+///
+/// Redirects, cookies, caching and authentication are the session manager's work, so that
+/// every hop is visible and each rule is Tincan's own.
+public protocol Transport: Sendable {
+    /// Sends `request`, reporting each step through `events`, and returns the response head once
+    /// the body has been delivered in `.bodyChunk` events.
+    ///
+    /// - Parameters:
+    ///   - request: The request; its wire head is sent as ``HTTPRequest/wireHead`` shows it.
+    ///   - idleTimeout: Seconds without any byte sent or received before the request fails.
+    ///   - deadline: Seconds the whole request may take, or nil for no limit.
+    /// - Throws: ``TransportError``.
+    func send(
+        _ request: HTTPRequest,
+        idleTimeout: Double,
+        deadline: Double?,
+        events: @escaping @Sendable (TransportEvent) -> Void
+    ) async throws -> HTTPResponse
+
+    /// Stops the transport; requests still running fail.
+    func shutdown() async throws
+}
+
+/// Why a request failed below HTTP: connecting, TLS, a timeout, or cancellation.
+public struct TransportError: Error, Sendable, CustomStringConvertible {
+    /// Which timeout fired.
+    public enum Timeout: String, Sendable {
+        /// No byte was sent or received for the idle timeout.
+        case idle
+        /// The whole request took longer than its deadline.
+        case deadline
+        /// The connection could not be set up in time.
+        case connect
+    }
+
+    /// What went wrong.
+    public enum Reason: Sendable, Equatable {
+        case cannotConnect(String)
+        case tls(String)
+        case timedOut(Timeout, seconds: Double?)
+        case cancelled
+        case connectionClosed(String)
+        case invalidRequest(String)
+        case other(String)
+    }
+
+    /// What went wrong.
+    public var reason: Reason
+
+    /// Creates an error.
+    public init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .cannotConnect(let detail): "cannot connect: \(detail)"
+        case .tls(let detail): "TLS failed: \(detail)"
+        case .timedOut(.idle, let seconds): "timed out: no data for \(seconds.map(Self.seconds) ?? "the idle timeout") (idle timeout)"
+        case .timedOut(.deadline, let seconds): "timed out: the request took longer than \(seconds.map(Self.seconds) ?? "its deadline") (request deadline)"
+        case .timedOut(.connect, _): "timed out while connecting (connect timeout)"
+        case .cancelled: "cancelled"
+        case .connectionClosed(let detail): "the connection closed: \(detail)"
+        case .invalidRequest(let detail): "invalid request: \(detail)"
+        case .other(let detail): detail
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        "\(ParameterValue.format(value)) s"
+    }
+}

@@ -1,0 +1,345 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OrderedCollections
+import TincanCore
+
+/// The demo server's routes, with httpbin's paths and JSON shapes.
+enum DemoRoutes {
+    typealias Context = BasicRequestContext
+
+    static func makeRouter(log: (@Sendable (String) -> Void)?) -> Router<Context> {
+        let router = Router(context: Context.self)
+        if let log { router.add(middleware: RequestLogMiddleware(log: log)) }
+
+        router.get("/get") { request, context in try await echo(request, context, withBody: false) }
+        for method in [HTTPRequest.Method.post, .put, .patch, .delete] {
+            router.on("/\(method.rawValue.lowercased())", method: method) { request, context in try await echo(request, context, withBody: true) }
+        }
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete, .options] {
+            router.on("/anything", method: method) { request, context in try await echo(request, context, withBody: true, method: true) }
+            router.on("/anything/**", method: method) { request, context in try await echo(request, context, withBody: true, method: true) }
+        }
+        router.get("/headers") { request, _ in json(["headers": .dictionary(headerObject(request))]) }
+        router.get("/user-agent") { request, _ in json(["user-agent": .string(request.headers[.userAgent] ?? "")]) }
+        router.get("/ip") { _, context in json(["origin": .string(origin(context))]) }
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
+            router.on("/status/:code", method: method) { _, context in try status(context) }
+        }
+        router.get("/bytes/:n") { request, context in try bytes(request, context, chunked: false) }
+        router.get("/stream-bytes/:n") { request, context in try bytes(request, context, chunked: true) }
+        router.get("/drip") { request, _ in try drip(request) }
+        router.get("/delay/:seconds") { request, context in
+            let seconds = min(try context.parameters.require("seconds", as: Double.self), 10)
+            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            return try await echo(request, context, withBody: false)
+        }
+        router.get("/range/:n") { request, context in try range(request, context) }
+        router.head("/range/:n") { request, context in try range(request, context) }
+        router.get("/json") { _, _ in json(sampleSlideshow) }
+        router.get("/xml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/xml"], body: .init(byteBuffer: ByteBuffer(string: sampleXML)))
+        }
+        router.get("/image/png") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: samplePNG)))
+        }
+        router.get("/redirect/:n") { _, context in
+            let n = try context.parameters.require("n", as: Int.self)
+            return redirect(to: n <= 1 ? "/get" : "/redirect/\(n - 1)", status: .found)
+        }
+        router.get("/absolute-redirect/:n") { request, context in
+            let n = try context.parameters.require("n", as: Int.self)
+            let host = request.head.authority ?? "127.0.0.1"
+            return redirect(to: "http://\(host)" + (n <= 1 ? "/get" : "/absolute-redirect/\(n - 1)"), status: .found)
+        }
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
+            router.on("/redirect-to", method: method) { request, _ in
+                let target = request.uri.queryParameters["url"].map { RequestBodyEcho.formDecode($0) } ?? "/get"
+                let code = request.uri.queryParameters["status_code"].flatMap { Int(String($0)) } ?? 302
+                return redirect(to: target, status: .init(code: code))
+            }
+        }
+        router.get("/basic-auth/:user/:password") { request, context in try basicAuth(request, context) }
+        router.get("/cookies") { request, _ in json(["cookies": .dictionary(cookies(request))]) }
+        router.get("/cookies/set") { request, _ in
+            var response = redirect(to: "/cookies", status: .found)
+            for (name, value) in request.uri.queryParameters {
+                response.headers.append(HTTPField(name: .setCookie, value: "\(name)=\(value); Path=/"))
+            }
+            return response
+        }
+        router.get("/cookies/delete") { request, _ in
+            var response = redirect(to: "/cookies", status: .found)
+            for (name, _) in request.uri.queryParameters {
+                response.headers.append(HTTPField(name: .setCookie, value: "\(name)=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/"))
+            }
+            return response
+        }
+        router.get("/cache") { request, context in try await cache(request, context) }
+        router.get("/response-headers") { request, _ in
+            var fields = HTTPFields()
+            var object = OrderedDictionary<String, ParameterValue>()
+            for (name, value) in request.uri.queryParameters {
+                if let field = HTTPField.Name(String(name)) { fields.append(HTTPField(name: field, value: String(value))) }
+                object[String(name)] = .string(String(value))
+            }
+            var response = json(.dictionary(object))
+            response.headers.append(contentsOf: fields)
+            return response
+        }
+        return router
+    }
+
+    // MARK: - Echo
+
+    /// The httpbin echo object: args, data, files, form, headers, json, (method), origin, url.
+    static func echo(_ request: Request, _ context: Context, withBody: Bool, method: Bool = false) async throws -> Response {
+        var object = OrderedDictionary<String, ParameterValue>()
+        object["args"] = .dictionary(queryObject(request))
+        if withBody {
+            var request = request
+            let buffer = try await request.collectBody(upTo: 64 * 1024 * 1024)
+            let body = Array(buffer.readableBytesView)
+            let parsed = RequestBodyEcho(body: body, contentType: request.headers[.contentType])
+            object["data"] = .string(parsed.data)
+            object["files"] = .dictionary(parsed.files)
+            object["form"] = .dictionary(parsed.form)
+            object["headers"] = .dictionary(headerObject(request))
+            object["json"] = parsed.json
+        } else {
+            object["headers"] = .dictionary(headerObject(request))
+        }
+        if method { object["method"] = .string(request.method.rawValue) }
+        object["origin"] = .string(origin(context))
+        object["url"] = .string(absoluteURL(request))
+        return json(.dictionary(object))
+    }
+
+    static func queryObject(_ request: Request) -> OrderedDictionary<String, ParameterValue> {
+        var args = OrderedDictionary<String, ParameterValue>()
+        for (name, value) in request.uri.queryParameters {
+            let key = RequestBodyEcho.formDecode(name)
+            let text = ParameterValue.string(RequestBodyEcho.formDecode(value))
+            switch args[key] {
+            case .none: args[key] = text
+            case .array(let values)?: args[key] = .array(values + [text])
+            case let existing?: args[key] = .array([existing, text])
+            }
+        }
+        return args
+    }
+
+    static func headerObject(_ request: Request) -> OrderedDictionary<String, ParameterValue> {
+        var headers = OrderedDictionary<String, ParameterValue>()
+        // HTTP/1.1's Host header arrives as the :authority pseudo-header.
+        if let authority = request.head.authority { headers["Host"] = .string(authority) }
+        for field in request.headers {
+            let name = field.name.rawName
+            if case .string(let existing)? = headers[name] {
+                headers[name] = .string(existing + "," + field.value)
+            } else {
+                headers[name] = .string(field.value)
+            }
+        }
+        return headers
+    }
+
+    /// The demo server only listens on loopback, so every client is local.
+    static func origin(_ context: Context) -> String {
+        "127.0.0.1"
+    }
+
+    static func absoluteURL(_ request: Request) -> String {
+        "http://\(request.head.authority ?? "127.0.0.1")\(request.uri.string)"
+    }
+
+    static func json(_ value: ParameterValue, status: HTTPResponse.Status = .ok) -> Response {
+        var bytes = JSONWriter.bytes(value, indent: 2)
+        bytes.append(0x0A)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func redirect(to location: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.location: location, .contentLength: "0"])
+    }
+
+    // MARK: - Status, bytes, drip, range
+
+    static func status(_ context: Context) throws -> Response {
+        let code = try context.parameters.require("code", as: Int.self)
+        guard (100...599).contains(code) else { throw HTTPError(.badRequest, message: "status must be 100-599") }
+        var headers: HTTPFields = [.contentLength: "0"]
+        if code == 401 { headers[.wwwAuthenticate] = "Basic realm=\"Fake Realm\"" }
+        if (300..<400).contains(code), code != 304 { headers[.location] = "/redirect/1" }
+        return Response(status: .init(code: code), headers: headers)
+    }
+
+    /// Deterministic bytes from a seed (`?seed=`), so downloads can be checked and resumed.
+    static func bytes(_ request: Request, _ context: Context, chunked: Bool) throws -> Response {
+        let count = try context.parameters.require("n", as: Int.self)
+        guard count >= 0 else { throw HTTPError(.badRequest, message: "n must not be negative") }
+        let seed = request.uri.queryParameters["seed"].flatMap { UInt64(String($0)) } ?? 42
+        let chunkSize = max(1, min(request.uri.queryParameters["chunk_size"].flatMap { Int(String($0)) } ?? 64 * 1024, 1 << 20))
+        let body = ResponseBody(contentLength: chunked ? nil : count) { writer in
+            var generator = SeededGenerator(seed: seed)
+            var remaining = count
+            var buffer = ByteBuffer()
+            while remaining > 0 {
+                let size = min(chunkSize, remaining)
+                buffer.clear()
+                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { pointer in
+                    generator.fill(UnsafeMutableRawBufferPointer(rebasing: pointer[0..<size]))
+                    return size
+                }
+                try await writer.write(buffer)
+                remaining -= size
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)
+    }
+
+    /// Drips `numbytes` asterisks evenly over `duration` seconds after `delay`, so progress bars move.
+    static func drip(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        let duration = min(max(query["duration"].flatMap { Double(String($0)) } ?? 2, 0), 60)
+        let count = min(max(query["numbytes"].flatMap { Int(String($0)) } ?? 10, 0), 10 * 1024 * 1024)
+        let delay = min(max(query["delay"].flatMap { Double(String($0)) } ?? 0, 0), 10)
+        let code = query["code"].flatMap { Int(String($0)) } ?? 200
+        let pause = count > 0 ? duration / Double(count) : 0
+        let body = ResponseBody(contentLength: count) { writer in
+            if delay > 0 { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) }
+            for _ in 0..<count {
+                try await writer.write(ByteBuffer(string: "*"))
+                if pause > 0 { try await Task.sleep(for: .microseconds(Int(pause * 1_000_000))) }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .init(code: code), headers: [.contentType: "application/octet-stream"], body: body)
+    }
+
+    /// `n` bytes of the alphabet, honouring Range and If-Range, with an ETag for resuming.
+    static func range(_ request: Request, _ context: Context) throws -> Response {
+        let count = try context.parameters.require("n", as: Int.self)
+        guard count > 0, count <= 1 << 30 else { throw HTTPError(.badRequest, message: "n must be 1 to 1073741824") }
+        let etag = "\"range\(count)\""
+        var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes", .eTag: etag]
+        var lower = 0
+        var upper = count - 1
+        var status = HTTPResponse.Status.ok
+        let ifRangeHolds = request.headers[.ifRange].map { $0 == etag } ?? true
+        if let rangeHeader = request.headers[.range], ifRangeHolds {
+            guard let parsed = ByteRange(header: rangeHeader, length: count) else {
+                headers[.contentRange] = "bytes */\(count)"
+                headers[.contentLength] = "0"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            lower = parsed.lower
+            upper = parsed.upper
+            status = .partialContent
+            headers[.contentRange] = "bytes \(lower)-\(upper)/\(count)"
+        }
+        let length = upper - lower + 1
+        let start = lower
+        let last = upper
+        let body = ResponseBody(contentLength: length) { writer in
+            let alphabet = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+            var offset = start
+            var buffer = ByteBuffer()
+            while offset <= last {
+                let size = min(64 * 1024, last - offset + 1)
+                buffer.clear()
+                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { pointer in
+                    for index in 0..<size { pointer[index] = alphabet[(offset + index) % 26] }
+                    return size
+                }
+                try await writer.write(buffer)
+                offset += size
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    // MARK: - Auth, cookies, cache
+
+    static func basicAuth(_ request: Request, _ context: Context) throws -> Response {
+        let user = try context.parameters.require("user")
+        let password = try context.parameters.require("password")
+        let expected = RequestSettings.basicAuthorization(username: user, password: password)
+        guard request.headers[.authorization] == expected else {
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"Fake Realm\"", .contentLength: "0"])
+        }
+        return json(["authenticated": true, "user": .string(user)])
+    }
+
+    static func cookies(_ request: Request) -> OrderedDictionary<String, ParameterValue> {
+        var result = OrderedDictionary<String, ParameterValue>()
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard let name = parts.first?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { continue }
+                result[name] = .string(parts.count > 1 ? String(parts[1]) : "")
+            }
+        }
+        return result
+    }
+
+    static let cacheLastModified = "Wed, 21 Oct 2026 07:28:00 GMT"
+    static let cacheETag = "\"tincan-cache-1\""
+
+    /// 304 when If-None-Match names the ETag or If-Modified-Since is not before Last-Modified.
+    static func cache(_ request: Request, _ context: Context) async throws -> Response {
+        let notModified: Bool
+        if let ifNoneMatch = request.headers[.ifNoneMatch] {
+            notModified = ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == cacheETag }
+        } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse), let modified = HTTPDate.parse(cacheLastModified) {
+            notModified = since >= modified
+        } else {
+            notModified = false
+        }
+        if notModified {
+            return Response(status: .notModified, headers: [.eTag: cacheETag, .lastModified: cacheLastModified])
+        }
+        var response = try await echo(request, context, withBody: false)
+        response.headers[.eTag] = cacheETag
+        response.headers[.lastModified] = cacheLastModified
+        response.headers[.cacheControl] = "public, max-age=60"
+        return response
+    }
+
+    // MARK: - Samples
+
+    static let sampleSlideshow: ParameterValue = [
+        "slideshow": [
+            "author": "Yours Truly",
+            "date": "date of publication",
+            "slides": [
+                ["title": "Wake up to WonderWidgets!", "type": "all"],
+                ["items": ["Why <em>WonderWidgets</em> are great", "Who <em>buys</em> WonderWidgets"], "title": "Overview", "type": "all"],
+            ],
+            "title": "Sample Slide Show",
+        ],
+    ]
+
+    static let sampleXML = """
+        <?xml version='1.0' encoding='us-ascii'?>
+        <!--  A SAMPLE set of slides  -->
+        <slideshow title="Sample Slide Show" date="Date of publication" author="Yours Truly">
+            <slide type="all">
+              <title>Wake up to WonderWidgets!</title>
+            </slide>
+            <slide type="all">
+                <title>Overview</title>
+                <item>Why <em>WonderWidgets</em> are great</item>
+                <item/>
+                <item>Who <em>buys</em> WonderWidgets</item>
+            </slide>
+        </slideshow>
+
+        """
+
+    /// A 16×8 PNG gradient.
+    static let samplePNG: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAICAIAAAB/FOjAAAAA1klEQVR4nBXQURUAIQhEUSIYgQhGIIIRiGAEIhjhRTACEYxABCPsyvfcgYOI0AQVumDCEFyYQghLQNhCCkco4QoiSlNU6YopQ3FlKqEsBWUrqRyllKs/MJqhRjfMGIYb0whjGRjbSOMYZVz7gdMcdbpjznDcmU44y8HZTjrHKef6D4IWaNADC0bgwQwiWAHBDjI4QQU3fgDtnUp/+xmvlPmSLN5sSDhQcP8vSNISTXpiyUg8mUkkK192J5mcpJKbPyhaoUUvrBiFF7OIYtWr3UUWp6jiFh/zNcQBY/ZOawAAAABJRU5ErkJggg==")!)
+}

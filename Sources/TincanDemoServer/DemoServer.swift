@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Tincan's demo server: httpbin-compatible routes on loopback, so every example runs offline.
+///
+/// `tincan serve` runs it in the foreground; the TUI's welcome session and the tests start it
+/// in-process on port 0 and read the port it was given.
+public final class DemoServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    /// The host it listens on.
+    public let host: String
+    private let task: Task<Void, any Error>
+
+    /// The base URL of the running server, such as `http://127.0.0.1:49152`.
+    public var baseURL: String { "http://\(host):\(port)" }
+
+    private init(host: String, port: Int, task: Task<Void, any Error>) {
+        self.host = host
+        self.port = port
+        self.task = task
+    }
+
+    /// Starts a server and returns once it is listening.
+    ///
+    /// - Parameters:
+    ///   - host: The address to bind; loopback by default.
+    ///   - port: The port, or 0 for any free port.
+    ///   - log: Called with one line per request (method, path, status, time), or nil for silence.
+    public static func start(host: String = "127.0.0.1", port: Int = 0, log: (@Sendable (String) -> Void)? = nil) async throws -> DemoServer {
+        let router = DemoRoutes.makeRouter(log: log)
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "tincan.demo-server")
+        logger.logLevel = .critical
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "tincan-demo"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? port)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task { try await application.runService(gracefulShutdownSignals: []) }
+        var iterator = portStream.makeAsyncIterator()
+        guard let boundPort = await iterator.next() else {
+            task.cancel()
+            _ = try await task.value
+            throw DemoServerError.didNotStart
+        }
+        return DemoServer(host: host, port: boundPort, task: task)
+    }
+
+    /// Runs until the server stops (for `tincan serve`).
+    public func wait() async throws {
+        try await task.value
+    }
+
+    /// Stops the server and waits until it has stopped.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}
+
+/// Why the demo server could not start.
+public enum DemoServerError: Error, CustomStringConvertible {
+    case didNotStart
+
+    public var description: String { "the demo server could not start listening" }
+}

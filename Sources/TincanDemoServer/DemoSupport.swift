@@ -1,0 +1,210 @@
+import Foundation
+import Hummingbird
+import OrderedCollections
+import TincanCore
+
+/// Logs one line per request: method, path, status and time, for `tincan serve`.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let log: @Sendable (String) -> Void
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            log(line(request, status: response.status.code, since: start))
+            return response
+        } catch let error as any HTTPResponseError {
+            log(line(request, status: error.status.code, since: start))
+            throw error
+        } catch {
+            log(line(request, status: 500, since: start))
+            throw error
+        }
+    }
+
+    private func line(_ request: Request, status: Int, since start: ContinuousClock.Instant) -> String {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        return "\(request.method.rawValue) \(request.uri.string) \(status) \(String(format: "%.1f", milliseconds)) ms"
+    }
+}
+
+/// What httpbin reports about a request body: `data`, `form`, `files` and `json`.
+struct RequestBodyEcho {
+    var data = ""
+    var form = OrderedDictionary<String, ParameterValue>()
+    var files = OrderedDictionary<String, ParameterValue>()
+    var json = ParameterValue.null
+
+    init(body: [UInt8], contentType: String?) {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        switch type {
+        case "application/x-www-form-urlencoded":
+            for pair in String(decoding: body, as: UTF8.self).split(separator: "&") where !pair.isEmpty {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                add(Self.formDecode(parts[0]), .string(parts.count > 1 ? Self.formDecode(parts[1]) : ""), to: &form)
+            }
+        case "multipart/form-data":
+            guard let boundary = contentType.flatMap(Self.boundary) else { fallthrough }
+            for part in MultipartParts(body: body, boundary: boundary) {
+                if let fileName = part.fileName {
+                    _ = fileName
+                    add(part.name, .string(Self.textOrDataURL(part.content, type: part.contentType)), to: &files)
+                } else {
+                    add(part.name, .string(String(decoding: part.content, as: UTF8.self)), to: &form)
+                }
+            }
+        default:
+            data = Self.textOrDataURL(body, type: type.isEmpty ? nil : type)
+            if type.hasSuffix("json") || type.isEmpty { json = (try? JSONParser.parse(bytes: body)) ?? .null }
+        }
+    }
+
+    private func add(_ name: String, _ value: ParameterValue, to object: inout OrderedDictionary<String, ParameterValue>) {
+        switch object[name] {
+        case .none: object[name] = value
+        case .array(let values)?: object[name] = .array(values + [value])
+        case let existing?: object[name] = .array([existing, value])
+        }
+    }
+
+    static func formDecode(_ text: Substring) -> String {
+        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+    }
+
+    static func boundary(_ contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" {
+                return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+
+    /// Text as it is; anything else as a `data:` URL, as httpbin shows binary uploads.
+    static func textOrDataURL(_ bytes: [UInt8], type: String?) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return "data:\(type ?? "application/octet-stream");base64," + Data(bytes).base64EncodedString()
+    }
+}
+
+/// The parts of a multipart/form-data body.
+struct MultipartParts: Sequence {
+    struct Part {
+        var name: String
+        var fileName: String?
+        var contentType: String?
+        var content: [UInt8]
+    }
+
+    let parts: [Part]
+
+    init(body: [UInt8], boundary: String) {
+        let delimiter = Array("--\(boundary)".utf8)
+        var parts: [Part] = []
+        var positions: [Int] = []
+        var index = 0
+        while let found = Self.find(delimiter, in: body, from: index) {
+            positions.append(found)
+            index = found + delimiter.count
+        }
+        for (start, end) in zip(positions, positions.dropFirst()) {
+            var section = Array(body[(start + delimiter.count)..<end])
+            if section.starts(with: [0x0D, 0x0A]) { section.removeFirst(2) }
+            if section.suffix(2) == [0x0D, 0x0A] { section.removeLast(2) }
+            guard let split = Self.find([0x0D, 0x0A, 0x0D, 0x0A], in: section, from: 0) else { continue }
+            let head = String(decoding: section[..<split], as: UTF8.self)
+            var part = Part(name: "", content: Array(section[(split + 4)...]))
+            for line in head.components(separatedBy: "\r\n") {
+                let lower = line.lowercased()
+                if lower.hasPrefix("content-disposition:") {
+                    part.name = Self.parameter("name", in: line) ?? ""
+                    part.fileName = Self.parameter("filename", in: line)
+                } else if lower.hasPrefix("content-type:") {
+                    part.contentType = line.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces)
+                }
+            }
+            parts.append(part)
+        }
+        self.parts = parts
+    }
+
+    func makeIterator() -> IndexingIterator<[Part]> { parts.makeIterator() }
+
+    private static func parameter(_ name: String, in line: String) -> String? {
+        guard let range = line.range(of: "; \(name)=\"") else { return nil }
+        let rest = line[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
+        var index = start
+        while index <= haystack.count - needle.count {
+            if haystack[index] == needle[0], Array(haystack[index..<index + needle.count]) == needle { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// A satisfiable byte range from a `Range: bytes=…` header (single ranges only).
+struct ByteRange {
+    var lower: Int
+    var upper: Int
+
+    init?(header: String, length: Int) {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return nil }
+        if spec[0].isEmpty {
+            guard let suffix = Int(spec[1]), suffix > 0 else { return nil }
+            lower = max(0, length - suffix)
+            upper = length - 1
+        } else {
+            guard let first = Int(spec[0]), first < length else { return nil }
+            lower = first
+            upper = spec[1].isEmpty ? length - 1 : min(Int(spec[1]) ?? -1, length - 1)
+            guard upper >= lower else { return nil }
+        }
+    }
+}
+
+/// Deterministic bytes for `/bytes` (SplitMix64), so a download can be checked and resumed.
+struct SeededGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        var offset = 0
+        while offset < buffer.count {
+            var word = next()
+            let count = min(8, buffer.count - offset)
+            withUnsafeBytes(of: &word) { source in
+                buffer.baseAddress!.advanced(by: offset).copyMemory(from: source.baseAddress!, byteCount: count)
+            }
+            offset += count
+        }
+    }
+}
+
+/// HTTP dates (RFC 9110 IMF-fixdate).
+enum HTTPDate {
+    static func parse(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

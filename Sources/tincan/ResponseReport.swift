@@ -1,0 +1,177 @@
+import Foundation
+import TincanCore
+
+/// Renders a finished task as text or as the contract's JSON, and picks the exit code.
+enum ResponseReport {
+    /// 0 valid, 3 validation failed, 4 transport error, 5 not decodable.
+    static func exitCode(_ result: TaskResult) -> CLIExitCode {
+        if result.transportError != nil { return .transportFailed }
+        guard let error = result.serialization?.error else { return .success }
+        let validation = error.chain.contains { $0.domain == ResponseSerializationError.domain }
+        return validation ? .validationFailed : .decodingFailed
+    }
+
+    // MARK: - Text
+
+    static func text(_ result: TaskResult) -> String {
+        var lines: [String] = []
+        for hop in result.redirects {
+            lines.append("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))")
+        }
+        if let error = result.transportError {
+            lines.append("✗ \(result.request.method) \(result.request.url.string): \(error)")
+            lines.append(timing(result.metrics))
+            return lines.joined(separator: "\n") + "\n"
+        }
+        guard let response = result.response else { return "" }
+        lines.append("HTTP/1.1 \(response.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode))")
+        for field in response.headers { lines.append("\(field.name): \(field.value)") }
+        lines.append("")
+        if let body = bodyText(result) { lines.append(body) }
+        if let error = result.serialization?.error {
+            lines.append("")
+            for (depth, link) in error.chain.enumerated() {
+                let lead = depth == 0 ? "✗ " : String(repeating: "  ", count: depth) + "↳ underlying: "
+                lines.append("\(lead)\(link.message) [\(link.domain) \(link.code)]")
+            }
+        }
+        lines.append("")
+        lines.append(timing(result.metrics) + ", \(RequestPreview.byteCount(Int64(result.data.count)))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The decoded body for people: JSON and XML indented, images and binaries summarised.
+    static func bodyText(_ result: TaskResult) -> String? {
+        switch result.serialization?.body ?? .none {
+        case .json(let value), .propertyList(let value): return JSONWriter.string(value, indent: 2)
+        case .xml(let tree): return tree.indented()
+        case .image(let info): return "<\(info), \(RequestPreview.byteCount(Int64(result.data.count)))>"
+        case .data(let bytes):
+            if RequestPreview.isText(bytes) { return String(decoding: bytes, as: UTF8.self) }
+            return "<binary body: \(RequestPreview.byteCount(Int64(bytes.count)))>"
+        case .none:
+            guard !result.data.isEmpty else { return nil }
+            if RequestPreview.isText(result.data) { return String(decoding: result.data, as: UTF8.self) }
+            return "<binary body: \(RequestPreview.byteCount(Int64(result.data.count)))>"
+        }
+    }
+
+    static func timing(_ metrics: TaskMetrics) -> String {
+        var parts: [String] = []
+        if let connect = metrics.connect { parts.append("connect \(milliseconds(connect))") }
+        if let firstByte = metrics.firstByte { parts.append("first byte \(milliseconds(firstByte))") }
+        parts.append("total \(milliseconds(metrics.total))")
+        return parts.joined(separator: ", ")
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.1f ms", URLSessionManagerTiming.milliseconds(duration))
+    }
+
+    // MARK: - JSON
+
+    static func json(_ result: TaskResult, to output: inout StandardOutput) throws {
+        output.write("{\"request\":")
+        try RequestJSON.write(result.request, to: &output, terminator: "")
+        var object = OrderedValues()
+        if let response = result.response {
+            var body: ParameterValue = .null
+            switch result.serialization?.body ?? .none {
+            case .json(let value), .propertyList(let value): body = value
+            case .xml(let tree): body = .string(tree.indented())
+            case .image(let info): body = .string(info.description)
+            case .data(let bytes): body = .string(RequestPreview.isText(bytes) ? String(decoding: bytes, as: UTF8.self) : "<binary body: \(bytes.count) bytes>")
+            case .none: body = .null
+            }
+            object["response"] = [
+                "status": .integer(Int64(response.statusCode)),
+                "headers": .array(response.headers.fields.map { .array([.string($0.name), .string($0.value)]) }),
+                "mimeType": response.mimeType.map(ParameterValue.string) ?? .null,
+                "bytes": .integer(Int64(result.data.count)),
+                "body": body,
+            ]
+        } else {
+            object["response"] = .null
+        }
+        let error = result.serialization?.error
+        object["validation"] = ["valid": .bool(error == nil && result.transportError == nil), "errors": .array(error.map { [errorObject($0)] } ?? [])]
+        if let transport = result.transportError {
+            object["transportError"] = ["message": .string(transport.description)]
+        }
+        object["redirects"] = .array(result.redirects.map {
+            ["status": .integer(Int64($0.statusCode)), "from": .string($0.from.string), "to": .string($0.to.string), "method": .string($0.method)]
+        })
+        var timing = OrderedValues()
+        if let connect = result.metrics.connect { timing["connectMs"] = .double(URLSessionManagerTiming.milliseconds(connect)) }
+        if let firstByte = result.metrics.firstByte { timing["firstByteMs"] = .double(URLSessionManagerTiming.milliseconds(firstByte)) }
+        timing["totalMs"] = .double(URLSessionManagerTiming.milliseconds(result.metrics.total))
+        timing["requests"] = .integer(Int64(result.metrics.requestCount))
+        object["timing"] = .dictionary(timing)
+        var rest = JSONWriter.bytes(.dictionary(object))
+        rest[0] = UInt8(ascii: ",")
+        output.write(rest)
+        output.write("\n")
+    }
+
+    static func errorObject(_ error: ResponseSerializationError) -> ParameterValue {
+        [
+            "domain": .string(error.domain),
+            "code": .integer(Int64(error.code)),
+            "message": .string(error.message),
+            "underlying": error.underlying.map { errorObject($0.error) } ?? .null,
+        ]
+    }
+}
+
+import OrderedCollections
+typealias OrderedValues = OrderedDictionary<String, ParameterValue>
+
+/// Duration arithmetic for reports.
+enum URLSessionManagerTiming {
+    static func milliseconds(_ duration: Duration) -> Double {
+        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return (milliseconds * 1000).rounded() / 1000
+    }
+}
+
+/// A live progress line on standard error: bytes, rate and time left, upload and download.
+final class ProgressLine: Sendable {
+    private let start = ContinuousClock.now
+
+    func show(_ event: TaskEvent) {
+        switch event {
+        case .uploadProgress(let progress): draw("↑", progress)
+        case .downloadProgress(let progress): draw("↓", progress)
+        default: break
+        }
+    }
+
+    func clear() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    private func draw(_ arrow: String, _ progress: TransferProgress) {
+        let elapsed = max(URLSessionManagerTiming.milliseconds(ContinuousClock.now - start) / 1000, 0.001)
+        let rate = Double(progress.completed) / elapsed
+        var text = "\r\u{1B}[K\(arrow) \(Self.size(Double(progress.completed)))"
+        if let expected = progress.expected, let fraction = progress.fractionCompleted {
+            let width = 20
+            let filled = Int(fraction * Double(width))
+            text += " / \(Self.size(Double(expected))) [" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "]"
+            if rate > 0 { text += " ETA \(Int((Double(expected - progress.completed) / rate).rounded()))s" }
+        }
+        text += " \(Self.size(rate))/s"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static func size(_ bytes: Double) -> String {
+        let units = ["B", "KiB", "MiB", "GiB"]
+        var value = bytes
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

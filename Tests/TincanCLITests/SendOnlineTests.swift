@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+import TincanCore
+import TincanDemoServer
+
+private func tincan(_ arguments: [String]) async throws -> ProcessResult {
+    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"])
+}
+
+@Suite("tincan send talks to servers")
+struct SendOnlineTests {
+    @Test func printsTheStatusHeadersDecodedBodyAndTiming() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "GET", "\(server.baseURL)/get", "q==tea"])
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("HTTP/1.1 200 OK\n"))
+            #expect(result.stdout.contains("Content-Type: application/json"))
+            #expect(result.stdout.contains("  \"args\": {\n    \"q\": \"tea\"\n  }"))
+            #expect(result.stdout.contains("first byte"))
+            #expect(result.stderr.isEmpty)
+        }
+    }
+
+    @Test func jsonOutputFollowsTheContract() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--format", "json", "--serializer", "json", "POST", "\(server.baseURL)/anything", "n:=2"])
+            #expect(result.status == 0)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+            let request = try #require(object["request"] as? [String: Any])
+            #expect(request["method"] as? String == "POST")
+            #expect(request["body"] as? String == #"{"n":2}"#)
+            let response = try #require(object["response"] as? [String: Any])
+            #expect(response["status"] as? Int == 200)
+            #expect(response["mimeType"] as? String == "application/json")
+            #expect(((response["body"] as? [String: Any])?["json"] as? [String: Int]) == ["n": 2])
+            let validation = try #require(object["validation"] as? [String: Any])
+            #expect(validation["valid"] as? Bool == true)
+            #expect((validation["errors"] as? [Any])?.isEmpty == true)
+            #expect((object["timing"] as? [String: Any])?["totalMs"] is Double)
+        }
+    }
+
+    @Test func aValidationFailureExitsThreeWithTheChainInJSON() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--format", "json", "--accept-type", "application/json", "--accept-status", "201", "GET", "\(server.baseURL)/xml"])
+            #expect(result.status == 3)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+            let errors = try #require((object["validation"] as? [String: Any])?["errors"] as? [[String: Any]])
+            #expect(errors.first?["code"] as? Int == -1011)
+            #expect(errors.first?["message"] as? String == "Request failed: no error (200)")
+            #expect(errors.first?["domain"] as? String == "io.tincan.error.serialization.response")
+            let underlying = try #require(errors.first?["underlying"] as? [String: Any])
+            #expect(underlying["code"] as? Int == -1016)
+            #expect(underlying["message"] as? String == "Request failed: unacceptable content-type: application/xml")
+            #expect(underlying["underlying"] is NSNull)
+        }
+    }
+
+    @Test func acceptStatusWidensWhatPasses() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--accept-status", "200-299,404", "GET", "\(server.baseURL)/status/404"])
+            #expect(result.status == 0)
+        }
+    }
+
+    @Test func anUndecodableBodyExitsFive() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--response-serializer", "json", "--accept-type", "application/octet-stream", "GET", "\(server.baseURL)/bytes/16"])
+            #expect(result.status == 5)
+            #expect(result.stdout.contains("The JSON body could not be decoded"))
+        }
+    }
+
+    @Test func aTransportErrorExitsFour() async throws {
+        let port = try await withDemoServer { $0.port }
+        let result = try await tincan(["send", "GET", "http://127.0.0.1:\(port)/get"])
+        #expect(result.status == 4)
+        #expect(result.stdout.contains("cannot connect"))
+    }
+
+    @Test func anIdleTimeoutExitsFourAndNamesTheTimeout() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--timeout", "0.3", "GET", "\(server.baseURL)/drip?delay=2&numbytes=1"])
+            #expect(result.status == 4)
+            #expect(result.stdout.contains("idle timeout"))
+        }
+    }
+
+    @Test func badResponseOptionsExitTwo() async throws {
+        let serializer = try await tincan(["send", "--response-serializer", "yaml", "GET", "http://127.0.0.1:9/"])
+        #expect(serializer.status == 2)
+        #expect(serializer.stderr.contains("--response-serializer 'yaml' is not a serializer"))
+        let status = try await tincan(["send", "--accept-status", "2xx", "GET", "http://127.0.0.1:9/"])
+        #expect(status.status == 2)
+        #expect(status.stderr.contains("'2xx' is not a status code or range"))
+    }
+}
+
+@Suite("tincan serve")
+struct ServeCommandTests {
+    @Test func servesTheDemoRoutesAndLogsEachRequest() async throws {
+        let port = try await withDemoServer { $0.port }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.tincan)
+        process.arguments = ["serve", "--port", String(port)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { process.terminate() }
+        var response: ProcessResult?
+        for _ in 0..<50 {
+            let attempt = try await tincan(["send", "GET", "http://127.0.0.1:\(port)/json"])
+            if attempt.status == 0 { response = attempt; break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(response?.stdout.contains("Sample Slide Show") == true)
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("tincan demo server on http://127.0.0.1:\(port)"))
+        #expect(log.contains("GET /json 200"))
+    }
+}

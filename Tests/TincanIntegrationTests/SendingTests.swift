@@ -1,0 +1,319 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import TincanCore
+import TincanDemoServer
+
+private func draft(_ method: String, _ path: String, _ items: [String] = [], on server: DemoServer) throws -> RequestDraft {
+    var draft = RequestDraft(method: method, url: path, baseURL: server.baseURL)
+    draft.items = try items.map(RequestItem.parse)
+    return draft
+}
+
+private func json(_ result: TaskResult) throws -> ParameterValue {
+    guard case .json(let value)? = result.serialization?.body else {
+        Issue.record("expected a JSON body, got \(String(describing: result.serialization?.body)) \(String(describing: result.transportError))")
+        throw CancellationError()
+    }
+    return value
+}
+
+private func field(_ value: ParameterValue, _ path: String...) -> ParameterValue? {
+    var current: ParameterValue? = value
+    for key in path { current = current?.dictionaryValue?[key] }
+    return current
+}
+
+@Suite("Sending to the demo server")
+struct SendingTests {
+    @Test(arguments: ["GET", "DELETE"])
+    func uriMethodsSendParametersInTheQuery(method: String) async throws {
+        try await withDemoServer { server in
+            let path = method == "GET" ? "get" : "delete"
+            let result = try await send(try draft(method, path, ["a=1", "b[c]=2"], on: server))
+            let body = try json(result)
+            #expect(field(body, "args", "a") == "1")
+            #expect(field(body, "args", "b[c]") == "2")
+            #expect(result.response?.statusCode == 200)
+        }
+    }
+
+    @Test(arguments: ["POST", "PUT", "PATCH"])
+    func bodyMethodsSendAFormBody(method: String) async throws {
+        try await withDemoServer { server in
+            let result = try await send(try draft(method, method.lowercased(), ["name=Ann", "tags[]=x"], on: server))
+            let body = try json(result)
+            #expect(field(body, "form", "name") == "Ann")
+            #expect(field(body, "form", "tags[]") == "x")
+            #expect(field(body, "headers", "Content-Type") == "application/x-www-form-urlencoded")
+        }
+    }
+
+    @Test func theJSONSerializerSendsJSONTheServerReadsBack() async throws {
+        try await withDemoServer { server in
+            var request = try draft("POST", "anything", ["n:=1", "list:=[true,null]"], on: server)
+            request.serializer = .json
+            let body = try json(try await send(request))
+            #expect(field(body, "json") == ["n": 1, "list": [true, .null]])
+            #expect(field(body, "method") == "POST")
+        }
+    }
+
+    @Test func headResponsesHaveNoBodyAndPass() async throws {
+        try await withDemoServer { server in
+            let result = try await send(try draft("HEAD", "anything", on: server))
+            #expect(result.response?.statusCode == 200)
+            #expect(result.data.isEmpty)
+            #expect(result.serialization?.isValid == true)
+        }
+    }
+
+    @Test func multipartFilesReachTheServerWithTheirFields() async throws {
+        try await withDemoServer { server in
+            let directory = try TemporaryDirectory()
+            try directory.write("note.txt", Array("file contents".utf8))
+            var request = try draft("POST", "post", ["doc@note.txt", "title=T"], on: server)
+            request.workingDirectory = directory.path
+            let body = try json(try await send(request))
+            #expect(field(body, "files", "doc") == "file contents")
+            #expect(field(body, "form", "title") == "T")
+        }
+    }
+
+    @Test func followsRedirectsAndRecordsEachHop() async throws {
+        try await withDemoServer { server in
+            let result = try await send(try draft("GET", "redirect/3", on: server))
+            #expect(result.redirects.map(\.to.path) == ["/redirect/2", "/redirect/1", "/get"])
+            #expect(result.redirects.allSatisfy { $0.statusCode == 302 })
+            #expect(result.response?.statusCode == 200)
+            #expect(result.metrics.requestCount == 4)
+        }
+    }
+
+    @Test func stopsAtTheRedirectLimitWithTheLastRedirectResponse() async throws {
+        try await withDemoServer { server in
+            let result = try await send(try draft("GET", "redirect/5", on: server)) { $0.maximumRedirects = 2 }
+            #expect(result.redirects.count == 2)
+            #expect(result.response?.statusCode == 302)
+            #expect(result.serialization?.error?.code == -1011)
+        }
+    }
+
+    @Test func aPostRedirectedBy302BecomesAGetWithoutItsBody() async throws {
+        try await withDemoServer { server in
+            let result = try await send(try draft("POST", "redirect-to", ["url==/anything", "status_code==302", "x=1"], on: server))
+            #expect(result.redirects.first?.method == "GET")
+            let body = try json(result)
+            #expect(field(body, "method") == "GET")
+            #expect(field(body, "form") == .dictionary([:]))
+        }
+    }
+
+    @Test func a307RedirectKeepsTheMethodAndBody() async throws {
+        try await withDemoServer { server in
+            let result = try await send(try draft("POST", "redirect-to", ["url==/anything", "status_code==307", "x=1"], on: server))
+            let body = try json(result)
+            #expect(field(body, "method") == "POST")
+            #expect(field(body, "form", "x") == "1")
+        }
+    }
+
+    @Test func anIdleTimeoutSaysItWasTheIdleTimeout() async throws {
+        try await withDemoServer { server in
+            var request = try draft("GET", "drip?duration=1&numbytes=2&delay=2", on: server)
+            request.observed.timeoutInterval = 0.3
+            let result = try await send(request)
+            #expect(result.transportError?.reason == .timedOut(.idle, seconds: 0.3))
+            #expect(result.transportError?.description.contains("idle timeout") == true)
+        }
+    }
+
+    @Test func aDeadlineFiresEvenWhileBytesKeepArriving() async throws {
+        try await withDemoServer { server in
+            var request = try draft("GET", "drip?duration=3&numbytes=30", on: server)
+            request.observed.timeoutInterval = 2
+            let result = try await send(request) { $0.requestDeadline = 0.5 }
+            #expect(result.transportError?.reason == .timedOut(.deadline, seconds: 0.5))
+        }
+    }
+
+    @Test func aRefusedConnectionIsATransportErrorWithItsReason() async throws {
+        let port = try await withDemoServer { $0.port }
+        let result = try await send(RequestDraft(method: "GET", url: "http://127.0.0.1:\(port)/get"))
+        guard case .cannotConnect(let detail)? = result.transportError?.reason else {
+            Issue.record("expected cannotConnect, got \(String(describing: result.transportError))")
+            return
+        }
+        #expect(detail.lowercased().contains("refused"))
+    }
+
+    @Test func validationErrorsComeBackWithTheirCodes() async throws {
+        try await withDemoServer { server in
+            let result = try await send(try draft("GET", "status/418", on: server))
+            #expect(result.serialization?.error?.message == "Request failed: I'm a teapot (418)")
+            var wrongType = try draft("GET", "xml", on: server)
+            wrongType.serializer = .form
+            let refused = try await send(wrongType)
+            #expect(refused.serialization?.error?.message == "Request failed: unacceptable content-type: application/xml")
+        }
+    }
+
+    @Test func eachResponseSerializerDecodesItsDemoRoute() async throws {
+        try await withDemoServer { server in
+            let xml = try await send(try draft("GET", "xml", on: server)) { $0.responseSerializer = XMLResponseSerializer() }
+            guard case .xml(let tree)? = xml.serialization?.body else { Issue.record("no XML"); return }
+            #expect(tree.name == "slideshow")
+            let image = try await send(try draft("GET", "image/png", on: server)) { $0.responseSerializer = ImageResponseSerializer() }
+            #expect(image.serialization?.body == .image(ImageInfo(format: .png, width: 16, height: 8)))
+            let compound = try await send(try draft("GET", "json", on: server)) { $0.responseSerializer = CompoundResponseSerializer() }
+            #expect(field(try json(compound), "slideshow", "author") == "Yours Truly")
+        }
+    }
+
+    @Test func nullsAreRemovedFromServerJSONWhenAsked() async throws {
+        try await withDemoServer { server in
+            var request = try draft("POST", "anything", ["keep=1", "drop:=null"], on: server)
+            request.serializer = .json
+            var serializer = JSONResponseSerializer()
+            serializer.removesKeysWithNullValues = true
+            let body = try json(try await send(request) { $0.responseSerializer = serializer })
+            #expect(field(body, "json") == ["keep": "1"])
+        }
+    }
+
+    @Test func basicAuthenticationPassesWithCredentials() async throws {
+        try await withDemoServer { server in
+            let denied = try await send(try draft("GET", "basic-auth/ann/pw", on: server))
+            #expect(denied.response?.statusCode == 401)
+            var request = try draft("GET", "basic-auth/ann/pw", on: server)
+            request.credentials = .init(user: "ann", password: "pw")
+            #expect(field(try json(try await send(request)), "authenticated") == true)
+        }
+    }
+
+    @Test func rangeRequestsGetPartialContent() async throws {
+        try await withDemoServer { server in
+            let result = try await send(try draft("GET", "range/100", ["Range:bytes=10-14"], on: server)) { $0.responseSerializer = HTTPResponseSerializer() }
+            #expect(result.response?.statusCode == 206)
+            #expect(result.data == Array("klmno".utf8))
+            #expect(result.response?.headers["Content-Range"] == "bytes 10-14/100")
+        }
+    }
+
+    @Test func cacheRevalidationAnswers304ForAMatchingETag() async throws {
+        try await withDemoServer { server in
+            let first = try await send(try draft("GET", "cache", on: server))
+            let etag = try #require(first.response?.headers["ETag"])
+            let second = try await send(try draft("GET", "cache", ["If-None-Match:\(etag)"], on: server)) { $0.responseSerializer = HTTPResponseSerializer() }
+            #expect(second.response?.statusCode == 304)
+        }
+    }
+}
+
+@Suite("Tasks report progress and events")
+struct TaskEventTests {
+    @Test func aDripMovesTheDownloadProgressStepByStep() async throws {
+        try await withDemoServer { server in
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
+            let task = try manager.dataTask(with: try draft("GET", "drip?duration=0.5&numbytes=5", on: server).build())
+            let collector = Task { () -> [TransferProgress] in
+                var progress: [TransferProgress] = []
+                for await event in task.events { if case .downloadProgress(let step) = event { progress.append(step) } }
+                return progress
+            }
+            task.resume()
+            let result = await task.result()
+            let steps = await collector.value
+            #expect(result.data == Array("*****".utf8))
+            #expect(steps.count >= 3)
+            #expect(steps.last == TransferProgress(completed: 5, expected: 5))
+            #expect(steps.map(\.completed) == steps.map(\.completed).sorted())
+            #expect(task.downloadProgress.fractionCompleted == 1)
+            try await manager.invalidate(cancelingTasks: true)
+        }
+    }
+
+    @Test func uploadProgressReachesTheBodyLength() async throws {
+        try await withDemoServer { server in
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
+            var request = try draft("POST", "post", on: server)
+            request.parameters = .dictionary(["blob": .string(String(repeating: "x", count: 300_000))])
+            let built = try request.build()
+            let task = try manager.dataTask(with: built)
+            task.resume()
+            _ = await task.result()
+            #expect(task.uploadProgress.completed == built.body.length)
+            #expect(task.uploadProgress.expected == built.body.length)
+            try await manager.invalidate(cancelingTasks: true)
+        }
+    }
+
+    @Test func eventsComeInOrderAndEndWithCompletion() async throws {
+        try await withDemoServer { server in
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
+            let task = try manager.dataTask(with: try draft("GET", "redirect/1", on: server).build())
+            task.resume()
+            var names: [String] = []
+            for await event in task.events {
+                switch event {
+                case .resumed: names.append("resumed")
+                case .requestSent: names.append("sent")
+                case .responseHead(let head): names.append("head \(head.statusCode)")
+                case .redirected: names.append("redirect")
+                case .completed: names.append("completed")
+                case .uploadProgress, .downloadProgress: break
+                }
+            }
+            #expect(names == ["resumed", "sent", "head 302", "redirect", "sent", "head 200", "completed"])
+            try await manager.invalidate(cancelingTasks: true)
+        }
+    }
+
+    @Test func cancellingARunningTaskEndsItAsCancelled() async throws {
+        try await withDemoServer { server in
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
+            let task = try manager.dataTask(with: try draft("GET", "drip?duration=5&numbytes=5", on: server).build())
+            task.resume()
+            try await Task.sleep(for: .milliseconds(200))
+            task.cancel()
+            let result = await task.result()
+            #expect(result.transportError?.reason == .cancelled)
+            #expect(task.state == .completed)
+            try await manager.invalidate(cancelingTasks: true)
+        }
+    }
+
+    @Test func completionsRunOnTheChosenQueueAndTasksHaveDistinctIdentifiers() async throws {
+        try await withDemoServer { server in
+            let queue = DispatchQueue(label: "test.completions")
+            let key = DispatchSpecificKey<String>()
+            queue.setSpecific(key: key, value: "mine")
+            var configuration = SendingConfiguration()
+            configuration.completionQueue = queue
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), configuration: configuration)
+            let request = try draft("GET", "get", on: server).build()
+            let seen = Mutex<[String?]>([])
+            let tasks = try (0..<3).map { _ in
+                try manager.dataTask(with: request) { _ in seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) } }
+            }
+            #expect(Set(tasks.map(\.identifier)).count == 3)
+            #expect(manager.tasks.count == 3)
+            tasks.forEach { $0.resume() }
+            for task in tasks { _ = await task.result() }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(seen.withLock { $0 } == ["mine", "mine", "mine"])
+            #expect(manager.tasks.isEmpty)
+            try await manager.invalidate(cancelingTasks: true)
+        }
+    }
+
+    @Test func anInvalidatedSessionRefusesNewTasks() async throws {
+        try await withDemoServer { server in
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
+            try await manager.invalidate(cancelingTasks: false)
+            #expect(throws: TransportError.self) { try manager.dataTask(with: try draft("GET", "get", on: server).build()) }
+        }
+    }
+}
