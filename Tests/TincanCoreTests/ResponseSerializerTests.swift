@@ -189,6 +189,18 @@ struct OtherResponseSerializerTests {
         #expect(json.error?.code == -1011)
     }
 
+    @Test func compoundAcceptanceSettingsGovernWhicheverSerializerWins() throws {
+        var compound = CompoundResponseSerializer()
+        compound.acceptableStatusCodes = try StatusCodeSet(parsing: "404")
+        let notFound = compound.serialize(response(404, "application/json"), data: bytes("[1]"), request: nil)
+        #expect(notFound.isValid)
+        #expect(notFound.body == .json([1]))
+        compound.acceptableContentTypes = ["application/json"]
+        let xml = compound.serialize(response(404, "text/xml"), data: bytes("<r/>"), request: nil)
+        #expect(xml.body == .data(bytes("<r/>")))
+        #expect(xml.error?.message == "Request failed: unacceptable content-type: text/xml")
+    }
+
     @Test func compoundFallsBackToHTTPValidation() {
         let result = CompoundResponseSerializer().serialize(response(200, "text/plain"), data: bytes("hello"), request: nil)
         #expect(result.isValid)

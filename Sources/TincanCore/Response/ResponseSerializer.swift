@@ -179,10 +179,18 @@ public struct JSONResponseSerializer: ResponseSerializer {
 
 /// Tries serializers in order; the first that decodes a body wins, carrying its own error (such as
 /// a bad status). When none decodes, falls back to plain HTTP validation.
+///
+/// Its acceptable status codes are handed to every serializer it holds, and its acceptable
+/// content types (when set) are checked before any of them decodes, so that one setting governs
+/// validation whichever serializer wins.
 public struct CompoundResponseSerializer: ResponseSerializer {
     /// The serializers to try, in order.
     public var serializers: [any ResponseSerializer]
-    public var acceptableStatusCodes: StatusCodeSet? = .successful
+    public var acceptableStatusCodes: StatusCodeSet? = .successful {
+        didSet {
+            for index in serializers.indices { serializers[index].acceptableStatusCodes = acceptableStatusCodes }
+        }
+    }
     public var acceptableContentTypes: Set<String>?
     public var kind: ResponseSerializerKind { .compound }
 
@@ -192,7 +200,8 @@ public struct CompoundResponseSerializer: ResponseSerializer {
     }
 
     public func serialize(_ response: HTTPResponse, data: [UInt8], request: HTTPRequest?) -> ResponseSerialization {
-        for serializer in serializers {
+        let refusedType = validate(response, data: data, request: request)?.hasCode(-1016, inDomain: ResponseSerializationError.domain) ?? false
+        for serializer in serializers where !refusedType {
             let result = serializer.serialize(response, data: data, request: request)
             if result.body != .none { return result }
         }
