@@ -42,6 +42,7 @@ let package = Package(
                 "TincanCore",
                 "TincanDemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import TincanCore
 
 /// Renders a finished task as text or as the contract's JSON, and picks the exit code.
@@ -123,7 +124,6 @@ enum ResponseReport {
     }
 }
 
-import OrderedCollections
 typealias OrderedValues = OrderedDictionary<String, ParameterValue>
 
 /// Duration arithmetic for reports.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A response head as received: status, headers, and what they say about the body.
 public struct HTTPResponse: Sendable, Hashable {
     /// The URL the response came from (after redirects).
@@ -81,5 +83,3 @@ public struct HTTPResponse: Sendable, Hashable {
         504: "gateway timed out", 505: "unsupported version",
     ]
 }
-
-import Foundation

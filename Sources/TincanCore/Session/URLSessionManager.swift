@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// How a session manager sends: its transport and the rules it applies around it.
 public struct SendingConfiguration: Sendable {
@@ -185,5 +186,3 @@ public final class URLSessionManager: Sendable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
-
-import Synchronization
