@@ -19,7 +19,7 @@ func medianNanoseconds(rounds: Int, _ body: () -> Void) -> Int64 {
     let clock = ContinuousClock()
     for _ in 0..<rounds {
         let elapsed = clock.measure(body)
-        samples.append(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        samples.append(Int64(elapsed.inSeconds * 1e9))
     }
     samples.sort()
     return samples[samples.count / 2]

@@ -119,13 +119,7 @@ enum DemoRoutes {
     static func queryObject(_ request: Request) -> OrderedDictionary<String, ParameterValue> {
         var args = OrderedDictionary<String, ParameterValue>()
         for (name, value) in request.uri.queryParameters {
-            let key = RequestBodyEcho.formDecode(name)
-            let text = ParameterValue.string(RequestBodyEcho.formDecode(value))
-            switch args[key] {
-            case .none: args[key] = text
-            case .array(let values)?: args[key] = .array(values + [text])
-            case let existing?: args[key] = .array([existing, text])
-            }
+            RequestBodyEcho.add(RequestBodyEcho.formDecode(name), .string(RequestBodyEcho.formDecode(value)), to: &args)
         }
         return args
     }

@@ -23,8 +23,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func line(_ request: Request, status: Int, since start: ContinuousClock.Instant) -> String {
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        let milliseconds = (ContinuousClock.now - start).inMilliseconds
         return "\(request.method.rawValue) \(request.uri.string) \(status) \(String(format: "%.1f", milliseconds)) ms"
     }
 }
@@ -42,16 +41,16 @@ struct RequestBodyEcho {
         case "application/x-www-form-urlencoded":
             for pair in String(decoding: body, as: UTF8.self).split(separator: "&") where !pair.isEmpty {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                add(Self.formDecode(parts[0]), .string(parts.count > 1 ? Self.formDecode(parts[1]) : ""), to: &form)
+                Self.add(Self.formDecode(parts[0]), .string(parts.count > 1 ? Self.formDecode(parts[1]) : ""), to: &form)
             }
         case "multipart/form-data":
             guard let boundary = contentType.flatMap(Self.boundary) else { fallthrough }
             for part in MultipartParts(body: body, boundary: boundary) {
                 if let fileName = part.fileName {
                     _ = fileName
-                    add(part.name, .string(Self.textOrDataURL(part.content, type: part.contentType)), to: &files)
+                    Self.add(part.name, .string(Self.textOrDataURL(part.content, type: part.contentType)), to: &files)
                 } else {
-                    add(part.name, .string(String(decoding: part.content, as: UTF8.self)), to: &form)
+                    Self.add(part.name, .string(String(decoding: part.content, as: UTF8.self)), to: &form)
                 }
             }
         default:
@@ -60,7 +59,8 @@ struct RequestBodyEcho {
         }
     }
 
-    private func add(_ name: String, _ value: ParameterValue, to object: inout OrderedDictionary<String, ParameterValue>) {
+    /// Adds a field as httpbin does: a name given twice collects its values into an array.
+    static func add(_ name: String, _ value: ParameterValue, to object: inout OrderedDictionary<String, ParameterValue>) {
         switch object[name] {
         case .none: object[name] = value
         case .array(let values)?: object[name] = .array(values + [value])

@@ -1,3 +1,4 @@
+import Foundation
 import TincanCore
 
 /// Writes a request as the JSON object of the CLI contract:
@@ -51,10 +52,10 @@ enum RequestJSON {
             while let chunk = try reader.read() {
                 let bytes = carry + chunk
                 let whole = bytes.count - bytes.count % 3
-                output.write(Base64.encode(bytes[..<whole]))
+                output.write(Array(Data(bytes[..<whole]).base64EncodedData()))
                 carry = Array(bytes[whole...])
             }
-            output.write(Base64.encode(carry[...]))
+            output.write(Array(Data(carry).base64EncodedData()))
             output.write(Array("\"}\(terminator)".utf8))
         }
     }
@@ -96,30 +97,5 @@ enum UTF8Boundary {
         let tail = Array(bytes[(start - 1)...])
         bytes.removeSubrange((start - 1)...)
         return tail
-    }
-}
-
-/// Standard Base64 (RFC 4648) with padding.
-enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func encode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = bytes.startIndex
-        while index + 3 <= bytes.endIndex {
-            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], alphabet[Int(value & 63)]]
-            index += 3
-        }
-        let remaining = bytes.endIndex - index
-        if remaining == 1 {
-            let value = UInt32(bytes[index]) << 16
-            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
-        } else if remaining == 2 {
-            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], UInt8(ascii: "=")]
-        }
-        return output
     }
 }

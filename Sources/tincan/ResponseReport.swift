@@ -66,7 +66,7 @@ enum ResponseReport {
     }
 
     static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f ms", URLSessionManagerTiming.milliseconds(duration))
+        String(format: "%.1f ms", duration.inMilliseconds)
     }
 
     // MARK: - JSON
@@ -103,9 +103,9 @@ enum ResponseReport {
             ["status": .integer(Int64($0.statusCode)), "from": .string($0.from.string), "to": .string($0.to.string), "method": .string($0.method)]
         })
         var timing = OrderedValues()
-        if let connect = result.metrics.connect { timing["connectMs"] = .double(URLSessionManagerTiming.milliseconds(connect)) }
-        if let firstByte = result.metrics.firstByte { timing["firstByteMs"] = .double(URLSessionManagerTiming.milliseconds(firstByte)) }
-        timing["totalMs"] = .double(URLSessionManagerTiming.milliseconds(result.metrics.total))
+        if let connect = result.metrics.connect { timing["connectMs"] = .double((connect.inMilliseconds * 1000).rounded() / 1000) }
+        if let firstByte = result.metrics.firstByte { timing["firstByteMs"] = .double((firstByte.inMilliseconds * 1000).rounded() / 1000) }
+        timing["totalMs"] = .double((result.metrics.total.inMilliseconds * 1000).rounded() / 1000)
         timing["requests"] = .integer(Int64(result.metrics.requestCount))
         object["timing"] = .dictionary(timing)
         var rest = JSONWriter.bytes(.dictionary(object))
@@ -126,13 +126,6 @@ enum ResponseReport {
 
 typealias OrderedValues = OrderedDictionary<String, ParameterValue>
 
-/// Duration arithmetic for reports.
-enum URLSessionManagerTiming {
-    static func milliseconds(_ duration: Duration) -> Double {
-        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        return (milliseconds * 1000).rounded() / 1000
-    }
-}
 
 /// A live progress line on standard error: bytes, rate and time left, upload and download.
 final class ProgressLine: Sendable {
@@ -151,7 +144,7 @@ final class ProgressLine: Sendable {
     }
 
     private func draw(_ arrow: String, _ progress: TransferProgress) {
-        let elapsed = max(URLSessionManagerTiming.milliseconds(ContinuousClock.now - start) / 1000, 0.001)
+        let elapsed = max((ContinuousClock.now - start).inSeconds, 0.001)
         let rate = Double(progress.completed) / elapsed
         var text = "\r\u{1B}[K\(arrow) \(Self.size(Double(progress.completed)))"
         if let expected = progress.expected, let fraction = progress.fractionCompleted {

@@ -145,6 +145,7 @@ struct SendCommand: AsyncParsableCommand {
                 throw CLIFailure.badInput("\(error)")
             }
         }
+        var headerItems: [RequestItem] = []
         for header in headers {
             guard let colon = header.firstIndex(of: ":") else {
                 throw CLIFailure.badInput("-H '\(header)' is not a header; expected 'Name: value'")
@@ -154,8 +155,9 @@ struct SendCommand: AsyncParsableCommand {
             guard HTTPHeaders.isValidName(name) else {
                 throw CLIFailure.badInput("-H '\(header)': '\(name)' is not a valid header name")
             }
-            draft.items.insert(value.isEmpty ? .removeHeader(name: name) : .header(name: name, value: value), at: draft.items.startIndex)
+            headerItems.append(value.isEmpty ? .removeHeader(name: name) : .header(name: name, value: value))
         }
+        draft.items = headerItems + draft.items
         if let timeout {
             guard timeout > 0, timeout.isFinite else {
                 throw CLIFailure.badInput("--timeout \(timeout) is not a duration; expected a positive number of seconds")

@@ -70,6 +70,12 @@ struct SendOfflineTests {
         #expect(!headers.contains { $0[0] == "User-Agent" })
     }
 
+    @Test func repeatedHeaderOptionsApplyInOrderSoTheLastWins() async throws {
+        let object = try json(try await send(["--format", "json", "GET", "http://h/", "-H", "X-A: 1", "-H", "X-B: 2", "-H", "X-A: 3"]))
+        let custom = (object["headers"] as? [[String]])?.filter { $0[0].hasPrefix("X-") }
+        #expect(custom == [["X-A", "3"], ["X-B", "2"]])
+    }
+
     @Test func userBecomesBasicAuthorization() async throws {
         let object = try json(try await send(["--format", "json", "--user", "ann:secret", "GET", "http://h/"]))
         #expect((object["headers"] as? [[String]])?.contains(["Authorization", "Basic YW5uOnNlY3JldA=="]) == true)

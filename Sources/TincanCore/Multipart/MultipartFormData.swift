@@ -163,9 +163,7 @@ public struct MultipartFormData: Sendable {
 }
 
 /// Streams a multipart body: each part's head, then its content in chunks, then the final boundary.
-final class MultipartBodyReader: BodyReader, @unchecked Sendable {
-    // @unchecked Sendable: not shared between threads; a reader is owned and driven by one task at a
-    // time (the transport's body writer), and `InputStream` is not Sendable. No lock is needed.
+final class MultipartBodyReader: BodyReader {
     private let form: MultipartFormData
     private let chunkSize: Int
     private var partIndex = 0

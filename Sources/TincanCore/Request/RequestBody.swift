@@ -40,7 +40,10 @@ public enum RequestBody: Sendable {
 }
 
 /// Yields a body in chunks, so that large bodies are never held whole in memory.
-public protocol BodyReader: Sendable {
+///
+/// A reader is made and driven inside one task and never crosses to another, so it need not be
+/// Sendable; make a new one with ``RequestBody/makeReader(chunkSize:)`` wherever it is needed.
+public protocol BodyReader {
     /// The next chunk, or nil at the end.
     mutating func read() throws -> [UInt8]?
 }

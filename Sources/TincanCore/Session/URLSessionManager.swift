@@ -110,7 +110,7 @@ public final class URLSessionManager: Sendable {
             let sent = Mutex<Duration?>(nil)
             let firstByte = Mutex<Duration?>(nil)
             do {
-                let remaining = configuration.requestDeadline.map { $0 - Self.seconds(clock.now - start) }
+                let remaining = configuration.requestDeadline.map { $0 - (clock.now - start).inSeconds }
                 response = try await transport.send(request, idleTimeout: request.properties.timeoutInterval, deadline: remaining) { event in
                     switch event {
                     case .requestHeadSent: sent.withLock { $0 = $0 ?? (clock.now - start) }
@@ -180,9 +180,5 @@ public final class URLSessionManager: Sendable {
         }
         next.headers.remove(name: "Host")
         return (next, Redirect(statusCode: response.statusCode, from: request.url, to: target, method: next.method))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

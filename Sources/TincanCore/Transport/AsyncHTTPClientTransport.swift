@@ -130,51 +130,69 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         var response: HTTPResponse?
         var uploaded: Int64 = 0
         var downloaded: Int64 = 0
+        var lastActivity = NIODeadline.now()
         var idleTimer: Scheduled<Void>?
     }
 
     private let url: URLReference
     private let uploadLength: Int64?
-    private let idleTimeout: Double
+    private let idleTimeout: TimeAmount
+    private let idleSeconds: Double
     private let events: @Sendable (TransportEvent) -> Void
     private let state = Mutex(State())
 
     init(url: URLReference, uploadLength: Int64?, idleTimeout: Double, events: @escaping @Sendable (TransportEvent) -> Void) {
         self.url = url
         self.uploadLength = uploadLength
-        self.idleTimeout = idleTimeout
+        self.idleSeconds = idleTimeout
+        self.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         self.events = events
     }
 
     func attach(_ task: HTTPClient.Task<HTTPResponse>) {
-        state.withLock { $0.task = task }
-        resetIdleTimer(on: task.eventLoop)
+        state.withLock {
+            $0.task = task
+            $0.lastActivity = .now()
+        }
+        armIdleTimer(on: task.eventLoop, at: .now() + idleTimeout)
     }
 
-    /// (Re)starts the idle timer: any byte in either direction postpones it.
-    private func resetIdleTimer(on eventLoop: any EventLoop) {
-        let timeout = idleTimeout
-        let scheduled = eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) { [weak self] in
-            guard let task = self?.state.withLock({ $0.task }) else { return }
-            task.fail(reason: TransportError(.timedOut(.idle, seconds: timeout)))
+    /// Notes that a byte moved. The per-chunk path only stores a time; the one pending timer
+    /// looks at it when it fires, rather than being cancelled and scheduled again on every chunk.
+    private func touch() {
+        state.withLock { $0.lastActivity = .now() }
+    }
+
+    /// Schedules the idle check; when it fires early because bytes kept moving, it re-arms for
+    /// the time left, and otherwise fails the task with an idle timeout.
+    private func armIdleTimer(on eventLoop: any EventLoop, at deadline: NIODeadline) {
+        let scheduled = eventLoop.scheduleTask(deadline: deadline) { [weak self] in
+            guard let self else { return }
+            let (task, idleUntil) = self.state.withLock { ($0.task, $0.lastActivity + self.idleTimeout) }
+            guard let task else { return }
+            if idleUntil > .now() {
+                self.armIdleTimer(on: eventLoop, at: idleUntil)
+            } else {
+                task.fail(reason: TransportError(.timedOut(.idle, seconds: self.idleSeconds)))
+            }
         }
-        state.withLock { state in
-            state.idleTimer?.cancel()
-            state.idleTimer = scheduled
-        }
+        state.withLock { $0.idleTimer = scheduled }
     }
 
     private func cancelIdleTimer() {
-        state.withLock { $0.idleTimer?.cancel() }
+        state.withLock {
+            $0.idleTimer?.cancel()
+            $0.task = nil
+        }
     }
 
     func didSendRequestHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPRequestHead) {
-        resetIdleTimer(on: task.eventLoop)
+        touch()
         events(.requestHeadSent)
     }
 
     func didSendRequestPart(task: HTTPClient.Task<HTTPResponse>, _ part: IOData) {
-        resetIdleTimer(on: task.eventLoop)
+        touch()
         let uploaded = state.withLock { state in
             state.uploaded += Int64(part.readableBytes)
             return state.uploaded
@@ -187,7 +205,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        resetIdleTimer(on: task.eventLoop)
+        touch()
         let response = HTTPResponse(url: url, statusCode: Int(head.status.code), headers: TincanCore.HTTPHeaders(head.headers.map { ($0.name, $0.value) }))
         state.withLock { $0.response = response }
         events(.responseHead(response))
@@ -195,7 +213,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        resetIdleTimer(on: task.eventLoop)
+        touch()
         let (downloaded, expected) = state.withLock { state in
             state.downloaded += Int64(buffer.readableBytes)
             return (state.downloaded, state.response?.expectedContentLength)
