@@ -14,6 +14,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Already in the graph through AsyncHTTPClient and Hummingbird; named because Tincan imports them.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         .target(
@@ -21,18 +26,27 @@ let package = Package(
             dependencies: [
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "TincanSessions", dependencies: ["TincanCore"]),
         .target(name: "TerminalUI"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        // zlib, which NIO's decompression already links: the demo server's /gzip and /deflate.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "CursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
         .target(name: "TincanTUI", dependencies: ["TincanCore", "TincanSessions", "TerminalUI"]),
         .target(
             name: "TincanDemoServer",
             dependencies: [
                 "TincanCore",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -51,7 +65,16 @@ let package = Package(
             path: "Benchmarks/tincan-bench",
             exclude: []
         ),
-        .target(name: "TestSupport", dependencies: ["TincanCore", "TincanDemoServer"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "TincanCore",
+                "TincanDemoServer",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "TincanCoreTests", dependencies: ["TincanCore", "TestSupport"]),
         .testTarget(name: "TincanCLITests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
         .testTarget(name: "TincanIntegrationTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),

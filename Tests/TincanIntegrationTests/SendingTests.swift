@@ -263,6 +263,7 @@ struct TaskEventTests {
                 case .responseHead(let head): names.append("head \(head.statusCode)")
                 case .redirected: names.append("redirect")
                 case .completed: names.append("completed")
+                case .retried, .cache: names.append("unexpected")
                 case .uploadProgress, .downloadProgress: break
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// A request body: nothing, bytes in memory, a file streamed from disk, or multipart form data.
 public enum RequestBody: Sendable {
@@ -89,5 +90,20 @@ final class FileReader: BodyReader {
         guard count > 0 else { return nil }
         chunk.removeSubrange(count...)
         return chunk
+    }
+
+    /// The next chunk read straight into a buffer that can be sent as it is, or nil at the end.
+    func readBuffer() throws -> ByteBuffer? {
+        var buffer = ByteBufferAllocator().buffer(capacity: chunkSize)
+        var failure: Int32 = 0
+        let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: chunkSize) { pointer in
+            let count = Glibc.read(descriptor, pointer.baseAddress, chunkSize)
+            if count < 0 { failure = errno }
+            return max(0, count)
+        }
+        if failure != 0 {
+            throw RequestSerializationError(.fileUnreadable(path: path, reason: String(cString: strerror(failure))))
+        }
+        return count > 0 ? buffer : nil
     }
 }

@@ -10,7 +10,25 @@ public enum TaskEvent: Sendable {
     case responseHead(HTTPResponse)
     case downloadProgress(TransferProgress)
     case redirected(Redirect)
+    /// The request is sent again: after an authentication challenge, say.
+    case retried(RetryReason)
+    /// The response cache answered, was asked to revalidate, or stored the response.
+    case cache(CacheOutcome)
     case completed(TaskResult)
+
+    /// Whether this event is a milestone (kept in the timeline) rather than progress.
+    var isMilestone: Bool {
+        switch self {
+        case .uploadProgress, .downloadProgress: false
+        default: true
+        }
+    }
+}
+
+/// Why a request was sent again.
+public enum RetryReason: Sendable, Hashable {
+    /// A 401 challenge, answered with the session's credential in this scheme (`Basic`, `Digest`).
+    case authentication(scheme: String, realm: String?)
 }
 
 /// One redirect hop.
@@ -33,8 +51,26 @@ public struct TaskMetrics: Sendable, Hashable {
     public var firstByte: Duration?
     /// Until the task completed.
     public var total: Duration = .zero
-    /// How many requests were sent (more than one after redirects).
+    /// How many requests were sent (more than one after redirects and challenges).
     public var requestCount = 0
+}
+
+/// What a download task did with its file.
+public struct DownloadResult: Sendable, Hashable {
+    /// The destination; it holds the whole body when the download completed.
+    public var path: String
+    /// Where the bytes are kept until the download completes, and stay when it fails, for `--continue`.
+    public var partialPath: String
+    /// Whether the destination now holds the complete body.
+    public var completed: Bool
+    /// Bytes written by this task.
+    public var bytesWritten: Int64
+    /// The offset the download resumed from (a 206), or nil when it started from the first byte.
+    public var resumedFrom: Int64?
+    /// Whether a resume was asked for but the server sent the whole body again (a 200), so it restarted.
+    public var restarted: Bool
+    /// Whether the partial file was already whole (the server answered 416 for the range after it).
+    public var alreadyComplete: Bool
 }
 
 /// What a task ended with.
@@ -43,7 +79,7 @@ public struct TaskResult: Sendable {
     public var request: HTTPRequest
     /// The last response, or nil when none arrived.
     public var response: HTTPResponse?
-    /// The body received.
+    /// The body received (for a download, only an error body; the rest went to the file).
     public var data: [UInt8]
     /// The redirects followed, in order.
     public var redirects: [Redirect]
@@ -53,10 +89,28 @@ public struct TaskResult: Sendable {
     public var serialization: ResponseSerialization?
     /// Timings.
     public var metrics: TaskMetrics
+    /// What the response cache did, or nil when it took no part.
+    public var cache: CacheOutcome?
+    /// What a download task did with its file; nil for other tasks.
+    public var download: DownloadResult?
+
+    init(request: HTTPRequest, response: HTTPResponse? = nil, data: [UInt8] = [], redirects: [Redirect] = [],
+         transportError: TransportError? = nil, serialization: ResponseSerialization? = nil, metrics: TaskMetrics = TaskMetrics(),
+         cache: CacheOutcome? = nil, download: DownloadResult? = nil) {
+        self.request = request
+        self.response = response
+        self.data = data
+        self.redirects = redirects
+        self.transportError = transportError
+        self.serialization = serialization
+        self.metrics = metrics
+        self.cache = cache
+        self.download = download
+    }
 }
 
-/// A data task: one request, its redirects, and the response (AFNetworking's task plus its
-/// per-task delegate, which holds the data, the progress and the completion).
+/// A task: one request, its redirects and retries, and the response (AFNetworking's task plus
+/// its per-task delegate, which holds the data, the progress and the completion).
 public final class SessionTask: Sendable {
     /// A task's state (Alamofire's `Request.State`).
     public enum State: Sendable, Equatable {
@@ -73,6 +127,20 @@ public final class SessionTask: Sendable {
         }
     }
 
+    /// What the task does with the response body.
+    public enum Kind: Sendable, Equatable {
+        /// Keeps it in memory.
+        case data
+        /// Sends a body from memory or a file, and keeps the response in memory.
+        case upload
+        /// Streams it to a file; `resuming` continues an earlier partial download.
+        case download(path: String, resuming: Bool)
+    }
+
+    /// Progress events closer together than this are folded into the next one; the first and
+    /// the last of each transfer always go out.
+    static let progressInterval: Duration = .milliseconds(50)
+
     private struct Inner {
         var state = State.suspended
         var uploadProgress = TransferProgress()
@@ -80,16 +148,22 @@ public final class SessionTask: Sendable {
         var runner: Task<Void, Never>?
         var result: TaskResult?
         var waiters: [CheckedContinuation<TaskResult, Never>] = []
+        var timeline: [TaskEvent] = []
+        var subscribers: [Int: AsyncStream<TaskEvent>.Continuation] = [:]
+        var nextSubscriber = 0
+        var lastUploadEvent: ContinuousClock.Instant?
+        var lastDownloadEvent: ContinuousClock.Instant?
+        var uploadPending = false
+        var downloadPending = false
     }
 
     /// The identifier, unique within the session manager.
     public let identifier: Int
     /// The request as first built.
     public let originalRequest: HTTPRequest
-    /// Every event in order; the stream finishes after `.completed`.
-    public let events: AsyncStream<TaskEvent>
+    /// What the task does with the response body.
+    public let kind: Kind
 
-    private let continuation: AsyncStream<TaskEvent>.Continuation
     private let inner = Mutex(Inner())
     private let work: @Sendable (SessionTask) async -> TaskResult
     private let completion: (@Sendable (TaskResult) -> Void)?
@@ -98,13 +172,14 @@ public final class SessionTask: Sendable {
     init(
         identifier: Int,
         request: HTTPRequest,
+        kind: Kind,
         completionQueue: DispatchQueue,
         completion: (@Sendable (TaskResult) -> Void)?,
         work: @escaping @Sendable (SessionTask) async -> TaskResult
     ) {
         self.identifier = identifier
         self.originalRequest = request
-        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        self.kind = kind
         self.completionQueue = completionQueue
         self.completion = completion
         self.work = work
@@ -116,6 +191,30 @@ public final class SessionTask: Sendable {
     public var uploadProgress: TransferProgress { inner.withLock { $0.uploadProgress } }
     /// Download progress: bytes received of Content-Length (indeterminate without one).
     public var downloadProgress: TransferProgress { inner.withLock { $0.downloadProgress } }
+    /// The milestones so far (every event but progress), in order.
+    public var timeline: [TaskEvent] { inner.withLock { $0.timeline } }
+
+    /// A new stream of this task's events: the milestones so far, then every event as it happens,
+    /// ending after `.completed`. Each access subscribes anew; nothing is kept for a caller that
+    /// never subscribes, and progress is folded to at most one event per 50 ms.
+    public var events: AsyncStream<TaskEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TaskEvent.self, bufferingPolicy: .unbounded)
+        let subscriber = inner.withLock { inner -> Int? in
+            for event in inner.timeline { continuation.yield(event) }
+            guard inner.result == nil else { return nil }
+            defer { inner.nextSubscriber += 1 }
+            inner.subscribers[inner.nextSubscriber] = continuation
+            return inner.nextSubscriber
+        }
+        if let subscriber {
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.inner.withLock { $0.subscribers.removeValue(forKey: subscriber) }
+            }
+        } else {
+            continuation.finish()
+        }
+        return stream
+    }
 
     /// Starts the task; does nothing unless it is suspended.
     public func resume() {
@@ -144,8 +243,7 @@ public final class SessionTask: Sendable {
         if let runner {
             runner.cancel()
         } else if state == .canceling {
-            finish(TaskResult(request: originalRequest, response: nil, data: [], redirects: [],
-                              transportError: TransportError(.cancelled), serialization: nil, metrics: TaskMetrics()))
+            finish(TaskResult(request: originalRequest, transportError: TransportError(.cancelled)))
         }
     }
 
@@ -162,28 +260,58 @@ public final class SessionTask: Sendable {
     }
 
     func emit(_ event: TaskEvent) {
-        switch event {
-        case .uploadProgress(let progress): inner.withLock { $0.uploadProgress = progress }
-        case .downloadProgress(let progress): inner.withLock { $0.downloadProgress = progress }
-        default: break
+        let now = ContinuousClock.now
+        inner.withLock { inner in
+            switch event {
+            case .uploadProgress(let progress):
+                inner.uploadProgress = progress
+                guard Self.due(progress, last: &inner.lastUploadEvent, now: now) else { inner.uploadPending = true; return }
+                inner.uploadPending = false
+            case .downloadProgress(let progress):
+                inner.downloadProgress = progress
+                guard Self.due(progress, last: &inner.lastDownloadEvent, now: now) else { inner.downloadPending = true; return }
+                inner.downloadPending = false
+            default:
+                inner.timeline.append(event)
+            }
+            // Yielding under the lock keeps every subscriber's order the order of emission.
+            for subscriber in inner.subscribers.values { subscriber.yield(event) }
         }
-        continuation.yield(event)
+    }
+
+    /// Whether a progress event is due: the first, the last, or 50 ms after the one before.
+    private static func due(_ progress: TransferProgress, last: inout ContinuousClock.Instant?, now: ContinuousClock.Instant) -> Bool {
+        let isLast = progress.expected.map { progress.completed >= $0 } ?? false
+        guard isLast || last.map({ now - $0 >= progressInterval }) ?? true else { return false }
+        last = now
+        return true
     }
 
     var isCancelled: Bool { inner.withLock { $0.state == .canceling } }
 
     private func finish(_ result: TaskResult) {
-        let waiters = inner.withLock { inner -> [CheckedContinuation<TaskResult, Never>]? in
+        let finished = inner.withLock { inner -> (waiters: [CheckedContinuation<TaskResult, Never>], subscribers: [AsyncStream<TaskEvent>.Continuation])? in
             guard inner.result == nil else { return nil }
+            // The progress folded away last goes out before the end, so a bar always reaches its final value.
+            var closing: [TaskEvent] = []
+            if inner.uploadPending { closing.append(.uploadProgress(inner.uploadProgress)) }
+            if inner.downloadPending { closing.append(.downloadProgress(inner.downloadProgress)) }
+            closing.append(.completed(result))
+            inner.timeline.append(.completed(result))
+            for subscriber in inner.subscribers.values {
+                for event in closing { subscriber.yield(event) }
+            }
             inner.state = .completed
             inner.result = result
-            defer { inner.waiters = [] }
-            return inner.waiters
+            defer {
+                inner.waiters = []
+                inner.subscribers = [:]
+            }
+            return (inner.waiters, Array(inner.subscribers.values))
         }
-        guard let waiters else { return }
-        continuation.yield(.completed(result))
-        continuation.finish()
-        for waiter in waiters { waiter.resume(returning: result) }
+        guard let finished else { return }
+        for subscriber in finished.subscribers { subscriber.finish() }
+        for waiter in finished.waiters { waiter.resume(returning: result) }
         if let completion { completionQueue.async { completion(result) } }
     }
 }

@@ -12,6 +12,10 @@ public struct SendingConfiguration: Sendable {
     public var requestDeadline: Double?
     /// Where completion handlers run.
     public var completionQueue = DispatchQueue(label: "tincan.session.completion")
+    /// The credential answered to a 401's Basic or Digest challenge, or nil to answer none.
+    public var credential: Credential?
+    /// The most request-body bytes sent per second, or nil for no limit.
+    public var uploadBytesPerSecond: Int?
 
     /// Creates the defaults.
     public init() {}
@@ -24,6 +28,12 @@ public final class URLSessionManager: Sendable {
     public let http: HTTPSessionManager
     /// The transport.
     public let transport: any Transport
+    /// How servers are trusted over TLS.
+    public let securityPolicy: SecurityPolicy
+    /// The session's cookies; requests whose `httpShouldHandleCookies` is on send and store them.
+    public let cookieJar = CookieJar()
+    /// The session's response cache, used as each request's cache policy says.
+    public let cache = ResponseCache()
     private let configuration: Mutex<SendingConfiguration>
     private let registry = Mutex(Registry())
 
@@ -37,6 +47,19 @@ public final class URLSessionManager: Sendable {
     public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(), configuration: SendingConfiguration = SendingConfiguration()) {
         self.http = http
         self.transport = transport
+        self.securityPolicy = .default
+        self.configuration = Mutex(configuration)
+    }
+
+    /// Creates a manager whose transport trusts servers as `securityPolicy` says.
+    ///
+    /// - Throws: ``SecurityPolicyError`` when the policy is invalid for the base URL (pinning
+    ///   on a base URL that is not https) or its files cannot be read.
+    public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy, configuration: SendingConfiguration = SendingConfiguration()) throws {
+        try securityPolicy.validate(baseURL: http.baseURL)
+        self.http = http
+        self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration())
+        self.securityPolicy = securityPolicy
         self.configuration = Mutex(configuration)
     }
 
@@ -55,17 +78,49 @@ public final class URLSessionManager: Sendable {
     ///
     /// - Parameter completion: Runs on the configuration's completion queue when the task ends.
     public func dataTask(with request: HTTPRequest, completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+        try makeTask(request, kind: .data, completion: completion)
+    }
+
+    /// Makes a suspended upload task that sends `data` as the body.
+    public func uploadTask(with request: HTTPRequest, from data: [UInt8], completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+        var request = request
+        request.body = .bytes(data)
+        return try makeTask(request, kind: .upload, completion: completion)
+    }
+
+    /// Makes a suspended upload task that streams the file at `path` from disk as the body.
+    ///
+    /// - Throws: ``RequestSerializationError`` when the file is missing or not a regular file.
+    public func uploadTask(with request: HTTPRequest, fromFile path: String, completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw RequestSerializationError(.fileNotReachable(path: path)) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw RequestSerializationError(.notARegularFile(path: path)) }
+        var request = request
+        request.body = .file(path: path, length: Int64(info.st_size))
+        return try makeTask(request, kind: .upload, completion: completion)
+    }
+
+    /// Makes a suspended download task that streams the body to `path`, never holding it in memory.
+    ///
+    /// The bytes go to `path.part` and replace `path` only when complete. With `resuming`, an
+    /// existing `path.part` is continued with `Range` (and `If-Range` with the validator saved
+    /// beside it): a 206 appends, a 200 starts again, and a 416 for a file already whole completes it.
+    public func downloadTask(with request: HTTPRequest, to path: String, resuming: Bool = false, completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+        try makeTask(request, kind: .download(path: path, resuming: resuming), completion: completion)
+    }
+
+    private func makeTask(_ request: HTTPRequest, kind: SessionTask.Kind, completion: (@Sendable (TaskResult) -> Void)?) throws -> SessionTask {
         let configuration = sendingConfiguration
         let identifier = try registry.withLock { registry -> Int in
             guard !registry.invalidated else { throw TransportError(.invalidRequest("the session was invalidated")) }
             defer { registry.nextIdentifier += 1 }
             return registry.nextIdentifier
         }
-        let task = SessionTask(identifier: identifier, request: request, completionQueue: configuration.completionQueue, completion: { [weak self] result in
+        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: configuration.completionQueue, completion: { [weak self] result in
             self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) }
             completion?(result)
-        }) { [transport] task in
-            await Self.run(task, transport: transport, configuration: configuration)
+        }) { [transport, cookieJar, cache] task in
+            await TaskRunner(task: task, transport: transport, configuration: configuration, cookieJar: cookieJar, cache: cache).run()
         }
         registry.withLock { $0.tasks[identifier] = task }
         return task
@@ -89,68 +144,6 @@ public final class URLSessionManager: Sendable {
             _ = await task.result()
         }
         try await transport.shutdown()
-    }
-
-    // MARK: - Running a task
-
-    private static func run(_ task: SessionTask, transport: any Transport, configuration: SendingConfiguration) async -> TaskResult {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var metrics = TaskMetrics()
-        var request = task.originalRequest
-        var redirects: [Redirect] = []
-        var data: [UInt8] = []
-        var response: HTTPResponse?
-        var transportError: TransportError?
-
-        while true {
-            metrics.requestCount += 1
-            task.emit(.requestSent(request))
-            let chunks = Mutex<[UInt8]>([])
-            let sent = Mutex<Duration?>(nil)
-            let firstByte = Mutex<Duration?>(nil)
-            do {
-                let remaining = configuration.requestDeadline.map { $0 - (clock.now - start).inSeconds }
-                response = try await transport.send(request, idleTimeout: request.properties.timeoutInterval, deadline: remaining) { event in
-                    switch event {
-                    case .requestHeadSent: sent.withLock { $0 = $0 ?? (clock.now - start) }
-                    case .uploadProgress(let progress): task.emit(.uploadProgress(progress))
-                    case .requestSent: break
-                    case .responseHead(let head):
-                        firstByte.withLock { $0 = $0 ?? (clock.now - start) }
-                        task.emit(.responseHead(head))
-                    case .bodyChunk(let bytes, let progress):
-                        chunks.withLock { $0.append(contentsOf: bytes) }
-                        task.emit(.downloadProgress(progress))
-                    }
-                }
-            } catch let error as TransportError {
-                if task.isCancelled {
-                    transportError = TransportError(.cancelled)
-                } else if case .timedOut(.deadline, _) = error.reason {
-                    // The transport saw what was left of the deadline; report the deadline the user set.
-                    transportError = TransportError(.timedOut(.deadline, seconds: configuration.requestDeadline))
-                } else {
-                    transportError = error
-                }
-            } catch {
-                transportError = TransportError(.other("\(error)"))
-            }
-            metrics.connect = metrics.connect ?? sent.withLock { $0 }
-            metrics.firstByte = metrics.firstByte ?? firstByte.withLock { $0 }
-            data = chunks.withLock { $0 }
-            guard transportError == nil, let current = response,
-                  let next = redirect(from: request, response: current, hops: redirects.count, limit: configuration.maximumRedirects)
-            else { break }
-            redirects.append(next.hop)
-            task.emit(.redirected(next.hop))
-            request = next.request
-        }
-
-        metrics.total = clock.now - start
-        let serialization = response.map { configuration.responseSerializer.serialize($0, data: data, request: request) }
-        return TaskResult(request: request, response: response, data: data, redirects: redirects,
-                          transportError: transportError, serialization: serialization, metrics: metrics)
     }
 
     /// The next request when `response` redirects and the limit allows, else nil.

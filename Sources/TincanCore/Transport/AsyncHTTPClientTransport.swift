@@ -38,9 +38,8 @@ public final class AsyncHTTPClientTransport: Transport {
 
     public func send(
         _ request: HTTPRequest,
-        idleTimeout: Double,
-        deadline: Double?,
-        events: @escaping @Sendable (TransportEvent) -> Void
+        options: TransportOptions,
+        events: @escaping @Sendable (TransportEvent) throws -> Void
     ) async throws -> HTTPResponse {
         let head = request.wireHead
         var clientRequest: HTTPClient.Request
@@ -54,34 +53,64 @@ public final class AsyncHTTPClientTransport: Transport {
         clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
         if let length = request.body.length {
             let body = request.body
+            let rate = options.uploadBytesPerSecond
             clientRequest.body = .stream(contentLength: length) { writer in
                 let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
                 promise.completeWithTask {
-                    // Files are read off the event loop, one chunk at a time, waiting for each write.
-                    var reader = try body.makeReader()
-                    while let chunk = try reader.read() {
-                        try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
-                    }
+                    try await Self.write(body, to: writer, bytesPerSecond: rate)
                 }
                 return promise.futureResult
             }
         }
-        let delegate = ResponseDelegate(url: request.url, uploadLength: request.body.length, idleTimeout: idleTimeout, events: events)
+        let delegate = ResponseDelegate(url: request.url, uploadLength: request.body.length, idleTimeout: options.idleTimeout, events: events)
         let task = client.execute(
             request: clientRequest,
             delegate: delegate,
-            deadline: deadline.map { .now() + .milliseconds(Int64($0 * 1000)) }
+            deadline: options.deadline.map { .now() + .milliseconds(Int64($0 * 1000)) }
         )
         delegate.attach(task)
         return try await withTaskCancellationHandler {
             do {
                 return try await task.futureResult.get()
             } catch {
-                throw Self.transportError(error, idleTimeout: idleTimeout, deadline: deadline)
+                throw Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
             }
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// How many body writes may be in flight: enough to keep the socket busy, few enough that
+    /// memory stays at a few chunks.
+    static let writesInFlight = 4
+
+    /// Streams a body off the event loop. Files are read straight into the buffers that are
+    /// sent; with a rate limit, each chunk waits until the limit allows it.
+    static func write(_ body: RequestBody, to writer: HTTPClient.Body.StreamWriter, bytesPerSecond: Int?) async throws {
+        let chunkSize = bytesPerSecond.map { max(1024, min(256 * 1024, $0 / 20)) } ?? 256 * 1024
+        let clock = ContinuousClock()
+        let start = clock.now
+        var sent = 0
+        var pending: [EventLoopFuture<Void>] = []
+        func send(_ buffer: ByteBuffer) async throws {
+            if let bytesPerSecond {
+                let due = start + .microseconds(Int64(Double(sent) / Double(bytesPerSecond) * 1_000_000))
+                if due > clock.now { try await Task.sleep(until: due, clock: clock) }
+            }
+            sent += buffer.readableBytes
+            pending.append(writer.write(.byteBuffer(buffer)))
+            if pending.count >= writesInFlight || bytesPerSecond != nil {
+                try await pending.removeFirst().get()
+            }
+        }
+        if case .file(let path, _) = body {
+            let file = try FileReader(path: path, chunkSize: chunkSize)
+            while let buffer = try file.readBuffer() { try await send(buffer) }
+        } else {
+            var reader = try body.makeReader(chunkSize: chunkSize)
+            while let chunk = try reader.read() { try await send(ByteBuffer(bytes: chunk)) }
+        }
+        for future in pending { try await future.get() }
     }
 
     /// Maps AsyncHTTPClient, NIO and TLS errors to a ``TransportError`` that says what happened.
@@ -138,10 +167,10 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private let uploadLength: Int64?
     private let idleTimeout: TimeAmount
     private let idleSeconds: Double
-    private let events: @Sendable (TransportEvent) -> Void
+    private let events: @Sendable (TransportEvent) throws -> Void
     private let state = Mutex(State())
 
-    init(url: URLReference, uploadLength: Int64?, idleTimeout: Double, events: @escaping @Sendable (TransportEvent) -> Void) {
+    init(url: URLReference, uploadLength: Int64?, idleTimeout: Double, events: @escaping @Sendable (TransportEvent) throws -> Void) {
         self.url = url
         self.uploadLength = uploadLength
         self.idleSeconds = idleTimeout
@@ -186,9 +215,24 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         }
     }
 
+    /// Delivers an event the request itself does not depend on; a handler error there is ignored.
+    private func report(_ event: TransportEvent) {
+        try? events(event)
+    }
+
+    /// Delivers an event whose handler may stop the request: its error fails the task.
+    private func deliver(_ event: TransportEvent, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        do {
+            try events(event)
+            return eventLoop.makeSucceededVoidFuture()
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+    }
+
     func didSendRequestHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPRequestHead) {
         touch()
-        events(.requestHeadSent)
+        report(.requestHeadSent)
     }
 
     func didSendRequestPart(task: HTTPClient.Task<HTTPResponse>, _ part: IOData) {
@@ -197,19 +241,18 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             state.uploaded += Int64(part.readableBytes)
             return state.uploaded
         }
-        events(.uploadProgress(TransferProgress(completed: uploaded, expected: uploadLength)))
+        report(.uploadProgress(TransferProgress(completed: uploaded, expected: uploadLength)))
     }
 
     func didSendRequest(task: HTTPClient.Task<HTTPResponse>) {
-        events(.requestSent)
+        report(.requestSent)
     }
 
     func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch()
         let response = HTTPResponse(url: url, statusCode: Int(head.status.code), headers: TincanCore.HTTPHeaders(head.headers.map { ($0.name, $0.value) }))
         state.withLock { $0.response = response }
-        events(.responseHead(response))
-        return task.eventLoop.makeSucceededVoidFuture()
+        return deliver(.responseHead(response), on: task.eventLoop)
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
@@ -218,8 +261,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             state.downloaded += Int64(buffer.readableBytes)
             return (state.downloaded, state.response?.expectedContentLength)
         }
-        events(.bodyChunk(Array(buffer.readableBytesView), TransferProgress(completed: downloaded, expected: expected)))
-        return task.eventLoop.makeSucceededVoidFuture()
+        return deliver(.bodyChunk(buffer, TransferProgress(completed: downloaded, expected: expected)), on: task.eventLoop)
     }
 
     func didReceiveError(task: HTTPClient.Task<HTTPResponse>, _ error: any Error) {

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// How many bytes of a transfer are done, and how many are expected.
 public struct TransferProgress: Sendable, Hashable {
     /// Bytes transferred so far.
@@ -28,8 +30,24 @@ public enum TransportEvent: Sendable {
     case requestSent
     /// The response head arrived.
     case responseHead(HTTPResponse)
-    /// Body bytes arrived; `chunk` holds them.
-    case bodyChunk([UInt8], TransferProgress)
+    /// Body bytes arrived, as the transport received them (not copied).
+    case bodyChunk(ByteBuffer, TransferProgress)
+}
+
+/// How one request is sent.
+public struct TransportOptions: Sendable, Hashable {
+    /// Seconds without any byte sent or received before the request fails.
+    public var idleTimeout: Double
+    /// Seconds the whole request may take, or nil for no limit.
+    public var deadline: Double?
+    /// The most body bytes sent per second, or nil for no limit (for demonstrations: progress you can watch).
+    public var uploadBytesPerSecond: Int?
+
+    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil) {
+        self.idleTimeout = idleTimeout
+        self.deadline = deadline
+        self.uploadBytesPerSecond = uploadBytesPerSecond
+    }
 }
 
 /// Sends one request and streams back the response, without following redirects.
@@ -38,18 +56,17 @@ public enum TransportEvent: Sendable {
 /// every hop is visible and each rule is Tincan's own.
 public protocol Transport: Sendable {
     /// Sends `request`, reporting each step through `events`, and returns the response head once
-    /// the body has been delivered in `.bodyChunk` events.
+    /// the body has been delivered in `.bodyChunk` events. When `events` throws (a full disk, a
+    /// resume the server got wrong), the request stops and fails with that error.
     ///
     /// - Parameters:
     ///   - request: The request; its wire head is sent as ``HTTPRequest/wireHead`` shows it.
-    ///   - idleTimeout: Seconds without any byte sent or received before the request fails.
-    ///   - deadline: Seconds the whole request may take, or nil for no limit.
+    ///   - options: Timeouts and the upload rate limit.
     /// - Throws: ``TransportError``.
     func send(
         _ request: HTTPRequest,
-        idleTimeout: Double,
-        deadline: Double?,
-        events: @escaping @Sendable (TransportEvent) -> Void
+        options: TransportOptions,
+        events: @escaping @Sendable (TransportEvent) throws -> Void
     ) async throws -> HTTPResponse
 
     /// Stops the transport; requests still running fail.
@@ -76,6 +93,12 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case cancelled
         case connectionClosed(String)
         case invalidRequest(String)
+        /// The cache policy allows only cached data, and there is none.
+        case notCached
+        /// Writing a download to disk failed.
+        case fileWrite(path: String, reason: String)
+        /// The server's response could not be used (a resume that starts at the wrong byte, say).
+        case badResponse(String)
         case other(String)
     }
 
@@ -97,6 +120,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .connectionClosed(let detail): "the connection closed: \(detail)"
         case .invalidRequest(let detail): "invalid request: \(detail)"
+        case .notCached: "no cached response, and the cache policy forbids loading"
+        case .fileWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .badResponse(let detail): "unusable response: \(detail)"
         case .other(let detail): detail
         }
     }

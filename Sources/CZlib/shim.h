@@ -1,0 +1,6 @@
+#include <zlib.h>
+
+// deflateInit2 is a macro; Swift needs a function.
+static inline int czlib_deflate_init(z_stream *stream, int level, int windowBits) {
+    return deflateInit2(stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY);
+}

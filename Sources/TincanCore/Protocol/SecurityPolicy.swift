@@ -1,0 +1,132 @@
+import Crypto
+import Foundation
+import NIOSSL
+
+/// How a session trusts servers over TLS (AFNetworking's `AFSecurityPolicy`): the system's
+/// roots (or a CA file) by default, or pinned certificates.
+///
+/// AsyncHTTPClient offers no per-connection verification callback, so pinning is enforced by the
+/// TLS handshake itself: in a pinning mode the pinned certificates are the *only* trust roots.
+/// A chain is accepted when it ends at a pinned certificate, or is signed by a pinned
+/// certificate's key under its name. Nothing is checked after the connection is made, so there is
+/// no window in which an unpinned server is talked to.
+public struct SecurityPolicy: Sendable {
+    /// What is pinned.
+    public enum PinningMode: String, Sendable, CaseIterable {
+        /// Nothing: the system's trust roots (or the CA file) decide.
+        case none
+        /// The pinned certificates themselves are the trust roots.
+        case certificate
+        /// The keys of the pinned certificates; enforced the same way, through the certificates that carry them.
+        case publicKey
+    }
+
+    /// What is pinned.
+    public var pinningMode: PinningMode
+    /// The pinned certificates, DER.
+    public var pinnedCertificates: [[UInt8]]
+    /// Accepts certificates that fail validation. With no pinning, this turns verification off;
+    /// with pinning, only the host name and chain errors are forgiven, never a missing pin.
+    public var allowInvalidCertificates = false
+    /// Whether the certificate must name the host.
+    public var validatesDomainName = true
+    /// A PEM file of CA certificates trusted instead of the system's, or nil.
+    public var caFile: String?
+
+    /// The default: the system's roots, full verification.
+    public static let `default` = SecurityPolicy(pinningMode: .none)
+
+    /// Creates a policy.
+    public init(pinningMode: PinningMode, pinnedCertificates: [[UInt8]] = []) {
+        self.pinningMode = pinningMode
+        self.pinnedCertificates = pinnedCertificates
+    }
+
+    /// The certificates in a PEM or DER file, DER-encoded.
+    ///
+    /// - Throws: ``SecurityPolicyError`` naming the file when it cannot be read or holds none.
+    public static func certificates(inFile path: String) throws -> [[UInt8]] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SecurityPolicyError(.unreadableFile(path: path, reason: "cannot read the file"))
+        }
+        let bytes = Array(data)
+        do {
+            if bytes.starts(with: Array("-----BEGIN".utf8)) || String(decoding: bytes.prefix(4096), as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {
+                return try NIOSSLCertificate.fromPEMBytes(bytes).map { try $0.toDERBytes() }
+            }
+            return [try NIOSSLCertificate(bytes: bytes, format: .der).toDERBytes()]
+        } catch {
+            throw SecurityPolicyError(.unreadableFile(path: path, reason: "not a PEM or DER certificate (\(error))"))
+        }
+    }
+
+    /// The SHA-256 fingerprints (base64) of the pinned certificates' public keys (their
+    /// SubjectPublicKeyInfo), as HPKP and curl's `--pinnedpubkey` write them.
+    public var publicKeyFingerprints: [String] {
+        pinnedCertificates.compactMap { der -> String? in
+            guard let key = try? NIOSSLCertificate(bytes: der, format: .der).extractPublicKey().toSPKIBytes() else { return nil }
+            return Data(SHA256.hash(data: key)).base64EncodedString()
+        }
+    }
+
+    /// Checks the policy against the session's base URL: pinning needs certificates, and a
+    /// pinning policy on a base URL that is not https is refused (as AFNetworking refuses it).
+    public func validate(baseURL: URLReference?) throws {
+        guard pinningMode != .none else { return }
+        if let baseURL, baseURL.scheme?.lowercased() != "https" {
+            throw SecurityPolicyError(.invalidPolicy("a \(pinningMode.rawValue)-pinning policy needs an https base URL, not \(baseURL)"))
+        }
+        if pinnedCertificates.isEmpty {
+            throw SecurityPolicyError(.invalidPolicy("\(pinningMode.rawValue) pinning needs at least one pinned certificate"))
+        }
+    }
+
+    /// The TLS configuration that enforces this policy.
+    public func tlsConfiguration() throws -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let caFile {
+            guard FileManager.default.isReadableFile(atPath: caFile) else {
+                throw SecurityPolicyError(.unreadableFile(path: caFile, reason: "cannot read the CA file"))
+            }
+            configuration.trustRoots = .file(caFile)
+        }
+        switch pinningMode {
+        case .none:
+            if allowInvalidCertificates {
+                configuration.certificateVerification = .none
+                return configuration
+            }
+        case .certificate, .publicKey:
+            do {
+                configuration.trustRoots = .certificates(try pinnedCertificates.map { try NIOSSLCertificate(bytes: $0, format: .der) })
+            } catch {
+                throw SecurityPolicyError(.invalidPolicy("a pinned certificate cannot be loaded: \(error)"))
+            }
+        }
+        configuration.certificateVerification = validatesDomainName && !allowInvalidCertificates ? .fullVerification : .noHostnameVerification
+        return configuration
+    }
+}
+
+/// Why a security policy cannot be used.
+public struct SecurityPolicyError: Error, Sendable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        /// The policy contradicts itself or the base URL ("Invalid Security Policy" in AFNetworking).
+        case invalidPolicy(String)
+        /// A certificate or CA file cannot be read.
+        case unreadableFile(path: String, reason: String)
+    }
+
+    public var reason: Reason
+
+    public init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .invalidPolicy(let detail): "invalid security policy: \(detail)"
+        case .unreadableFile(let path, let reason): "\(path): \(reason)"
+        }
+    }
+}

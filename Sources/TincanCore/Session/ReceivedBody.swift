@@ -1,0 +1,160 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Where the body of the response now arriving goes: nowhere (a redirect, a challenge, a 304),
+/// into memory, or into a download's partial file. The transport calls it on its event loop.
+final class ReceivedBody: Sendable {
+    enum Target {
+        case discard
+        case memory
+        case file
+    }
+
+    private struct State {
+        var target = Target.discard
+        var data: [UInt8] = []
+        var descriptor: Int32 = -1
+        var written: Int64 = 0
+    }
+
+    /// The file a download writes to, when this body belongs to one.
+    let download: DownloadFile?
+    private let state = Mutex(State())
+
+    init(download: DownloadFile?) {
+        self.download = download
+    }
+
+    deinit {
+        state.withLock { if $0.descriptor >= 0 { close($0.descriptor) } }
+    }
+
+    /// Starts a response: its bytes go to `target`. For `.file`, opens the partial file,
+    /// appending from `offset` or starting it afresh when `offset` is zero.
+    func begin(_ target: Target, expectedLength: Int64?, offset: Int64 = 0) throws {
+        var descriptor: Int32 = -1
+        if target == .file, let download {
+            descriptor = try download.openPartial(appendingAt: offset)
+        }
+        state.withLock { state in
+            if state.descriptor >= 0 { close(state.descriptor) }
+            state = State(target: target, descriptor: descriptor)
+            // A body of known, modest length is gathered without regrowing the array.
+            if target == .memory, let expectedLength, expectedLength <= 64 << 20 { state.data.reserveCapacity(Int(expectedLength)) }
+        }
+    }
+
+    /// Takes in one chunk.
+    func receive(_ buffer: ByteBuffer) throws {
+        try state.withLock { state in
+            switch state.target {
+            case .discard:
+                return
+            case .memory:
+                state.data.append(contentsOf: buffer.readableBytesView)
+            case .file:
+                try buffer.withUnsafeReadableBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let count = write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                        if count < 0 {
+                            if errno == EINTR { continue }
+                            throw TransportError(.fileWrite(path: download?.partialPath ?? "", reason: String(cString: strerror(errno))))
+                        }
+                        offset += count
+                    }
+                }
+            }
+            state.written += Int64(buffer.readableBytes)
+        }
+    }
+
+    /// The bytes kept in memory.
+    var data: [UInt8] { state.withLock { $0.data } }
+    /// Bytes taken in for the current response.
+    var written: Int64 { state.withLock { $0.written } }
+    /// Where the current response's bytes go.
+    var target: Target { state.withLock { $0.target } }
+
+    /// Closes the partial file, if one is open.
+    func closeFile() throws {
+        let descriptor = state.withLock { state -> Int32 in
+            defer { state.descriptor = -1 }
+            return state.descriptor
+        }
+        if descriptor >= 0, close(descriptor) != 0, let download {
+            throw TransportError(.fileWrite(path: download.partialPath, reason: String(cString: strerror(errno))))
+        }
+    }
+}
+
+/// A download's files: the destination, the partial file the bytes go to until the download
+/// completes (`FILE.part`), and the validator kept beside it for resuming (`FILE.part.validator`).
+///
+/// The destination is replaced only when the whole body has arrived, by renaming the partial
+/// file over it, so a failed download never destroys what was there.
+struct DownloadFile: Sendable {
+    let path: String
+    var partialPath: String { path + ".part" }
+    var validatorPath: String { path + ".part.validator" }
+
+    /// The size of the partial file, or zero when there is none.
+    func partialSize() -> Int64 {
+        var info = stat()
+        return stat(partialPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : 0
+    }
+
+    /// The validator saved by the download that wrote the partial file: a strong ETag or a
+    /// Last-Modified date, for `If-Range`.
+    func savedValidator() -> String? {
+        guard let text = try? String(contentsOfFile: validatorPath, encoding: .utf8) else { return nil }
+        let line = text.split(separator: "\n").first.map(String.init)?.trimmingCharacters(in: .whitespaces)
+        return line?.isEmpty == false ? line : nil
+    }
+
+    /// Saves the response's validator for a later `If-Range`, or removes a stale one.
+    /// A weak ETag cannot be used in If-Range (RFC 9110 §13.1.5), so Last-Modified stands in.
+    func saveValidator(from response: HTTPResponse) throws {
+        let etag = response.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
+        guard let validator = etag ?? response.headers["Last-Modified"] else {
+            try? FileManager.default.removeItem(atPath: validatorPath)
+            return
+        }
+        do {
+            try Data((validator + "\n").utf8).write(to: URL(fileURLWithPath: validatorPath), options: .atomic)
+        } catch {
+            throw TransportError(.fileWrite(path: validatorPath, reason: error.localizedDescription))
+        }
+    }
+
+    /// Opens the partial file for writing: appending when `offset` is its size, truncated when zero.
+    func openPartial(appendingAt offset: Int64) throws -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (offset > 0 ? O_APPEND : O_TRUNC)
+        let descriptor = open(partialPath, flags, 0o644)
+        guard descriptor >= 0 else {
+            throw TransportError(.fileWrite(path: partialPath, reason: String(cString: strerror(errno))))
+        }
+        return descriptor
+    }
+
+    /// Moves the complete partial file over the destination and forgets the validator.
+    func complete() throws {
+        guard rename(partialPath, path) == 0 else {
+            throw TransportError(.fileWrite(path: path, reason: String(cString: strerror(errno))))
+        }
+        try? FileManager.default.removeItem(atPath: validatorPath)
+    }
+
+    /// The first byte a `Content-Range: bytes A-B/N` names, or nil when the header is not of that form.
+    static func contentRangeStart(_ response: HTTPResponse) -> Int64? {
+        guard let value = response.headers["Content-Range"]?.trimmingCharacters(in: .whitespaces), value.lowercased().hasPrefix("bytes ") else { return nil }
+        let range = value.dropFirst(6).split(separator: "/").first ?? ""
+        return range.split(separator: "-").first.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The complete length `Content-Range: bytes */N` (or `A-B/N`) names, or nil.
+    static func contentRangeLength(_ response: HTTPResponse) -> Int64? {
+        response.headers["Content-Range"]?.split(separator: "/").last.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    }
+}

@@ -1,0 +1,312 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Runs one task: the protocol work AsyncHTTPClient leaves to its user, hop by hop.
+///
+/// Before each request: cookies from the jar, the cache policy (answer from the cache, or ask
+/// the server to revalidate), a credential for a challenge, a range for a resumed download.
+/// After each response head: cookies stored, then one decision about the body that follows (a
+/// redirect's, a challenge's or a 304's is dropped; a download's goes to its file).
+struct TaskRunner {
+    let task: SessionTask
+    let transport: any Transport
+    let configuration: SendingConfiguration
+    let cookieJar: CookieJar
+    let cache: ResponseCache
+
+    /// What the response head decided, for the loop to act on once the body has arrived.
+    enum Disposition: Sendable {
+        case redirect
+        case challenge(AuthenticationChallenge)
+        case notModified
+        case final
+    }
+
+    struct Hop: Sendable {
+        var disposition = Disposition.final
+        var resumedFrom: Int64?
+        var restarted = false
+        var alreadyComplete = false
+        var connect: Duration?
+        var firstByte: Duration?
+    }
+
+    func run() async -> TaskResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var metrics = TaskMetrics()
+        var request = task.originalRequest
+        var redirects: [Redirect] = []
+        var response: HTTPResponse?
+        var data: [UInt8] = []
+        var transportError: TransportError?
+        var cacheOutcome: CacheOutcome?
+        var authorization: String?
+        var challengeAnswered = false
+        var nonceCount = 0
+
+        let download: DownloadFile?
+        var resumeOffset: Int64 = 0
+        var resumeValidator: String?
+        if case .download(let path, let resuming) = task.kind {
+            let file = DownloadFile(path: path)
+            download = file
+            if resuming {
+                resumeOffset = file.partialSize()
+                resumeValidator = resumeOffset > 0 ? file.savedValidator() : nil
+            }
+        } else {
+            download = nil
+        }
+        let body = ReceivedBody(download: download)
+        var hop = Hop()
+        let policy = request.properties.cachePolicy
+        let handlesCookies = request.properties.httpShouldHandleCookies
+
+        func finish(_ error: TransportError?) -> TaskResult {
+            metrics.total = clock.now - start
+            let serialization = response.map { configuration.responseSerializer.serialize($0, data: data, request: request) }
+            var downloadResult: DownloadResult?
+            if let download {
+                let whole = transportError == nil && error == nil && hop.disposition.isFinal && (hop.alreadyComplete || response.map { (200..<300).contains($0.statusCode) } ?? false)
+                downloadResult = DownloadResult(path: download.path, partialPath: download.partialPath, completed: whole,
+                                                bytesWritten: body.target == .file ? body.written : 0, resumedFrom: hop.resumedFrom,
+                                                restarted: hop.restarted, alreadyComplete: hop.alreadyComplete)
+            }
+            return TaskResult(request: request, response: response, data: data, redirects: redirects, transportError: error ?? transportError,
+                              serialization: serialization, metrics: metrics, cache: cacheOutcome, download: downloadResult)
+        }
+
+        while true {
+            // MARK: Before the request
+            var outgoing = request
+            if handlesCookies, let cookies = cookieJar.headerValue(for: outgoing.url) {
+                let own = outgoing.headers["Cookie"]
+                outgoing.headers.set(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)
+            }
+            if let authorization { outgoing.headers.set(name: "Authorization", value: authorization) }
+
+            var validating: ResponseCache.Entry?
+            let userConditional = ["If-None-Match", "If-Modified-Since", "Range", "If-Range"].contains { request.headers.contains(name: $0) }
+            if download == nil, !userConditional, policy.readsCache, let entry = cache.entry(for: outgoing) {
+                let now = Date()
+                let usable = policy == .returnCacheDataElseLoad || policy == .returnCacheDataDontLoad
+                    || (policy == .useProtocolCachePolicy && entry.isFresh(now: now) && !CacheControl(request.headers).has("no-cache"))
+                if usable {
+                    cacheOutcome = .hit(age: entry.age(now: now))
+                    task.emit(.cache(cacheOutcome!))
+                    response = entry.response
+                    data = entry.data
+                    return finish(nil)
+                }
+                if !entry.validators.isEmpty {
+                    for (name, value) in entry.validators { outgoing.headers.set(name: name, value: value) }
+                    validating = entry
+                    cacheOutcome = .revalidating
+                    task.emit(.cache(.revalidating))
+                }
+            }
+            if policy == .returnCacheDataDontLoad {
+                return finish(TransportError(.notCached))
+            }
+            if resumeOffset > 0 {
+                outgoing.headers.set(name: "Range", value: "bytes=\(resumeOffset)-")
+                if let resumeValidator { outgoing.headers.set(name: "If-Range", value: resumeValidator) }
+            }
+
+            // MARK: The request
+            metrics.requestCount += 1
+            task.emit(.requestSent(outgoing))
+            let decision = Mutex(Hop())
+            let canRedirect = redirects.count < configuration.maximumRedirects
+            let credential = challengeAnswered ? nil : configuration.credential
+            let offset = resumeOffset
+            let isValidating = validating != nil
+            let sentURL = outgoing.url
+            let method = outgoing.method
+            let task = self.task
+            let cookieJar = self.cookieJar
+            do {
+                let remaining = configuration.requestDeadline.map { $0 - (clock.now - start).inSeconds }
+                let options = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: remaining,
+                                               uploadBytesPerSecond: configuration.uploadBytesPerSecond)
+                response = try await transport.send(outgoing, options: options) { event in
+                    switch event {
+                    case .requestHeadSent:
+                        decision.withLock { $0.connect = $0.connect ?? (clock.now - start) }
+                    case .uploadProgress(let progress):
+                        task.emit(.uploadProgress(progress))
+                    case .requestSent:
+                        break
+                    case .responseHead(let head):
+                        if handlesCookies { cookieJar.store(from: head, for: sentURL) }
+                        let hop = try Self.decide(head, method: method, canRedirect: canRedirect, credential: credential,
+                                                  validating: isValidating, body: body, resumeOffset: offset)
+                        decision.withLock { state in
+                            let connect = state.connect
+                            state = hop
+                            state.connect = connect
+                            state.firstByte = clock.now - start
+                        }
+                        task.emit(.responseHead(head))
+                    case .bodyChunk(let buffer, var progress):
+                        try body.receive(buffer)
+                        if body.target == .file, offset > 0, decision.withLock({ $0.resumedFrom }) != nil {
+                            progress.completed += offset
+                            progress.expected = progress.expected.map { $0 + offset }
+                        }
+                        task.emit(.downloadProgress(progress))
+                    }
+                }
+            } catch let error as TransportError {
+                if task.isCancelled {
+                    transportError = TransportError(.cancelled)
+                } else if case .timedOut(.deadline, _) = error.reason {
+                    // The transport saw what was left of the deadline; report the deadline the user set.
+                    transportError = TransportError(.timedOut(.deadline, seconds: configuration.requestDeadline))
+                } else {
+                    transportError = error
+                }
+            } catch {
+                transportError = TransportError(task.isCancelled ? .cancelled : .other("\(error)"))
+            }
+            hop = decision.withLock { $0 }
+            metrics.connect = metrics.connect ?? hop.connect
+            metrics.firstByte = metrics.firstByte ?? hop.firstByte
+            do {
+                try body.closeFile()
+            } catch let error as TransportError {
+                transportError = transportError ?? error
+            } catch {}
+            guard transportError == nil, let current = response else {
+                data = body.target == .memory ? body.data : []
+                return finish(nil)
+            }
+
+            // MARK: After the response
+            switch hop.disposition {
+            case .redirect:
+                guard let next = URLSessionManager.redirect(from: request, response: current, hops: redirects.count, limit: configuration.maximumRedirects) else {
+                    data = []
+                    return finish(nil)
+                }
+                redirects.append(next.hop)
+                task.emit(.redirected(next.hop))
+                if !Self.sameOrigin(next.request.url, request.url) { authorization = nil }
+                request = next.request
+                challengeAnswered = false
+                continue
+            case .challenge(let challenge):
+                nonceCount += 1
+                guard let credential = configuration.credential,
+                      let answer = Authenticator.authorization(for: challenge, credential: credential, request: outgoing, count: nonceCount)
+                else {
+                    return finish(nil)
+                }
+                authorization = answer
+                challengeAnswered = true
+                task.emit(.retried(.authentication(scheme: challenge.scheme, realm: challenge.realm)))
+                continue
+            case .notModified:
+                guard let validating else { return finish(nil) }
+                let refreshed = cache.refresh(validating, with: current, for: request)
+                response = refreshed.response
+                data = refreshed.data
+                cacheOutcome = .notModified
+                task.emit(.cache(.notModified))
+                return finish(nil)
+            case .final:
+                data = body.target == .memory ? body.data : []
+                if let download, body.target == .file || hop.alreadyComplete {
+                    do {
+                        if let expected = current.expectedContentLength, body.target == .file, body.written != expected {
+                            return finish(TransportError(.connectionClosed("the download stopped after \(body.written) of \(expected) bytes; \(download.partialPath) is kept for --continue")))
+                        }
+                        try download.complete()
+                    } catch let error as TransportError {
+                        return finish(error)
+                    } catch {
+                        return finish(TransportError(.other("\(error)")))
+                    }
+                } else if download == nil, policy != .reloadIgnoringLocalAndRemoteCacheData,
+                          cache.store(current, data: data, for: request) {
+                    cacheOutcome = .stored
+                    task.emit(.cache(.stored))
+                }
+                return finish(nil)
+            }
+        }
+    }
+
+    /// Decides, from a response head, what becomes of the hop and where its body goes.
+    static func decide(
+        _ head: HTTPResponse,
+        method: String,
+        canRedirect: Bool,
+        credential: Credential?,
+        validating: Bool,
+        body: ReceivedBody,
+        resumeOffset: Int64
+    ) throws -> Hop {
+        var hop = Hop()
+        let status = head.statusCode
+        if canRedirect, [301, 302, 303, 307, 308].contains(status), let location = head.headers["Location"], !location.isEmpty {
+            hop.disposition = .redirect
+        } else if status == 401, credential != nil, let challenge = Authenticator.preferred(AuthenticationChallenge.challenges(in: head)) {
+            hop.disposition = .challenge(challenge)
+        } else if status == 304, validating {
+            hop.disposition = .notModified
+        }
+        guard case .final = hop.disposition else {
+            try body.begin(.discard, expectedLength: nil)
+            return hop
+        }
+        guard let download = body.download, method != "HEAD" else {
+            try body.begin(.memory, expectedLength: head.expectedContentLength)
+            return hop
+        }
+        switch status {
+        case 206 where resumeOffset > 0:
+            guard let first = DownloadFile.contentRangeStart(head), first == resumeOffset else {
+                let range = head.headers["Content-Range"] ?? "no Content-Range"
+                throw TransportError(.badResponse("asked to resume at byte \(resumeOffset), the server sent \(range); \(download.partialPath) is left as it was"))
+            }
+            hop.resumedFrom = resumeOffset
+            try body.begin(.file, expectedLength: nil, offset: resumeOffset)
+        case 416 where resumeOffset > 0 && DownloadFile.contentRangeLength(head) == resumeOffset:
+            // The partial file already holds every byte.
+            hop.alreadyComplete = true
+            try body.begin(.discard, expectedLength: nil)
+        case 200..<300:
+            hop.restarted = resumeOffset > 0
+            try download.saveValidator(from: head)
+            try body.begin(.file, expectedLength: nil, offset: 0)
+        default:
+            // An error's body is shown, never written over the partial file.
+            try body.begin(.memory, expectedLength: head.expectedContentLength)
+        }
+        return hop
+    }
+
+    static func sameOrigin(_ lhs: URLReference, _ rhs: URLReference) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased() && lhs.effectivePort == rhs.effectivePort
+    }
+}
+
+extension TaskRunner.Disposition {
+    var isFinal: Bool {
+        if case .final = self { return true }
+        return false
+    }
+}
+
+extension CachePolicy {
+    /// Whether requests under this policy look in the cache at all.
+    var readsCache: Bool {
+        switch self {
+        case .useProtocolCachePolicy, .returnCacheDataElseLoad, .returnCacheDataDontLoad, .reloadRevalidatingCacheData: true
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: false
+        }
+    }
+}
