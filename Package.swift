@@ -47,6 +47,7 @@ let package = Package(
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -72,6 +73,7 @@ let package = Package(
                 "TincanDemoServer",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/TestSupport"
         ),

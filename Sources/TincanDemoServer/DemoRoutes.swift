@@ -76,7 +76,14 @@ enum DemoRoutes {
             }
             return response
         }
+        router.get("/digest-auth/:qop/:user/:password") { request, context in try digestAuth(request, context) }
+        router.get("/digest-auth/:qop/:user/:password/:algorithm") { request, context in try digestAuth(request, context) }
         router.get("/cache") { request, context in try await cache(request, context) }
+        router.get("/gzip") { request, context in try await compressed(request, context, gzip: true) }
+        router.get("/deflate") { request, context in try await compressed(request, context, gzip: false) }
+        for method in [HTTPRequest.Method.post, .put] {
+            router.on("/upload", method: method) { request, _ in try await upload(request) }
+        }
         router.get("/response-headers") { request, _ in
             var fields = HTTPFields()
             var object = OrderedDictionary<String, ParameterValue>()
@@ -258,6 +265,38 @@ enum DemoRoutes {
 
     // MARK: - Auth, cookies, cache
 
+    /// httpbin's digest-auth: `qop` is auth, auth-int or any other word for none; the algorithm
+    /// MD5 (the default), SHA-256 or SHA-512-256, each with an optional -sess. The nonce is not
+    /// remembered: any nonce is accepted if the response to it is right.
+    static func digestAuth(_ request: Request, _ context: Context) throws -> Response {
+        let qop = try context.parameters.require("qop")
+        let user = try context.parameters.require("user")
+        let password = try context.parameters.require("password")
+        let algorithmName = context.parameters.get("algorithm") ?? "MD5"
+        guard let algorithm = DigestAlgorithm(algorithmName) else {
+            throw HTTPError(.badRequest, message: "algorithm must be MD5, SHA-256 or SHA-512-256, optionally with -sess")
+        }
+        let realm = "me@tincan.local"
+        var challenge = "Digest realm=\"\(realm)\", nonce=\"\(Authenticator.randomNonce())\", opaque=\"\(algorithm.hash(realm))\", algorithm=\(algorithm.name)"
+        if ["auth", "auth-int"].contains(qop) { challenge += ", qop=\"\(qop)\"" }
+        let unauthorized = Response(status: .unauthorized, headers: [.wwwAuthenticate: challenge, .contentLength: "0"])
+        guard let header = request.headers[.authorization],
+              let answer = AuthenticationChallenge.parse(header).first, answer.scheme.lowercased() == "digest",
+              answer.parameters["username"] == user, let nonce = answer.parameters["nonce"], let uri = answer.parameters["uri"]
+        else { return unauthorized }
+        var ha1 = algorithm.hash("\(user):\(realm):\(password)")
+        if algorithm.isSession { ha1 = algorithm.hash("\(ha1):\(nonce):\(answer.parameters["cnonce"] ?? "")") }
+        let ha2 = algorithm.hash("GET:\(uri)" + (answer.parameters["qop"] == "auth-int" ? ":" + algorithm.hash("") : ""))
+        let expected: String
+        if let answeredQop = answer.parameters["qop"] {
+            expected = algorithm.hash("\(ha1):\(nonce):\(answer.parameters["nc"] ?? ""):\(answer.parameters["cnonce"] ?? ""):\(answeredQop):\(ha2)")
+        } else {
+            expected = algorithm.hash("\(ha1):\(nonce):\(ha2)")
+        }
+        guard answer.parameters["response"] == expected, uri == request.uri.string else { return unauthorized }
+        return json(["authenticated": true, "user": .string(user)])
+    }
+
     static func basicAuth(_ request: Request, _ context: Context) throws -> Response {
         let user = try context.parameters.require("user")
         let password = try context.parameters.require("password")
@@ -301,6 +340,31 @@ enum DemoRoutes {
         response.headers[.lastModified] = cacheLastModified
         response.headers[.cacheControl] = "public, max-age=60"
         return response
+    }
+
+    /// The httpbin /gzip and /deflate objects, compressed, with Content-Encoding.
+    static func compressed(_ request: Request, _ context: Context, gzip: Bool) async throws -> Response {
+        var object = OrderedDictionary<String, ParameterValue>()
+        object[gzip ? "gzipped" : "deflated"] = true
+        object["headers"] = .dictionary(headerObject(request))
+        object["method"] = .string(request.method.rawValue)
+        object["origin"] = .string(origin(context))
+        var plain = JSONWriter.bytes(.dictionary(object), indent: 2)
+        plain.append(0x0A)
+        let body = Compression.compress(plain, gzip: gzip)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .contentEncoding: gzip ? "gzip" : "deflate"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    /// Takes in a body of any size without keeping it, and says how many bytes arrived: the
+    /// other end of upload demonstrations and benchmarks.
+    static func upload(_ request: Request) async throws -> Response {
+        var count = 0
+        for try await buffer in request.body { count += buffer.readableBytes }
+        return json(["bytes": .integer(Int64(count)), "content-type": .string(request.headers[.contentType] ?? "")])
     }
 
     // MARK: - Samples

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 
 /// Tincan's demo server: httpbin-compatible routes on loopback, so every example runs offline.
 ///
@@ -12,14 +14,17 @@ public final class DemoServer: Sendable {
     public let port: Int
     /// The host it listens on.
     public let host: String
+    /// Whether it speaks TLS.
+    public let usesTLS: Bool
     private let task: Task<Void, any Error>
 
     /// The base URL of the running server, such as `http://127.0.0.1:49152`.
-    public var baseURL: String { "http://\(host):\(port)" }
+    public var baseURL: String { "\(usesTLS ? "https" : "http")://\(host):\(port)" }
 
-    private init(host: String, port: Int, task: Task<Void, any Error>) {
+    private init(host: String, port: Int, usesTLS: Bool, task: Task<Void, any Error>) {
         self.host = host
         self.port = port
+        self.usesTLS = usesTLS
         self.task = task
     }
 
@@ -29,13 +34,20 @@ public final class DemoServer: Sendable {
     ///   - host: The address to bind; loopback by default.
     ///   - port: The port, or 0 for any free port.
     ///   - log: Called with one line per request (method, path, status, time), or nil for silence.
-    public static func start(host: String = "127.0.0.1", port: Int = 0, log: (@Sendable (String) -> Void)? = nil) async throws -> DemoServer {
+    ///   - tls: A server TLS configuration (certificate and key) to serve https, or nil for http.
+    public static func start(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        log: (@Sendable (String) -> Void)? = nil,
+        tls: TLSConfiguration? = nil
+    ) async throws -> DemoServer {
         let router = DemoRoutes.makeRouter(log: log)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "tincan.demo-server")
         logger.logLevel = .critical
         let application = Application(
             router: router,
+            server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
             configuration: .init(address: .hostname(host, port: port), serverName: "tincan-demo"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? port)
@@ -50,7 +62,7 @@ public final class DemoServer: Sendable {
             _ = try await task.value
             throw DemoServerError.didNotStart
         }
-        return DemoServer(host: host, port: boundPort, task: task)
+        return DemoServer(host: host, port: boundPort, usesTLS: tls != nil, task: task)
     }
 
     /// Runs until the server stops (for `tincan serve`).

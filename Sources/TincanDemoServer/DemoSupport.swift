@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import Hummingbird
 import OrderedCollections
@@ -206,5 +207,28 @@ enum HTTPDate {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         return formatter.date(from: text)
+    }
+}
+
+/// zlib compression for /gzip and /deflate.
+enum Compression {
+    /// The gzip (RFC 1952) or zlib (RFC 1950, what HTTP calls "deflate") form of `bytes`.
+    static func compress(_ bytes: [UInt8], gzip: Bool) -> [UInt8] {
+        var stream = z_stream()
+        guard czlib_deflate_init(&stream, Z_BEST_COMPRESSION, gzip ? 31 : 15) == Z_OK else { return [] }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
+        var input = bytes
+        let written = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target -> Int in
+                stream.next_in = source.baseAddress
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                guard deflate(&stream, Z_FINISH) == Z_STREAM_END else { return 0 }
+                return target.count - Int(stream.avail_out)
+            }
+        }
+        return Array(output.prefix(written))
     }
 }

@@ -100,12 +100,13 @@ public final class TemporaryDirectory: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
+import NIOSSL
 import TincanCore
 import TincanDemoServer
 
-/// Runs `body` with a demo server started in-process on 127.0.0.1 and a free port.
-public func withDemoServer<T>(_ body: (DemoServer) async throws -> T) async throws -> T {
-    let server = try await DemoServer.start()
+/// Runs `body` with a demo server started in-process on 127.0.0.1 and a free port (https with `tls`).
+public func withDemoServer<T>(tls: TLSConfiguration? = nil, _ body: (DemoServer) async throws -> T) async throws -> T {
+    let server = try await DemoServer.start(tls: tls)
     do {
         let result = try await body(server)
         await server.stop()

@@ -6,26 +6,6 @@ import Testing
 import TincanCore
 import TincanDemoServer
 
-private func draft(_ method: String, _ path: String, _ items: [String] = [], on server: DemoServer) throws -> RequestDraft {
-    var draft = RequestDraft(method: method, url: path, baseURL: server.baseURL)
-    draft.items = try items.map(RequestItem.parse)
-    return draft
-}
-
-private func json(_ result: TaskResult) throws -> ParameterValue {
-    guard case .json(let value)? = result.serialization?.body else {
-        Issue.record("expected a JSON body, got \(String(describing: result.serialization?.body)) \(String(describing: result.transportError))")
-        throw CancellationError()
-    }
-    return value
-}
-
-private func field(_ value: ParameterValue, _ path: String...) -> ParameterValue? {
-    var current: ParameterValue? = value
-    for key in path { current = current?.dictionaryValue?[key] }
-    return current
-}
-
 @Suite("Sending to the demo server")
 struct SendingTests {
     @Test(arguments: ["GET", "DELETE"])
