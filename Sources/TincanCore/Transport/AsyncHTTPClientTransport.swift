@@ -128,6 +128,10 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         if let error = error as? NIOSSLError { return TransportError(.tls(tlsReason(error))) }
         if let error = error as? BoringSSLError { return TransportError(.tls("\(error)")) }
+        if let error = error as? NIOSSLExtraError {
+            if error == .failedToValidateHostname { return TransportError(.tls("the certificate does not name this host (\(error))")) }
+            return TransportError(.tls("\(error)"))
+        }
         if let error = error as? NIOConnectionError {
             let reason = error.connectionErrors.first.map { "\($0.error)" } ?? error.dnsAAAAError.map { "\($0)" } ?? "\(error)"
             return TransportError(.cannotConnect("\(error.host):\(error.port): \(reason)"))
