@@ -1,5 +1,6 @@
 import Foundation
 import OrderedCollections
+import Synchronization
 import TincanCore
 
 /// Renders a finished task as text or as the contract's JSON, and picks the exit code.
@@ -28,6 +29,7 @@ enum ResponseReport {
         lines.append("HTTP/1.1 \(response.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode))")
         for field in response.headers { lines.append("\(field.name): \(field.value)") }
         lines.append("")
+        if let download = result.download { lines.append(downloadText(download)) }
         if let body = bodyText(result) { lines.append(body) }
         if let error = result.serialization?.error {
             lines.append("")
@@ -37,8 +39,30 @@ enum ResponseReport {
             }
         }
         lines.append("")
-        lines.append(timing(result.metrics) + ", \(RequestPreview.byteCount(Int64(result.data.count)))")
+        var summary = timing(result.metrics) + ", \(RequestPreview.byteCount(Int64(result.download?.bytesWritten ?? Int64(result.data.count))))"
+        if let cache = result.cache { summary += ", " + cacheText(cache) }
+        lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func downloadText(_ download: DownloadResult) -> String {
+        if download.alreadyComplete { return "✓ \(download.path) was already complete" }
+        guard download.completed else {
+            return download.bytesWritten > 0 ? "✗ incomplete: \(download.partialPath) keeps \(RequestPreview.byteCount(download.bytesWritten)); run again with --continue" : "✗ nothing saved to \(download.path)"
+        }
+        var text = "✓ saved \(RequestPreview.byteCount(download.bytesWritten)) to \(download.path)"
+        if let offset = download.resumedFrom { text += " (resumed after \(RequestPreview.byteCount(offset)))" }
+        if download.restarted { text += " (the server sent it whole again, so the download restarted)" }
+        return text
+    }
+
+    static func cacheText(_ outcome: CacheOutcome) -> String {
+        switch outcome {
+        case .hit(let age): String(format: "from the cache (age %.0f s)", age)
+        case .revalidating: "revalidated"
+        case .notModified: "not modified (304), from the cache"
+        case .stored: "stored in the cache"
+        }
     }
 
     /// The decoded body for people: JSON and XML indented, images and binaries summarised.
@@ -99,6 +123,16 @@ enum ResponseReport {
         if let transport = result.transportError {
             object["transportError"] = ["message": .string(transport.description)]
         }
+        if let download = result.download {
+            object["download"] = [
+                "path": .string(download.path),
+                "completed": .bool(download.completed),
+                "bytesWritten": .integer(download.bytesWritten),
+                "resumedFrom": download.resumedFrom.map(ParameterValue.integer) ?? .null,
+                "restarted": .bool(download.restarted),
+                "alreadyComplete": .bool(download.alreadyComplete),
+            ]
+        }
         object["redirects"] = .array(result.redirects.map {
             ["status": .integer(Int64($0.statusCode)), "from": .string($0.from.string), "to": .string($0.to.string), "method": .string($0.method)]
         })
@@ -130,6 +164,8 @@ typealias OrderedValues = OrderedDictionary<String, ParameterValue>
 /// A live progress line on standard error: bytes, rate and time left, upload and download.
 final class ProgressLine: Sendable {
     private let start = ContinuousClock.now
+    /// The bytes already done when each direction was first seen (a resumed download), so the rate counts only this run's.
+    private let baselines = Mutex<[String: Int64]>([:])
 
     func show(_ event: TaskEvent) {
         switch event {
@@ -145,7 +181,11 @@ final class ProgressLine: Sendable {
 
     private func draw(_ arrow: String, _ progress: TransferProgress) {
         let elapsed = max((ContinuousClock.now - start).inSeconds, 0.001)
-        let rate = Double(progress.completed) / elapsed
+        let baseline = baselines.withLock { baselines in
+            if baselines[arrow] == nil { baselines[arrow] = progress.completed }
+            return baselines[arrow] ?? 0
+        }
+        let rate = Double(progress.completed - baseline) / elapsed
         var text = "\r\u{1B}[K\(arrow) \(Self.size(Double(progress.completed)))"
         if let expected = progress.expected, let fraction = progress.fractionCompleted {
             let width = 20

@@ -40,8 +40,35 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "The request timeout in seconds.")
     var timeout: Double?
 
-    @Option(help: "Basic authentication as name:password (name alone asks for the password on a terminal).")
+    @Option(help: "Credentials as name:password (name alone asks for the password on a terminal).")
     var user: String?
+
+    @Option(name: .customLong("auth-type"), help: "basic sends --user with the first request; digest answers the server's challenge.")
+    var authType: String = "basic"
+
+    @Option(help: "Stream the response body to FILE (through FILE.part, renamed when complete) instead of printing it.")
+    var download: String?
+
+    @Flag(name: .customLong("continue"), help: "With --download, resume FILE.part with a Range request (a 200 starts again).")
+    var continueDownload = false
+
+    @Option(help: "Send FILE as the body, streamed from disk (as curl -T).")
+    var upload: String?
+
+    @Option(help: "Limit the upload rate, in bytes per second (k and M suffixes), so progress can be watched.")
+    var throttle: String?
+
+    @Option(name: .customLong("ca-file"), help: "Trust the CA certificates in this PEM file instead of the system's.")
+    var caFile: String?
+
+    @Option(help: "Pin a certificate (PEM or DER file); only chains ending at a pinned certificate are trusted. Repeatable.")
+    var pin: [String] = []
+
+    @Option(name: .customLong("pin-mode"), help: "What --pin pins: certificate or public-key.")
+    var pinMode: String = "certificate"
+
+    @Flag(help: "Do not verify certificates (TLS stays encrypted, but anyone can pose as the server).")
+    var insecure = false
 
     @Option(help: "Output format: text (the wire form) or json.")
     var format: String = "text"
@@ -68,6 +95,9 @@ struct SendCommand: AsyncParsableCommand {
         let draft = try makeDraft()
         let serializer = try makeResponseSerializer()
         let request = try draft.build(boundary: boundary)
+        if upload != nil, let length = request.body.length, length > 0 {
+            throw CLIFailure.badInput("--upload sends the file as the body, so body parameters would be lost; put them in the query with name==value")
+        }
         var output = StandardOutput()
         guard !offline else {
             switch outputFormat {
@@ -80,8 +110,22 @@ struct SendCommand: AsyncParsableCommand {
 
         var configuration = SendingConfiguration()
         configuration.responseSerializer = serializer
-        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: base), configuration: configuration)
-        let task = try manager.dataTask(with: request)
+        configuration.credential = try digestCredential
+        configuration.uploadBytesPerSecond = try throttle.map(Self.rate)
+        let manager: URLSessionManager
+        do {
+            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy(), configuration: configuration)
+        } catch let error as SecurityPolicyError {
+            throw CLIFailure.badInput("\(error)")
+        }
+        let task: SessionTask
+        if let download {
+            task = try manager.downloadTask(with: request, to: download, resuming: continueDownload)
+        } else if let upload {
+            task = try manager.uploadTask(with: request, fromFile: upload)
+        } else {
+            task = try manager.dataTask(with: request)
+        }
         let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
         let watcher = Task {
             for await event in task.events { progress?.show(event) }
@@ -99,6 +143,43 @@ struct SendCommand: AsyncParsableCommand {
         output.flush()
         let code = ResponseReport.exitCode(result)
         if code != .success { throw ExitCode(code.rawValue) }
+    }
+
+    /// The credential for challenges: with `--auth-type digest`, `--user` is not sent up front.
+    var digestCredential: Credential? {
+        get throws {
+            guard authType == "digest", let user else { return nil }
+            let credentials = try credentials(from: user)
+            return Credential(user: credentials.user, password: credentials.password)
+        }
+    }
+
+    /// The security policy the TLS options ask for.
+    func makeSecurityPolicy() throws -> SecurityPolicy {
+        guard let mode = ["certificate": SecurityPolicy.PinningMode.certificate, "public-key": .publicKey][pinMode] else {
+            throw CLIFailure.badInput("--pin-mode '\(pinMode)' is not a mode; expected certificate or public-key")
+        }
+        var policy = pin.isEmpty ? SecurityPolicy.default : SecurityPolicy(pinningMode: mode, pinnedCertificates: try pin.flatMap {
+            do {
+                return try SecurityPolicy.certificates(inFile: $0)
+            } catch {
+                throw CLIFailure.badInput("--pin \(error)")
+            }
+        })
+        policy.caFile = caFile
+        policy.allowInvalidCertificates = insecure
+        return policy
+    }
+
+    /// Bytes per second from `200000`, `200k` or `1.5M`.
+    static func rate(_ text: String) throws -> Int {
+        let multipliers: [Character: Double] = ["k": 1_000, "K": 1_000, "m": 1_000_000, "M": 1_000_000]
+        let multiplier = text.last.flatMap { multipliers[$0] } ?? 1
+        let digits = multiplier == 1 ? Substring(text) : text.dropLast()
+        guard let value = Double(digits), value.isFinite, value * multiplier >= 1 else {
+            throw CLIFailure.badInput("--throttle '\(text)' is not a rate; expected bytes per second such as 50000, 200k or 1.5M")
+        }
+        return Int(value * multiplier)
     }
 
     /// The response serializer the options ask for.
@@ -164,8 +245,27 @@ struct SendCommand: AsyncParsableCommand {
             }
             draft.observed.timeoutInterval = timeout
         }
-        if let user {
+        guard ["basic", "digest"].contains(authType) else {
+            throw CLIFailure.badInput("--auth-type '\(authType)' is not a scheme; expected basic or digest")
+        }
+        if let user, authType == "basic" {
             draft.credentials = try credentials(from: user)
+        }
+        if continueDownload, download == nil {
+            throw CLIFailure.badInput("--continue resumes a download; it needs --download FILE")
+        }
+        if download != nil, upload != nil {
+            throw CLIFailure.badInput("--download and --upload cannot go together; send the upload, then download")
+        }
+        if let upload {
+            var info = stat()
+            guard stat(upload, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                throw CLIFailure.badInput("--upload '\(upload)' is not a readable file")
+            }
+            if !draft.items.contains(where: { if case .header(let name, _) = $0 { HTTPHeaders.same(name, "Content-Type") } else { false } }) {
+                let type = MIMEType.forPathExtension((upload as NSString).pathExtension)
+                draft.items.append(.header(name: "Content-Type", value: type))
+            }
         }
         return draft
     }

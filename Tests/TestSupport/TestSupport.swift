@@ -55,26 +55,29 @@ public func run(
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    // The blocking reads and the wait run on threads of their own. On Linux, Swift's global
+    // executor is Dispatch's global queue: blocking its threads starves every task in the test
+    // process, the in-process demo server's included, until Dispatch adds threads about a
+    // second later.
     return await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
+        let errData = Mutex(Data())
+        let errDone = DispatchSemaphore(value: 0)
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errData.withLock { $0 = data }
+            errDone.signal()
+        }.start()
+        Thread {
             // Both pipes are drained at once, so a large output cannot fill one and stall the child.
-            let errData = Mutex(Data())
-            let group = DispatchGroup()
-            group.enter()
-            DispatchQueue.global().async {
-                let data = err.fileHandleForReading.readDataToEndOfFile()
-                errData.withLock { $0 = data }
-                group.leave()
-            }
             let outData = out.fileHandleForReading.readDataToEndOfFile()
-            group.wait()
+            errDone.wait()
             process.waitUntilExit()
             continuation.resume(returning: ProcessResult(
                 status: process.terminationStatus,
                 stdout: String(decoding: outData, as: UTF8.self),
                 stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self),
                 stdoutBytes: Array(outData)))
-        }
+        }.start()
     }
 }
 

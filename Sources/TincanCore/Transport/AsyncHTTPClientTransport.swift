@@ -57,7 +57,12 @@ public final class AsyncHTTPClientTransport: Transport {
             clientRequest.body = .stream(contentLength: length) { writer in
                 let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
                 promise.completeWithTask {
-                    try await Self.write(body, to: writer, bytesPerSecond: rate)
+                    do {
+                        try await Self.write(body, to: writer, bytesPerSecond: rate)
+                    } catch let error as HTTPClientError where error == .requestStreamCancelled {
+                        // The server answered before reading the whole body (a redirect, a 401,
+                        // a 413), which HTTP allows; the response stands and the rest is not sent.
+                    }
                 }
                 return promise.futureResult
             }
