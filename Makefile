@@ -32,7 +32,7 @@ deps-test: deps-run
 	$(call apt_install,tmux)
 
 deps-bench: deps-run
-	$(call apt_install,curl python3)
+	$(call apt_install,curl python3 time)
 
 build: deps-run
 	$(SWIFT) build --product tincan

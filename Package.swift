@@ -62,7 +62,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tincan-bench",
-            dependencies: ["TincanCore", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["TincanCore", "TincanDemoServer", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Benchmarks/tincan-bench",
             exclude: []
         ),

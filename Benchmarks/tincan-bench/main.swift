@@ -3,11 +3,11 @@ import OrderedCollections
 import TincanCore
 
 // tincan-bench: Tincan's benchmarks, each measured side by side with its reference in the same run.
-// Usage: tincan-bench [query]   (no argument runs them all)
+// Usage: tincan-bench [query] [json] [download] [upload]   (no argument runs them all)
 
 let arguments = CommandLine.arguments.dropFirst()
 let selected = Set(arguments)
-let all = ["query"]
+let all = ["query", "json", "download", "upload"]
 for name in selected where !all.contains(name) {
     FileHandle.standardError.write(Data("tincan-bench: unknown benchmark '\(name)'; expected one of \(all.joined(separator: ", "))\n".utf8))
     exit(2)
@@ -121,6 +121,16 @@ func pythonVersion() -> String {
         .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "Python ", with: "")
 }
 
-if selected.isEmpty || selected.contains("query") {
+func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
+
+if wants("query") {
     try benchmarkQuery()
+}
+if wants("json") {
+    print("")
+    try benchmarkJSONDecode()
+}
+if wants("download") || wants("upload") {
+    print("")
+    try await benchmarkTransfers(download: wants("download"), upload: wants("upload"))
 }
