@@ -107,6 +107,11 @@ import NIOSSL
 import TincanCore
 import TincanDemoServer
 
+/// Runs the built `tincan` with `arguments` in a UTF-8 locale.
+public func tincan(_ arguments: [String], in directory: String? = nil) async throws -> ProcessResult {
+    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"], currentDirectory: directory)
+}
+
 /// Runs `body` with a demo server started in-process on 127.0.0.1 and a free port (https with `tls`).
 public func withDemoServer<T>(tls: TLSConfiguration? = nil, _ body: (DemoServer) async throws -> T) async throws -> T {
     let server = try await DemoServer.start(tls: tls)

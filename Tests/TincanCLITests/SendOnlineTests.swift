@@ -4,9 +4,6 @@ import Testing
 import TincanCore
 import TincanDemoServer
 
-private func tincan(_ arguments: [String]) async throws -> ProcessResult {
-    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"])
-}
 
 @Suite("tincan send talks to servers")
 struct SendOnlineTests {

@@ -4,9 +4,6 @@ import Testing
 import TincanCore
 import TincanDemoServer
 
-private func tincan(_ arguments: [String], in directory: String? = nil) async throws -> ProcessResult {
-    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"], currentDirectory: directory)
-}
 
 private func alphabet(_ range: Range<Int>) -> [UInt8] {
     range.map { UInt8(ascii: "a") + UInt8($0 % 26) }

@@ -7,17 +7,8 @@ import OrderedCollections
 /// ``build(settings:boundary:)`` turns it into an ``HTTPRequest`` through the session manager and
 /// serializers, so every front end builds requests by exactly the same rules.
 public struct RequestDraft: Sendable {
-    /// User name and password for Basic authentication.
-    public struct Credentials: Sendable, Equatable {
-        public var user: String
-        public var password: String
-
-        /// Creates credentials.
-        public init(user: String, password: String) {
-            self.user = user
-            self.password = password
-        }
-    }
+    /// User name and password, sent as Basic authentication with the request.
+    public typealias Credentials = Credential
 
     /// The method.
     public var method: String

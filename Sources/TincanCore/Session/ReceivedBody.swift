@@ -16,6 +16,8 @@ final class ReceivedBody: Sendable {
         var data: [UInt8] = []
         var descriptor: Int32 = -1
         var written: Int64 = 0
+        /// Bytes the file held before this response: a resumed download's progress counts them.
+        var offset: Int64 = 0
     }
 
     /// The file a download writes to, when this body belongs to one.
@@ -39,18 +41,19 @@ final class ReceivedBody: Sendable {
         }
         state.withLock { state in
             if state.descriptor >= 0 { close(state.descriptor) }
-            state = State(target: target, descriptor: descriptor)
+            state = State(target: target, descriptor: descriptor, offset: target == .file ? offset : 0)
             // A body of known, modest length is gathered without regrowing the array.
             if target == .memory, let expectedLength, expectedLength <= 64 << 20 { state.data.reserveCapacity(Int(expectedLength)) }
         }
     }
 
-    /// Takes in one chunk.
-    func receive(_ buffer: ByteBuffer) throws {
+    /// Takes in one chunk, and returns the bytes a resumed file held before this response, for
+    /// the progress to count.
+    func receive(_ buffer: ByteBuffer) throws -> Int64 {
         try state.withLock { state in
             switch state.target {
             case .discard:
-                return
+                return 0
             case .memory:
                 state.data.append(contentsOf: buffer.readableBytesView)
             case .file:
@@ -67,6 +70,7 @@ final class ReceivedBody: Sendable {
                 }
             }
             state.written += Int64(buffer.readableBytes)
+            return state.offset
         }
     }
 

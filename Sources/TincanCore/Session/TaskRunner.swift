@@ -151,11 +151,9 @@ struct TaskRunner {
                         }
                         task.emit(.responseHead(head))
                     case .bodyChunk(let buffer, var progress):
-                        try body.receive(buffer)
-                        if body.target == .file, offset > 0, decision.withLock({ $0.resumedFrom }) != nil {
-                            progress.completed += offset
-                            progress.expected = progress.expected.map { $0 + offset }
-                        }
+                        let before = try body.receive(buffer)
+                        progress.completed += before
+                        progress.expected = progress.expected.map { $0 + before }
                         task.emit(.downloadProgress(progress))
                     }
                 }
