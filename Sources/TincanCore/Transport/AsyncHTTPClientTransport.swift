@@ -13,6 +13,7 @@ import Synchronization
 /// session manager follows redirects so that each hop is recorded and cookies apply per hop.
 public final class AsyncHTTPClientTransport: Transport {
     private let client: HTTPClient
+    private let isShutDown = Mutex(false)
 
     /// Creates a transport with its own client.
     ///
@@ -32,7 +33,17 @@ public final class AsyncHTTPClientTransport: Transport {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
+    /// A transport dropped without ``shutdown()`` (a session never invalidated) still shuts its
+    /// client down, in the background, instead of leaking its connections.
+    deinit {
+        if !isShutDown.withLock({ $0 }) { _ = client.shutdown() }
+    }
+
     public func shutdown() async throws {
+        guard isShutDown.withLock({ shutDown in
+            defer { shutDown = true }
+            return !shutDown
+        }) else { return }
         try await client.shutdown()
     }
 
@@ -77,6 +88,15 @@ public final class AsyncHTTPClientTransport: Transport {
         return try await withTaskCancellationHandler {
             do {
                 return try await task.futureResult.get()
+            } catch let error as HTTPClientError where error == .requestStreamCancelled {
+                // When the whole response arrives before the request body is done (a redirect or
+                // a 401 answered early, which HTTP allows), AsyncHTTPClient waits for the body
+                // stream and then fails the task with requestStreamCancelled, though every
+                // response byte has been delivered: it fails the task only from that state.
+                guard let response = delegate.completeEarly() else {
+                    throw Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
+                }
+                return response
             } catch {
                 throw Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
             }
@@ -271,6 +291,13 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             return (state.downloaded, state.response?.expectedContentLength)
         }
         return deliver(.bodyChunk(buffer, TransferProgress(completed: downloaded, expected: expected)), on: task.eventLoop)
+    }
+
+    /// The response head, for a response that arrived whole before the request body was sent;
+    /// stops the idle timer.
+    func completeEarly() -> HTTPResponse? {
+        cancelIdleTimer()
+        return state.withLock { $0.response }
     }
 
     func didReceiveError(task: HTTPClient.Task<HTTPResponse>, _ error: any Error) {
