@@ -284,15 +284,10 @@ enum DemoRoutes {
               let answer = AuthenticationChallenge.parse(header).first, answer.scheme.lowercased() == "digest",
               answer.parameters["username"] == user, let nonce = answer.parameters["nonce"], let uri = answer.parameters["uri"]
         else { return unauthorized }
-        var ha1 = algorithm.hash("\(user):\(realm):\(password)")
-        if algorithm.isSession { ha1 = algorithm.hash("\(ha1):\(nonce):\(answer.parameters["cnonce"] ?? "")") }
-        let ha2 = algorithm.hash("GET:\(uri)" + (answer.parameters["qop"] == "auth-int" ? ":" + algorithm.hash("") : ""))
-        let expected: String
-        if let answeredQop = answer.parameters["qop"] {
-            expected = algorithm.hash("\(ha1):\(nonce):\(answer.parameters["nc"] ?? ""):\(answer.parameters["cnonce"] ?? ""):\(answeredQop):\(ha2)")
-        } else {
-            expected = algorithm.hash("\(ha1):\(nonce):\(ha2)")
-        }
+        let expected = algorithm.response(
+            credential: Credential(user: user, password: password), realm: realm, nonce: nonce, method: request.method.rawValue,
+            uri: uri, qop: answer.parameters["qop"], count: answer.parameters["nc"] ?? "", clientNonce: answer.parameters["cnonce"] ?? "",
+            body: [])
         guard answer.parameters["response"] == expected, uri == request.uri.string else { return unauthorized }
         return json(["authenticated": true, "user": .string(user)])
     }

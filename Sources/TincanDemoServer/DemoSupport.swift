@@ -199,17 +199,6 @@ struct SeededGenerator {
     }
 }
 
-/// HTTP dates (RFC 9110 IMF-fixdate).
-enum HTTPDate {
-    static func parse(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
-    }
-}
-
 /// zlib compression for /gzip and /deflate.
 enum Compression {
     /// The gzip (RFC 1952) or zlib (RFC 1950, what HTTP calls "deflate") form of `bytes`.

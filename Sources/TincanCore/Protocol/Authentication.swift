@@ -154,12 +154,9 @@ public enum Authenticator {
         let uri = request.url.requestTarget
         let nc = String(format: "%08x", count)
 
-        var ha1 = algorithm.hash("\(credential.user):\(realm):\(credential.password)")
-        if algorithm.isSession { ha1 = algorithm.hash("\(ha1):\(nonce):\(clientNonce)") }
-        var a2 = "\(request.method):\(uri)"
-        if qop == "auth-int", let bodyBytes { a2 += ":" + algorithm.hash(bodyBytes) }
-        let ha2 = algorithm.hash(a2)
-        let response = qop.map { algorithm.hash("\(ha1):\(nonce):\(nc):\(clientNonce):\($0):\(ha2)") } ?? algorithm.hash("\(ha1):\(nonce):\(ha2)")
+        let response = algorithm.response(
+            credential: credential, realm: realm, nonce: nonce, method: request.method, uri: uri,
+            qop: qop, count: nc, clientNonce: clientNonce, body: qop == "auth-int" ? bodyBytes : nil)
 
         func quoted(_ text: String) -> String {
             "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
@@ -191,6 +188,25 @@ public struct DigestAlgorithm: Sendable, Hashable {
         guard ["MD5", "SHA-256", "SHA-512-256"].contains(base) else { return nil }
         self.name = name
         self.base = base
+    }
+
+    /// The `response` value of RFC 7616 §3.4.1, which client and server compute alike.
+    ///
+    /// - Parameters:
+    ///   - qop: `auth`, `auth-int`, or nil for the RFC 2069 form without nc and cnonce.
+    ///   - count: The nonce count as sent (eight hex digits).
+    ///   - body: The entity body, hashed into A2 for `auth-int`.
+    public func response(
+        credential: Credential, realm: String, nonce: String, method: String, uri: String,
+        qop: String?, count: String, clientNonce: String, body: [UInt8]? = nil
+    ) -> String {
+        var ha1 = hash("\(credential.user):\(realm):\(credential.password)")
+        if isSession { ha1 = hash("\(ha1):\(nonce):\(clientNonce)") }
+        var a2 = "\(method):\(uri)"
+        if qop == "auth-int" { a2 += ":" + hash(body ?? []) }
+        let ha2 = hash(a2)
+        guard let qop else { return hash("\(ha1):\(nonce):\(ha2)") }
+        return hash("\(ha1):\(nonce):\(count):\(clientNonce):\(qop):\(ha2)")
     }
 
     /// The lower-case hex digest of `text` in UTF-8.

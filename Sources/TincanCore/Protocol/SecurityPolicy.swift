@@ -26,7 +26,8 @@ public struct SecurityPolicy: Sendable {
     /// The pinned certificates, DER.
     public var pinnedCertificates: [[UInt8]]
     /// Accepts certificates that fail validation. With no pinning, this turns verification off;
-    /// with pinning, only the host name and chain errors are forgiven, never a missing pin.
+    /// with pinning, only a host name the certificate does not give is forgiven, never a chain
+    /// that does not end at a pin.
     public var allowInvalidCertificates = false
     /// Whether the certificate must name the host.
     public var validatesDomainName = true

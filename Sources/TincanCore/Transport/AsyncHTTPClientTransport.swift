@@ -188,6 +188,8 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         var response: HTTPResponse?
         var uploaded: Int64 = 0
         var downloaded: Int64 = 0
+        /// Content-Length, read once from the head rather than on every chunk.
+        var expectedLength: Int64?
         var lastActivity = NIODeadline.now()
         var idleTimer: Scheduled<Void>?
     }
@@ -265,8 +267,8 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didSendRequestPart(task: HTTPClient.Task<HTTPResponse>, _ part: IOData) {
-        touch()
         let uploaded = state.withLock { state in
+            state.lastActivity = .now()
             state.uploaded += Int64(part.readableBytes)
             return state.uploaded
         }
@@ -280,15 +282,19 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch()
         let response = HTTPResponse(url: url, statusCode: Int(head.status.code), headers: TincanCore.HTTPHeaders(head.headers.map { ($0.name, $0.value) }))
-        state.withLock { $0.response = response }
+        state.withLock {
+            $0.response = response
+            $0.expectedLength = response.expectedContentLength
+        }
         return deliver(.responseHead(response), on: task.eventLoop)
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        touch()
+        // One lock per chunk: the idle timestamp and the count together.
         let (downloaded, expected) = state.withLock { state in
+            state.lastActivity = .now()
             state.downloaded += Int64(buffer.readableBytes)
-            return (state.downloaded, state.response?.expectedContentLength)
+            return (state.downloaded, state.expectedLength)
         }
         return deliver(.bodyChunk(buffer, TransferProgress(completed: downloaded, expected: expected)), on: task.eventLoop)
     }
