@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        // Theme, keymap and config files (and saved sessions, issue 6).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -39,7 +41,15 @@ let package = Package(
         // zlib, which NIO's decompression already links: the demo server's /gzip and /deflate.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "CursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
-        .target(name: "TincanTUI", dependencies: ["TincanCore", "TincanSessions", "TerminalUI"]),
+        .target(
+            name: "TincanTUI",
+            dependencies: [
+                "TincanCore",
+                "TincanSessions",
+                "TerminalUI",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .target(
             name: "TincanDemoServer",
             dependencies: [
@@ -56,6 +66,9 @@ let package = Package(
             dependencies: [
                 "TincanCore",
                 "TincanDemoServer",
+                "TincanTUI",
+                "TerminalUI",
+                "CursesBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -79,6 +92,11 @@ let package = Package(
         ),
         .testTarget(name: "TincanCoreTests", dependencies: ["TincanCore", "TestSupport"]),
         .testTarget(name: "TincanCLITests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
+        .testTarget(
+            name: "TincanTUITests",
+            dependencies: ["TerminalUI", "TincanTUI", "TincanCore", "TestSupport"],
+            exclude: ["Snapshots"]
+        ),
         .testTarget(name: "TincanIntegrationTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

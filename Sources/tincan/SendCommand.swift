@@ -173,13 +173,10 @@ struct SendCommand: AsyncParsableCommand {
 
     /// Bytes per second from `200000`, `200k` or `1.5M`.
     static func rate(_ text: String) throws -> Int {
-        let multipliers: [Character: Double] = ["k": 1_000, "K": 1_000, "m": 1_000_000, "M": 1_000_000]
-        let multiplier = text.last.flatMap { multipliers[$0] } ?? 1
-        let digits = multiplier == 1 ? Substring(text) : text.dropLast()
-        guard let value = Double(digits), value.isFinite, value * multiplier >= 1 else {
+        guard let rate = ByteRate.parse(text) else {
             throw CLIFailure.badInput("--throttle '\(text)' is not a rate; expected bytes per second such as 50000, 200k or 1.5M")
         }
-        return Int(value * multiplier)
+        return rate
     }
 
     /// The response serializer the options ask for.

@@ -9,7 +9,8 @@ struct TincanCommand: AsyncParsableCommand {
         commandName: "tincan",
         abstract: "A terminal workbench for crafting, inspecting and replaying HTTP requests.",
         version: Tincan.version,
-        subcommands: [SendCommand.self, ServeCommand.self]
+        subcommands: [TUICommand.self, SendCommand.self, ServeCommand.self, KeysCommand.self],
+        defaultSubcommand: TUICommand.self
     )
 
     /// Runs the command and maps every failure to the exit codes of the CLI contract:

@@ -1,0 +1,121 @@
+import TerminalUI
+
+/// Everything a key can do. The raw value is the name a keymap file uses.
+public enum Action: String, Sendable, CaseIterable, Hashable {
+    // Global
+    case send, cancel, quit, help, focusNext = "focus-next", focusPrevious = "focus-previous"
+    case nextTab = "next-tab", nextResponseView = "next-response-view", editExternally = "edit-externally"
+    case cycleTheme = "cycle-theme", zoom, suspend
+    // Pickers (method, serializer)
+    case nextChoice = "next-choice", previousChoice = "previous-choice", openPicker = "open-picker"
+    // Headers table
+    case addHeader = "add-header", editHeader = "edit-header", removeHeader = "remove-header", toggleHeader = "toggle-header"
+    // Parameter tree
+    case addParameter = "add-parameter", editValue = "edit-value", renameParameter = "rename-parameter"
+    case removeParameter = "remove-parameter", cycleType = "cycle-type", expand, collapse
+    // Properties
+    case changeProperty = "change-property", resetProperty = "reset-property"
+    // Body editor
+    case applyBody = "apply-body"
+    // Anywhere that is not a text field
+    case helpQuestion = "help-question"
+}
+
+/// Where a binding applies. The focused pane's scope is searched first, then `list` for panes
+/// that are not text fields, then `global`.
+public enum Scope: String, Sendable, CaseIterable {
+    case global, list, picker, headers, parameters, properties, body
+}
+
+/// The built-in key table: the one declaration behind dispatch, the footer, the help screen and
+/// `docs/keys.md`.
+///
+/// Defaults avoid ctrl+b (tmux's prefix), ctrl+s and ctrl+q (flow control), ctrl+\ (SIGQUIT) and
+/// keys a text field needs for editing (ctrl+a/e/k/u/w/y/_ and alt+b/f/d).
+public enum KeyBindings {
+    public static let table: [KeyBinding<Action>] = [
+        KeyBinding([.ctrl("r"), KeyEvent(.function(5))], .send, label: "send", help: "Send the request", inFooter: true),
+        KeyBinding([.ctrl("g")], .cancel, label: "cancel", help: "Cancel the request in flight"),
+        KeyBinding([.ctrl("c"), KeyEvent(.function(10))], .quit, label: "quit", help: "Quit Tincan", inFooter: true),
+        KeyBinding([KeyEvent(.function(1))], .help, label: "help", help: "Show every key binding", inFooter: true),
+        KeyBinding([KeyEvent(.tab)], .focusNext, label: "next", help: "Focus the next pane"),
+        KeyBinding([KeyEvent(.tab, .shift)], .focusPrevious, label: "previous", help: "Focus the previous pane"),
+        KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, properties", inFooter: true),
+        KeyBinding([KeyEvent(.function(3))], .nextResponseView, label: "view", help: "Show the next response view: pretty, raw, headers"),
+        KeyBinding([KeyEvent(.function(4))], .editExternally, label: "$EDITOR", help: "Edit the body (the parameters as JSON) in $EDITOR"),
+        KeyBinding([.ctrl("t")], .cycleTheme, label: "theme", help: "Switch to the next theme"),
+        KeyBinding([.ctrl("o")], .zoom, label: "zoom", help: "Zoom the focused pane to the whole screen, and back"),
+        KeyBinding([.ctrl("z")], .suspend, label: "suspend", help: "Suspend to the shell (resume with fg)"),
+
+        KeyBinding([KeyEvent(.down), .char("j"), .char(" ")], .nextChoice, label: "next", help: "Choose the next value", scope: Scope.picker.rawValue),
+        KeyBinding([KeyEvent(.up), .char("k")], .previousChoice, label: "previous", help: "Choose the previous value", scope: Scope.picker.rawValue),
+        KeyBinding([KeyEvent(.enter)], .openPicker, label: "pick", help: "Pick from a list", scope: Scope.picker.rawValue, inFooter: true),
+
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addHeader, label: "add", help: "Add a header", scope: Scope.headers.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.enter), .char("e")], .editHeader, label: "edit", help: "Edit the selected header", scope: Scope.headers.rawValue, inFooter: true),
+        KeyBinding([.char("d"), KeyEvent(.delete)], .removeHeader, label: "remove", help: "Remove the selected header", scope: Scope.headers.rawValue, inFooter: true),
+        KeyBinding([.char(" ")], .toggleHeader, label: "on/off", help: "Turn the selected header off or on", scope: Scope.headers.rawValue, inFooter: true),
+
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addParameter, label: "add", help: "Add a parameter (inside an object or array, or after the selection)", scope: Scope.parameters.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.enter), .char("e")], .editValue, label: "value", help: "Edit the selected value", scope: Scope.parameters.rawValue, inFooter: true),
+        KeyBinding([.char("r")], .renameParameter, label: "rename", help: "Rename the selected key", scope: Scope.parameters.rawValue, inFooter: true),
+        KeyBinding([.char("d"), KeyEvent(.delete)], .removeParameter, label: "remove", help: "Remove the selected parameter and its children", scope: Scope.parameters.rawValue, inFooter: true),
+        KeyBinding([.char("t")], .cycleType, label: "type", help: "Change the type: string, number, bool, null, array, object", scope: Scope.parameters.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.right), .char("l")], .expand, label: "expand", help: "Expand the selected object or array", scope: Scope.parameters.rawValue),
+        KeyBinding([KeyEvent(.left), .char("h")], .collapse, label: "collapse", help: "Collapse, or go to the parent", scope: Scope.parameters.rawValue),
+
+        KeyBinding([KeyEvent(.enter), .char(" ")], .changeProperty, label: "change", help: "Change the selected property", scope: Scope.properties.rawValue, inFooter: true),
+        KeyBinding([.char("x"), KeyEvent(.delete)], .resetProperty, label: "reset", help: "Reset the selected property to the session's default", scope: Scope.properties.rawValue, inFooter: true),
+
+        KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Parse the body as JSON into the parameters", scope: Scope.body.rawValue, inFooter: true),
+
+        KeyBinding([.char("?")], .helpQuestion, label: "help", help: "Show every key binding", scope: Scope.list.rawValue),
+    ]
+
+    /// The keys for an action as the footer and help write them (`ctrl+r/f5`).
+    static func keysText(_ binding: KeyBinding<Action>) -> String {
+        binding.keys.map(\.description).joined(separator: "/")
+    }
+
+    /// The key reference, as `docs/keys.md` holds it.
+    public static func markdown(_ keymap: Keymap<Action> = Keymap(table)) -> String {
+        var text = """
+        # Key bindings
+
+        Generated from the key table in `Sources/TincanTUI/App/Action.swift` (`tincan keys` prints it).
+        Keys in a scope apply while that scope's pane is focused; global keys apply everywhere.
+        A keymap file (`$XDG_CONFIG_HOME/tincan/keymap.yaml`, or `--keymap FILE`) replaces the keys
+        of the actions it names:
+
+        ```yaml
+        send: [ctrl+r, f5]
+        quit: [f10]
+        ```
+
+        """
+        for scope in Scope.allCases {
+            let bindings = keymap.bindings.filter { $0.scope == scope.rawValue }
+            guard !bindings.isEmpty else { continue }
+            text += "\n## \(scope.rawValue)\n\n| Keys | Action | What it does |\n|---|---|---|\n"
+            for binding in bindings {
+                let keys = binding.keys.map { "`\($0.description)`" }.joined(separator: ", ")
+                text += "| \(keys) | `\(binding.action.rawValue)` | \(binding.help) |\n"
+            }
+        }
+        text += """
+
+        ## Text fields
+
+        | Keys | What it does |
+        |---|---|
+        | `ctrl+a`, `home` / `ctrl+e`, `end` | Start / end of the line |
+        | `alt+b`, `ctrl+left` / `alt+f`, `ctrl+right` | Previous / next word |
+        | `ctrl+k` / `ctrl+u` / `ctrl+w`, `alt+backspace` / `alt+d` | Kill to the end / to the start / the word before / the word after |
+        | `ctrl+y` | Yank the last killed text |
+        | `ctrl+_` | Undo |
+        | paste | Inserted as text (bracketed paste), never run as keys |
+
+        """
+        return text
+    }
+}

@@ -1,0 +1,111 @@
+import OrderedCollections
+import TerminalUI
+import TincanCore
+
+extension AppState {
+    /// The request panes as a ``RequestDraft``, the model the CLI and saved sessions build from.
+    ///
+    /// Headers that are off are left out. In multipart mode a string parameter written `@path`
+    /// becomes a file part, as `field@path` does on the command line.
+    public func makeDraft() throws -> RequestDraft {
+        let base = baseField.text.trimmingCharacters(in: .whitespaces)
+        var draft = RequestDraft(method: method, url: urlField.text.trimmingCharacters(in: .whitespaces), baseURL: base.isEmpty ? nil : base)
+        draft.serializer = serializer
+        draft.observed = observed
+        draft.headers = HTTPHeaders(headers.filter { $0.isEnabled && !$0.name.isEmpty }.map { ($0.name, $0.value) })
+        var files: [(field: String, path: String)] = []
+        var root = parameters.root
+        if serializer == .multipart { Self.extractFiles(from: &root, path: [], into: &files) }
+        let value = Self.parameterValue(root)
+        if case let .dictionary(dictionary) = value, dictionary.isEmpty {
+            draft.parameters = nil
+        } else {
+            draft.parameters = value
+        }
+        draft.items = files.map { .file(field: $0.field, path: $0.path, mimeType: nil) }
+        return draft
+    }
+
+    /// Removes `@path` string leaves from a tree, collecting them as file fields (`a[b]`).
+    private static func extractFiles(from node: inout TreeNode, path: [String], into files: inout [(field: String, path: String)]) {
+        var kept: [TreeNode] = []
+        for var child in node.children {
+            let childPath = path + [child.key]
+            if case let .string(text) = child.value, text.hasPrefix("@"), text.count > 1 {
+                let field = childPath.enumerated().map { $0.offset == 0 ? $0.element : "[\($0.element)]" }.joined()
+                files.append((field, String(text.dropFirst())))
+                continue
+            }
+            extractFiles(from: &child, path: childPath, into: &files)
+            kept.append(child)
+        }
+        node.children = kept
+    }
+
+    // MARK: - Tree and parameter values
+
+    /// The parameter value a tree node stands for.
+    public static func parameterValue(_ node: TreeNode) -> ParameterValue {
+        switch node.value {
+        case let .string(text): return .string(text)
+        case let .number(text):
+            if let integer = Int64(text) { return .integer(integer) }
+            return .double(Double(text) ?? 0)
+        case let .bool(bool): return .bool(bool)
+        case .null: return .null
+        case .array: return .array(node.children.map(parameterValue))
+        case .object:
+            var dictionary = OrderedDictionary<String, ParameterValue>()
+            for child in node.children { dictionary[child.key] = parameterValue(child) }
+            return .dictionary(dictionary)
+        }
+    }
+
+    /// A tree node for a parameter value; sets become arrays.
+    public static func treeNode(key: String, _ value: ParameterValue) -> TreeNode {
+        switch value {
+        case let .string(text): return TreeNode(key: key, value: .string(text))
+        case let .integer(integer): return TreeNode(key: key, value: .number(String(integer)))
+        case let .double(double): return TreeNode(key: key, value: .number(ParameterValue.format(double)))
+        case let .bool(bool): return TreeNode(key: key, value: .bool(bool))
+        case .null: return TreeNode(key: key, value: .null)
+        case let .array(elements):
+            return TreeNode(key: key, value: .array, children: elements.enumerated().map { treeNode(key: String($0.offset), $0.element) })
+        case let .set(elements):
+            return treeNode(key: key, .array(elements.sorted { String(describing: $0) < String(describing: $1) }))
+        case let .dictionary(dictionary):
+            return TreeNode(key: key, value: .object, children: dictionary.map { treeNode(key: $0.key, $0.value) })
+        }
+    }
+
+    // MARK: - Body tab
+
+    /// Fills the body editor with the parameters as JSON.
+    mutating func loadBodyFromParameters() {
+        body = TextArea(JSONWriter.string(Self.parameterValue(parameters.root), indent: 2))
+        bodyIsDirty = false
+    }
+
+    /// Parses the body editor's JSON into the parameters.
+    ///
+    /// - Returns: Whether it parsed; on failure the text stays as typed and the status says where.
+    @discardableResult
+    mutating func applyBody() -> Bool {
+        do {
+            let value = try JSONParser.parse(body.text)
+            var node = Self.treeNode(key: "", value)
+            if !node.value.isContainer {
+                status = StatusMessage("The body must be a JSON object or array, not \(value.kindName); nothing was changed.", .error)
+                return false
+            }
+            node.isExpanded = true
+            parameters.replaceRoot(node)
+            bodyIsDirty = false
+            status = StatusMessage("Body applied to the parameters.", .success)
+            return true
+        } catch {
+            status = StatusMessage("Body is not valid JSON: \(error). Your text is kept; fix it and press alt+s.", .error)
+            return false
+        }
+    }
+}

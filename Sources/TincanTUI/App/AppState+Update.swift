@@ -1,0 +1,480 @@
+import TerminalUI
+import TincanCore
+
+extension AppState {
+    /// Applies a message: the only way the state changes.
+    ///
+    /// - Returns: The effects to run (sending, the editor, suspending, quitting).
+    public mutating func update(_ message: Message) -> [Effect] {
+        var effects: [Effect] = []
+        switch message {
+        case let .input(event):
+            effects = handle(event)
+        case let .task(id, event, time):
+            now = max(now, time)
+            guard exchange?.id == id else { break }
+            apply(event, at: time)
+        case let .sendFailed(id, reason, time):
+            now = max(now, time)
+            guard exchange?.id == id else { break }
+            exchange?.phase = .finished
+            status = StatusMessage("Not sent: \(reason)", .error)
+        case let .tick(time):
+            now = max(now, time)
+        case let .editorFinished(text):
+            if requestTab != .body { loadBodyFromParameters() }
+            body.text = text
+            bodyIsDirty = true
+            requestTab = .body
+            focus = .body
+            applyBody()
+        case let .editorFailed(reason):
+            status = StatusMessage("$EDITOR did not run: \(reason)", .error)
+        }
+        refreshPreview()
+        return effects
+    }
+
+    // MARK: - Input
+
+    private mutating func handle(_ event: InputEvent) -> [Effect] {
+        switch event {
+        case let .resize(width, height):
+            self.width = width
+            self.height = height
+            return []
+        case let .mouse(mouse):
+            handleMouse(mouse)
+            return []
+        case .key, .paste:
+            break
+        }
+        if case .key(let key) = event, key == .ctrl("c") || keymap.action(for: key, in: [Scope.global.rawValue]) == .quit {
+            return perform(.quit)
+        }
+        if modal != nil {
+            return handleModal(event)
+        }
+        if case let .key(key) = event {
+            let scopes = focus.takesText ? [Scope.global.rawValue] : activeScopes
+            if let action = keymap.action(for: key, in: scopes) {
+                return perform(action)
+            }
+        }
+        handleInPane(event)
+        return []
+    }
+
+    private mutating func handleInPane(_ event: InputEvent) {
+        let viewport = max(1, height / 3)
+        switch focus {
+        case .baseURL:
+            if baseField.handle(event) { status = nil }
+        case .url:
+            if urlField.handle(event) { status = nil }
+        case .body:
+            if body.handle(event, pageHeight: viewport) {
+                if case .key(let key) = event, [.up, .down, .left, .right, .home, .end, .pageUp, .pageDown].contains(key.key) { break }
+                bodyIsDirty = true
+            }
+        case .headers:
+            headerList.handle(event, count: headers.count, viewport: viewport)
+        case .parameters:
+            parameters.list.handle(event, count: parameters.rows.count, viewport: viewport)
+        case .properties:
+            propertyList.handle(event, count: PropertyRow.allCases.count, viewport: viewport)
+        case .preview:
+            previewScroll.handle(event, contentHeight: previewLines.count, viewport: viewport)
+        case .response:
+            responseScroll.handle(event, contentHeight: responseLines.count, viewport: viewport)
+        case .method, .serializer:
+            break
+        }
+    }
+
+    private mutating func handleMouse(_ mouse: MouseEvent) {
+        let layout = ScreenLayout(self)
+        if modal != nil {
+            if case .mouse = InputEvent.mouse(mouse), case .press = mouse.action, !(layout.modalFrame?.contains(x: mouse.x, y: mouse.y) ?? true) {
+                modal = nil
+            }
+            return
+        }
+        guard let target = layout.hits.target(x: mouse.x, y: mouse.y) else { return }
+        switch (mouse.action, target) {
+        case let (.press, .pane(pane)):
+            setFocus(pane)
+            if let region = layout.hits.region(x: mouse.x, y: mouse.y) { select(in: pane, row: mouse.y - region.y) }
+        case let (.press, .requestTab(tab)):
+            switchRequestTab(to: tab)
+        case let (.press, .responseView(view)):
+            responseView = view
+            focus = .response
+        case (.wheelUp, .pane(let pane)), (.wheelDown, .pane(let pane)):
+            let saved = focus
+            focus = pane
+            handleInPane(.mouse(mouse))
+            focus = saved
+        default:
+            break
+        }
+    }
+
+    private mutating func select(in pane: Pane, row: Int) {
+        switch pane {
+        case .headers:
+            guard !headers.isEmpty else { return }
+            let range = headerList.visibleRange(count: headers.count, viewport: max(1, height / 3))
+            headerList.select(range.lowerBound + row - 1, count: headers.count)
+        case .parameters:
+            parameters.list.select(parameters.list.offset + row, count: parameters.rows.count)
+        case .properties:
+            propertyList.select(propertyList.offset + row, count: PropertyRow.allCases.count)
+        default:
+            break
+        }
+    }
+
+    // MARK: - Actions
+
+    mutating func perform(_ action: Action) -> [Effect] {
+        switch action {
+        case .send: return send()
+        case .cancel:
+            guard let exchange, exchange.phase == .sending else {
+                status = StatusMessage("Nothing is being sent.")
+                return []
+            }
+            self.exchange?.phase = .cancelled
+            status = StatusMessage("Cancelled.", .warning)
+            return [.cancel(exchange: exchange.id)]
+        case .quit:
+            shouldQuit = true
+            return [.quit]
+        case .help, .helpQuestion:
+            modal = .help(Self.helpDialog(keymap))
+        case .focusNext: moveFocus(by: 1)
+        case .focusPrevious: moveFocus(by: -1)
+        case .nextTab:
+            let tabs = RequestTab.allCases
+            switchRequestTab(to: tabs[(tabs.firstIndex(of: requestTab)! + 1) % tabs.count])
+        case .nextResponseView:
+            let views = ResponseView.allCases
+            responseView = views[(views.firstIndex(of: responseView)! + 1) % views.count]
+            responseScroll = ScrollState()
+        case .editExternally:
+            if requestTab != .body || !bodyIsDirty { loadBodyFromParameters() }
+            return [.editExternally(text: body.text, fileExtension: "json")]
+        case .cycleTheme:
+            theme = themes.theme(after: theme.name)
+            status = StatusMessage("Theme: \(theme.name)")
+        case .zoom:
+            zoomed.toggle()
+        case .suspend:
+            return [.suspend]
+        case .nextChoice: stepChoice(by: 1)
+        case .previousChoice: stepChoice(by: -1)
+        case .openPicker:
+            modal = focus == .method
+                ? .picker(Picker(.method, title: "Method", options: Self.methods, selected: method))
+                : .picker(Picker(.serializer, title: "Request serializer", options: SerializerKind.allCases.map(\.rawValue), selected: serializer.rawValue))
+        case .addHeader:
+            modal = .prompt(Prompt(.addHeader, title: "Add header", question: "Name: value"))
+        case .editHeader:
+            guard headers.indices.contains(headerList.selected) else { return perform(.addHeader) }
+            let row = headers[headerList.selected]
+            modal = .prompt(Prompt(.editHeader(headerList.selected), title: "Edit header", question: "Name: value", text: "\(row.name): \(row.value)"))
+        case .removeHeader:
+            guard headers.indices.contains(headerList.selected) else { return [] }
+            let removed = headers.remove(at: headerList.selected)
+            headerList.select(headerList.selected, count: headers.count)
+            status = StatusMessage("Removed \(removed.name).")
+        case .toggleHeader:
+            guard headers.indices.contains(headerList.selected) else { return [] }
+            headers[headerList.selected].isEnabled.toggle()
+        case .addParameter:
+            let parent = parameters.selectedNode.value.isContainer ? parameters.selectedNode : nil
+            if parent?.value == .array || (parent == nil && parentOfSelectionIsArray) {
+                treeEdit { try $0.add(key: "") }
+                modal = .prompt(Prompt(.editValue, title: "New element", question: "Value (typed as \(parameters.selectedNode.value.type.rawValue); t changes the type)"))
+            } else {
+                modal = .prompt(Prompt(.addParameter, title: "Add parameter", question: "Key (a string value follows; t changes its type)"))
+            }
+        case .editValue:
+            let node = parameters.selectedNode
+            if node.value.isContainer {
+                parameters.setExpanded(!node.isExpanded)
+                return []
+            }
+            modal = .prompt(Prompt(.editValue, title: "Edit \(node.key.isEmpty ? "value" : node.key)", question: "Value (\(node.value.type.rawValue))", text: Self.editableText(node.value)))
+        case .renameParameter:
+            modal = .prompt(Prompt(.renameParameter, title: "Rename", question: "New key", text: parameters.selectedNode.key))
+        case .removeParameter:
+            treeEdit { try $0.removeSelected() }
+        case .cycleType:
+            parameters.cycleSelectedType()
+            status = StatusMessage("Type: \(parameters.selectedNode.value.type.rawValue)")
+        case .expand: parameters.setExpanded(true)
+        case .collapse: parameters.collapseOrSelectParent()
+        case .changeProperty: changeProperty(PropertyRow.allCases[propertyList.selected])
+        case .resetProperty: resetProperty(PropertyRow.allCases[propertyList.selected])
+        case .applyBody: applyBody()
+        }
+        return []
+    }
+
+    private var parentOfSelectionIsArray: Bool {
+        let path = parameters.selectedPath
+        guard !path.isEmpty else { return false }
+        return parameters.root[Array(path.dropLast())].value == .array
+    }
+
+    private mutating func treeEdit(_ edit: (inout TreeEditor) throws -> Void) {
+        do {
+            try edit(&parameters)
+        } catch {
+            status = StatusMessage("\(error)", .error)
+        }
+    }
+
+    static func editableText(_ value: TreeValue) -> String {
+        switch value {
+        case let .string(text): text
+        case let .number(text): text
+        case let .bool(bool): bool ? "true" : "false"
+        default: ""
+        }
+    }
+
+    private mutating func send() -> [Effect] {
+        if let exchange, exchange.phase == .sending {
+            status = StatusMessage("A request is already being sent; ctrl+g cancels it.", .warning)
+            return []
+        }
+        if bodyIsDirty, !applyBody() { return [] }
+        guard case let .request(request, _) = preview else {
+            if case let .error(reason) = preview { status = StatusMessage("Cannot send: \(reason)", .error) }
+            return []
+        }
+        let id = nextExchangeID
+        nextExchangeID += 1
+        exchange = Exchange(id: id, request: request, startedAt: now)
+        responseScroll = ScrollState()
+        status = StatusMessage("Sending \(request.method) \(request.url.string)…")
+        var serializer = responseSerializer.makeSerializer()
+        serializer.acceptableStatusCodes = acceptableStatusCodes
+        return [.send(exchange: id, request: request, plan: SendPlan(responseSerializer: serializer, uploadBytesPerSecond: uploadBytesPerSecond))]
+    }
+
+    mutating func setFocus(_ pane: Pane) {
+        if focus == .body, pane != .body, bodyIsDirty { applyBody() }
+        if let tab = RequestTab.allCases.first(where: { $0.pane == pane }) { requestTab = tab }
+        focus = pane
+    }
+
+    private mutating func moveFocus(by delta: Int) {
+        let order = focusOrder
+        let index = order.firstIndex(of: focus) ?? 0
+        setFocus(order[(index + delta + order.count) % order.count])
+    }
+
+    private mutating func switchRequestTab(to tab: RequestTab) {
+        if requestTab == .body, bodyIsDirty, !applyBody() { return }
+        requestTab = tab
+        if tab == .body { loadBodyFromParameters() }
+        focus = tab.pane
+    }
+
+    private mutating func stepChoice(by delta: Int) {
+        switch focus {
+        case .method:
+            let index = Self.methods.firstIndex(of: method) ?? 0
+            method = Self.methods[(index + delta + Self.methods.count) % Self.methods.count]
+        case .serializer:
+            let kinds = SerializerKind.allCases
+            serializer = kinds[(kinds.firstIndex(of: serializer)! + delta + kinds.count) % kinds.count]
+        default:
+            break
+        }
+    }
+
+    // MARK: - Modals
+
+    private mutating func handleModal(_ event: InputEvent) -> [Effect] {
+        guard let current = modal else { return [] }
+        let isEscape = event == .key(KeyEvent(.escape))
+        switch current {
+        case var .help(dialog), var .message(dialog):
+            if isEscape || event == .key(KeyEvent(.enter)) || event == .key(.char("q")) || event == .key(KeyEvent(.function(1))) {
+                modal = nil
+                return []
+            }
+            dialog.scroll.handle(event, contentHeight: dialog.lines.count, viewport: max(1, height - 6))
+            if case .help = current { modal = .help(dialog) } else { modal = .message(dialog) }
+        case var .picker(picker):
+            if isEscape { modal = nil; return [] }
+            if event == .key(KeyEvent(.enter)) {
+                modal = nil
+                choose(picker.options[picker.list.selected], for: picker.purpose)
+                return []
+            }
+            picker.list.handle(event, count: picker.options.count, viewport: picker.options.count)
+            modal = .picker(picker)
+        case var .prompt(prompt):
+            if isEscape { modal = nil; return [] }
+            if event == .key(KeyEvent(.enter)) {
+                let text = prompt.dialog.field?.text ?? ""
+                if let refusal = answer(prompt.purpose, text) {
+                    prompt.error = refusal
+                    modal = .prompt(prompt)
+                } else if case .prompt(let still) = modal, still == prompt {
+                    modal = nil
+                }
+                return []
+            }
+            prompt.dialog.field?.handle(event)
+            prompt.error = nil
+            modal = .prompt(prompt)
+        }
+        return []
+    }
+
+    /// Applies a prompt's answer. - Returns: why it was refused, or nil when it was applied.
+    private mutating func answer(_ purpose: Prompt.Purpose, _ text: String) -> String? {
+        switch purpose {
+        case .addHeader, .editHeader:
+            guard let colon = text.firstIndex(of: ":") else { return "expected Name: value" }
+            let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard HTTPHeaders.isValidName(name) else { return "'\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)" }
+            if case let .editHeader(index) = purpose, headers.indices.contains(index) {
+                headers[index].name = name
+                headers[index].value = value
+            } else {
+                headers.append(HeaderRow(name: name, value: value))
+                headerList.select(headers.count - 1, count: headers.count)
+            }
+        case .addParameter:
+            do {
+                try parameters.add(key: text)
+            } catch {
+                return "\(error)"
+            }
+            modal = .prompt(Prompt(.editValue, title: "Value of \(text)", question: "Value (string; t on the tree changes the type)"))
+        case .editValue:
+            do {
+                try parameters.setSelectedValue(parameters.selectedNode.value.type, text: text)
+            } catch {
+                return "\(error)"
+            }
+        case .renameParameter:
+            do {
+                try parameters.renameSelected(to: text)
+            } catch {
+                return "\(error)"
+            }
+        case .timeout:
+            guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0 else {
+                return "'\(text)' is not a number of seconds greater than 0"
+            }
+            observed.timeoutInterval = seconds
+        case .acceptableStatusCodes:
+            do {
+                acceptableStatusCodes = try StatusCodeSet(parsing: text)
+            } catch {
+                return "\(error)"
+            }
+        case .uploadLimit:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed == "0" {
+                uploadBytesPerSecond = nil
+            } else {
+                guard let rate = ByteRate.parse(trimmed) else { return "'\(text)' is not a rate; expected bytes per second such as 50000, 64k or 1.5M" }
+                uploadBytesPerSecond = rate
+            }
+        }
+        return nil
+    }
+
+    private mutating func choose(_ option: String, for purpose: Picker.Purpose) {
+        switch purpose {
+        case .method: method = option
+        case .serializer: serializer = SerializerKind(rawValue: option) ?? serializer
+        case .cachePolicy: observed.cachePolicy = CachePolicy(rawValue: option)
+        case .networkServiceType: observed.networkServiceType = NetworkServiceType(rawValue: option)
+        case .responseSerializer: responseSerializer = ResponseSerializerKind(rawValue: option) ?? responseSerializer
+        }
+    }
+
+    // MARK: - Properties
+
+    private mutating func changeProperty(_ row: PropertyRow) {
+        let effective = observed.effective
+        switch row {
+        case .timeout:
+            modal = .prompt(Prompt(.timeout, title: "Timeout", question: "Seconds", text: ParameterValue.format(effective.timeoutInterval)))
+        case .cachePolicy:
+            modal = .picker(Picker(.cachePolicy, title: "Cache policy", options: CachePolicy.allCases.map(\.rawValue), selected: effective.cachePolicy.rawValue))
+        case .cookies: observed.httpShouldHandleCookies = !effective.httpShouldHandleCookies
+        case .pipelining: observed.httpShouldUsePipelining = !effective.httpShouldUsePipelining
+        case .cellular: observed.allowsCellularAccess = !effective.allowsCellularAccess
+        case .networkService:
+            modal = .picker(Picker(.networkServiceType, title: "Network service type", options: NetworkServiceType.allCases.map(\.rawValue), selected: effective.networkServiceType.rawValue))
+        case .responseSerializer:
+            modal = .picker(Picker(.responseSerializer, title: "Response serializer", options: ResponseSerializerKind.allCases.map(\.rawValue), selected: responseSerializer.rawValue))
+        case .acceptableStatus:
+            modal = .prompt(Prompt(.acceptableStatusCodes, title: "Acceptable status codes", question: "Codes and ranges, such as 200-299,304", text: acceptableStatusCodes.description))
+        case .uploadLimit:
+            modal = .prompt(Prompt(.uploadLimit, title: "Upload pace", question: "Bytes per second (64k, 1m), empty for full speed", text: uploadBytesPerSecond.map(String.init) ?? ""))
+        }
+    }
+
+    private mutating func resetProperty(_ row: PropertyRow) {
+        switch row {
+        case .timeout: observed.timeoutInterval = nil
+        case .cachePolicy: observed.cachePolicy = nil
+        case .cookies: observed.httpShouldHandleCookies = nil
+        case .pipelining: observed.httpShouldUsePipelining = nil
+        case .cellular: observed.allowsCellularAccess = nil
+        case .networkService: observed.networkServiceType = nil
+        case .responseSerializer: responseSerializer = .compound
+        case .acceptableStatus: acceptableStatusCodes = .successful
+        case .uploadLimit: uploadBytesPerSecond = nil
+        }
+    }
+
+    // MARK: - Task events
+
+    private mutating func apply(_ event: TaskEvent, at time: Double) {
+        guard var current = exchange else { return }
+        switch event {
+        case .resumed: current.milestones.append((time, "resumed"))
+        case .requestSent: current.milestones.append((time, "request sent"))
+        case let .uploadProgress(progress): current.upload.record(progress, at: time)
+        case let .responseHead(response): current.milestones.append((time, "response head: \(response.statusCode)"))
+        case let .downloadProgress(progress): current.download.record(progress, at: time)
+        case let .redirected(redirect): current.milestones.append((time, "redirected (\(redirect.statusCode)) to \(redirect.to.string)"))
+        case let .retried(reason):
+            if case let .authentication(scheme, _) = reason { current.milestones.append((time, "retried with \(scheme) authentication")) }
+        case let .cache(outcome): current.milestones.append((time, "cache: \(outcome)"))
+        case let .completed(result):
+            current.result = result
+            if current.phase == .sending { current.phase = .finished }
+            current.prettyBody = BodyFormatter.pretty(result)
+            current.rawBody = BodyFormatter.raw(result.data)
+            status = Self.summary(result)
+            responseView = .pretty
+        }
+        exchange = current
+    }
+
+    private static func summary(_ result: TaskResult) -> StatusMessage {
+        if let error = result.transportError { return StatusMessage("Transport error: \(error)", .error) }
+        guard let response = result.response else { return StatusMessage("No response.", .error) }
+        let time = String(format: "%.1f ms", result.metrics.total.inSeconds * 1000)
+        if let error = result.serialization?.error {
+            return StatusMessage("\(response.statusCode) in \(time): \(error.chain.count == 1 ? "1 validation error" : "\(error.chain.count) validation errors (chained)")", .warning)
+        }
+        return StatusMessage("\(response.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode)) in \(time)", .success)
+    }
+}

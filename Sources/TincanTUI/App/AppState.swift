@@ -1,0 +1,193 @@
+import TerminalUI
+import TincanCore
+
+/// A pane of the screen; the focused one gets the keys.
+public enum Pane: String, Sendable, CaseIterable, Hashable {
+    case method, serializer, baseURL = "base", url, headers, parameters, body, properties, preview, response
+
+    /// The key scope its bindings live in (besides `global`).
+    var scopes: [Scope] {
+        switch self {
+        case .method, .serializer: [.picker, .list]
+        case .headers: [.headers, .list]
+        case .parameters: [.parameters, .list]
+        case .properties: [.properties, .list]
+        case .body: [.body]
+        case .preview, .response: [.list]
+        case .baseURL, .url: []
+        }
+    }
+
+    /// Whether it takes typed text, so printable keys are never bindings.
+    var takesText: Bool { self == .baseURL || self == .url || self == .body }
+}
+
+/// The tabs of the request box on the left.
+public enum RequestTab: String, Sendable, CaseIterable, Hashable {
+    case headers = "Headers", parameters = "Params", body = "Body", properties = "Properties"
+
+    /// The pane that shows it.
+    var pane: Pane {
+        switch self {
+        case .headers: .headers
+        case .parameters: .parameters
+        case .body: .body
+        case .properties: .properties
+        }
+    }
+}
+
+/// How the response box shows the response.
+public enum ResponseView: String, Sendable, CaseIterable, Hashable {
+    case pretty = "Pretty", raw = "Raw", headers = "Headers", timing = "Timing"
+}
+
+/// One row of the headers table.
+public struct HeaderRow: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    /// A header that is off stays in the table but is not sent.
+    public var isEnabled: Bool
+
+    /// Creates a row.
+    public init(name: String, value: String, isEnabled: Bool = true) {
+        self.name = name
+        self.value = value
+        self.isEnabled = isEnabled
+    }
+}
+
+/// A line of the status bar.
+public struct StatusMessage: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable { case info, success, warning, error }
+    public var text: String
+    public var kind: Kind
+
+    /// Creates a message.
+    public init(_ text: String, _ kind: Kind = .info) {
+        self.text = text
+        self.kind = kind
+    }
+}
+
+/// The whole state of the TUI. `update` changes it; `render` draws it; nothing else does either.
+public struct AppState: Sendable {
+    // MARK: Request
+
+    /// The methods the picker offers.
+    public static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    public var method = "GET"
+    public var serializer: SerializerKind = .form
+    public var baseField: TextField
+    public var urlField: TextField
+    public var headers: [HeaderRow]
+    public var headerList = ListState()
+    public var parameters: TreeEditor
+    /// The body tab: the parameters as JSON text, applied back into the tree on request.
+    public var body = TextArea()
+    /// Whether the body text has edits not yet applied to the parameters.
+    public var bodyIsDirty = false
+    public var observed = ObservedProperties()
+    public var responseSerializer: ResponseSerializerKind = .compound
+    public var acceptableStatusCodes: StatusCodeSet = .successful
+    /// Pace uploads to this many bytes per second (to watch a progress bar move), or nil.
+    public var uploadBytesPerSecond: Int?
+    public var propertyList = ListState()
+    /// The multipart boundary used by both the preview and the send, so the preview is exact.
+    public let boundary: String
+    /// The name shown in the title bar.
+    public var sessionName: String
+
+    /// The request as it will be sent, or why it cannot be built. Rebuilt after every change.
+    public private(set) var preview: PreviewState = .error("no request yet")
+
+    // MARK: Interface
+
+    public var focus: Pane = .url
+    public var requestTab: RequestTab = .parameters
+    public var responseView: ResponseView = .pretty
+    public var previewScroll = ScrollState()
+    public var responseScroll = ScrollState()
+    public var zoomed = false
+    public var modal: Modal?
+    public var status: StatusMessage?
+    public var theme: Theme
+    public var themes: ThemeCatalog
+    public var keymap: Keymap<Action>
+    public var width: Int
+    public var height: Int
+    /// Seconds since the app started, as of the last message.
+    public var now: Double = 0
+    public var exchange: Exchange?
+    public var nextExchangeID = 1
+    public var shouldQuit = false
+
+    /// Creates a state with an empty request.
+    public init(width: Int = 80, height: Int = 24, themes: ThemeCatalog = ThemeCatalog(), keymap: Keymap<Action> = Keymap(KeyBindings.table), boundary: String = "tincan-boundary", sessionName: String = "untitled") {
+        self.width = width
+        self.height = height
+        self.themes = themes
+        theme = themes.defaultTheme
+        self.keymap = keymap
+        self.boundary = boundary
+        self.sessionName = sessionName
+        baseField = TextField()
+        urlField = TextField()
+        headers = []
+        parameters = TreeEditor(root: TreeNode(key: "", value: .object))
+        refreshPreview()
+    }
+
+    /// The welcome request: a GET with nested parameters to the demo server at `baseURL`.
+    public static func welcome(baseURL: String, width: Int = 80, height: Int = 24, themes: ThemeCatalog = ThemeCatalog(), keymap: Keymap<Action> = Keymap(KeyBindings.table), boundary: String = "tincan-boundary") -> AppState {
+        var state = AppState(width: width, height: height, themes: themes, keymap: keymap, boundary: boundary, sessionName: "welcome")
+        state.baseField = TextField(baseURL)
+        state.urlField = TextField("get")
+        state.headers = [HeaderRow(name: "Accept", value: "application/json")]
+        state.parameters = TreeEditor(root: TreeNode(key: "", value: .object, children: [
+            TreeNode(key: "greeting", value: .string("hello")),
+            TreeNode(key: "page", value: .number("1")),
+            TreeNode(key: "tags", value: .array, children: [
+                TreeNode(key: "0", value: .string("tui")),
+                TreeNode(key: "1", value: .string("http")),
+            ]),
+        ]))
+        state.status = StatusMessage("Welcome: a request to Tincan's demo server is ready. Press ctrl+r or F5 to send, F1 for help.")
+        state.refreshPreview()
+        return state
+    }
+
+    /// The focus order: the fields, the request tab's pane, the preview and the response.
+    var focusOrder: [Pane] {
+        [.method, .serializer, .baseURL, .url, requestTab.pane, .preview, .response]
+    }
+
+    /// The key scopes active now, innermost first.
+    var activeScopes: [String] {
+        if modal != nil { return [Scope.global.rawValue] }
+        return focus.scopes.map(\.rawValue) + [Scope.global.rawValue]
+    }
+
+    /// Rebuilds the preview from the request panes.
+    public mutating func refreshPreview() {
+        do {
+            let request = try makeDraft().build(boundary: boundary)
+            preview = .request(request, text: try RequestPreview.text(request))
+        } catch {
+            preview = .error(String(describing: error))
+        }
+        previewScroll.clamp(contentHeight: previewLineCount, viewport: max(1, height / 3))
+    }
+
+    private var previewLineCount: Int {
+        if case let .request(_, text) = preview { return text.split(separator: "\n", omittingEmptySubsequences: false).count }
+        return 1
+    }
+}
+
+/// The request preview: the built request and its wire text, or the error that stopped the build.
+public enum PreviewState: Sendable {
+    case request(HTTPRequest, text: String)
+    case error(String)
+}

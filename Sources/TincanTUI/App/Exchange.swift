@@ -1,0 +1,90 @@
+import TerminalUI
+import TincanCore
+
+/// One send: the request, live progress while it runs, and the result when it ends.
+public struct Exchange: Sendable {
+    /// Where the send is.
+    public enum Phase: Sendable, Equatable {
+        case sending
+        case finished
+        case cancelled
+    }
+
+    /// Identifies the send in messages from the core.
+    public var id: Int
+    public var request: HTTPRequest
+    public var startedAt: Double
+    public var phase: Phase = .sending
+    public var upload = TransferMeter()
+    public var download = TransferMeter()
+    /// Milestones with their times, for the status bar now and the timeline later.
+    public var milestones: [(at: Double, event: String)] = []
+    public var result: TaskResult?
+    /// The decoded body as highlighted lines, built once when the result arrives.
+    public var prettyBody: [TokenLine] = []
+    /// The body as text lines, built once.
+    public var rawBody: [TokenLine] = []
+
+    /// Creates an exchange that has just started.
+    public init(id: Int, request: HTTPRequest, startedAt: Double) {
+        self.id = id
+        self.request = request
+        self.startedAt = startedAt
+    }
+
+    /// The elapsed time: until now while sending, the task's total afterwards.
+    public func elapsed(now: Double) -> Double {
+        if let result { return result.metrics.total.inSeconds }
+        return now - startedAt
+    }
+}
+
+/// Progress of one direction of a transfer, with a rate over the last seconds and an ETA.
+public struct TransferMeter: Sendable, Equatable {
+    /// The latest progress, or nil when nothing has moved this way.
+    public private(set) var progress: TransferProgress?
+    private var samples: [Sample] = []
+
+    private struct Sample: Sendable, Equatable {
+        var at: Double
+        var bytes: Int64
+    }
+
+    /// Creates an idle meter.
+    public init() {}
+
+    /// Records progress at a time.
+    public mutating func record(_ progress: TransferProgress, at time: Double) {
+        self.progress = progress
+        samples.append(Sample(at: time, bytes: progress.completed))
+        // A two-second window: steady enough to read, quick to follow a change of pace.
+        while samples.count > 2, let first = samples.first, time - first.at > 2 { samples.removeFirst() }
+    }
+
+    /// Bytes per second over the window, or nil before two samples.
+    public var rate: Double? {
+        guard let first = samples.first, let last = samples.last, last.at > first.at else { return nil }
+        return Double(last.bytes - first.bytes) / (last.at - first.at)
+    }
+
+    /// Seconds left at the current rate, or nil when the total or the rate is unknown.
+    public var secondsLeft: Double? {
+        guard let progress, let expected = progress.expected, let rate, rate > 0 else { return nil }
+        return Double(max(0, expected - progress.completed)) / rate
+    }
+}
+
+/// A line of text as semantic pieces, styled by the theme when drawn.
+public typealias TokenLine = [Token]
+
+/// A piece of text and the theme element that styles it.
+public struct Token: Sendable, Hashable {
+    public var element: ThemeElement
+    public var text: String
+
+    /// Creates a token.
+    public init(_ element: ThemeElement, _ text: String) {
+        self.element = element
+        self.text = text
+    }
+}

@@ -1,0 +1,37 @@
+import TerminalUI
+import TincanCore
+
+/// Something that happened: input, or news from the core about a send.
+public enum Message: Sendable {
+    case input(InputEvent)
+    /// An event from a send's task, at a time in seconds since the app started.
+    case task(exchange: Int, TaskEvent, at: Double)
+    /// A send failed before its task started (the request could not be handed to the core).
+    case sendFailed(exchange: Int, String, at: Double)
+    /// Time passed (while a send runs, so its elapsed time and rate stay current).
+    case tick(at: Double)
+    /// `$EDITOR` closed with this text.
+    case editorFinished(String)
+    /// `$EDITOR` could not run.
+    case editorFailed(String)
+}
+
+/// Work that `update` asks for; the runner does it and reports back with messages.
+public enum Effect: Sendable {
+    /// Send a request with these settings.
+    case send(exchange: Int, request: HTTPRequest, plan: SendPlan)
+    /// Cancel a send in flight.
+    case cancel(exchange: Int)
+    /// Open `$EDITOR` on text (a file with this extension).
+    case editExternally(text: String, fileExtension: String)
+    /// Stop the process for job control (ctrl+z).
+    case suspend
+    /// Leave the TUI.
+    case quit
+}
+
+/// How a request is sent: the response validation and pacing the properties panel set.
+public struct SendPlan: Sendable {
+    public var responseSerializer: any ResponseSerializer
+    public var uploadBytesPerSecond: Int?
+}

@@ -1,0 +1,68 @@
+import TerminalUI
+import TincanCore
+
+/// A modal over the screen: it gets every key until it closes.
+public enum Modal: Sendable, Equatable {
+    /// The help screen: every binding, by scope.
+    case help(Dialog)
+    /// A question with a text field; `purpose` says what its answer changes.
+    case prompt(Prompt)
+    /// A list to choose from.
+    case picker(Picker)
+    /// A message to read (such as a theme file that did not load).
+    case message(Dialog)
+}
+
+/// A text prompt.
+public struct Prompt: Sendable, Equatable {
+    /// What the answer is for.
+    public enum Purpose: Sendable, Equatable {
+        case addHeader
+        case editHeader(Int)
+        case addParameter
+        case editValue
+        case renameParameter
+        case timeout
+        case acceptableStatusCodes
+        case uploadLimit
+    }
+
+    public var purpose: Purpose
+    public var dialog: Dialog
+    /// Why the last answer was refused, shown under the field.
+    public var error: String?
+
+    /// The dialog as drawn: the question, then the refusal if there is one.
+    public var displayDialog: Dialog {
+        var shown = dialog
+        if let error { shown.lines.append([Span("✗ " + error)]) }
+        return shown
+    }
+
+    /// Creates a prompt with a question and the field's starting text.
+    public init(_ purpose: Purpose, title: String, question: String, text: String = "") {
+        self.purpose = purpose
+        dialog = Dialog(title: title, lines: [[Span(question)]], field: TextField(text), hint: "enter ok · esc cancel")
+    }
+}
+
+/// A list to choose one value from.
+public struct Picker: Sendable, Equatable {
+    /// What the choice sets.
+    public enum Purpose: Sendable, Equatable {
+        case method, serializer, cachePolicy, networkServiceType, responseSerializer
+    }
+
+    public var purpose: Purpose
+    public var title: String
+    public var options: [String]
+    public var list: ListState
+
+    /// Creates a picker with the current value selected.
+    public init(_ purpose: Purpose, title: String, options: [String], selected: String) {
+        self.purpose = purpose
+        self.title = title
+        self.options = options
+        list = ListState(selected: options.firstIndex(of: selected) ?? 0)
+    }
+}

@@ -1,0 +1,47 @@
+import TerminalUI
+import TincanCore
+
+/// The request preview: the exact request line, headers and body that will be sent.
+enum PreviewPane {
+    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: inout AppState) {
+        let theme = state.theme
+        let inside = Renderer.box(&buffer, rect, titles: ["Preview · the bytes on the wire"], active: nil, focused: state.focus == .preview, theme: theme)
+        guard !inside.isEmpty else { return }
+        let lines = state.previewLines
+        state.previewScroll.clamp(contentHeight: lines.count, viewport: inside.height)
+        for row in 0..<inside.height {
+            let index = state.previewScroll.offset + row
+            guard index < lines.count else { break }
+            buffer.write(Renderer.spans(lines[index], theme), x: inside.x + 1, y: inside.y + row, limit: inside.width - 1)
+        }
+    }
+}
+
+extension AppState {
+    /// The preview as highlighted lines: the request line, each header, then the body.
+    var previewLines: [TokenLine] {
+        switch preview {
+        case let .error(reason):
+            return [[Token(.error, "✗ The request cannot be built:")], [Token(.error, "  " + reason)]]
+        case let .request(_, text):
+            var lines: [TokenLine] = []
+            var inBody = false
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = String(line)
+                if index == 0 {
+                    let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                    lines.append([Token(.method, parts[0]), Token(.base, parts.count > 1 ? " " + parts[1] : "")])
+                } else if !inBody, line.isEmpty {
+                    inBody = true
+                    lines.append([])
+                } else if !inBody, let colon = line.firstIndex(of: ":") {
+                    lines.append([Token(.headerName, String(line[..<colon])), Token(.headerValue, String(line[colon...]))])
+                } else {
+                    lines.append([Token(.base, line)])
+                }
+            }
+            while lines.last?.isEmpty == true { lines.removeLast() }
+            return lines
+        }
+    }
+}

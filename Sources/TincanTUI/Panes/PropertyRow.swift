@@ -1,0 +1,65 @@
+import TincanCore
+
+/// A row of the properties panel: an observed property, or a send setting beside them.
+enum PropertyRow: CaseIterable {
+    case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus, uploadLimit
+
+    var label: String {
+        switch self {
+        case .timeout: "timeoutInterval"
+        case .cachePolicy: "cachePolicy"
+        case .cookies: "httpShouldHandleCookies"
+        case .pipelining: "httpShouldUsePipelining"
+        case .cellular: "allowsCellularAccess"
+        case .networkService: "networkServiceType"
+        case .responseSerializer: "response serializer"
+        case .acceptableStatus: "acceptable status"
+        case .uploadLimit: "upload pace"
+        }
+    }
+
+    /// The observed property it edits, if it is one.
+    var property: ObservedProperty? {
+        switch self {
+        case .timeout: .timeoutInterval
+        case .cachePolicy: .cachePolicy
+        case .cookies: .httpShouldHandleCookies
+        case .pipelining: .httpShouldUsePipelining
+        case .cellular: .allowsCellularAccess
+        case .networkService: .networkServiceType
+        case .responseSerializer, .acceptableStatus, .uploadLimit: nil
+        }
+    }
+
+    func value(in state: AppState) -> String {
+        let effective = state.observed.effective
+        switch self {
+        case .timeout: return ParameterValue.format(effective.timeoutInterval) + " s"
+        case .cachePolicy: return effective.cachePolicy.rawValue
+        case .cookies: return effective.httpShouldHandleCookies ? "yes" : "no"
+        case .pipelining: return effective.httpShouldUsePipelining ? "yes" : "no"
+        case .cellular: return effective.allowsCellularAccess ? "yes" : "no"
+        case .networkService: return effective.networkServiceType.rawValue
+        case .responseSerializer: return state.responseSerializer.rawValue
+        case .acceptableStatus: return state.acceptableStatusCodes.description
+        case .uploadLimit: return state.uploadBytesPerSecond.map { "\(RequestPreview.byteCount(Int64($0)))/s" } ?? "full speed"
+        }
+    }
+
+    /// Whether the user changed it from the session's default.
+    func isChanged(in state: AppState) -> Bool {
+        if let property { return state.observed.isChanged(property) }
+        switch self {
+        case .responseSerializer: return state.responseSerializer != .compound
+        case .acceptableStatus: return state.acceptableStatusCodes != .successful
+        case .uploadLimit: return state.uploadBytesPerSecond != nil
+        default: return false
+        }
+    }
+
+    /// A note for properties Linux only records.
+    var note: String? {
+        guard let property, !property.isHonoredOnLinux else { return nil }
+        return "recorded, not acted on by Linux"
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import TerminalUI
+import TincanCore
+
+/// Draws the whole screen from the state. It keeps scroll positions in the state (so a list
+/// scrolls only when its selection leaves the view) and changes nothing else.
+public enum Renderer {
+    /// Renders a frame.
+    public static func render(_ state: inout AppState) -> ScreenBuffer {
+        let theme = state.theme
+        var buffer = ScreenBuffer(width: state.width, height: state.height, style: theme.style(.base))
+        guard state.width >= 40, state.height >= 12 else {
+            buffer.write("Tincan needs at least 40×12 cells (now \(state.width)×\(state.height)).", x: 0, y: 0, style: theme.style(.warning), limit: state.width)
+            return buffer
+        }
+        let layout = ScreenLayout(state)
+        drawTitle(&buffer, layout.title, state)
+        drawFields(&buffer, layout, &state)
+        if let box = layout.requestBox { RequestPanes.draw(&buffer, box, layout.requestTabRanges, &state) }
+        if let box = layout.previewBox { PreviewPane.draw(&buffer, box, &state) }
+        if let box = layout.responseBox { ResponsePane.draw(&buffer, box, &state) }
+        ProgressPane.draw(&buffer, layout.progressRows, state)
+        drawStatus(&buffer, layout.status, state)
+        let hints = state.keymap.footer(in: state.activeScopes).map { (key: $0.keys[0].description, label: $0.label) }
+        Footer.render(hints, into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
+        if state.modal != nil { ModalPane.draw(&buffer, &state) }
+        return buffer
+    }
+
+    private static func drawTitle(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState) {
+        let theme = state.theme
+        buffer.fill(rect, style: theme.style(.statusBar))
+        var x = buffer.write(" tincan ", x: rect.x, y: rect.y, style: theme.style(.footerKey))
+        x += buffer.write(" \(state.sessionName)", x: x, y: rect.y, style: theme.style(.statusBar).adding(.bold))
+        var right = "theme \(state.theme.name) "
+        if let exchange = state.exchange, exchange.phase == .sending {
+            let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][Int(state.now * 10) % 10]
+            right = "\(spinner) sending \(String(format: "%.1f", exchange.elapsed(now: state.now))) s · " + right
+        }
+        if state.zoomed { right = "zoomed · " + right }
+        let width = TextWidth.of(right)
+        if rect.width - width > x { buffer.write(right, x: rect.maxX - width, y: rect.y, style: theme.style(.statusBar)) }
+    }
+
+    private static func drawFields(_ buffer: inout ScreenBuffer, _ layout: ScreenLayout, _ state: inout AppState) {
+        let theme = state.theme
+        func label(_ text: String, _ rect: Rect, focused: Bool) {
+            buffer.write(text, x: rect.x, y: rect.y, style: focused ? theme.style(.title) : theme.style(.label))
+        }
+        func picker(_ value: String, _ rect: Rect, focused: Bool, element: ThemeElement) {
+            let style = focused ? theme.style(.selection) : theme.style(element)
+            buffer.fill(rect, style: style)
+            buffer.write(" \(value) ▾", x: rect.x, y: rect.y, style: style, limit: rect.width)
+        }
+        let row1 = Rect(x: 0, y: layout.methodField.y, width: state.width, height: 1)
+        label(" Method", row1, focused: state.focus == .method)
+        picker(state.method, layout.methodField, focused: state.focus == .method, element: .method)
+        label(" Serializer", Rect(x: layout.methodField.maxX, y: row1.y, width: 12, height: 1), focused: state.focus == .serializer)
+        picker(state.serializer.rawValue, layout.serializerField, focused: state.focus == .serializer, element: .field)
+        let info = "  response: \(state.responseSerializer.rawValue), accepts \(state.acceptableStatusCodes)"
+        buffer.write(info, x: layout.responseInfo.x, y: row1.y, style: theme.style(.muted), limit: layout.responseInfo.width)
+
+        label(" Base", Rect(x: 0, y: layout.baseField.y, width: ScreenLayout.labelWidth, height: 1), focused: state.focus == .baseURL)
+        state.baseField.render(into: &buffer, at: layout.baseField, style: theme.style(state.focus == .baseURL ? .fieldFocused : .field),
+                               placeholder: "base URL (optional): http://127.0.0.1:8080/v1/", placeholderStyle: theme.style(.placeholder), focused: state.focus == .baseURL && state.modal == nil)
+        label(" URL", Rect(x: 0, y: layout.urlField.y, width: ScreenLayout.labelWidth, height: 1), focused: state.focus == .url)
+        state.urlField.render(into: &buffer, at: layout.urlField, style: theme.style(state.focus == .url ? .fieldFocused : .field),
+                              placeholder: "path, relative to the base, or an absolute URL", placeholderStyle: theme.style(.placeholder), focused: state.focus == .url && state.modal == nil)
+    }
+
+    private static func drawStatus(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState) {
+        let theme = state.theme
+        buffer.fill(rect, style: theme.style(.base))
+        guard let status = state.status else { return }
+        let element: ThemeElement = switch status.kind {
+        case .info: .muted
+        case .success: .success
+        case .warning: .warning
+        case .error: .error
+        }
+        buffer.write(" " + status.text, x: rect.x, y: rect.y, style: theme.style(element), limit: rect.width)
+    }
+
+    /// Draws a box whose border shows focus, with tabs or a title in its top edge.
+    static func box(_ buffer: inout ScreenBuffer, _ rect: Rect, titles: [String], active: Int?, focused: Bool, theme: Theme) -> Rect {
+        let border = theme.style(focused ? .borderFocused : .border)
+        let inside = buffer.drawBox(rect, style: border)
+        guard rect.width > 6 else { return inside }
+        let title = Rect(x: rect.x + 2, y: rect.y, width: rect.width - 4, height: 1)
+        if let active {
+            Tabs(titles, active: active).render(into: &buffer, at: title, active: theme.style(.tabActive), inactive: theme.style(.tabInactive), separator: border)
+        } else {
+            buffer.write(titles.joined(separator: " "), x: title.x, y: title.y, style: theme.style(focused ? .title : .label), limit: title.width)
+        }
+        return inside
+    }
+
+    /// Token lines styled by the theme.
+    static func spans(_ line: TokenLine, _ theme: Theme) -> [Span] {
+        line.map { Span($0.text, theme.style($0.element)) }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import TerminalUI
+import TincanCore
+
+/// The response: status, validation errors with their chain, and the body, headers or timing.
+enum ResponsePane {
+    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: inout AppState) {
+        let theme = state.theme
+        let inside = Renderer.box(&buffer, rect, titles: ResponseView.allCases.map(\.rawValue), active: ResponseView.allCases.firstIndex(of: state.responseView), focused: state.focus == .response, theme: theme)
+        guard !inside.isEmpty else { return }
+        let header = state.responseHeaderLines
+        let headerHeight = min(header.count, max(1, inside.height / 2))
+        for (row, line) in header.prefix(headerHeight).enumerated() {
+            buffer.write(Renderer.spans(line, theme), x: inside.x + 1, y: inside.y + row, limit: inside.width - 1)
+        }
+        let body = Rect(x: inside.x, y: inside.y + headerHeight, width: inside.width, height: inside.height - headerHeight)
+        let lines = state.responseLines
+        state.responseScroll.clamp(contentHeight: lines.count, viewport: body.height)
+        for row in 0..<body.height {
+            let index = state.responseScroll.offset + row
+            guard index < lines.count else { break }
+            buffer.write(Renderer.spans(lines[index], theme), x: body.x + 1, y: body.y + row, limit: body.width - 1)
+        }
+        if lines.count > body.height, body.height > 0 {
+            let position = "\(state.responseScroll.offset + 1)-\(min(lines.count, state.responseScroll.offset + body.height))/\(lines.count)"
+            buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
+        }
+    }
+}
+
+extension AppState {
+    /// The fixed top of the response box: the status line and every validation error.
+    var responseHeaderLines: [TokenLine] {
+        guard let exchange else {
+            return [[Token(.muted, "No response yet. Press ctrl+r or F5 to send.")]]
+        }
+        guard let result = exchange.result else {
+            switch exchange.phase {
+            case .cancelled: return [[Token(.warning, "Cancelled.")]]
+            default: return [[Token(.muted, String(format: "Sending… %.1f s", exchange.elapsed(now: now)))]]
+            }
+        }
+        var lines: [TokenLine] = []
+        if let response = result.response {
+            let code = response.statusCode
+            let element: ThemeElement = switch code {
+            case ..<200: .status1xx
+            case ..<300: .status2xx
+            case ..<400: .status3xx
+            case ..<500: .status4xx
+            default: .status5xx
+            }
+            var facts = [String(format: "%.1f ms", result.metrics.total.inSeconds * 1000), RequestPreview.byteCount(Int64(result.data.count))]
+            if let type = response.mimeType { facts.append(type) }
+            lines.append([Token(element, "\(code) \(HTTPResponse.reasonPhrase(forStatusCode: code))"), Token(.muted, "  " + facts.joined(separator: " · "))])
+        }
+        if let error = result.transportError {
+            lines.append([Token(.error, "✗ Transport error: \(error)")])
+        }
+        if let error = result.serialization?.error {
+            for (depth, link) in error.chain.enumerated() {
+                let lead = depth == 0 ? "✗ " : String(repeating: "  ", count: depth) + "↳ "
+                lines.append([Token(.error, lead + link.message), Token(.muted, "  (\(link.domain) \(link.code))")])
+            }
+        } else if result.response != nil {
+            lines.append([Token(.success, "✓ valid"), Token(.muted, " for \(responseSerializer.rawValue), status \(acceptableStatusCodes)")])
+        }
+        return lines
+    }
+
+    /// The scrolling part of the response box, for the chosen view.
+    var responseLines: [TokenLine] {
+        guard let exchange, let result = exchange.result else { return [] }
+        switch responseView {
+        case .pretty: return exchange.prettyBody
+        case .raw: return exchange.rawBody
+        case .headers:
+            guard let response = result.response else { return [] }
+            return [[Token(.method, "HTTP/1.1 \(response.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode))")]]
+                + response.headers.map { [Token(.headerName, $0.name), Token(.headerValue, ": " + $0.value)] }
+        case .timing:
+            let metrics = result.metrics
+            func ms(_ duration: Duration?) -> String {
+                duration.map { String(format: "%8.1f ms", $0.inSeconds * 1000) } ?? "       — "
+            }
+            var lines: [TokenLine] = [
+                [Token(.label, "connect     "), Token(.base, ms(metrics.connect)), Token(.muted, "  DNS, TCP and TLS (about 0 on a reused connection)")],
+                [Token(.label, "TLS         "), Token(.base, "       — "), Token(.muted, "  not reported apart by the transport; inside connect")],
+                [Token(.label, "first byte  "), Token(.base, ms(metrics.firstByte))],
+                [Token(.label, "total       "), Token(.base, ms(metrics.total))],
+                [Token(.label, "requests    "), Token(.base, String(format: "%8d", metrics.requestCount)), Token(.muted, result.redirects.isEmpty ? "" : "  \(result.redirects.count) redirect(s)")],
+                [Token(.label, "size        "), Token(.base, RequestPreview.byteCount(Int64(result.data.count)))],
+                [],
+                [Token(.title, "events")],
+            ]
+            for milestone in exchange.milestones {
+                lines.append([Token(.muted, String(format: "%8.1f ms  ", (milestone.at - exchange.startedAt) * 1000)), Token(.base, milestone.event)])
+            }
+            return lines
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import TerminalUI
+
+/// What a click lands on.
+enum HitTarget: Sendable {
+    case pane(Pane)
+    case requestTab(RequestTab)
+    case responseView(ResponseView)
+}
+
+/// Where everything goes on the screen, computed from the state alone, so that rendering and
+/// mouse handling agree.
+struct ScreenLayout {
+    var title: Rect
+    var methodField: Rect
+    var serializerField: Rect
+    var responseInfo: Rect
+    var baseField: Rect
+    var urlField: Rect
+    var requestBox: Rect?
+    var previewBox: Rect?
+    var responseBox: Rect?
+    var progressRows: [Rect]
+    var status: Rect
+    var footer: Rect
+    var modalFrame: Rect?
+    var requestTabRanges: [Range<Int>] = []
+    var responseViewRanges: [Range<Int>] = []
+    var hits = HitMap<HitTarget>()
+
+    /// The label column before the fields.
+    static let labelWidth = 7
+
+    init(_ state: AppState) {
+        let screen = Rect(x: 0, y: 0, width: state.width, height: state.height)
+        let progressCount = Self.progressRowCount(state)
+        let rows = screen.split(.vertical, [.fixed(1), .fixed(1), .fixed(1), .fixed(1), .fill, .fixed(progressCount), .fixed(1), .fixed(1)])
+        title = rows[0]
+        let pickers = rows[1].split(.horizontal, [.fixed(Self.labelWidth), .fixed(10), .fixed(12), .fixed(13), .fill])
+        methodField = pickers[1]
+        serializerField = pickers[3]
+        responseInfo = pickers[4]
+        baseField = Rect(x: Self.labelWidth, y: rows[2].y, width: rows[2].width - Self.labelWidth - 1, height: 1)
+        urlField = Rect(x: Self.labelWidth, y: rows[3].y, width: rows[3].width - Self.labelWidth - 1, height: 1)
+        progressRows = (0..<progressCount).map { rows[5].row($0) }
+        status = rows[6]
+        footer = rows[7]
+
+        let main = rows[4]
+        if state.zoomed, [.headers, .parameters, .body, .properties, .preview, .response].contains(state.focus) {
+            switch state.focus {
+            case .preview: previewBox = main
+            case .response: responseBox = main
+            default: requestBox = main
+            }
+        } else {
+            let columns = main.split(.horizontal, [.percent(main.width >= 100 ? 38 : 42), .fill])
+            requestBox = columns[0]
+            let right = columns[1].split(.vertical, [.percent(42), .fill])
+            previewBox = right[0]
+            responseBox = right[1]
+        }
+
+        hits.add(methodField, .pane(.method))
+        hits.add(serializerField, .pane(.serializer))
+        hits.add(rows[2], .pane(.baseURL))
+        hits.add(rows[3], .pane(.url))
+        if let requestBox {
+            hits.add(requestBox, .pane(state.requestTab.pane))
+            requestTabRanges = Self.tabRanges(RequestTab.allCases.map(\.rawValue), startingAt: requestBox.x + 2)
+            for (tab, range) in zip(RequestTab.allCases, requestTabRanges) {
+                hits.add(Rect(x: range.lowerBound, y: requestBox.y, width: range.count, height: 1), .requestTab(tab))
+            }
+        }
+        if let previewBox { hits.add(previewBox, .pane(.preview)) }
+        if let responseBox {
+            hits.add(responseBox, .pane(.response))
+            responseViewRanges = Self.tabRanges(ResponseView.allCases.map(\.rawValue), startingAt: responseBox.x + 2)
+            for (view, range) in zip(ResponseView.allCases, responseViewRanges) {
+                hits.add(Rect(x: range.lowerBound, y: responseBox.y, width: range.count, height: 1), .responseView(view))
+            }
+        }
+        if let modal = state.modal {
+            modalFrame = Self.frame(of: modal, in: screen)
+        }
+    }
+
+    /// Tab titles as drawn by ``Tabs`` in a box's top edge: titles joined by ` │ `.
+    static func tabRanges(_ titles: [String], startingAt start: Int) -> [Range<Int>] {
+        var x = start
+        var ranges: [Range<Int>] = []
+        for (index, title) in titles.enumerated() {
+            if index > 0 { x += 3 }
+            ranges.append(x..<(x + TextWidth.of(title)))
+            x += TextWidth.of(title)
+        }
+        return ranges
+    }
+
+    /// One row per direction that is moving or has moved during the current send.
+    static func progressRowCount(_ state: AppState) -> Int {
+        guard let exchange = state.exchange else { return 0 }
+        return (exchange.upload.progress != nil ? 1 : 0) + (exchange.download.progress != nil ? 1 : 0)
+    }
+
+    static func frame(of modal: Modal, in screen: Rect) -> Rect {
+        switch modal {
+        case let .help(dialog), let .message(dialog): dialog.frame(in: screen)
+        case let .prompt(prompt): prompt.displayDialog.frame(in: screen)
+        case let .picker(picker): screen.centered(width: max(30, (picker.options.map(\.count).max() ?? 0) + 8), height: picker.options.count + 2)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+import TerminalUI
+import TincanCore
+
+/// Runs the TUI: one UI thread that owns the terminal, and the core's tasks that post back.
+///
+/// The loop waits on the terminal (its poll covers standard input and the self-pipe), then
+/// drains every key and every message before painting once, so a flood of progress events
+/// becomes one frame. Background work only posts to the ``Inbox``, which wakes the loop.
+/// Nothing here is `@MainActor`: the loop blocks, and must run on a thread of its own.
+public final class AppRunner: Sendable {
+    private let terminal: any TerminalDevice
+    private let manager: URLSessionManager
+    private let inbox: Inbox
+    private let tasks = Mutex<[Int: SessionTask]>([:])
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+
+    /// Creates a runner over a terminal, sending through a session manager (its cookie jar and
+    /// cache last as long as the app).
+    public init(terminal: any TerminalDevice, manager: URLSessionManager) {
+        self.terminal = terminal
+        self.manager = manager
+        inbox = Inbox(terminal: terminal)
+        start = clock.now
+    }
+
+    /// Seconds since the runner started.
+    private func seconds() -> Double {
+        (clock.now - start).inSeconds
+    }
+
+    /// Runs until the user quits or a signal asks to stop.
+    ///
+    /// - Parameter onFirstPaint: Called once, right after the first frame is on the screen.
+    /// - Returns: The state at the end.
+    public func run(_ initial: AppState, onFirstPaint: (() -> Void)? = nil) -> AppState {
+        var state = initial
+        let size = terminal.size
+        _ = state.update(.input(.resize(width: size.width, height: size.height)))
+        var previous: ScreenBuffer?
+        func paint() {
+            let frame = Renderer.render(&state)
+            terminal.draw(frame.diff(from: previous), cursor: frame.cursor)
+            previous = frame
+        }
+        paint()
+        onFirstPaint?()
+        while !state.shouldQuit {
+            let busy = state.exchange?.phase == .sending
+            let events = terminal.waitForEvents(timeout: busy ? 100 : nil)
+            if terminal.stopRequested { break }
+            var effects: [Effect] = []
+            for event in events {
+                if case .resize = event { previous = nil }
+                effects += state.update(.input(event))
+            }
+            for message in inbox.drain() { effects += state.update(message) }
+            if busy { effects += state.update(.tick(at: seconds())) }
+            for effect in effects {
+                switch effect {
+                case let .send(id, request, plan): send(id, request, plan)
+                case let .cancel(id): tasks.withLock { $0[id] }?.cancel()
+                case let .editExternally(text, fileExtension):
+                    let outcome = terminal.withTerminalReleased { Self.runEditor(text, fileExtension: fileExtension) }
+                    switch outcome {
+                    case let .success(edited): _ = state.update(.editorFinished(edited))
+                    case let .failure(error): _ = state.update(.editorFailed(error.message))
+                    }
+                    previous = nil
+                case .suspend:
+                    terminal.suspend()
+                    previous = nil
+                case .quit:
+                    state.shouldQuit = true
+                }
+            }
+            paint()
+        }
+        for task in tasks.withLock({ Array($0.values) }) { task.cancel() }
+        return state
+    }
+
+    private func send(_ id: Int, _ request: HTTPRequest, _ plan: SendPlan) {
+        var configuration = manager.sendingConfiguration
+        configuration.responseSerializer = plan.responseSerializer
+        configuration.uploadBytesPerSecond = plan.uploadBytesPerSecond
+        manager.sendingConfiguration = configuration
+        do {
+            let task = try manager.dataTask(with: request)
+            tasks.withLock { $0[id] = task }
+            let events = task.events
+            let inbox = inbox
+            Task.detached { [self] in
+                for await event in events {
+                    inbox.post(.task(exchange: id, event, at: seconds()))
+                }
+                tasks.withLock { _ = $0.removeValue(forKey: id) }
+            }
+            task.resume()
+        } catch {
+            inbox.post(.sendFailed(exchange: id, "\(error)", at: seconds()))
+        }
+    }
+
+    /// Why `$EDITOR` did not give text back.
+    struct EditorError: Error {
+        var message: String
+    }
+
+    /// Writes text to a temporary file, runs `$VISUAL` or `$EDITOR` (else `vi`) on it through
+    /// the shell (so an editor with arguments works), and reads it back.
+    static func runEditor(_ text: String, fileExtension: String) -> Result<String, EditorError> {
+        let environment = ProcessInfo.processInfo.environment
+        let editor = environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(fileExtension)")
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            return .failure(EditorError(message: "could not write \(path)"))
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\(editor) \"$1\"", "sh", path]
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            return .failure(EditorError(message: "\(editor): \(error)"))
+        }
+        guard process.terminationStatus == 0 else {
+            return .failure(EditorError(message: "\(editor) exited with status \(process.terminationStatus); the body was not changed"))
+        }
+        guard let data = FileManager.default.contents(atPath: path), let edited = String(data: data, encoding: .utf8) else {
+            return .failure(EditorError(message: "could not read \(path) back as UTF-8"))
+        }
+        return .success(edited)
+    }
+}
+
+/// Messages from background work, waiting for the UI loop: a locked queue that wakes the
+/// terminal's poll with one byte on its self-pipe.
+final class Inbox: Sendable {
+    private let messages = Mutex<[Message]>([])
+    private let terminal: any TerminalDevice
+
+    init(terminal: any TerminalDevice) {
+        self.terminal = terminal
+    }
+
+    /// Queues a message and wakes the loop.
+    func post(_ message: Message) {
+        messages.withLock { $0.append(message) }
+        terminal.wake()
+    }
+
+    /// Takes every queued message, oldest first.
+    func drain() -> [Message] {
+        messages.withLock { queue in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
+    }
+}
