@@ -84,6 +84,7 @@ let package = Package(
             dependencies: [
                 "TincanCore",
                 "TincanDemoServer",
+                "TerminalUI",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

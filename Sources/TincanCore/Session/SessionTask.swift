@@ -53,6 +53,14 @@ public struct TaskMetrics: Sendable, Hashable {
     public var total: Duration = .zero
     /// How many requests were sent (more than one after redirects and challenges).
     public var requestCount = 0
+
+    /// Creates metrics.
+    public init(connect: Duration? = nil, firstByte: Duration? = nil, total: Duration = .zero, requestCount: Int = 0) {
+        self.connect = connect
+        self.firstByte = firstByte
+        self.total = total
+        self.requestCount = requestCount
+    }
 }
 
 /// What a download task did with its file.
@@ -94,7 +102,8 @@ public struct TaskResult: Sendable {
     /// What a download task did with its file; nil for other tasks.
     public var download: DownloadResult?
 
-    init(request: HTTPRequest, response: HTTPResponse? = nil, data: [UInt8] = [], redirects: [Redirect] = [],
+    /// Creates a result (the core makes them; saved sessions and tests replay recorded ones).
+    public init(request: HTTPRequest, response: HTTPResponse? = nil, data: [UInt8] = [], redirects: [Redirect] = [],
          transportError: TransportError? = nil, serialization: ResponseSerialization? = nil, metrics: TaskMetrics = TaskMetrics(),
          cache: CacheOutcome? = nil, download: DownloadResult? = nil) {
         self.request = request

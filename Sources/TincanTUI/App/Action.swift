@@ -41,7 +41,7 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.tab)], .focusNext, label: "next", help: "Focus the next pane"),
         KeyBinding([KeyEvent(.tab, .shift)], .focusPrevious, label: "previous", help: "Focus the previous pane"),
         KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, properties", inFooter: true),
-        KeyBinding([KeyEvent(.function(3))], .nextResponseView, label: "view", help: "Show the next response view: pretty, raw, headers"),
+        KeyBinding([KeyEvent(.function(3))], .nextResponseView, label: "view", help: "Show the next response view: pretty, raw, headers, timing"),
         KeyBinding([KeyEvent(.function(4))], .editExternally, label: "$EDITOR", help: "Edit the body (the parameters as JSON) in $EDITOR"),
         KeyBinding([.ctrl("t")], .cycleTheme, label: "theme", help: "Switch to the next theme"),
         KeyBinding([.ctrl("o")], .zoom, label: "zoom", help: "Zoom the focused pane to the whole screen, and back"),

@@ -56,8 +56,8 @@ extension AppState {
             return handleModal(event)
         }
         if case let .key(key) = event {
-            let scopes = focus.takesText ? [Scope.global.rawValue] : activeScopes
-            if let action = keymap.action(for: key, in: scopes) {
+            // Text panes have no `list` scope, so printable keys reach the field.
+            if let action = keymap.action(for: key, in: activeScopes) {
                 return perform(action)
             }
         }
@@ -104,7 +104,8 @@ extension AppState {
         switch (mouse.action, target) {
         case let (.press, .pane(pane)):
             setFocus(pane)
-            if let region = layout.hits.region(x: mouse.x, y: mouse.y) { select(in: pane, row: mouse.y - region.y) }
+            // Rows start inside the box's border.
+            if let region = layout.hits.region(x: mouse.x, y: mouse.y) { select(in: pane, row: mouse.y - region.y - 1) }
         case let (.press, .requestTab(tab)):
             switchRequestTab(to: tab)
         case let (.press, .responseView(view)):
@@ -125,7 +126,7 @@ extension AppState {
         case .headers:
             guard !headers.isEmpty else { return }
             let range = headerList.visibleRange(count: headers.count, viewport: max(1, height / 3))
-            headerList.select(range.lowerBound + row - 1, count: headers.count)
+            headerList.select(range.lowerBound + row, count: headers.count)
         case .parameters:
             parameters.list.select(parameters.list.offset + row, count: parameters.rows.count)
         case .properties:

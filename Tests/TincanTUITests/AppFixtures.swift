@@ -1,0 +1,52 @@
+import Foundation
+import TerminalUI
+import TincanCore
+@testable import TincanTUI
+
+/// States and fabricated core results for driving `update` and rendering without a network.
+enum Fixtures {
+    static let base = "http://127.0.0.1:8080/"
+
+    /// The welcome state against a fixed base URL, so snapshots do not depend on a port.
+    static func welcome(width: Int = 80, height: Int = 24) -> AppState {
+        AppState.welcome(baseURL: base, width: width, height: height)
+    }
+
+    /// Sends keys and paste events through `update`, collecting the effects.
+    @discardableResult
+    static func press(_ keys: [InputEvent], into state: inout AppState) -> [Effect] {
+        keys.flatMap { state.update(.input($0)) }
+    }
+
+    /// Key events that type text.
+    static func typing(_ text: String) -> [InputEvent] {
+        text.map { .key(.char($0)) }
+    }
+
+    /// A response as the demo server would send it, validated by the state's serializer.
+    static func result(for request: HTTPRequest, status: Int, contentType: String, body: String, serializer: any ResponseSerializer = CompoundResponseSerializer(), milliseconds: Int = 12) -> TaskResult {
+        let response = HTTPResponse(url: request.url, statusCode: status, headers: HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(body.utf8.count)), ("Server", "tincan-demo")]))
+        let data = Array(body.utf8)
+        return TaskResult(
+            request: request,
+            response: response,
+            data: data,
+            serialization: serializer.serialize(response, data: data, request: request),
+            metrics: TaskMetrics(connect: .milliseconds(2), firstByte: .milliseconds(milliseconds - 2), total: .milliseconds(milliseconds), requestCount: 1)
+        )
+    }
+
+    /// Presses send and answers it with a result, as the runner would.
+    static func send(_ state: inout AppState, status: Int = 200, contentType: String = "application/json", body: String) {
+        let effects = state.update(.input(.key(.ctrl("r"))))
+        guard case let .send(id, request, plan)? = effects.first else { fatalError("send produced \(effects)") }
+        _ = state.update(.task(exchange: id, .resumed, at: 0.001))
+        _ = state.update(.task(exchange: id, .requestSent(request), at: 0.002))
+        _ = state.update(.task(exchange: id, .downloadProgress(TransferProgress(completed: Int64(body.utf8.count), expected: Int64(body.utf8.count))), at: 0.010))
+        _ = state.update(.task(exchange: id, .completed(result(for: request, status: status, contentType: contentType, body: body, serializer: plan.responseSerializer)), at: 0.012))
+    }
+
+    static let userJSON = """
+    {"id": 42, "name": "Ada Lovelace", "email": null, "admin": true, "score": 99.5, "tags": ["math", "engines"], "address": {"city": "London", "zip": "W1"}}
+    """
+}
