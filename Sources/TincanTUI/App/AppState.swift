@@ -24,7 +24,7 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
 
 /// The tabs of the request box on the left.
 public enum RequestTab: String, Sendable, CaseIterable, Hashable {
-    case headers = "Headers", parameters = "Params", body = "Body", properties = "Properties"
+    case headers = "Headers", parameters = "Params", body = "Body", properties = "Props"
 
     /// The pane that shows it.
     var pane: Pane {
@@ -153,7 +153,7 @@ public struct AppState: Sendable {
                 TreeNode(key: "1", value: .string("http")),
             ]),
         ]))
-        state.status = StatusMessage("Welcome: a request to Tincan's demo server is ready. Press ctrl+r or F5 to send, F1 for help.")
+        state.status = StatusMessage("Welcome: a request to the demo server is ready. ctrl+r sends it, F1 helps.")
         state.refreshPreview()
         return state
     }

@@ -63,7 +63,8 @@ enum RequestPanes {
         let theme = state.theme
         let rows = PropertyRow.allCases
         let range = state.propertyList.visibleRange(count: rows.count, viewport: rect.height - 1)
-        let labelWidth = min(rect.width / 2 + 2, rows.map { TextWidth.of($0.label) }.max()! + 3)
+        // The label column shrinks on narrow screens (labels are cut with …) to keep values visible.
+        let labelWidth = max(8, min(rows.map { TextWidth.of($0.label) }.max()! + 3, rect.width - 14))
         for (line, index) in range.enumerated() {
             let row = rows[index]
             let selected = index == state.propertyList.selected
@@ -71,7 +72,9 @@ enum RequestPanes {
             buffer.fill(rect.row(line), style: base)
             let changed = row.isChanged(in: state)
             var spans = [Span(changed ? "● " : "  ", selected ? base : theme.style(.changed))]
-            spans.append(Span(row.label.rightPadded(to: labelWidth - 2), selected ? base : theme.style(row.note == nil ? .label : .disabled)))
+            var label = row.label
+            if TextWidth.of(label) > labelWidth - 3 { label = String(TextWidth.prefix(label, fitting: labelWidth - 4)) + "…" }
+            spans.append(Span(label.rightPadded(to: labelWidth - 2), selected ? base : theme.style(row.note == nil ? .label : .disabled)))
             spans.append(Span(row.value(in: state), selected ? base : theme.style(changed ? .changed : .base)))
             buffer.write(spans, x: rect.x, y: rect.y + line, limit: rect.width)
         }

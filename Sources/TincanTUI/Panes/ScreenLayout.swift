@@ -53,7 +53,7 @@ struct ScreenLayout {
             default: requestBox = main
             }
         } else {
-            let columns = main.split(.horizontal, [.percent(main.width >= 100 ? 38 : 42), .fill])
+            let columns = main.split(.horizontal, [.percent(main.width >= 100 ? 38 : 44), .fill])
             requestBox = columns[0]
             let right = columns[1].split(.vertical, [.percent(42), .fill])
             previewBox = right[0]

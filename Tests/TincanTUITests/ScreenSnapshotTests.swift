@@ -1,0 +1,100 @@
+import Testing
+import TerminalUI
+import TestSupport
+import TincanCore
+@testable import TincanTUI
+
+/// Every pane and modal rendered into a ScreenBuffer at 80x24 and 120x40, compared with golden
+/// files under Snapshots/ (text, then style runs). A missing golden file is recorded and fails.
+@Suite("Screen snapshots")
+struct ScreenSnapshotTests {
+    enum Scene: String, CaseIterable, CustomTestStringConvertible {
+        case welcome, headers, body, properties, responseJSON, responseChain, responseHeaders, responseTiming
+        case responseXML, progress, help, methodPicker, promptError, previewError, zoomedResponse, lightTheme, wideText
+
+        var testDescription: String { rawValue }
+
+        func apply(to state: inout AppState) {
+            switch self {
+            case .welcome: break
+            case .headers:
+                state.setFocus(.headers)
+                state.headers.append(HeaderRow(name: "X-Off", value: "not sent", isEnabled: false))
+            case .body: Fixtures.press([.key(KeyEvent(.function(2)))], into: &state)
+            case .properties:
+                state.setFocus(.properties)
+                state.observed.timeoutInterval = 5
+                state.acceptableStatusCodes = StatusCodeSet([200...299, 304...304])
+            case .responseJSON: Fixtures.send(&state, body: Fixtures.userJSON)
+            case .responseChain:
+                state.responseSerializer = .json
+                Fixtures.send(&state, status: 404, contentType: "text/html", body: "<h1>Not found</h1>")
+            case .responseHeaders:
+                Fixtures.send(&state, body: Fixtures.userJSON)
+                state.responseView = .headers
+            case .responseTiming:
+                Fixtures.send(&state, body: Fixtures.userJSON)
+                state.responseView = .timing
+            case .responseXML:
+                Fixtures.send(&state, contentType: "application/xml", body: "<slideshow title=\"Demo\"><slide type=\"all\"><title>Wake up</title></slide></slideshow>")
+            case .progress:
+                let effects = state.update(.input(.key(.ctrl("r"))))
+                guard case let .send(id, _, _)? = effects.first else { return }
+                _ = state.update(.task(exchange: id, .uploadProgress(TransferProgress(completed: 2_048, expected: 8_192)), at: 0.5))
+                _ = state.update(.task(exchange: id, .uploadProgress(TransferProgress(completed: 6_144, expected: 8_192)), at: 1.5))
+                _ = state.update(.task(exchange: id, .downloadProgress(TransferProgress(completed: 10_000, expected: nil)), at: 1.5))
+                _ = state.update(.tick(at: 1.6))
+            case .help: Fixtures.press([.key(KeyEvent(.function(1)))], into: &state)
+            case .methodPicker:
+                state.setFocus(.method)
+                Fixtures.press([.key(KeyEvent(.enter)), .key(KeyEvent(.down))], into: &state)
+            case .promptError:
+                state.setFocus(.headers)
+                Fixtures.press([.key(.char("a"))] + Fixtures.typing("Bad Name: x") + [.key(KeyEvent(.enter))], into: &state)
+            case .previewError:
+                state.urlField = TextField("http://exa mple.com/")
+                state.refreshPreview()
+            case .zoomedResponse:
+                Fixtures.send(&state, body: Fixtures.userJSON)
+                state.setFocus(.response)
+                Fixtures.press([.key(.ctrl("o"))], into: &state)
+            case .lightTheme: Fixtures.press([.key(.ctrl("t"))], into: &state)
+            case .wideText:
+                state.parameters = TreeEditor(root: TreeNode(key: "", value: .object, children: [
+                    TreeNode(key: "名前", value: .string("日本語 🙂 café")),
+                ]))
+                state.refreshPreview()
+            }
+        }
+    }
+
+    @Test(arguments: Scene.allCases, [(80, 24), (120, 40)])
+    func paneMatchesItsGoldenFile(_ scene: Scene, size: (Int, Int)) {
+        var state = Fixtures.welcome(width: size.0, height: size.1)
+        scene.apply(to: &state)
+        let buffer = Renderer.render(&state)
+        if let problem = Snapshot.verify(buffer, named: "\(scene.rawValue)-\(size.0)x\(size.1)") {
+            Issue.record(Comment(rawValue: problem))
+        }
+    }
+
+    @Test func aTooSmallTerminalSaysSoInsteadOfDrawingGarbage() {
+        var state = Fixtures.welcome(width: 30, height: 8)
+        let buffer = Renderer.render(&state)
+        #expect(buffer.lines[0].hasPrefix("Tincan needs at least 40×12"))
+    }
+
+    @Test func everyRowOfEveryFrameIsExactlyTheScreenWidth() {
+        for scene in Scene.allCases {
+            var state = Fixtures.welcome(width: 100, height: 30)
+            scene.apply(to: &state)
+            let buffer = Renderer.render(&state)
+            for row in 0..<buffer.height {
+                let columns = (0..<buffer.width).reduce(0) { total, column in
+                    buffer[column, row].isContinuation ? total : total + max(1, TextWidth.of(buffer[column, row].text))
+                }
+                #expect(columns == 100, "scene \(scene.rawValue), row \(row)")
+            }
+        }
+    }
+}
