@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tmux server on a private socket, running one program in a window of a set size, for
+/// end-to-end tests that read the screen with `capture-pane`.
+public final class TmuxSession: Sendable {
+    /// The private socket; no other tmux server is touched.
+    public let socket: String
+    private let directory: TemporaryDirectory
+
+    /// Starts `command` (run by `sh -c`) in a detached session with `TERM=tmux-256color`.
+    public init(command: String, width: Int = 120, height: Int = 40, environment: [String: String] = [:]) async throws {
+        directory = try TemporaryDirectory()
+        socket = (directory.path as NSString).appendingPathComponent("tmux.sock")
+        let exports = (["TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"].merging(environment) { $1 })
+            .map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        // The server daemonizes and would hold captured pipes open forever: start it with its
+        // output going to /dev/null and wait for the client with waitpid, then talk to it with
+        // ordinary (captured) client commands.
+        let status = Self.spawnAndWait([Self.tmuxPath, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "env \(exports) \(command)", ";", "set-option", "-g", "remain-on-exit", "on"])
+        guard status == 0 else { throw TmuxError(message: "tmux could not start a session (status \(status))") }
+    }
+
+    deinit {
+        _ = Self.spawnAndWait([Self.tmuxPath, "-S", socket, "kill-server"])
+    }
+
+    /// Runs a program with its standard streams on /dev/null and returns its exit status.
+    static func spawnAndWait(_ arguments: [String]) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var pid: pid_t = 0
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    static let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "tmux"
+
+    /// Runs a tmux command against this server.
+    @discardableResult
+    public func tmux(_ arguments: [String]) async throws -> String {
+        let result = try await run(Self.tmuxPath, ["-S", socket] + arguments)
+        guard result.status == 0 else { throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(result.stderr)") }
+        return result.stdout
+    }
+
+    /// Sends keys in tmux's names (`C-r`, `Enter`, `F2`) or literal text with `literal`.
+    public func send(_ keys: String..., literal: Bool = false) async throws {
+        try await tmux(["send-keys", "-t", "0"] + (literal ? ["-l"] : []) + keys)
+    }
+
+    /// The screen as text lines.
+    public func screen() async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", "0"])
+    }
+
+    /// A tmux format value of the pane, such as `#{alternate_on}`.
+    public func format(_ format: String) async throws -> String {
+        try await tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until the screen satisfies a condition, polling every 50 ms.
+    ///
+    /// - Throws: ``TmuxError`` with the last screen when it does not happen in time.
+    @discardableResult
+    public func waitFor(_ description: String, timeout: Double = 15, _ condition: (String) -> Bool) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try await screen()
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TmuxError(message: "timed out waiting for \(description); the screen was:\n\(last)")
+    }
+
+    /// Waits until the screen contains text.
+    @discardableResult
+    public func waitFor(_ text: String, timeout: Double = 15) async throws -> String {
+        try await waitFor("'\(text)'", timeout: timeout) { $0.contains(text) }
+    }
+}
+
+/// A tmux step that failed, with what the screen showed.
+public struct TmuxError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real `tincan` binary in tmux (a private socket, TERM=tmux-256color), driven with
+/// send-keys and read with capture-pane: the user's whole path through the TUI.
+@Suite("TUI end to end in tmux", .serialized)
+struct TUIEndToEndTests {
+    private func start(width: Int = 120, height: Int = 40) async throws -> (TmuxSession, TemporaryDirectory) {
+        let config = try TemporaryDirectory()
+        // The shell reports how tincan exited and whether the terminal is back in cooked mode.
+        let command = "sh -c '\(BuiltProducts.tincan) --no-mouse; echo EXIT=$?; stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo | tr \"\\n\" \" \"; echo; sleep 60'"
+        let session = try await TmuxSession(command: command, width: width, height: height, environment: ["XDG_CONFIG_HOME": config.path, "HOME": config.path])
+        try await session.waitFor("No response yet")
+        return (session, config)
+    }
+
+    @Test func buildsSendsWatchesProgressSeesErrorsResizesSwitchesThemesAndQuitsCleanly() async throws {
+        let (tui, _) = try await start()
+
+        // Set the URL (the URL field has focus at start).
+        try await tui.send("C-a", "C-k")
+        try await tui.send("anything/items", literal: true)
+
+        // Add a header: the request box is next in the focus order; F2 walks its tabs to Headers.
+        try await tui.send("Tab")
+        try await tui.send("F2", "F2", "F2")
+        try await tui.waitFor("[x] Accept: application/json")
+        try await tui.send("a")
+        try await tui.waitFor("Add header")
+        try await tui.send("X-Workshop: e2e", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor("[x] X-Workshop: e2e")
+
+        // Nested parameters: an object "user" holding name=Ada.
+        try await tui.send("F2")
+        try await tui.waitFor("parameters: {3}")
+        try await tui.send("Home", "a")
+        try await tui.send("user", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor("Value of user")
+        try await tui.send("Enter")
+        try await tui.send("t", "t", "t", "t", "t")
+        try await tui.waitFor("user: {0}")
+        try await tui.send("a")
+        try await tui.send("name", literal: true)
+        try await tui.send("Enter")
+        try await tui.send("Ada", literal: true)
+        try await tui.send("Enter")
+
+        // The preview shows the request as it will go on the wire.
+        let preview = try await tui.waitFor("GET /anything/items?greeting=hello")
+        #expect(preview.contains("X-Workshop: e2e"))
+
+        // Send it: 200 and the decoded JSON echo of the nested query and the header.
+        try await tui.send("C-r")
+        let response = try await tui.waitFor("200 OK")
+        #expect(response.contains("✓ valid"))
+        try await tui.waitFor("\"user[name]\": \"Ada\"")
+        try await tui.send("Tab", "Tab", "PageDown")
+        try await tui.waitFor("\"X-Workshop\": \"e2e\"")
+
+        // /drip: the download bar moves while the body trickles in.
+        try await tui.send("BTab", "BTab", "BTab")
+        try await tui.send("C-a", "C-k")
+        try await tui.send("drip?duration=3&numbytes=60", literal: true)
+        try await tui.send("C-r")
+        let early = try await tui.waitFor("a partly filled download bar") { $0.contains("↓ download") && $0.contains("60 B") && !$0.contains("done") }
+        let earlyLine = early.split(separator: "\n").first { $0.contains("↓ download") }.map(String.init) ?? ""
+        try await Task.sleep(for: .milliseconds(700))
+        let later = try await tui.screen()
+        let laterLine = later.split(separator: "\n").first { $0.contains("↓ download") }.map(String.init) ?? ""
+        #expect(earlyLine != laterLine, "the download bar did not move:\n\(earlyLine)\n\(laterLine)")
+        try await tui.waitFor("done", timeout: 10)
+
+        // /status/404: the validation error and its status.
+        try await tui.send("C-a", "C-k")
+        try await tui.send("status/404", literal: true)
+        try await tui.send("C-r")
+        let failed = try await tui.waitFor("✗ Request failed: not found (404)")
+        #expect(failed.contains("404 Not Found"))
+
+        // Resize: the layout follows the window.
+        try await tui.tmux(["resize-window", "-t", "0", "-x", "90", "-y", "28"])
+        let resized = try await tui.waitFor("a 90-column layout") { screen in
+            let lines = screen.split(separator: "\n")
+            return lines.count <= 28 && lines.contains { $0.hasPrefix("╰") && $0.hasSuffix("╯") && $0.count == 90 }
+        }
+        #expect(resized.contains("Pretty │ Raw"))
+
+        // Switch themes.
+        try await tui.send("C-t")
+        try await tui.waitFor("theme light")
+        try await tui.send("C-t")
+        try await tui.waitFor("theme high-contrast")
+
+        // Quit: exit status 0, the alternate screen left, and the terminal back in cooked mode.
+        try await tui.send("C-c")
+        let after = try await tui.waitFor("EXIT=")
+        #expect(after.contains("EXIT=0"))
+        #expect(after.contains("icanon echo"))
+        #expect(try await tui.format("#{alternate_on}") == "0")
+    }
+
+    @Test func sigtermRestoresTheTerminal() async throws {
+        let (tui, _) = try await start(width: 80, height: 24)
+        let pid = try await run("/usr/bin/pgrep", ["-n", "-f", "\(BuiltProducts.tincan) --no-mouse"])
+        let number = pid.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!number.isEmpty)
+        _ = try await run("/bin/kill", ["-TERM", number])
+        let after = try await tui.waitFor("EXIT=")
+        #expect(after.contains("EXIT=143"))
+        #expect(after.contains("icanon echo"))
+        #expect(try await tui.format("#{alternate_on}") == "0")
+    }
+}
