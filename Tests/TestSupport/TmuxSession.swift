@@ -92,5 +92,11 @@ public final class TmuxSession: Sendable {
 /// A tmux step that failed, with what the screen showed.
 public struct TmuxError: Error, CustomStringConvertible {
     public var message: String
+
+    /// Creates an error.
+    public init(message: String) {
+        self.message = message
+    }
+
     public var description: String { message }
 }

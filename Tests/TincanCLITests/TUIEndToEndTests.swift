@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 
@@ -13,6 +16,16 @@ struct TUIEndToEndTests {
         let session = try await TmuxSession(command: command, width: width, height: height, environment: ["XDG_CONFIG_HOME": config.path, "HOME": config.path])
         try await session.waitFor("No response yet")
         return (session, config)
+    }
+
+    /// The tincan process: the child of the pane's shell.
+    private func tincanProcess(_ tui: TmuxSession) async throws -> pid_t {
+        let shell = try await tui.format("#{pane_pid}")
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        guard let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
+            throw TmuxError(message: "the pane's shell \(shell) has no child")
+        }
+        return pid
     }
 
     @Test func buildsSendsWatchesProgressSeesErrorsResizesSwitchesThemesAndQuitsCleanly() async throws {
@@ -104,13 +117,37 @@ struct TUIEndToEndTests {
 
     @Test func sigtermRestoresTheTerminal() async throws {
         let (tui, _) = try await start(width: 80, height: 24)
-        let pid = try await run("/usr/bin/pgrep", ["-n", "-f", "\(BuiltProducts.tincan) --no-mouse"])
-        let number = pid.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(!number.isEmpty)
-        _ = try await run("/bin/kill", ["-TERM", number])
+        let pid = try await tincanProcess(tui)
+        #expect(kill(pid, SIGTERM) == 0)
         let after = try await tui.waitFor("EXIT=")
         #expect(after.contains("EXIT=143"))
         #expect(after.contains("icanon echo"))
         #expect(try await tui.format("#{alternate_on}") == "0")
+    }
+
+    @Test func bracketedPasteIsTextAndCtrlZSuspendsAndResumesWithARepaint() async throws {
+        let (tui, _) = try await start(width: 100, height: 30)
+        // A paste goes into the URL field as text, keys and all ("?" would open help in a list).
+        try await tui.send("C-a", "C-k")
+        try await tui.tmux(["set-buffer", "anything/pasted?x=1"])
+        try await tui.tmux(["paste-buffer", "-p", "-t", "0"])
+        try await tui.waitFor("GET /anything/pasted?x=1&greeting=hello")
+
+        try await tui.send("C-z")
+        var given = false
+        for _ in 0..<100 where !given {
+            given = try await tui.format("#{alternate_on}") == "0"
+            if !given { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(given, "ctrl+z did not leave the alternate screen")
+        let pid = try await tincanProcess(tui)
+        let state = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8).split(separator: " ")[2]
+        #expect(state == "T", "the process is not stopped")
+        #expect(kill(pid, SIGCONT) == 0)
+        let back = try await tui.waitFor("GET /anything/pasted?x=1&greeting=hello")
+        #expect(back.contains("Preview"))
+        #expect(try await tui.format("#{alternate_on}") == "1")
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
     }
 }

@@ -260,3 +260,27 @@ struct TestSupportDirectory {
         file = try directory.write("hello.txt", Array("hello\n".utf8))
     }
 }
+
+@Suite("The external editor")
+struct ExternalEditorTests {
+    @Test func theEditorsTextComesBackAndAFailingEditorChangesNothing() {
+        let edited = AppRunner.runEditor("{\"a\": 1}", fileExtension: "json", environment: ["EDITOR": "sed -i s/1/2/"])
+        #expect((try? edited.get()) == "{\"a\": 2}")
+        let failed = AppRunner.runEditor("{}", fileExtension: "json", environment: ["VISUAL": "false"])
+        guard case let .failure(error) = failed else {
+            Issue.record("a failing editor was taken as a success")
+            return
+        }
+        #expect(error.message.contains("exited with status 1"))
+    }
+
+    @Test func editedTextIsAppliedToTheParameters() {
+        var state = Fixtures.welcome()
+        _ = state.update(.editorFinished("{\"q\": \"tea\"}"))
+        #expect(state.focus == .body)
+        #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["q": .string("tea")]))
+        _ = state.update(.editorFinished("{oops"))
+        #expect(state.body.text == "{oops")
+        #expect(state.status?.kind == .error)
+    }
+}

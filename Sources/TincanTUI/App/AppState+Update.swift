@@ -274,9 +274,10 @@ extension AppState {
     }
 
     private mutating func moveFocus(by delta: Int) {
-        let order = focusOrder
-        let index = order.firstIndex(of: focus) ?? 0
-        setFocus(order[(index + delta + order.count) % order.count])
+        var ring = FocusRing(focusOrder)
+        ring.focus(focus)
+        if delta > 0 { ring.next() } else { ring.previous() }
+        setFocus(ring.current)
     }
 
     private mutating func switchRequestTab(to tab: RequestTab) {

@@ -17,9 +17,6 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
         case .baseURL, .url: []
         }
     }
-
-    /// Whether it takes typed text, so printable keys are never bindings.
-    var takesText: Bool { self == .baseURL || self == .url || self == .body }
 }
 
 /// The tabs of the request box on the left.
