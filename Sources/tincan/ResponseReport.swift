@@ -186,25 +186,14 @@ final class ProgressLine: Sendable {
             return baselines[arrow] ?? 0
         }
         let rate = Double(progress.completed - baseline) / elapsed
-        var text = "\r\u{1B}[K\(arrow) \(Self.size(Double(progress.completed)))"
+        var text = "\r\u{1B}[K\(arrow) \(RequestPreview.shortSize(Double(progress.completed)))"
         if let expected = progress.expected, let fraction = progress.fractionCompleted {
             let width = 20
             let filled = Int(fraction * Double(width))
-            text += " / \(Self.size(Double(expected))) [" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "]"
+            text += " / \(RequestPreview.shortSize(Double(expected))) [" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "]"
             if rate > 0 { text += " ETA \(Int((Double(expected - progress.completed) / rate).rounded()))s" }
         }
-        text += " \(Self.size(rate))/s"
+        text += " \(RequestPreview.shortSize(rate))/s"
         FileHandle.standardError.write(Data(text.utf8))
-    }
-
-    static func size(_ bytes: Double) -> String {
-        let units = ["B", "KiB", "MiB", "GiB"]
-        var value = bytes
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
     }
 }

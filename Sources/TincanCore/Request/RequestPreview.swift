@@ -32,6 +32,18 @@ public enum RequestPreview {
         return String(validating: bytes, as: UTF8.self) != nil
     }
 
+    /// A size for progress lines and rates: `512 B`, `1.5 KiB`, `3.2 GiB`.
+    public static func shortSize(_ bytes: Double) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = bytes
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
+    }
+
     /// `1 byte`, `512 bytes`, `1,048,576 bytes (1.0 MiB)`.
     public static func byteCount(_ count: Int64) -> String {
         let exact = count == 1 ? "1 byte" : "\(grouped(count)) bytes"

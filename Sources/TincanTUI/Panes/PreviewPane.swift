@@ -7,13 +7,7 @@ enum PreviewPane {
         let theme = state.theme
         let inside = Renderer.box(&buffer, rect, titles: ["Preview · the bytes on the wire"], active: nil, focused: state.focus == .preview, theme: theme)
         guard !inside.isEmpty else { return }
-        let lines = state.previewLines
-        state.previewScroll.clamp(contentHeight: lines.count, viewport: inside.height)
-        for row in 0..<inside.height {
-            let index = state.previewScroll.offset + row
-            guard index < lines.count else { break }
-            buffer.write(Renderer.spans(lines[index], theme), x: inside.x + 1, y: inside.y + row, limit: inside.width - 1)
-        }
+        Renderer.drawLines(&buffer, state.previewLines, in: inside, scroll: &state.previewScroll, theme: theme)
     }
 }
 

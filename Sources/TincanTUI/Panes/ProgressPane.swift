@@ -31,23 +31,12 @@ enum ProgressPane {
     static func text(progress: TransferProgress, meter: TransferMeter, finished: Bool) -> String {
         var parts: [String] = []
         if let fraction = progress.fractionCompleted { parts.append(String(format: "%3.0f%%", fraction * 100)) }
-        let done = size(Double(progress.completed))
-        parts.append(progress.expected.map { "\(done) / \(size(Double($0)))" } ?? done)
-        if let rate = meter.rate { parts.append("\(size(rate))/s") }
+        let done = RequestPreview.shortSize(Double(progress.completed))
+        parts.append(progress.expected.map { "\(done) / \(RequestPreview.shortSize(Double($0)))" } ?? done)
+        if let rate = meter.rate { parts.append("\(RequestPreview.shortSize(rate))/s") }
         if !finished, let left = meter.secondsLeft { parts.append("ETA \(duration(left))") }
         if finished { parts.append("done") }
         return parts.joined(separator: "  ")
-    }
-
-    static func size(_ bytes: Double) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = bytes
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
     }
 
     static func duration(_ seconds: Double) -> String {

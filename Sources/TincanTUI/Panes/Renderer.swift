@@ -95,6 +95,16 @@ public enum Renderer {
         return inside
     }
 
+    /// Draws the lines from a scroll position into a rectangle, one column in from its left.
+    static func drawLines(_ buffer: inout ScreenBuffer, _ lines: [TokenLine], in rect: Rect, scroll: inout ScrollState, theme: Theme) {
+        scroll.clamp(contentHeight: lines.count, viewport: rect.height)
+        for row in 0..<rect.height {
+            let index = scroll.offset + row
+            guard index < lines.count else { break }
+            buffer.write(spans(lines[index], theme), x: rect.x + 1, y: rect.y + row, limit: rect.width - 1)
+        }
+    }
+
     /// Token lines styled by the theme.
     static func spans(_ line: TokenLine, _ theme: Theme) -> [Span] {
         line.map { Span($0.text, theme.style($0.element)) }

@@ -15,12 +15,7 @@ enum ResponsePane {
         }
         let body = Rect(x: inside.x, y: inside.y + headerHeight, width: inside.width, height: inside.height - headerHeight)
         let lines = state.responseLines
-        state.responseScroll.clamp(contentHeight: lines.count, viewport: body.height)
-        for row in 0..<body.height {
-            let index = state.responseScroll.offset + row
-            guard index < lines.count else { break }
-            buffer.write(Renderer.spans(lines[index], theme), x: body.x + 1, y: body.y + row, limit: body.width - 1)
-        }
+        Renderer.drawLines(&buffer, lines, in: body, scroll: &state.responseScroll, theme: theme)
         if lines.count > body.height, body.height > 0 {
             let position = "\(state.responseScroll.offset + 1)-\(min(lines.count, state.responseScroll.offset + body.height))/\(lines.count)"
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
