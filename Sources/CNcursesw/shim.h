@@ -58,13 +58,16 @@ static inline void tincan_reset_terminal_modes(void) {
     (void)ignored;
 }
 
+// ncurses' handler runs first: it sets the flag that makes the next wget_wch return KEY_RESIZE.
+// Waking the loop before that (the signal may run on another thread) could let the loop read,
+// find nothing, and sleep through the resize.
 static void tincan_on_winch(int signal_number) {
     int saved = errno;
-    if (tincan_wake_fd >= 0) { ssize_t ignored = write(tincan_wake_fd, "w", 1); (void)ignored; }
     if (!(tincan_previous_winch.sa_flags & SA_SIGINFO) && tincan_previous_winch.sa_handler != SIG_DFL
         && tincan_previous_winch.sa_handler != SIG_IGN && tincan_previous_winch.sa_handler != NULL) {
         tincan_previous_winch.sa_handler(signal_number);
     }
+    if (tincan_wake_fd >= 0) { ssize_t ignored = write(tincan_wake_fd, "w", 1); (void)ignored; }
     errno = saved;
 }
 
