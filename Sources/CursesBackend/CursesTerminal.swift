@@ -139,13 +139,25 @@ public final class CursesTerminal: TerminalDevice {
         if state.withLock({ state in defer { state.needsFullRepaint = false }; return state.needsFullRepaint }) {
             clearok(screen, true)
         }
+        let colors = colorCount
+        // Runs of cells share a style: look its pair and attributes up once per run of the same style.
+        var lastStyle: Style?
+        var pair: Int32 = 0
+        var attributes: attr_t = tincan_a_normal()
+        var wide: [wchar_t] = []
         for change in changes {
             wmove(screen, Int32(change.y), Int32(change.x))
             for cell in change.cells where !cell.isContinuation {
+                if cell.style != lastStyle {
+                    lastStyle = cell.style
+                    pair = pairNumber(cell.style, colors: colors)
+                    attributes = self.attributes(cell.style.attributes)
+                }
                 var character = cchar_t()
-                var pair = pairNumber(cell.style)
-                var wide = Array(cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }) + [0]
-                setcchar(&character, &wide, attributes(cell.style.attributes), 0, &pair)
+                wide.removeAll(keepingCapacity: true)
+                for scalar in cell.text.unicodeScalars { wide.append(wchar_t(bitPattern: scalar.value)) }
+                wide.append(0)
+                setcchar(&character, &wide, attributes, 0, &pair)
                 wadd_wch(screen, &character)
             }
         }
@@ -326,10 +338,9 @@ public final class CursesTerminal: TerminalDevice {
         return result
     }
 
-    private func colorNumber(_ color: Color) -> Int32 {
-        let colors = colorCount
+    private func colorNumber(_ color: Color, colors: Int) -> Int32 {
         guard colors > 0 else { return -1 }
-        var mapped = color
+        let mapped: Color
         if colors >= 256 {
             mapped = color.nearest256
         } else if colors >= 16, case let .indexed(index) = color, index < 16 {
@@ -346,9 +357,9 @@ public final class CursesTerminal: TerminalDevice {
 
     /// An extended colour pair for a style, allocated once (`alloc_pair`), passed through
     /// setcchar's opts because COLOR_PAIR packs only 8 bits.
-    private func pairNumber(_ style: Style) -> Int32 {
-        guard colorCount > 0 else { return 0 }
-        let key = PairKey(foreground: colorNumber(style.foreground), background: colorNumber(style.background))
+    private func pairNumber(_ style: Style, colors: Int) -> Int32 {
+        guard colors > 0 else { return 0 }
+        let key = PairKey(foreground: colorNumber(style.foreground, colors: colors), background: colorNumber(style.background, colors: colors))
         if key.foreground == -1, key.background == -1 { return 0 }
         if let pair = state.withLock({ $0.pairs[key] }) { return pair }
         let pair = max(0, alloc_pair(key.foreground, key.background))

@@ -7,9 +7,13 @@ extension AppState {
     /// - Returns: The effects to run (sending, the editor, suspending, quitting).
     public mutating func update(_ message: Message) -> [Effect] {
         var effects: [Effect] = []
+        // Only input and the editor change the request; core events and ticks (many a second
+        // while a body streams) leave the preview as it is.
+        var requestMayChange = false
         switch message {
         case let .input(event):
             effects = handle(event)
+            requestMayChange = true
         case let .task(id, event, time):
             now = max(now, time)
             guard exchange?.id == id else { break }
@@ -22,6 +26,7 @@ extension AppState {
         case let .tick(time):
             now = max(now, time)
         case let .editorFinished(text):
+            requestMayChange = true
             if requestTab != .body { loadBodyFromParameters() }
             body.text = text
             bodyIsDirty = true
@@ -31,7 +36,7 @@ extension AppState {
         case let .editorFailed(reason):
             status = StatusMessage("$EDITOR did not run: \(reason)", .error)
         }
-        refreshPreview()
+        if requestMayChange { refreshPreview() }
         return effects
     }
 
@@ -95,7 +100,8 @@ extension AppState {
     private mutating func handleMouse(_ mouse: MouseEvent) {
         let layout = ScreenLayout(self)
         if modal != nil {
-            if case .mouse = InputEvent.mouse(mouse), case .press = mouse.action, !(layout.modalFrame?.contains(x: mouse.x, y: mouse.y) ?? true) {
+            // A click outside the modal closes it.
+            if case .press = mouse.action, !(layout.modalFrame?.contains(x: mouse.x, y: mouse.y) ?? true) {
                 modal = nil
             }
             return

@@ -98,6 +98,8 @@ public struct AppState: Sendable {
 
     /// The request as it will be sent, or why it cannot be built. Rebuilt after every change.
     public private(set) var preview: PreviewState = .error("no request yet")
+    /// The preview as highlighted lines, built with it (never per frame).
+    public private(set) var previewLines: [TokenLine] = []
 
     // MARK: Interface
 
@@ -174,12 +176,8 @@ public struct AppState: Sendable {
         } catch {
             preview = .error(String(describing: error))
         }
-        previewScroll.clamp(contentHeight: previewLineCount, viewport: max(1, height / 3))
-    }
-
-    private var previewLineCount: Int {
-        if case let .request(_, text) = preview { return text.split(separator: "\n", omittingEmptySubsequences: false).count }
-        return 1
+        previewLines = PreviewPane.lines(preview)
+        previewScroll.clamp(contentHeight: previewLines.count, viewport: max(1, height / 3))
     }
 }
 

@@ -11,9 +11,9 @@ enum PreviewPane {
     }
 }
 
-extension AppState {
+extension PreviewPane {
     /// The preview as highlighted lines: the request line, each header, then the body.
-    var previewLines: [TokenLine] {
+    static func lines(_ preview: PreviewState) -> [TokenLine] {
         switch preview {
         case let .error(reason):
             return [[Token(.error, "✗ The request cannot be built:")], [Token(.error, "  " + reason)]]

@@ -41,7 +41,7 @@ enum RequestPanes {
         let tree = Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height - 1)
         state.parameters.render(into: &buffer, at: tree, theme: theme, focused: focused)
         let placement: String
-        if AppState.parameterValue(state.parameters.root) == .dictionary([:]) {
+        if state.parameters.root.children.isEmpty {
             placement = "no parameters"
         } else if ["GET", "HEAD", "DELETE"].contains(state.method) {
             placement = "\(state.method) puts them in the query string"
