@@ -35,7 +35,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "TincanSessions", dependencies: ["TincanCore"]),
+        .target(
+            name: "TincanSessions",
+            dependencies: [
+                "TincanCore",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .target(name: "TerminalUI"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         // zlib, which NIO's decompression already links: the demo server's /gzip and /deflate.
@@ -66,6 +73,7 @@ let package = Package(
             dependencies: [
                 "TincanCore",
                 "TincanDemoServer",
+                "TincanSessions",
                 "TincanTUI",
                 "TerminalUI",
                 "CursesBackend",
@@ -75,7 +83,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tincan-bench",
-            dependencies: ["TincanCore", "TincanDemoServer", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["TincanCore", "TincanDemoServer", "TincanSessions", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Benchmarks/tincan-bench",
             exclude: []
         ),
@@ -95,10 +103,11 @@ let package = Package(
         .testTarget(name: "TincanCLITests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
         .testTarget(
             name: "TincanTUITests",
-            dependencies: ["TerminalUI", "TincanTUI", "TincanCore", "TestSupport"],
+            dependencies: ["TerminalUI", "TincanTUI", "TincanSessions", "TincanCore", "TestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "TincanIntegrationTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
+        .testTarget(name: "TincanSessionsTests", dependencies: ["TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

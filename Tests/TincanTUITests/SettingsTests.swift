@@ -1,3 +1,4 @@
+import TincanSessions
 import Foundation
 import Testing
 import TerminalUI

@@ -28,6 +28,8 @@ public struct RequestDraft: Sendable {
     public var observed = ObservedProperties()
     /// Credentials for Basic authentication.
     public var credentials: Credentials?
+    /// A body sent as it is, instead of serialized parameters (curl's `--data-binary`).
+    public var body: RawBody?
     /// The directory that relative file paths in items are read from.
     public var workingDirectory: String = FileManager.default.currentDirectoryPath
 
@@ -98,6 +100,13 @@ public struct RequestDraft: Sendable {
             request = try manager.requestSerializer.request(method: method, url: url, parameters: parameters)
         }
 
+        if let body {
+            guard (request.body.length ?? 0) == 0 else {
+                throw RequestSerializationError(.invalidFormParameters(
+                    "a \(method) request with parameters in its body cannot also have a raw body; put the parameters in the query with name==value"))
+            }
+            request.body = try body.requestBody(resolvingPathsWith: resolvePath)
+        }
         HTTPSessionManager.apply(headers, to: &request)
         for item in items {
             switch item {
@@ -172,9 +181,30 @@ public struct RequestDraft: Sendable {
     }
 }
 
+/// A body given as it is rather than built from parameters: text, bytes, or a file streamed from disk.
+public enum RawBody: Sendable, Hashable {
+    case text(String)
+    case bytes([UInt8])
+    case file(path: String)
+
+    /// The request body; a relative file path is resolved with `resolve`.
+    func requestBody(resolvingPathsWith resolve: (String) -> String) throws -> RequestBody {
+        switch self {
+        case .text(let text): return .bytes(Array(text.utf8))
+        case .bytes(let bytes): return .bytes(bytes)
+        case .file(let path):
+            let resolved = resolve(path)
+            var info = stat()
+            guard stat(resolved, &info) == 0 else { throw RequestSerializationError(.fileNotReachable(path: resolved)) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw RequestSerializationError(.notARegularFile(path: resolved)) }
+            return .file(path: resolved, length: Int64(info.st_size))
+        }
+    }
+}
+
 extension ObservedProperties {
     /// Copies one property's value from `other`.
-    mutating func copyValue(of property: ObservedProperty, from other: ObservedProperties) {
+    public mutating func copyValue(of property: ObservedProperty, from other: ObservedProperties) {
         switch property {
         case .allowsCellularAccess: allowsCellularAccess = other.allowsCellularAccess
         case .cachePolicy: cachePolicy = other.cachePolicy

@@ -1,4 +1,5 @@
 import Foundation
+import TincanSessions
 import TerminalUI
 import Yams
 

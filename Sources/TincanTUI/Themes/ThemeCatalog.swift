@@ -1,4 +1,5 @@
 import Foundation
+import TincanSessions
 import TerminalUI
 
 /// The themes to choose from: the built-ins, then any the user keeps in

@@ -1,7 +1,7 @@
 import Foundation
 import Yams
 
-/// A theme, keymap or config file that could not be used: which file, where, and what was expected.
+/// A session, theme, keymap or config file that could not be used: which file, where, and what was expected.
 public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String
     public var line: Int?
@@ -24,13 +24,13 @@ public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertib
     }
 }
 
-/// Reading the YAML files Tincan is configured with, with positions for every error.
-struct ConfigFile {
-    let path: String
-    let root: Node.Mapping
+/// Reading the YAML files Tincan is configured with and saves sessions in, with positions for every error.
+public struct ConfigFile {
+    public let path: String
+    public let root: Node.Mapping
 
     /// Reads and parses a file whose top level must be a mapping (an empty file is an empty one).
-    static func load(path: String) throws -> ConfigFile {
+    public static func load(path: String) throws -> ConfigFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigFileError(file: path, line: nil, column: nil, message: "cannot be read")
         }
@@ -41,7 +41,7 @@ struct ConfigFile {
     }
 
     /// Parses YAML text, naming `path` in errors.
-    static func parse(_ text: String, path: String) throws -> ConfigFile {
+    public static func parse(_ text: String, path: String) throws -> ConfigFile {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -67,12 +67,12 @@ struct ConfigFile {
     }
 
     /// An error at a node.
-    func error(at node: Node, _ message: String) -> ConfigFileError {
+    public func error(at node: Node, _ message: String) -> ConfigFileError {
         ConfigFileError(file: path, line: node.mark?.line, column: node.mark?.column, message: message)
     }
 
     /// The entries of a mapping, refusing keys outside `allowed`.
-    func entries(of mapping: Node.Mapping, allowed: [String], in context: String) throws -> [(key: String, keyNode: Node, value: Node)] {
+    public func entries(of mapping: Node.Mapping, allowed: [String], in context: String) throws -> [(key: String, keyNode: Node, value: Node)] {
         var entries: [(String, Node, Node)] = []
         for (keyNode, value) in mapping {
             guard let key = keyNode.scalar?.string else { throw error(at: keyNode, "expected a text key in \(context)") }
@@ -85,7 +85,7 @@ struct ConfigFile {
     }
 
     /// A scalar's text, or an error naming what was expected.
-    func string(_ node: Node, expected: String) throws -> String {
+    public func string(_ node: Node, expected: String) throws -> String {
         guard let scalar = node.scalar else { throw error(at: node, "expected \(expected)") }
         return scalar.string
     }

@@ -1,0 +1,64 @@
+import Foundation
+import TincanCore
+
+/// Hides secrets (credentials, tokens, cookies, passwords) in what Tincan writes to history,
+/// reports and logs, unless the user asks to keep them.
+public enum Redaction {
+    /// What a hidden value is replaced with.
+    public static let mask = "••••••"
+
+    /// Words that make a header, parameter or variable name a secret's name.
+    static let secretWords = ["authorization", "token", "secret", "password", "passwd", "api-key", "apikey", "api_key", "cookie", "session", "credential", "private"]
+
+    /// Whether a name (header, query field, variable) names a secret.
+    public static func isSecret(name: String) -> Bool {
+        let lowered = name.lowercased()
+        return secretWords.contains { lowered.contains($0) } || lowered == "key" || lowered.hasSuffix("-key") || lowered.hasSuffix("_key")
+    }
+
+    /// A header's value, hidden when its name names a secret. The scheme of an Authorization
+    /// header stays (`Bearer ••••••`), since it is not secret and helps reading.
+    public static func headerValue(name: String, value: String) -> String {
+        guard isSecret(name: name) else { return value }
+        if HTTPHeaders.same(name, "Authorization") || HTTPHeaders.same(name, "Proxy-Authorization"), let space = value.firstIndex(of: " ") {
+            return String(value[..<space]) + " " + mask
+        }
+        return mask
+    }
+
+    /// A URL with its password and its secret query fields hidden, for display.
+    public static func url(_ text: String) -> String {
+        var result = text
+        // scheme://user:password@host → scheme://user:••••••@host
+        if let scheme = result.range(of: "://") {
+            let authorityEnd = result[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
+            let authority = result[scheme.upperBound..<authorityEnd]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                result.replaceSubrange(result.index(after: colon)..<at, with: mask)
+            }
+        }
+        guard let question = result.firstIndex(of: "?") else { return result }
+        let fragmentStart = result[question...].firstIndex(of: "#") ?? result.endIndex
+        let query = result[result.index(after: question)..<fragmentStart]
+        let fields = query.split(separator: "&", omittingEmptySubsequences: false).map { field -> String in
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            return isSecret(name: name) && parts.count == 2 ? "\(parts[0])=\(mask)" : String(field)
+        }
+        result.replaceSubrange(result.index(after: question)..<fragmentStart, with: fields.joined(separator: "&"))
+        return result
+    }
+
+    /// A value tree with the members whose names name secrets hidden.
+    public static func value(_ value: ParameterValue) -> ParameterValue {
+        switch value {
+        case .dictionary(var members):
+            for (key, member) in members {
+                members[key] = isSecret(name: key) && !member.isCollection ? .string(mask) : Self.value(member)
+            }
+            return .dictionary(members)
+        case .array(let items): return .array(items.map(Self.value))
+        default: return value
+        }
+    }
+}

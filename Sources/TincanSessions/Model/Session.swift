@@ -1,0 +1,289 @@
+import OrderedCollections
+import TincanCore
+
+/// A saved session: a base URL, defaults, variables and environments, and an ordered list of
+/// requests with their captures and assertions. It is what a `*.tincan.yaml` file holds
+/// (docs/session-format.md), and what `tincan replay` and the TUI's collection pane work on.
+///
+/// Text fields keep `{{variable}}` references as written; ``Template`` expands them when a
+/// request is resolved, so saving a loaded session writes the references back unchanged.
+public struct Session: Sendable, Equatable {
+    /// The session's name.
+    public var name: String?
+    /// What the session is for, shown by reports and the TUI.
+    public var description: String?
+    /// The base URL that request paths resolve against (AFNetworking's `baseURL`).
+    public var base: String?
+    /// Defaults every request starts from.
+    public var defaults = RequestDefaults()
+    /// Variables, in file order.
+    public var variables: OrderedDictionary<String, ParameterValue> = [:]
+    /// Named environments: variables that replace ``variables`` when the environment is chosen.
+    public var environments: OrderedDictionary<String, OrderedDictionary<String, ParameterValue>> = [:]
+    /// The requests, run in order.
+    public var requests: [SavedRequest] = []
+
+    /// Creates a session.
+    public init(name: String? = nil, base: String? = nil, requests: [SavedRequest] = []) {
+        self.name = name
+        self.base = base
+        self.requests = requests
+    }
+}
+
+/// Settings shared by every request of a session; each request may override them.
+public struct RequestDefaults: Sendable, Equatable {
+    /// How parameters become a body.
+    public var serializer: SerializerKind?
+    /// Headers sent with every request, in order; a request's own headers replace them by name.
+    public var headers: [HeaderSetting] = []
+    /// Observed properties (timeout, cache policy, cookies…).
+    public var properties = ObservedProperties()
+    /// The validation contract.
+    public var response = ResponseContract()
+    /// How servers are trusted.
+    public var security = SecuritySettings()
+
+    /// Creates empty defaults.
+    public init() {}
+}
+
+/// One header line as saved: a value, or nil to remove a default of that name.
+public struct HeaderSetting: Sendable, Equatable {
+    public var name: String
+    public var value: String?
+
+    /// Creates a header setting.
+    public init(name: String, value: String?) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// How responses are validated and decoded: AFNetworking's response serializer settings.
+public struct ResponseContract: Sendable, Equatable {
+    /// The response serializer.
+    public var serializer: ResponseSerializerKind?
+    /// Acceptable status codes, as written (`200-299,304`).
+    public var acceptStatus: String?
+    /// Acceptable content types, replacing the serializer's own.
+    public var acceptTypes: [String]?
+    /// Whether the JSON serializer removes keys whose value is null.
+    public var removesNulls: Bool?
+
+    /// Creates an empty contract (the serializer's defaults).
+    public init() {}
+
+    /// This contract with `other`'s settings laid over it.
+    public func merged(with other: ResponseContract) -> ResponseContract {
+        var merged = self
+        if let value = other.serializer { merged.serializer = value }
+        if let value = other.acceptStatus { merged.acceptStatus = value }
+        if let value = other.acceptTypes { merged.acceptTypes = value }
+        if let value = other.removesNulls { merged.removesNulls = value }
+        return merged
+    }
+
+    /// The response serializer this contract describes.
+    ///
+    /// - Throws: ``StatusCodeSetError`` for a malformed status list.
+    public func makeSerializer() throws -> any ResponseSerializer {
+        var serializer = (self.serializer ?? .compound).makeSerializer()
+        if let acceptStatus { serializer.acceptableStatusCodes = try StatusCodeSet(parsing: acceptStatus) }
+        if let acceptTypes { serializer.acceptableContentTypes = Set(acceptTypes.map { $0.lowercased() }) }
+        if removesNulls == true, var json = serializer as? JSONResponseSerializer {
+            json.removesKeysWithNullValues = true
+            serializer = json
+        }
+        return serializer
+    }
+}
+
+/// How servers are trusted: a session-wide security policy.
+public struct SecuritySettings: Sendable, Equatable {
+    /// A PEM file of CA certificates to trust instead of the system's.
+    public var caFile: String?
+    /// Pinned certificate files.
+    public var pins: [String] = []
+    /// What pins pin.
+    public var pinMode: SecurityPolicy.PinningMode = .certificate
+    /// Whether certificate verification is off.
+    public var insecure = false
+
+    /// Creates the default settings: verification on, nothing pinned.
+    public init() {}
+}
+
+/// One saved request.
+public struct SavedRequest: Sendable, Equatable {
+    /// A short name, used in reports and the collection pane.
+    public var name: String?
+    /// The method.
+    public var method: String = "GET"
+    /// A path relative to the base, or an absolute URL.
+    public var url: String
+    /// The serializer, overriding the session's default.
+    public var serializer: SerializerKind?
+    /// Headers, laid over the session's by name.
+    public var headers: [HeaderSetting] = []
+    /// Query-string fields, always in the URL (`name==value`).
+    public var query: [(name: String, value: String)] = []
+    /// Parameters: the tree the serializer encodes.
+    public var params: ParameterValue?
+    /// A body sent as it is.
+    public var body: SavedBody?
+    /// Multipart file parts.
+    public var files: [SavedFile] = []
+    /// Credentials.
+    public var auth: SavedAuth?
+    /// A file to stream the response body to.
+    public var download: String?
+    /// A file to stream as the body, with an optional rate limit.
+    public var upload: SavedUpload?
+    /// Observed properties, laid over the session's.
+    public var properties = ObservedProperties()
+    /// The validation contract, laid over the session's.
+    public var response = ResponseContract()
+    /// Values taken from the response into variables, in order.
+    public var captures: OrderedDictionary<String, CaptureSource> = [:]
+    /// Checks on the response.
+    public var assertions: [Assertion] = []
+    /// A response recorded by `tincan replay --record`, for `--compare-recorded`.
+    public var recorded: RecordedResponse?
+    /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
+    public var line = 0
+
+    /// Creates a request.
+    public init(name: String? = nil, method: String = "GET", url: String) {
+        self.name = name
+        self.method = method
+        self.url = url
+    }
+
+    /// The name to show: the given one, or the method and URL.
+    public var displayName: String { name ?? "\(method) \(url)" }
+
+    public static func == (lhs: SavedRequest, rhs: SavedRequest) -> Bool {
+        lhs.name == rhs.name && lhs.method == rhs.method && lhs.url == rhs.url && lhs.serializer == rhs.serializer
+            && lhs.headers == rhs.headers && lhs.query.elementsEqual(rhs.query, by: { $0 == $1 }) && lhs.params == rhs.params
+            && lhs.body == rhs.body && lhs.files == rhs.files && lhs.auth == rhs.auth && lhs.download == rhs.download
+            && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response
+            && lhs.captures == rhs.captures && lhs.assertions == rhs.assertions && lhs.recorded == rhs.recorded
+    }
+}
+
+/// A body given as it is.
+public enum SavedBody: Sendable, Equatable {
+    /// UTF-8 text (variables expand inside it).
+    case text(String)
+    /// Bytes, saved as base64.
+    case base64([UInt8])
+    /// A file read when the request is sent.
+    case file(String)
+}
+
+/// A multipart file part.
+public struct SavedFile: Sendable, Equatable {
+    public var field: String
+    public var path: String
+    public var type: String?
+
+    /// Creates a file part.
+    public init(field: String, path: String, type: String? = nil) {
+        self.field = field
+        self.path = path
+        self.type = type
+    }
+}
+
+/// Credentials: Basic sends them with the request; Digest answers the server's challenge.
+public struct SavedAuth: Sendable, Equatable {
+    public enum Scheme: String, Sendable, CaseIterable {
+        case basic
+        case digest
+    }
+
+    public var scheme: Scheme = .basic
+    public var user: String
+    public var password: String
+
+    /// Creates credentials.
+    public init(scheme: Scheme = .basic, user: String, password: String) {
+        self.scheme = scheme
+        self.user = user
+        self.password = password
+    }
+}
+
+/// A file streamed from disk as the body.
+public struct SavedUpload: Sendable, Equatable {
+    public var file: String
+    /// The rate limit, as written (`64k`).
+    public var rate: String?
+
+    /// Creates an upload.
+    public init(file: String, rate: String? = nil) {
+        self.file = file
+        self.rate = rate
+    }
+}
+
+/// Where a capture takes its value from.
+public enum CaptureSource: Sendable, Equatable {
+    /// A path into the decoded JSON (or property-list) body, such as `$.json.token`.
+    case body(BodyPath)
+    /// A response header (the first field of that name).
+    case header(String)
+    /// The status code.
+    case status
+    /// The first group of a regular expression matched against the body text (the whole match without a group).
+    case regex(String)
+}
+
+/// One check on a response.
+public enum Assertion: Sendable, Equatable {
+    /// The status code is in the set, written as `200`, `2xx`, `200-299,304`.
+    case status(String)
+    /// A header's value satisfies the predicate.
+    case header(String, Predicate)
+    /// The value at a body path satisfies the predicate.
+    case body(BodyPath, Predicate)
+    /// The response passed (or failed) validation.
+    case valid(Bool)
+    /// The validation error chain, from the top: each entry matches the error at that depth.
+    case errors([ErrorExpectation])
+    /// The whole exchange took at most this many seconds.
+    case maxDuration(Double)
+}
+
+/// What one link of a validation error chain must be.
+public struct ErrorExpectation: Sendable, Equatable {
+    public var code: Int?
+    public var domain: String?
+    public var message: Predicate?
+
+    /// Creates an expectation.
+    public init(code: Int? = nil, domain: String? = nil, message: Predicate? = nil) {
+        self.code = code
+        self.domain = domain
+        self.message = message
+    }
+}
+
+/// A response saved with its request, to compare later replays with.
+public struct RecordedResponse: Sendable, Equatable {
+    public var status: Int
+    /// The headers worth comparing (volatile ones such as Date are not recorded).
+    public var headers: [HeaderSetting] = []
+    /// The body as text, or nil when it was empty.
+    public var body: String?
+    /// The body as base64 when it was not UTF-8 text.
+    public var bodyBase64: [UInt8]?
+    /// Body paths whose values change between runs (ids, dates), not compared.
+    public var ignore: [BodyPath] = []
+
+    /// Creates a recorded response.
+    public init(status: Int) {
+        self.status = status
+    }
+}

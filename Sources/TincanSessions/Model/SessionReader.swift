@@ -1,0 +1,532 @@
+import Foundation
+import OrderedCollections
+import TincanCore
+import Yams
+
+extension Session {
+    /// The top-level keys of a session file, in the order Tincan writes them.
+    public static let topLevelKeys = ["name", "description", "base", "defaults", "variables", "environments", "requests"]
+    static let defaultsKeys = ["serializer", "headers", "properties", "response", "security"]
+    static let propertyKeys = ["timeout", "cache-policy", "cookies", "pipelining", "cellular", "network-service"]
+    static let responseKeys = ["serializer", "accept-status", "accept-type", "remove-nulls"]
+    static let securityKeys = ["ca-file", "pins", "pin-mode", "insecure"]
+    static let requestKeys = [
+        "name", "method", "url", "serializer", "headers", "query", "params", "body", "files", "auth", "download", "upload",
+        "properties", "response", "capture", "assert", "recorded",
+    ]
+    static let assertKeys = ["status", "headers", "body", "valid", "errors", "max-duration"]
+    static let predicateKeys = ["equals", "not-equals", "contains", "matches", "exists", "type", "less-than", "greater-than", "count", "one-of"]
+
+    /// Reads a session file.
+    ///
+    /// - Throws: ``ConfigFileError`` naming the file, line and column, and what was expected there.
+    public static func load(path: String) throws -> Session {
+        try SessionReader(file: ConfigFile.load(path: path)).session()
+    }
+
+    /// Parses session text; `path` names the file in errors.
+    public static func parse(_ text: String, path: String) throws -> Session {
+        try SessionReader(file: ConfigFile.parse(text, path: path)).session()
+    }
+}
+
+/// Turns a parsed YAML document into a ``Session``, refusing unknown keys and wrong kinds of value.
+struct SessionReader {
+    let file: ConfigFile
+
+    func session() throws -> Session {
+        var session = Session()
+        for (key, keyNode, value) in try file.entries(of: file.root, allowed: Session.topLevelKeys, in: "a session") {
+            switch key {
+            case "name": session.name = try text(value, "the session's name")
+            case "description": session.description = try text(value, "a description")
+            case "base": session.base = try text(value, "a base URL such as http://127.0.0.1:8080/v1/")
+            case "defaults": session.defaults = try defaults(value)
+            case "variables": session.variables = try variables(value, in: "variables")
+            case "environments":
+                for (name, nameNode, environment) in try pairs(value, "a mapping of environment names to their variables") {
+                    guard !name.isEmpty else { throw file.error(at: nameNode, "expected an environment name") }
+                    session.environments[name] = try variables(environment, in: "environment '\(name)'")
+                }
+            case "requests":
+                guard let sequence = value.sequence else {
+                    throw file.error(at: value, "expected a list of requests, each starting with '- method:'")
+                }
+                session.requests = try sequence.map(request)
+            default: throw file.error(at: keyNode, "unhandled key '\(key)'")
+            }
+        }
+        return session
+    }
+
+    // MARK: - Sections
+
+    private func defaults(_ node: Node) throws -> RequestDefaults {
+        var defaults = RequestDefaults()
+        for (key, _, value) in try entries(node, allowed: Session.defaultsKeys, in: "defaults") {
+            switch key {
+            case "serializer": defaults.serializer = try serializer(value)
+            case "headers": defaults.headers = try headers(value)
+            case "properties": defaults.properties = try properties(value)
+            case "response": defaults.response = try response(value)
+            default: defaults.security = try security(value)
+            }
+        }
+        return defaults
+    }
+
+    private func request(_ node: Node) throws -> SavedRequest {
+        guard let mapping = node.mapping else {
+            throw file.error(at: node, "expected a request: a mapping with method: and url:")
+        }
+        var request = SavedRequest(url: "")
+        request.line = node.mark?.line ?? 0
+        var sawURL = false
+        for (key, _, value) in try file.entries(of: mapping, allowed: Session.requestKeys, in: "a request") {
+            switch key {
+            case "name": request.name = try text(value, "the request's name")
+            case "method":
+                let method = try text(value, "a method such as GET or POST")
+                guard HTTPMethod.isValid(method) else {
+                    throw file.error(at: value, "'\(method)' is not a method; expected GET, HEAD, POST, PUT, PATCH, DELETE or another token")
+                }
+                request.method = method
+            case "url":
+                request.url = try text(value, "a path relative to the base, or an absolute URL")
+                sawURL = true
+            case "serializer": request.serializer = try serializer(value)
+            case "headers": request.headers = try headers(value)
+            case "query":
+                request.query = try pairs(value, "a mapping of query fields to values").map { name, _, value in
+                    (name, try text(value, "a query value"))
+                }
+            case "params": request.params = try parameter(value)
+            case "body": request.body = try body(value)
+            case "files": request.files = try files(value)
+            case "auth": request.auth = try auth(value)
+            case "download": request.download = try text(value, "a file path to save the body to")
+            case "upload": request.upload = try upload(value)
+            case "properties": request.properties = try properties(value)
+            case "response": request.response = try response(value)
+            case "capture": request.captures = try captures(value)
+            case "assert": request.assertions = try assertions(value)
+            default: request.recorded = try recorded(value)
+            }
+        }
+        guard sawURL else { throw file.error(at: node, "a request needs url: (a path relative to the base, or an absolute URL)") }
+        if request.body != nil, request.upload != nil {
+            throw file.error(at: node, "a request has either body: or upload:, not both")
+        }
+        return request
+    }
+
+    private func properties(_ node: Node) throws -> ObservedProperties {
+        var properties = ObservedProperties()
+        for (key, _, value) in try entries(node, allowed: Session.propertyKeys, in: "properties") {
+            switch key {
+            case "timeout":
+                guard let seconds = number(value), seconds > 0, seconds.isFinite else {
+                    throw file.error(at: value, "expected a timeout in seconds greater than 0, such as 5 or 0.5")
+                }
+                properties.timeoutInterval = seconds
+            case "cache-policy":
+                let name = try text(value, "a cache policy")
+                guard let policy = CachePolicy(rawValue: name) else {
+                    throw file.error(at: value, "'\(name)' is not a cache policy; expected one of: \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                properties.cachePolicy = policy
+            case "cookies": properties.httpShouldHandleCookies = try bool(value)
+            case "pipelining": properties.httpShouldUsePipelining = try bool(value)
+            case "cellular": properties.allowsCellularAccess = try bool(value)
+            default:
+                let name = try text(value, "a network service type")
+                guard let type = NetworkServiceType(rawValue: name) else {
+                    throw file.error(at: value, "'\(name)' is not a network service type; expected one of: \(NetworkServiceType.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                properties.networkServiceType = type
+            }
+        }
+        return properties
+    }
+
+    private func response(_ node: Node) throws -> ResponseContract {
+        var contract = ResponseContract()
+        for (key, _, value) in try entries(node, allowed: Session.responseKeys, in: "response") {
+            switch key {
+            case "serializer":
+                let name = try text(value, "a response serializer")
+                guard let kind = ResponseSerializerKind(rawValue: name) else {
+                    throw file.error(at: value, "'\(name)' is not a response serializer; expected one of: \(ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                contract.serializer = kind
+            case "accept-status":
+                let statuses = try statusText(value)
+                do {
+                    _ = try StatusCodeSet(parsing: statuses)
+                } catch {
+                    throw file.error(at: value, "\(error)")
+                }
+                contract.acceptStatus = statuses
+            case "accept-type": contract.acceptTypes = try textList(value, "content types such as [application/json]")
+            default: contract.removesNulls = try bool(value)
+            }
+        }
+        return contract
+    }
+
+    private func security(_ node: Node) throws -> SecuritySettings {
+        var settings = SecuritySettings()
+        for (key, _, value) in try entries(node, allowed: Session.securityKeys, in: "security") {
+            switch key {
+            case "ca-file": settings.caFile = try text(value, "a PEM file of CA certificates")
+            case "pins": settings.pins = try textList(value, "a list of certificate files to pin")
+            case "pin-mode":
+                let name = try text(value, "certificate or public-key")
+                guard let mode = ["certificate": SecurityPolicy.PinningMode.certificate, "public-key": .publicKey][name] else {
+                    throw file.error(at: value, "'\(name)' is not a pinning mode; expected certificate or public-key")
+                }
+                settings.pinMode = mode
+            default: settings.insecure = try bool(value)
+            }
+        }
+        return settings
+    }
+
+    private func body(_ node: Node) throws -> SavedBody {
+        if node.scalar != nil { return .text(try text(node, "the body text")) }
+        let entries = try entries(node, allowed: ["text", "base64", "file"], in: "body")
+        guard entries.count == 1, let (key, _, value) = entries.first else {
+            throw file.error(at: node, "expected exactly one of text:, base64: or file: in body")
+        }
+        switch key {
+        case "text": return .text(try text(value, "the body text"))
+        case "file": return .file(try text(value, "a file path"))
+        default:
+            let encoded = try text(value, "base64 bytes")
+            guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
+                throw file.error(at: value, "expected base64 bytes (A–Z, a–z, 0–9, + and /)")
+            }
+            return .base64(Array(data))
+        }
+    }
+
+    private func files(_ node: Node) throws -> [SavedFile] {
+        guard let sequence = node.sequence else { throw file.error(at: node, "expected a list of files, each with field: and path:") }
+        return try sequence.map { item in
+            var part = SavedFile(field: "", path: "")
+            for (key, _, value) in try entries(item, allowed: ["field", "path", "type"], in: "a file part") {
+                switch key {
+                case "field": part.field = try text(value, "the form field's name")
+                case "path": part.path = try text(value, "the file's path")
+                default: part.type = try text(value, "a MIME type such as image/png")
+                }
+            }
+            guard !part.field.isEmpty, !part.path.isEmpty else { throw file.error(at: item, "a file part needs field: and path:") }
+            return part
+        }
+    }
+
+    private func auth(_ node: Node) throws -> SavedAuth {
+        var auth = SavedAuth(user: "", password: "")
+        var sawUser = false
+        for (key, _, value) in try entries(node, allowed: ["type", "user", "password"], in: "auth") {
+            switch key {
+            case "type":
+                let name = try text(value, "basic or digest")
+                guard let scheme = SavedAuth.Scheme(rawValue: name) else { throw file.error(at: value, "'\(name)' is not an auth type; expected basic or digest") }
+                auth.scheme = scheme
+            case "user":
+                auth.user = try text(value, "a user name")
+                sawUser = true
+            default: auth.password = try text(value, "a password, or {{$env.NAME}} to read it from the environment")
+            }
+        }
+        guard sawUser else { throw file.error(at: node, "auth needs user:") }
+        return auth
+    }
+
+    private func upload(_ node: Node) throws -> SavedUpload {
+        if node.scalar != nil { return SavedUpload(file: try text(node, "a file to upload")) }
+        var upload = SavedUpload(file: "")
+        for (key, _, value) in try entries(node, allowed: ["file", "rate"], in: "upload") {
+            if key == "file" {
+                upload.file = try text(value, "a file to upload")
+            } else {
+                let rate = try text(value, "a rate in bytes per second, such as 64k")
+                guard ByteRate.parse(rate) != nil else { throw file.error(at: value, "'\(rate)' is not a rate; expected bytes per second such as 50000, 64k or 1.5M") }
+                upload.rate = rate
+            }
+        }
+        guard !upload.file.isEmpty else { throw file.error(at: node, "upload needs file:") }
+        return upload
+    }
+
+    private func captures(_ node: Node) throws -> OrderedDictionary<String, CaptureSource> {
+        var captures: OrderedDictionary<String, CaptureSource> = [:]
+        for (name, nameNode, value) in try pairs(node, "a mapping of variable names to where their values come from") {
+            guard !name.isEmpty, !name.contains("{"), !name.contains("}") else { throw file.error(at: nameNode, "expected a variable name") }
+            if value.scalar != nil {
+                let source = try text(value, "a body path such as $.json.id, or status")
+                captures[name] = source == "status" ? .status : .body(try path(source, at: value))
+                continue
+            }
+            let entries = try entries(value, allowed: ["json", "header", "status", "regex"], in: "capture '\(name)'")
+            guard entries.count == 1, let (key, _, source) = entries.first else {
+                throw file.error(at: value, "expected exactly one of json:, header:, status: or regex: in capture '\(name)'")
+            }
+            switch key {
+            case "json": captures[name] = .body(try path(try text(source, "a body path such as $.json.id"), at: source))
+            case "header": captures[name] = .header(try text(source, "a header name"))
+            case "status": captures[name] = .status
+            default:
+                let pattern = try text(source, "a regular expression")
+                guard (try? NSRegularExpression(pattern: pattern)) != nil else { throw file.error(at: source, "'\(pattern)' is not a regular expression") }
+                captures[name] = .regex(pattern)
+            }
+        }
+        return captures
+    }
+
+    private func assertions(_ node: Node) throws -> [Assertion] {
+        var assertions: [Assertion] = []
+        for (key, _, value) in try entries(node, allowed: Session.assertKeys, in: "assert") {
+            switch key {
+            case "status":
+                let statuses = try statusText(value)
+                do {
+                    _ = try StatusSet(statuses)
+                } catch {
+                    throw file.error(at: value, "\(error)")
+                }
+                assertions.append(.status(statuses))
+            case "headers":
+                for (name, _, predicate) in try pairs(value, "a mapping of header names to expected values") {
+                    assertions.append(.header(name, try self.predicate(predicate)))
+                }
+            case "body":
+                for (pathText, pathNode, predicate) in try pairs(value, "a mapping of body paths such as $.json.id to expected values") {
+                    assertions.append(.body(try path(pathText, at: pathNode), try self.predicate(predicate)))
+                }
+            case "valid": assertions.append(.valid(try bool(value)))
+            case "errors":
+                guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of errors from the top of the chain, each with code:, domain: or message:") }
+                assertions.append(.errors(try sequence.map { item in
+                    var expectation = ErrorExpectation()
+                    for (key, _, value) in try entries(item, allowed: ["code", "domain", "message"], in: "an expected error") {
+                        switch key {
+                        case "code":
+                            guard let code = value.int else { throw file.error(at: value, "expected an error code such as -1011") }
+                            expectation.code = code
+                        case "domain": expectation.domain = try text(value, "an error domain")
+                        default: expectation.message = try predicate(value)
+                        }
+                    }
+                    return expectation
+                }))
+            default:
+                guard let seconds = duration(value) else {
+                    throw file.error(at: value, "expected a duration such as 2s, 500ms or 1.5 (seconds)")
+                }
+                assertions.append(.maxDuration(seconds))
+            }
+        }
+        return assertions
+    }
+
+    private func recorded(_ node: Node) throws -> RecordedResponse {
+        var recorded = RecordedResponse(status: 0)
+        var sawStatus = false
+        for (key, _, value) in try entries(node, allowed: ["status", "headers", "body", "body-base64", "ignore"], in: "recorded") {
+            switch key {
+            case "status":
+                guard let status = value.int, (100...599).contains(status) else { throw file.error(at: value, "expected a status code from 100 to 599") }
+                recorded.status = status
+                sawStatus = true
+            case "headers": recorded.headers = try headers(value)
+            case "body": recorded.body = try text(value, "the body text")
+            case "body-base64":
+                guard let data = Data(base64Encoded: try text(value, "base64 bytes"), options: .ignoreUnknownCharacters) else {
+                    throw file.error(at: value, "expected base64 bytes")
+                }
+                recorded.bodyBase64 = Array(data)
+            default:
+                guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of body paths") }
+                recorded.ignore = try sequence.map { try path(try text($0, "a body path"), at: $0) }
+            }
+        }
+        guard sawStatus else { throw file.error(at: node, "recorded needs status:") }
+        return recorded
+    }
+
+    // MARK: - Values
+
+    private func predicate(_ node: Node) throws -> Predicate {
+        guard let mapping = node.mapping else { return Predicate([.equals(try parameter(node))]) }
+        var checks: [Predicate.Check] = []
+        for (key, _, value) in try file.entries(of: mapping, allowed: Session.predicateKeys, in: "a check") {
+            switch key {
+            case "equals": checks.append(.equals(try parameter(value)))
+            case "not-equals": checks.append(.notEquals(try parameter(value)))
+            case "contains": checks.append(.contains(try text(value, "the text or element to look for")))
+            case "matches":
+                let pattern = try text(value, "a regular expression")
+                guard (try? NSRegularExpression(pattern: pattern)) != nil else { throw file.error(at: value, "'\(pattern)' is not a regular expression") }
+                checks.append(.matches(pattern))
+            case "exists": checks.append(.exists(try bool(value)))
+            case "type":
+                let name = try text(value, "a type")
+                guard let type = Predicate.ValueType(rawValue: name) else {
+                    throw file.error(at: value, "'\(name)' is not a type; expected one of: \(Predicate.ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                checks.append(.type(type))
+            case "less-than", "greater-than":
+                guard let bound = number(value) else { throw file.error(at: value, "expected a number after \(key)") }
+                checks.append(key == "less-than" ? .lessThan(bound) : .greaterThan(bound))
+            case "count":
+                guard let count = value.int, count >= 0 else { throw file.error(at: value, "expected a count of 0 or more") }
+                checks.append(.count(count))
+            default:
+                guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of allowed values") }
+                checks.append(.oneOf(try sequence.map(parameter)))
+            }
+        }
+        guard !checks.isEmpty else { throw file.error(at: node, "expected a check: one of \(Session.predicateKeys.joined(separator: ", "))") }
+        return Predicate(checks)
+    }
+
+    /// A YAML value as a parameter: plain scalars take their YAML type, quoted ones stay text.
+    func parameter(_ node: Node) throws -> ParameterValue {
+        switch node {
+        case .scalar(let scalar):
+            switch Resolver.default.resolveTag(of: node) {
+            case .int:
+                guard let integer = node.int else { throw file.error(at: node, "'\(scalar.string)' is too large for an integer") }
+                return .integer(Int64(integer))
+            case .float: return .double(node.float ?? .nan)
+            case .bool: return .bool(node.bool ?? false)
+            case .null: return .null
+            default: return .string(scalar.string)
+            }
+        case .sequence(let sequence):
+            return .array(try sequence.map(parameter))
+        case .mapping(let mapping):
+            var members: OrderedDictionary<String, ParameterValue> = [:]
+            for (key, value) in mapping {
+                guard let name = key.scalar?.string else { throw file.error(at: key, "expected a text key") }
+                members[name] = try parameter(value)
+            }
+            return .dictionary(members)
+        case .alias:
+            throw file.error(at: node, "aliases (*name) are not supported in sessions; write the value out")
+        }
+    }
+
+    private func variables(_ node: Node, in context: String) throws -> OrderedDictionary<String, ParameterValue> {
+        var variables: OrderedDictionary<String, ParameterValue> = [:]
+        for (name, nameNode, value) in try pairs(node, "a mapping of variable names to values in \(context)") {
+            guard !name.isEmpty, !name.hasPrefix("$"), !name.contains("{"), !name.contains("}") else {
+                throw file.error(at: nameNode, "'\(name)' is not a variable name; names cannot be empty, start with $ or hold braces")
+            }
+            variables[name] = try parameter(value)
+        }
+        return variables
+    }
+
+    private func headers(_ node: Node) throws -> [HeaderSetting] {
+        try pairs(node, "a mapping of header names to values").map { name, nameNode, value in
+            guard HTTPHeaders.isValidName(name) else {
+                throw file.error(at: nameNode, "'\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)")
+            }
+            if case .null = try parameter(value) { return HeaderSetting(name: name, value: nil) }
+            return HeaderSetting(name: name, value: try text(value, "the header's value, or null to remove a default"))
+        }
+    }
+
+    private func serializer(_ node: Node) throws -> SerializerKind {
+        let name = try text(node, "a serializer")
+        guard let kind = SerializerKind(rawValue: name) else {
+            throw file.error(at: node, "'\(name)' is not a serializer; expected form, json, plist or multipart")
+        }
+        return kind
+    }
+
+    private func path(_ text: String, at node: Node) throws -> BodyPath {
+        do {
+            return try BodyPath(parsing: text)
+        } catch {
+            throw file.error(at: node, "\(error)")
+        }
+    }
+
+    private func statusText(_ node: Node) throws -> String {
+        if let sequence = node.sequence {
+            return try sequence.map { try text($0, "a status code") }.joined(separator: ",")
+        }
+        return try text(node, "a status such as 200, 2xx or 200-299,304")
+    }
+
+    private func text(_ node: Node, _ expected: String) throws -> String {
+        guard let scalar = node.scalar else { throw file.error(at: node, "expected \(expected)") }
+        return scalar.string
+    }
+
+    private func textList(_ node: Node, _ expected: String) throws -> [String] {
+        if node.scalar != nil { return [try text(node, expected)] }
+        guard let sequence = node.sequence else { throw file.error(at: node, "expected \(expected)") }
+        return try sequence.map { try text($0, expected) }
+    }
+
+    private func bool(_ node: Node) throws -> Bool {
+        guard case .bool(let value) = try parameter(node) else { throw file.error(at: node, "expected true or false") }
+        return value
+    }
+
+    private func number(_ node: Node) -> Double? {
+        switch try? parameter(node) {
+        case .integer(let integer)?: Double(integer)
+        case .double(let double)?: double
+        default: nil
+        }
+    }
+
+    private func duration(_ node: Node) -> Double? {
+        if let seconds = number(node) { return seconds >= 0 ? seconds : nil }
+        guard let text = node.scalar?.string.trimmingCharacters(in: .whitespaces) else { return nil }
+        if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value >= 0 { return value / 1000 }
+        if text.hasSuffix("s"), let value = Double(text.dropLast(1)), value >= 0 { return value }
+        return nil
+    }
+
+    private func entries(_ node: Node, allowed: [String], in context: String) throws -> [(key: String, keyNode: Node, value: Node)] {
+        guard let mapping = node.mapping else {
+            throw file.error(at: node, "expected a mapping in \(context), with keys from: \(allowed.joined(separator: ", "))")
+        }
+        return try file.entries(of: mapping, allowed: allowed, in: context)
+    }
+
+    private func pairs(_ node: Node, _ expected: String) throws -> [(String, Node, Node)] {
+        if case .scalar(let scalar) = node, scalar.string.isEmpty || Resolver.default.resolveTag(of: node) == .null { return [] }
+        guard let mapping = node.mapping else { throw file.error(at: node, "expected \(expected)") }
+        return try mapping.map { key, value in
+            guard let name = key.scalar?.string else { throw file.error(at: key, "expected a text key") }
+            return (name, key, value)
+        }
+    }
+}
+
+/// Acceptable statuses as assertions write them: codes, ranges, and classes such as `2xx`.
+public struct StatusSet: Sendable, Equatable {
+    public let codes: StatusCodeSet
+
+    /// Parses `200`, `2xx`, `200-299,304` or `[200, 201]` joined with commas.
+    public init(_ text: String) throws {
+        let expanded = text.split(separator: ",").map { part -> String in
+            let trimmed = part.trimmingCharacters(in: .whitespaces).lowercased()
+            if trimmed.count == 3, trimmed.hasSuffix("xx"), let digit = trimmed.first?.wholeNumberValue, (1...5).contains(digit) {
+                return "\(digit)00-\(digit)99"
+            }
+            return trimmed
+        }
+        codes = try StatusCodeSet(parsing: expanded.joined(separator: ","))
+    }
+}

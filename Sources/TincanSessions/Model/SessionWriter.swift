@@ -1,0 +1,231 @@
+import Foundation
+import OrderedCollections
+import TincanCore
+
+extension Session {
+    /// The session as the YAML Tincan writes: keys in a fixed order, only what is set.
+    /// Reading this text back gives an equal session, and writing that gives the same bytes.
+    public func yamlText() -> String {
+        var pairs: [(String, YAMLValue)] = []
+        if let name { pairs.append(("name", .string(name))) }
+        if let description { pairs.append(("description", .string(description))) }
+        if let base { pairs.append(("base", .string(base))) }
+        let defaults = defaults.yamlPairs()
+        if !defaults.isEmpty { pairs.append(("defaults", .mapping(defaults))) }
+        if !variables.isEmpty { pairs.append(("variables", YAMLValue(.dictionary(variables)))) }
+        if !environments.isEmpty {
+            pairs.append(("environments", .mapping(environments.map { ($0.key, YAMLValue(.dictionary($0.value))) })))
+        }
+        pairs.append(("requests", .sequence(requests.map { .mapping($0.yamlPairs()) })))
+        return YAMLWriter.write(.mapping(pairs))
+    }
+}
+
+extension RequestDefaults {
+    func yamlPairs() -> [(String, YAMLValue)] {
+        var pairs: [(String, YAMLValue)] = []
+        if let serializer { pairs.append(("serializer", .string(serializer.rawValue))) }
+        if !headers.isEmpty { pairs.append(("headers", headers.yaml)) }
+        if !properties.changed.isEmpty { pairs.append(("properties", .mapping(properties.yamlPairs()))) }
+        let response = response.yamlPairs()
+        if !response.isEmpty { pairs.append(("response", .mapping(response))) }
+        let security = security.yamlPairs()
+        if !security.isEmpty { pairs.append(("security", .mapping(security))) }
+        return pairs
+    }
+}
+
+extension SavedRequest {
+    func yamlPairs() -> [(String, YAMLValue)] {
+        var pairs: [(String, YAMLValue)] = []
+        if let name { pairs.append(("name", .string(name))) }
+        pairs.append(("method", .string(method)))
+        pairs.append(("url", .string(url)))
+        if let serializer { pairs.append(("serializer", .string(serializer.rawValue))) }
+        if !headers.isEmpty { pairs.append(("headers", headers.yaml)) }
+        if !query.isEmpty { pairs.append(("query", .mapping(query.map { ($0.name, .string($0.value)) }))) }
+        if let params { pairs.append(("params", YAMLValue(params))) }
+        if let body {
+            switch body {
+            case .text(let text): pairs.append(("body", .string(text)))
+            case .base64(let bytes): pairs.append(("body", .mapping([("base64", .string(Data(bytes).base64EncodedString()))])))
+            case .file(let path): pairs.append(("body", .mapping([("file", .string(path))])))
+            }
+        }
+        if !files.isEmpty {
+            pairs.append(("files", .sequence(files.map { file in
+                var part: [(String, YAMLValue)] = [("field", .string(file.field)), ("path", .string(file.path))]
+                if let type = file.type { part.append(("type", .string(type))) }
+                return .mapping(part)
+            })))
+        }
+        if let auth {
+            var part: [(String, YAMLValue)] = []
+            if auth.scheme != .basic { part.append(("type", .string(auth.scheme.rawValue))) }
+            part.append(("user", .string(auth.user)))
+            part.append(("password", .string(auth.password)))
+            pairs.append(("auth", .mapping(part)))
+        }
+        if let download { pairs.append(("download", .string(download))) }
+        if let upload {
+            if let rate = upload.rate {
+                pairs.append(("upload", .mapping([("file", .string(upload.file)), ("rate", .string(rate))])))
+            } else {
+                pairs.append(("upload", .string(upload.file)))
+            }
+        }
+        if !properties.changed.isEmpty { pairs.append(("properties", .mapping(properties.yamlPairs()))) }
+        let response = response.yamlPairs()
+        if !response.isEmpty { pairs.append(("response", .mapping(response))) }
+        if !captures.isEmpty { pairs.append(("capture", .mapping(captures.map { ($0.key, $0.value.yaml) }))) }
+        if !assertions.isEmpty { pairs.append(("assert", .mapping(Assertion.yamlPairs(assertions)))) }
+        if let recorded { pairs.append(("recorded", .mapping(recorded.yamlPairs()))) }
+        return pairs
+    }
+}
+
+extension [HeaderSetting] {
+    var yaml: YAMLValue { .mapping(map { ($0.name, $0.value.map(YAMLValue.string) ?? .literal("null")) }) }
+}
+
+extension ObservedProperties {
+    func yamlPairs() -> [(String, YAMLValue)] {
+        var pairs: [(String, YAMLValue)] = []
+        if let timeoutInterval { pairs.append(("timeout", YAMLValue(timeoutInterval == timeoutInterval.rounded() && abs(timeoutInterval) < 1e15 ? .integer(Int64(timeoutInterval)) : .double(timeoutInterval)))) }
+        if let cachePolicy { pairs.append(("cache-policy", .string(cachePolicy.rawValue))) }
+        if let httpShouldHandleCookies { pairs.append(("cookies", YAMLValue(.bool(httpShouldHandleCookies)))) }
+        if let httpShouldUsePipelining { pairs.append(("pipelining", YAMLValue(.bool(httpShouldUsePipelining)))) }
+        if let allowsCellularAccess { pairs.append(("cellular", YAMLValue(.bool(allowsCellularAccess)))) }
+        if let networkServiceType { pairs.append(("network-service", .string(networkServiceType.rawValue))) }
+        return pairs
+    }
+}
+
+extension ResponseContract {
+    func yamlPairs() -> [(String, YAMLValue)] {
+        var pairs: [(String, YAMLValue)] = []
+        if let serializer { pairs.append(("serializer", .string(serializer.rawValue))) }
+        if let acceptStatus { pairs.append(("accept-status", .string(acceptStatus))) }
+        if let acceptTypes { pairs.append(("accept-type", .sequence(acceptTypes.map(YAMLValue.string)))) }
+        if let removesNulls { pairs.append(("remove-nulls", YAMLValue(.bool(removesNulls)))) }
+        return pairs
+    }
+}
+
+extension SecuritySettings {
+    func yamlPairs() -> [(String, YAMLValue)] {
+        var pairs: [(String, YAMLValue)] = []
+        if let caFile { pairs.append(("ca-file", .string(caFile))) }
+        if !pins.isEmpty {
+            pairs.append(("pins", .sequence(pins.map(YAMLValue.string))))
+            pairs.append(("pin-mode", .string(pinMode == .publicKey ? "public-key" : "certificate")))
+        }
+        if insecure { pairs.append(("insecure", .literal("true"))) }
+        return pairs
+    }
+}
+
+extension CaptureSource {
+    var yaml: YAMLValue {
+        switch self {
+        case .body(let path): .string(path.text)
+        case .header(let name): .mapping([("header", .string(name))])
+        case .status: .string("status")
+        case .regex(let pattern): .mapping([("regex", .string(pattern))])
+        }
+    }
+}
+
+extension Assertion {
+    /// Assertions grouped under their keys in the order `assert:` documents them.
+    static func yamlPairs(_ assertions: [Assertion]) -> [(String, YAMLValue)] {
+        var pairs: [(String, YAMLValue)] = []
+        var headers: [(String, YAMLValue)] = []
+        var body: [(String, YAMLValue)] = []
+        for assertion in assertions {
+            switch assertion {
+            case .header(let name, let predicate): headers.append((name, predicate.yaml))
+            case .body(let path, let predicate): body.append((path.text, predicate.yaml))
+            default: break
+            }
+        }
+        for assertion in assertions {
+            switch assertion {
+            case .status(let text):
+                let value: YAMLValue = Int(text).map { .literal(String($0)) } ?? .string(text)
+                pairs.append(("status", value))
+            case .valid(let valid): pairs.append(("valid", .literal(valid ? "true" : "false")))
+            case .maxDuration(let seconds): pairs.append(("max-duration", .string(Self.durationText(seconds))))
+            case .errors(let expectations):
+                pairs.append(("errors", .sequence(expectations.map { expectation in
+                    var part: [(String, YAMLValue)] = []
+                    if let code = expectation.code { part.append(("code", .literal(String(code)))) }
+                    if let domain = expectation.domain { part.append(("domain", .string(domain))) }
+                    if let message = expectation.message { part.append(("message", message.yaml)) }
+                    return .mapping(part)
+                })))
+            case .header:
+                if !headers.isEmpty { pairs.append(("headers", .mapping(headers))) }
+                headers = []
+            case .body:
+                if !body.isEmpty { pairs.append(("body", .mapping(body))) }
+                body = []
+            }
+        }
+        return pairs
+    }
+
+    static func durationText(_ seconds: Double) -> String {
+        let milliseconds = seconds * 1000
+        if milliseconds == milliseconds.rounded(), milliseconds.truncatingRemainder(dividingBy: 1000) != 0 { return "\(Int(milliseconds))ms" }
+        return ParameterValue.format(seconds) + "s"
+    }
+}
+
+extension Predicate {
+    var yaml: YAMLValue {
+        if checks.count == 1, case .equals(let value) = checks[0], !value.isCollection { return YAMLValue(value) }
+        return .mapping(checks.map { check in
+            switch check {
+            case .equals(let value): ("equals", YAMLValue(value))
+            case .notEquals(let value): ("not-equals", YAMLValue(value))
+            case .contains(let text): ("contains", .string(text))
+            case .matches(let pattern): ("matches", .string(pattern))
+            case .exists(let exists): ("exists", .literal(exists ? "true" : "false"))
+            case .type(let type): ("type", .string(type.rawValue))
+            case .lessThan(let bound): ("less-than", YAMLValue(.double(bound)).compactNumber)
+            case .greaterThan(let bound): ("greater-than", YAMLValue(.double(bound)).compactNumber)
+            case .count(let count): ("count", .literal(String(count)))
+            case .oneOf(let options): ("one-of", .sequence(options.map(YAMLValue.init)))
+            }
+        })
+    }
+}
+
+extension YAMLValue {
+    /// A whole number without its `.0`.
+    var compactNumber: YAMLValue {
+        if case .literal(let text) = self, text.hasSuffix(".0") { return .literal(String(text.dropLast(2))) }
+        return self
+    }
+}
+
+extension ParameterValue {
+    var isCollection: Bool {
+        switch self {
+        case .array, .dictionary, .set: true
+        default: false
+        }
+    }
+}
+
+extension RecordedResponse {
+    func yamlPairs() -> [(String, YAMLValue)] {
+        var pairs: [(String, YAMLValue)] = [("status", .literal(String(status)))]
+        if !headers.isEmpty { pairs.append(("headers", headers.yaml)) }
+        if let body { pairs.append(("body", .string(body))) }
+        if let bodyBase64 { pairs.append(("body-base64", .string(Data(bodyBase64).base64EncodedString()))) }
+        if !ignore.isEmpty { pairs.append(("ignore", .sequence(ignore.map { .string($0.text) }))) }
+        return pairs
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import OrderedCollections
+import TincanCore
+
+/// A saved request with its variables expanded and the session's defaults applied: everything
+/// needed to build and send it.
+public struct ResolvedRequest: Sendable {
+    /// The draft the request is built from, exactly as `tincan send` builds its own.
+    public var draft: RequestDraft
+    /// The response contract (defaults with the request's own laid over them).
+    public var contract: ResponseContract
+    /// Credentials for a Digest challenge.
+    public var digest: Credential?
+    /// Where to stream the body, when the request is a download.
+    public var download: String?
+    /// The file to stream as the body, when the request is an upload.
+    public var upload: String?
+    /// The upload rate limit in bytes per second.
+    public var uploadRate: Int?
+}
+
+/// A request that could not be resolved: which one, where, and why.
+public struct RequestResolutionError: Error, Sendable, CustomStringConvertible {
+    public var request: String
+    public var file: String?
+    public var line: Int
+    public var reason: String
+
+    public var description: String {
+        let location = file.map { line > 0 ? "\($0):\(line): " : "\($0): " } ?? ""
+        return "\(location)request '\(request)': \(reason)"
+    }
+}
+
+extension Session {
+    /// The variables in effect before any request runs: the file's, then the environment's,
+    /// then those given on the command line (`--var`), each replacing the one before.
+    ///
+    /// - Throws: ``SessionError`` for an unknown environment.
+    public func variables(environment: String?, overrides: [String: String]) throws -> [String: ParameterValue] {
+        var values = Dictionary(uniqueKeysWithValues: variables.map { ($0.key, $0.value) })
+        if let environment {
+            guard let chosen = environments[environment] else {
+                let names = environments.keys
+                throw SessionError("there is no environment '\(environment)'; " + (names.isEmpty ? "the session defines none" : "expected one of: \(names.joined(separator: ", "))"))
+            }
+            for (name, value) in chosen { values[name] = value }
+        }
+        for (name, value) in overrides { values[name] = .string(value) }
+        return values
+    }
+
+    /// Resolves request `index` with `template`'s variables.
+    ///
+    /// - Parameter directory: Where relative file paths are read from (the session file's directory).
+    /// - Throws: ``RequestResolutionError`` naming the request and the missing variable or bad value.
+    public func resolve(_ index: Int, template: Template, directory: String, file: String? = nil) throws(RequestResolutionError) -> ResolvedRequest {
+        let saved = requests[index]
+        func fail(_ reason: String) -> RequestResolutionError {
+            RequestResolutionError(request: "#\(index + 1) \(saved.displayName)", file: file, line: saved.line, reason: reason)
+        }
+        func expand(_ text: String) throws(RequestResolutionError) -> String {
+            do {
+                return try template.expand(text)
+            } catch {
+                throw fail(error.description)
+            }
+        }
+        func resolvePath(_ path: String) throws(RequestResolutionError) -> String {
+            let expanded = (try expand(path) as NSString).expandingTildeInPath
+            return expanded.hasPrefix("/") ? expanded : (directory as NSString).appendingPathComponent(expanded)
+        }
+
+        var draft = RequestDraft(method: saved.method, url: try expand(saved.url), baseURL: try base.map(expand))
+        draft.workingDirectory = directory
+        draft.serializer = saved.serializer ?? defaults.serializer ?? .form
+        var headers = defaults.headers.filter { shared in !saved.headers.contains { HTTPHeaders.same($0.name, shared.name) } }
+        headers += saved.headers
+        for header in headers {
+            if let value = header.value {
+                draft.items.append(.header(name: header.name, value: try expand(value)))
+            } else {
+                draft.items.append(.removeHeader(name: header.name))
+            }
+        }
+        for field in saved.query {
+            draft.items.append(.query(name: try expand(field.name), value: try expand(field.value)))
+        }
+        if let params = saved.params {
+            do {
+                draft.parameters = try template.expand(params)
+            } catch {
+                throw fail(error.description)
+            }
+        }
+        switch saved.body {
+        case .text(let text)?: draft.body = .text(try expand(text))
+        case .base64(let bytes)?: draft.body = .bytes(bytes)
+        case .file(let path)?: draft.body = .file(path: try resolvePath(path))
+        case nil: break
+        }
+        for part in saved.files {
+            draft.items.append(.file(field: try expand(part.field), path: try resolvePath(part.path), mimeType: part.type))
+        }
+        var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
+        if let auth = saved.auth {
+            let credential = Credential(user: try expand(auth.user), password: try expand(auth.password))
+            switch auth.scheme {
+            case .basic: resolved.draft.credentials = credential
+            case .digest: resolved.digest = credential
+            }
+        }
+        var properties = defaults.properties
+        for property in saved.properties.changed { properties.copyValue(of: property, from: saved.properties) }
+        resolved.draft.observed = properties
+        resolved.download = try saved.download.map(resolvePath)
+        if let upload = saved.upload {
+            resolved.upload = try resolvePath(upload.file)
+            if let rate = upload.rate {
+                guard let bytes = ByteRate.parse(try expand(rate)) else { throw fail("upload rate '\(rate)' is not a rate; expected bytes per second such as 64k") }
+                resolved.uploadRate = bytes
+            }
+            let hasType = headers.contains { HTTPHeaders.same($0.name, "Content-Type") }
+            if !hasType, let path = resolved.upload {
+                resolved.draft.items.append(.header(name: "Content-Type", value: MIMEType.forPathExtension((path as NSString).pathExtension)))
+            }
+        }
+        return resolved
+    }
+}
+
+/// A session that cannot run as asked (an unknown environment, a policy that does not apply).
+public struct SessionError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,301 @@
+import ArgumentParser
+import Foundation
+import TincanCore
+import TincanDemoServer
+import TincanSessions
+
+/// `tincan replay FILE`: runs a saved session headless and checks every assertion.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Run a saved session's requests in order and check their assertions.",
+        discussion: """
+            Exit codes: 0 when every request passed its checks, 3 when any failed, 2 for a session
+            file or option that cannot be used. Variables: the file's, then --env's, then --var's,
+            then captures as requests run. See docs/session-format.md.
+            """
+    )
+
+    @Argument(help: "The session file (*.tincan.yaml).")
+    var file: String
+
+    @Option(help: "The environment whose variables apply.")
+    var env: String?
+
+    @Option(name: .customLong("var"), help: "A variable as name=value; wins over the file and --env. Repeatable.")
+    var variables: [String] = []
+
+    @Option(help: "The report: text (as requests finish), json or junit.")
+    var report: String = "text"
+
+    @Option(help: "Write the json or junit report to FILE and show text progress on standard output.")
+    var output: String?
+
+    @Flag(name: .customLong("fail-fast"), help: "Stop at the first request that fails; the rest are reported as skipped.")
+    var failFast = false
+
+    @Flag(name: .customLong("compare-recorded"), help: "Also compare each response with the one recorded in the file (status, headers, body).")
+    var compareRecorded = false
+
+    @Flag(help: "Save each response into its request's recorded: (refused over a file with comments; see --record-to).")
+    var record = false
+
+    @Option(name: .customLong("record-to"), help: "Save the session with the recorded responses to FILE instead of over the session file.")
+    var recordTo: String?
+
+    @Flag(help: "Start the embedded demo server on a free loopback port and set the variable server to its URL.")
+    var demo = false
+
+    @Flag(help: "List every check and capture, not only failures.")
+    var verbose = false
+
+    @Flag(name: .customLong("show-secrets"), help: "Show captured values whose names look secret (token, password…) instead of hiding them.")
+    var showSecrets = false
+
+    func run() async throws {
+        guard let format = ReportWriter.Format(rawValue: report) else {
+            throw CLIFailure.badInput("--report '\(report)' is not a report; expected text, json or junit")
+        }
+        let session = try loadSession(file)
+        var options = ReplayOptions()
+        options.environment = env
+        options.variables = try parseVariables(variables)
+        options.failFast = failFast
+        options.compareRecorded = compareRecorded
+        options.record = record || recordTo != nil
+
+        var server: DemoServer?
+        if demo {
+            do {
+                server = try await DemoServer.start(port: 0)
+            } catch {
+                throw CLIFailure(message: "error: the demo server could not start: \(error)", exitCode: .transportFailed)
+            }
+            if options.variables["server"] == nil { options.variables["server"] = server!.baseURL }
+        }
+        defer { if let server { Task { await server.stop() } } }
+
+        let streamsText = format == .text || output != nil
+        let verbose = verbose
+        let showSecrets = showSecrets
+        if streamsText { FileHandle.standardOutput.write(Data("\(session.name ?? (file as NSString).lastPathComponent) (\(file))\n".utf8)) }
+        let replayer = Replayer(session: session, path: file, options: options)
+        let (report, recorded): (ReplayReport, Session)
+        do {
+            (report, recorded) = try await replayer.run { outcome in
+                guard streamsText else { return }
+                FileHandle.standardOutput.write(Data(ReportWriter.outcomeText(outcome, verbose: verbose, showSecrets: showSecrets).utf8))
+            }
+        } catch let error as SessionError {
+            throw CLIFailure.badInput("\(file): \(error)")
+        }
+        if let server { await server.stop() }
+        if streamsText { FileHandle.standardOutput.write(Data((ReportWriter.summary(report) + "\n").utf8)) }
+        if format != .text {
+            let text = ReportWriter.render(report, format: format, showSecrets: showSecrets)
+            if let output {
+                do {
+                    try SessionFile.writeAtomically(Array(text.utf8), to: output)
+                } catch {
+                    throw CLIFailure.badInput("--output \(output) cannot be written: \(error)")
+                }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+        }
+        if options.record {
+            let target = recordTo ?? file
+            do {
+                try SessionFile.save(recorded, to: target)
+                FileHandle.standardError.write(Data("tincan: recorded \(report.outcomes.count { $0.result != nil }) responses in \(target)\n".utf8))
+            } catch {
+                throw CLIFailure.badInput("\(error)")
+            }
+        }
+        if !report.passed { throw ExitCode(CLIExitCode.validationFailed.rawValue) }
+    }
+}
+
+/// `tincan import curl|http`: turns a curl command or a .http file into a session.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a curl command or a .http file as a session.",
+        subcommands: [ImportCurl.self, ImportHTTP.self]
+    )
+}
+
+/// Options shared by the import subcommands.
+struct ImportOutput: ParsableArguments {
+    @Option(name: [.customShort("o"), .long], help: "Add the requests to this session file (created when missing) instead of printing YAML.")
+    var output: String?
+
+    @Flag(help: "Save over a session file even when its comments would be dropped.")
+    var force = false
+
+    /// Prints the session, or appends its requests to the output file.
+    func write(_ imported: Session) throws {
+        guard let output else {
+            FileHandle.standardOutput.write(Data(imported.yamlText().utf8))
+            return
+        }
+        var session = imported
+        if FileManager.default.fileExists(atPath: output) {
+            session = try loadSession(output)
+            session.requests += imported.requests
+            for (name, value) in imported.variables where session.variables[name] == nil { session.variables[name] = value }
+        }
+        do {
+            try SessionFile.save(session, to: output, allowDroppingComments: force)
+        } catch {
+            throw CLIFailure.badInput("\(error)\(error.isCommentLoss ? " (or pass --force)" : "")")
+        }
+        FileHandle.standardError.write(Data("tincan: \(imported.requests.count) request\(imported.requests.count == 1 ? "" : "s") added to \(output)\n".utf8))
+    }
+}
+
+extension SessionFile.SaveError {
+    var isCommentLoss: Bool {
+        if case .wouldDropComments = self { return true }
+        return false
+    }
+}
+
+struct ImportCurl: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "curl", abstract: "Import one curl command (quote it as one argument).")
+
+    @Argument(help: "The curl command, such as 'curl -X POST https://example.com/items -d name=x'.")
+    var command: [String]
+
+    @Option(help: "A name for the request.")
+    var name: String?
+
+    @OptionGroup var output: ImportOutput
+
+    func run() throws {
+        let text = command.count == 1 ? command[0] : command.map(ShellWords.quote).joined(separator: " ")
+        var request: SavedRequest
+        do {
+            request = try CurlCommand.parse(text)
+        } catch {
+            throw CLIFailure.badInput("cannot import the curl command: \(error)")
+        }
+        request.name = name ?? request.name
+        try output.write(Session(name: name ?? "Imported from curl", requests: [request]))
+    }
+}
+
+struct ImportHTTP: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "http", abstract: "Import a .http file (VS Code REST Client, JetBrains).")
+
+    @Argument(help: "The .http file.")
+    var file: String
+
+    @OptionGroup var output: ImportOutput
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure.badInput("\(file) cannot be read") }
+        let imported: HTTPFile.Imported
+        do {
+            imported = try HTTPFile.parse(String(decoding: data, as: UTF8.self), path: file)
+        } catch {
+            throw CLIFailure.badInput("\(error)")
+        }
+        for warning in imported.warnings { FileHandle.standardError.write(Data("tincan: warning: \(warning)\n".utf8)) }
+        try output.write(imported.session)
+    }
+}
+
+/// `tincan export FILE --format curl|http`.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a session's requests as curl commands or a .http file.",
+        discussion: "Variables are expanded from the file, --env and --var. Values captured while replaying are unknown until then, so they stay as {{name}}."
+    )
+
+    @Argument(help: "The session file.")
+    var file: String
+
+    @Option(help: "curl or http.")
+    var format: String = "curl"
+
+    @Option(help: "Only this request: its number (from 1) or its name.")
+    var request: String?
+
+    @Option(help: "The environment whose variables apply.")
+    var env: String?
+
+    @Option(name: .customLong("var"), help: "A variable as name=value. Repeatable.")
+    var variables: [String] = []
+
+    func run() throws {
+        guard ["curl", "http"].contains(format) else { throw CLIFailure.badInput("--format '\(format)' is not an export format; expected curl or http") }
+        let session = try loadSession(file)
+        var template: Template
+        do {
+            template = Template(variables: try session.variables(environment: env, overrides: try parseVariables(variables)))
+        } catch let error as SessionError {
+            throw CLIFailure.badInput("\(file): \(error)")
+        }
+        template.passthrough = Set(session.requests.flatMap(\.captures.keys))
+        let indices = try selectedIndices(session)
+        let directory = (file as NSString).deletingLastPathComponent.isEmpty ? FileManager.default.currentDirectoryPath : (file as NSString).deletingLastPathComponent
+        var built: [(name: String, request: HTTPRequest, resolved: ResolvedRequest)] = []
+        for index in indices {
+            do {
+                let resolved = try session.resolve(index, template: template, directory: directory, file: file)
+                built.append((session.requests[index].displayName, try resolved.draft.build(), resolved))
+            } catch {
+                throw CLIFailure.badInput("\(error)")
+            }
+        }
+        var text: String
+        if format == "curl" {
+            text = built.map { "# \($0.name)\n" + CurlCommand.export($0.request, digest: $0.resolved.digest, upload: $0.resolved.upload, download: $0.resolved.download) }.joined(separator: "\n\n") + "\n"
+        } else {
+            do {
+                text = try HTTPFile.export(built.map { ($0.name, $0.request) })
+            } catch {
+                throw CLIFailure.badInput("\(error)")
+            }
+        }
+        if built.count == 1, format == "curl" { text = String(text.drop { $0 != "\n" }.dropFirst()) }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    private func selectedIndices(_ session: Session) throws -> [Int] {
+        guard let request else { return Array(session.requests.indices) }
+        if let number = Int(request) {
+            guard session.requests.indices.contains(number - 1) else {
+                throw CLIFailure.badInput("--request \(number): the session has \(session.requests.count) requests")
+            }
+            return [number - 1]
+        }
+        guard let index = session.requests.firstIndex(where: { $0.name == request }) else {
+            throw CLIFailure.badInput("--request '\(request)' names no request; expected one of: \(session.requests.compactMap(\.name).joined(separator: ", "))")
+        }
+        return [index]
+    }
+}
+
+/// Loads a session file, turning its errors into bad-input failures (exit 2).
+func loadSession(_ path: String) throws -> Session {
+    do {
+        return try Session.load(path: path)
+    } catch let error as ConfigFileError {
+        throw CLIFailure.badInput("\(error)")
+    }
+}
+
+/// `name=value` pairs from `--var`.
+func parseVariables(_ items: [String]) throws -> [String: String] {
+    var variables: [String: String] = [:]
+    for item in items {
+        guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+            throw CLIFailure.badInput("--var '\(item)' is not a variable; expected name=value")
+        }
+        variables[String(item[..<equals])] = String(item[item.index(after: equals)...])
+    }
+    return variables
+}
