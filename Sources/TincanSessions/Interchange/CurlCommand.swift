@@ -32,14 +32,15 @@ public enum CurlCommand {
     ///
     /// - Throws: ``InterchangeError`` naming the option that cannot be imported.
     public static func parse(_ command: String) throws(InterchangeError) -> SavedRequest {
-        var words = try ShellWords.split(command)
-        if words.first == "curl" { words.removeFirst() }
+        var rawWords = try ShellWords.splitBytes(command)
+        if rawWords.first == Array("curl".utf8) { rawWords.removeFirst() }
+        let words = rawWords.map { String(decoding: $0, as: UTF8.self) }
         guard !words.isEmpty else { throw InterchangeError("expected a curl command such as curl -X POST https://example.com -d a=1") }
 
         var method: String?
         var url: String?
         var headers: [HeaderSetting] = []
-        var data: [String] = []
+        var data: [[UInt8]] = []
         var dataFile: String?
         var formParts: [(name: String, value: String, isFile: Bool, type: String?)] = []
         var json = false
@@ -53,6 +54,12 @@ public enum CurlCommand {
             index += 1
             guard index < words.count else { throw InterchangeError("\(option) needs a value") }
             return words[index]
+        }
+        /// The next word's bytes: a `$'\xff'` body need not be UTF-8.
+        func bytes(for option: String) throws(InterchangeError) -> [UInt8] {
+            index += 1
+            guard index < rawWords.count else { throw InterchangeError("\(option) needs a value") }
+            return rawWords[index]
         }
         while index < words.count {
             var word = words[index]
@@ -93,23 +100,24 @@ public enum CurlCommand {
                 let removes = line[colon] == ":" && fieldValue.isEmpty
                 headers.append(HeaderSetting(name: name, value: removes ? nil : fieldValue))
             case "-d", "--data", "--data-ascii", "--data-binary", "--data-raw", "--json":
-                let text = try next()
+                let content: [UInt8]
+                if let attached { content = Array(attached.utf8) } else { content = try bytes(for: word) }
                 if word == "--json" { json = true }
-                if word != "--data-raw", text.hasPrefix("@") {
-                    guard data.isEmpty, dataFile == nil else { throw InterchangeError("\(word) \(text): a body read from a file cannot be combined with other data") }
-                    dataFile = String(text.dropFirst())
+                if word != "--data-raw", content.first == UInt8(ascii: "@") {
+                    guard data.isEmpty, dataFile == nil else { throw InterchangeError("\(word): a body read from a file cannot be combined with other data") }
+                    dataFile = String(decoding: content.dropFirst(), as: UTF8.self)
                 } else {
                     guard dataFile == nil else { throw InterchangeError("\(word): a body read from a file cannot be combined with other data") }
-                    data.append(text)
+                    data.append(content)
                 }
             case "--data-urlencode":
                 let text = try next()
                 if let equals = text.firstIndex(of: "=") {
                     let name = text[..<equals]
                     let content = String(text[text.index(after: equals)...])
-                    data.append((name.isEmpty ? "" : "\(name)=") + QueryStringPair(field: "", value: content).escaped.dropFirst())
+                    data.append(Array(((name.isEmpty ? "" : "\(name)=") + QueryStringPair(field: "", value: content).escaped.dropFirst()).utf8))
                 } else {
-                    data.append(String(QueryStringPair(field: "", value: text).escaped.dropFirst()))
+                    data.append(Array(QueryStringPair(field: "", value: text).escaped.dropFirst().utf8))
                 }
             case "-F", "--form", "--form-string":
                 let text = try next()
@@ -172,13 +180,13 @@ public enum CurlCommand {
             if !headers.contains(where: { HTTPHeaders.same($0.name, "Accept") }) { headers.append(HeaderSetting(name: "Accept", value: "application/json")) }
         }
         let hasBody = !data.isEmpty || dataFile != nil
+        let joined = Array(data.joined(separator: [UInt8(ascii: "&")]))
         if get, hasBody {
-            let query = data.joined(separator: "&")
-            request.url += (request.url.contains("?") ? "&" : "?") + query
+            request.url += (request.url.contains("?") ? "&" : "?") + String(decoding: joined, as: UTF8.self)
         } else if let dataFile {
             request.body = .file(dataFile)
         } else if hasBody {
-            request.body = .text(data.joined(separator: "&"))
+            request.body = String(validating: joined, as: UTF8.self).map(SavedBody.text) ?? .base64(joined)
         }
         if hasBody, !get, !headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) {
             headers.append(HeaderSetting(name: "Content-Type", value: "application/x-www-form-urlencoded"))
@@ -299,15 +307,20 @@ public enum ShellWords {
     ///
     /// - Throws: ``InterchangeError`` for an unterminated quote.
     public static func split(_ text: String) throws(InterchangeError) -> [String] {
-        var words: [String] = []
-        var current = ""
+        try splitBytes(text).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Splits as ``split(_:)`` does, keeping each word's bytes: `$'\xff'` need not be UTF-8.
+    public static func splitBytes(_ text: String) throws(InterchangeError) -> [[UInt8]] {
+        var words: [[UInt8]] = []
+        var current: [UInt8] = []
         var inWord = false
         var characters = Array(text)[...]
         while let character = characters.popFirst() {
             switch character {
             case " ", "\t", "\n", "\r":
                 if inWord { words.append(current) }
-                current = ""
+                current = []
                 inWord = false
             case "\\":
                 guard let next = characters.popFirst() else { break }
@@ -315,12 +328,12 @@ public enum ShellWords {
                     if next == "\r", characters.first == "\n" { characters.removeFirst() }
                     continue
                 }
-                current.append(next)
+                current += Array(String(next).utf8)
                 inWord = true
             case "'":
                 inWord = true
                 guard let end = characters.firstIndex(of: "'") else { throw InterchangeError("a single quote is not closed") }
-                current += characters[..<end]
+                current += Array(String(characters[..<end]).utf8)
                 characters = characters[(end + 1)...]
             case "\"":
                 inWord = true
@@ -332,9 +345,9 @@ public enum ShellWords {
                     }
                     if next == "\\", let escaped = characters.first, "$`\"\\\n".contains(escaped) {
                         characters.removeFirst()
-                        if escaped != "\n" { current.append(escaped) }
+                        if escaped != "\n" { current += Array(String(escaped).utf8) }
                     } else {
-                        current.append(next)
+                        current += Array(String(next).utf8)
                     }
                 }
                 guard closed else { throw InterchangeError("a double quote is not closed") }
@@ -343,7 +356,7 @@ public enum ShellWords {
                 inWord = true
                 current += try ansiC(&characters)
             default:
-                current.append(character)
+                current += Array(String(character).utf8)
                 inWord = true
             }
         }
@@ -352,10 +365,10 @@ public enum ShellWords {
     }
 
     /// Reads a `$'…'` string's body (after the opening quote) and its closing quote.
-    private static func ansiC(_ characters: inout ArraySlice<Character>) throws(InterchangeError) -> String {
+    private static func ansiC(_ characters: inout ArraySlice<Character>) throws(InterchangeError) -> [UInt8] {
         var bytes: [UInt8] = []
         while let character = characters.popFirst() {
-            if character == "'" { return String(decoding: bytes, as: UTF8.self) }
+            if character == "'" { return bytes }
             guard character == "\\", let escape = characters.popFirst() else {
                 bytes += Array(String(character).utf8)
                 continue

@@ -158,11 +158,16 @@ public struct Predicate: Sendable, Equatable {
     }
 
     /// Why `actual` fails, or nil when it passes. `expand` resolves variables in expected text.
-    public func failure(for actual: ParameterValue?, expand: (ParameterValue) throws -> ParameterValue = { $0 }) rethrows -> String? {
+    public func failure(for actual: ParameterValue?, expand: (ParameterValue) throws -> ParameterValue) rethrows -> String? {
         for check in checks {
             if let reason = try Self.failure(check, actual, expand) { return reason }
         }
         return nil
+    }
+
+    /// Why `actual` fails, or nil when it passes, with expected values taken as written.
+    public func failure(for actual: ParameterValue?) -> String? {
+        failure(for: actual) { $0 }
     }
 
     private static func failure(_ check: Check, _ actual: ParameterValue?, _ expand: (ParameterValue) throws -> ParameterValue) rethrows -> String? {

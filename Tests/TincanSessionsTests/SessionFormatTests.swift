@@ -1,0 +1,361 @@
+import Foundation
+import OrderedCollections
+import TestSupport
+import Testing
+import TincanCore
+import TincanSessions
+
+/// The examples directory of the repository.
+let examplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("examples").path
+
+/// Every example session file.
+func exampleFiles() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: examplesDirectory).filter { $0.hasSuffix(".tincan.yaml") }.sorted()
+        .map { (examplesDirectory as NSString).appendingPathComponent($0) }
+}
+
+let fullSession = """
+    name: Everything
+    description: Every field the format has.
+    base: "{{server}}/v1/"
+    defaults:
+      serializer: json
+      headers:
+        Accept: application/json
+        X-Removed: null
+      properties:
+        timeout: 2.5
+        cache-policy: reloadRevalidatingCacheData
+        cookies: false
+        pipelining: true
+        cellular: false
+        network-service: background
+      response:
+        serializer: json
+        accept-status: 200-299,304
+        accept-type: [application/json, text/json]
+        remove-nulls: true
+      security:
+        ca-file: ca.pem
+        pins: [a.der, b.pem]
+        pin-mode: public-key
+    variables:
+      server: http://127.0.0.1:8080
+      count: 3
+      ratio: 0.5
+      on: true
+      nothing: null
+      quoted: "yes"
+    environments:
+      staging:
+        server: https://staging.example
+    requests:
+      - name: Create
+        method: POST
+        url: items
+        serializer: form
+        headers:
+          X-Trace: "{{$uuid}}"
+        query:
+          page: "2"
+        params:
+          name: Ada
+          tags: [a, b]
+          nested:
+            deep: [1, 2.5, true, null]
+        capture:
+          id: $.json.id
+          etag:
+            header: ETag
+          code: status
+          word:
+            regex: "id-([0-9]+)"
+        assert:
+          status: 2xx
+          headers:
+            Content-Type:
+              contains: json
+          body:
+            $.json.name: Ada
+            $.json.tags:
+              count: 2
+              type: array
+            $.json.n:
+              less-than: 3
+              greater-than: 0.5
+            $.json.kind:
+              one-of: [a, b]
+            $.json.gone:
+              exists: false
+            $.json.word:
+              matches: ^w
+              not-equals: x
+          valid: true
+          errors:
+            - code: -1011
+              domain: io.tincan.error.serialization.response
+              message:
+                contains: "404"
+          max-duration: 500ms
+        recorded:
+          status: 201
+          headers:
+            Content-Type: application/json
+          body: |-
+            {"id": 1,
+             "name": "Ada"}
+          ignore: [$.id]
+      - method: PUT
+        url: upload
+        upload:
+          file: data/file.bin
+          rate: 64k
+        auth:
+          type: digest
+          user: ada
+          password: "{{$env.PASSWORD}}"
+      - method: POST
+        url: files
+        serializer: multipart
+        files:
+          - field: avatar
+            path: a.png
+            type: image/png
+        body:
+          base64: AAEC
+        download: out.bin
+        properties:
+          timeout: 5
+        response:
+          accept-status: "200"
+
+    """
+
+@Suite("Session files")
+struct SessionFormatTests {
+    @Test func everyFieldOfTheFormatIsRead() throws {
+        let session = try Session.parse(fullSession, path: "full.tincan.yaml")
+        #expect(session.name == "Everything")
+        #expect(session.base == "{{server}}/v1/")
+        #expect(session.defaults.serializer == .json)
+        #expect(session.defaults.headers == [HeaderSetting(name: "Accept", value: "application/json"), HeaderSetting(name: "X-Removed", value: nil)])
+        #expect(session.defaults.properties.timeoutInterval == 2.5)
+        #expect(session.defaults.properties.cachePolicy == .reloadRevalidatingCacheData)
+        #expect(session.defaults.properties.httpShouldHandleCookies == false)
+        #expect(session.defaults.properties.networkServiceType == .background)
+        #expect(session.defaults.response.acceptTypes == ["application/json", "text/json"])
+        #expect(session.defaults.response.removesNulls == true)
+        #expect(session.defaults.security.pins == ["a.der", "b.pem"])
+        #expect(session.defaults.security.pinMode == .publicKey)
+        #expect(session.variables["count"] == .integer(3))
+        #expect(session.variables["ratio"] == .double(0.5))
+        #expect(session.variables["on"] == .bool(true))
+        #expect(session.variables["nothing"] == .null)
+        #expect(session.variables["quoted"] == .string("yes"))
+        #expect(session.environments["staging"]?["server"] == .string("https://staging.example"))
+
+        let create = session.requests[0]
+        #expect(create.line == 36)
+        #expect(create.query.map(\.name) == ["page"])
+        #expect(create.params == .dictionary(["name": "Ada", "tags": ["a", "b"], "nested": .dictionary(["deep": [1, 2.5, true, .null]])]))
+        #expect(create.captures["id"] == .body(try BodyPath(parsing: "$.json.id")))
+        #expect(create.captures["etag"] == .header("ETag"))
+        #expect(create.captures["code"] == .status)
+        #expect(create.captures["word"] == .regex("id-([0-9]+)"))
+        #expect(create.assertions.first == .status("2xx"))
+        #expect(create.assertions.contains(.maxDuration(0.5)))
+        #expect(create.assertions.contains(.body(try BodyPath(parsing: "$.json.n"), Predicate([.lessThan(3), .greaterThan(0.5)]))))
+        #expect(create.recorded?.body == "{\"id\": 1,\n \"name\": \"Ada\"}")
+        #expect(session.requests[1].upload == SavedUpload(file: "data/file.bin", rate: "64k"))
+        #expect(session.requests[1].auth == SavedAuth(scheme: .digest, user: "ada", password: "{{$env.PASSWORD}}"))
+        #expect(session.requests[2].body == .base64([0, 1, 2]))
+        #expect(session.requests[2].files == [SavedFile(field: "avatar", path: "a.png", type: "image/png")])
+    }
+
+    @Test func writingThenReadingGivesTheSameSessionAndTheSameBytes() throws {
+        let session = try Session.parse(fullSession, path: "full.tincan.yaml")
+        let written = session.yamlText()
+        var reread = try Session.parse(written, path: "written.tincan.yaml")
+        #expect(reread.yamlText() == written)
+        for index in reread.requests.indices { reread.requests[index].line = session.requests[index].line }
+        #expect(reread == session)
+    }
+
+    @Test func everyExampleSurvivesARoundTrip() throws {
+        let files = try exampleFiles()
+        #expect(files.count >= 6)
+        for file in files {
+            let session = try Session.load(path: file)
+            let written = session.yamlText()
+            let reread = try Session.parse(written, path: file)
+            #expect(reread.yamlText() == written, "\(file)")
+            #expect(reread.requests.map(\.displayName) == session.requests.map(\.displayName))
+        }
+    }
+
+    @Test(arguments: ["yes", "no", "on", "2", "-1.5", "null", "~", "", " padded", "a: b", "#hash", "{{var}}", "[x]", "x #y", "tab\there", "2026-01-01", "0x1F", "bell\u{7}"])
+    func stringsThatLookLikeOtherTypesAreQuoted(_ text: String) throws {
+        var session = Session(name: text, requests: [SavedRequest(url: "/x")])
+        session.variables["v"] = .string(text)
+        let reread = try Session.parse(session.yamlText(), path: "q.yaml")
+        #expect(reread.name == text)
+        #expect(reread.variables["v"] == .string(text))
+    }
+
+    @Test func multiLineTextIsWrittenAsALiteralBlock() throws {
+        var request = SavedRequest(method: "POST", url: "/post")
+        request.body = .text("line one\n  indented\n\nlast\n")
+        let text = Session(requests: [request]).yamlText()
+        #expect(text.contains("    body: |\n      line one\n        indented\n\n      last\n"))
+        #expect(try Session.parse(text, path: "b.yaml").requests[0].body == request.body)
+    }
+
+    @Test func malformedYAMLIsReportedWithFileLineAndColumn() {
+        #expect(throws: ConfigFileError.self) { try Session.parse("requests:\n  - method: GET\n    url: [unclosed\n", path: "bad.tincan.yaml") }
+        do {
+            _ = try Session.parse("name: x\nrequests:\n  - method: GET\n    url: \"open\n", path: "bad.tincan.yaml")
+            Issue.record("expected an error")
+        } catch let error as ConfigFileError {
+            #expect(error.file == "bad.tincan.yaml")
+            #expect(error.line != nil && error.column != nil)
+            #expect(error.description.hasPrefix("bad.tincan.yaml:"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func anUnknownKeyIsNamedWithTheAllowedOnes() {
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 4, column: 5, message: "unknown key 'metod' in a request; expected one of: name, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, recorded")) {
+            try Session.parse("name: x\nrequests:\n  - url: /get\n    metod: GET\n", path: "s.yaml")
+        }
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 1, column: 1, message: "unknown key 'request' in a session; expected one of: name, description, base, defaults, variables, environments, requests")) {
+            try Session.parse("request: []\n", path: "s.yaml")
+        }
+    }
+
+    @Test func badValuesSayWhatWasExpected() {
+        let cases: [(String, String)] = [
+            ("requests:\n  - method: G T\n    url: /x\n", "'G T' is not a method"),
+            ("requests:\n  - url: /x\n    assert:\n      status: 99\n", "'99' is not a status code"),
+            ("requests:\n  - url: /x\n    properties:\n      timeout: -1\n", "expected a timeout in seconds"),
+            ("requests:\n  - url: /x\n    serializer: xml\n", "expected form, json, plist or multipart"),
+            ("requests:\n  - method: GET\n", "a request needs url:"),
+            ("requests:\n  - url: /x\n    capture:\n      id: json.[\n", "bad body path"),
+            ("requests:\n  - url: /x\n    assert:\n      body:\n        $.a: {between: 3}\n", "unknown key 'between' in a check"),
+            ("requests:\n  - url: /x\n    assert:\n      max-duration: soon\n", "expected a duration such as 2s"),
+            ("defaults:\n  properties:\n    cache-policy: always\n", "'always' is not a cache policy; expected one of: useProtocolCachePolicy"),
+        ]
+        for (text, expected) in cases {
+            do {
+                _ = try Session.parse(text, path: "s.yaml")
+                Issue.record("expected an error containing \(expected)")
+            } catch {
+                #expect("\(error)".contains(expected), "\(error)")
+                #expect("\(error)".hasPrefix("s.yaml:"))
+            }
+        }
+    }
+}
+
+@Suite("Saving session files")
+struct SessionSavingTests {
+    @Test func aSaveWritesAtomicallyAndAnUnchangedFileKeepsItsBytes() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/s.tincan.yaml"
+        let session = try Session.parse(fullSession, path: path)
+        let text = try SessionFile.save(session, to: path)
+        #expect(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self) == text)
+        let reloaded = try Session.load(path: path)
+        #expect(try SessionFile.save(reloaded, to: path) == text)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["s.tincan.yaml"], "no temporary file is left behind")
+    }
+
+    @Test func aFileThatDoesNotParseIsNeverOverwritten() throws {
+        let directory = try TemporaryDirectory()
+        let broken = "name: half-typed\nrequests:\n  - url: [\n"
+        let path = try directory.write("s.tincan.yaml", Array(broken.utf8))
+        #expect(throws: SessionFile.SaveError.self) { try SessionFile.save(Session(name: "new", requests: []), to: path, allowDroppingComments: true) }
+        #expect(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self) == broken)
+    }
+
+    @Test func savingOverCommentsWarnsAndKeepsTheFileUntilConfirmed() throws {
+        let directory = try TemporaryDirectory()
+        let original = "# Why this session exists\nname: x # trailing\nrequests:\n  - url: /get\n    body: |\n      # not a comment, body text\n"
+        let path = try directory.write("s.tincan.yaml", Array(original.utf8))
+        var session = try Session.load(path: path)
+        session.name = "y"
+        #expect(throws: SessionFile.SaveError.wouldDropComments(path: path, lines: [1, 2])) { try SessionFile.save(session, to: path) }
+        #expect(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self) == original)
+        try SessionFile.save(session, to: path, allowDroppingComments: true)
+        #expect(try Session.load(path: path).name == "y")
+    }
+
+    @Test func commentsAreFoundOutsideQuotesAndBlocksOnly() {
+        let text = "a: \"# no\"\nb: 'x # no'\nc: x#no\nd: |\n  # no\n  text\n# yes\ne: 1 # yes\n"
+        #expect(SessionFile.commentLines(in: text) == [7, 8])
+    }
+}
+
+@Suite("Body paths, predicates and variables")
+struct PathAndPredicateTests {
+    @Test func pathsReachMembersElementsAndQuotedNames() throws {
+        let value: ParameterValue = .dictionary(["json": .dictionary(["a.b": 1, "list": [10, 20, 30]])])
+        #expect(try BodyPath(parsing: "$.json.list[1]").value(in: value) == 20)
+        #expect(try BodyPath(parsing: "json.list[-1]").value(in: value) == 30)
+        #expect(try BodyPath(parsing: "$.json[\"a.b\"]").value(in: value) == 1)
+        #expect(try BodyPath(parsing: "$").value(in: value) == value)
+        #expect(try BodyPath(parsing: "$.json.missing").value(in: value) == nil)
+        #expect(throws: BodyPathError.self) { try BodyPath(parsing: "$.json[x]") }
+        #expect(throws: BodyPathError.self) { try BodyPath(parsing: "$..a") }
+    }
+
+    @Test func predicatesExplainTheirFailures() {
+        #expect(Predicate([.equals(3)]).failure(for: .double(3)) == nil)
+        #expect(Predicate([.equals(3)]).failure(for: .string("3")) == nil)
+        #expect(Predicate([.equals("a")]).failure(for: "b") == "is \"b\", expected \"a\"")
+        #expect(Predicate([.exists(true)]).failure(for: nil) == "is missing")
+        #expect(Predicate([.count(2)]).failure(for: [1, 2, 3]) == "has 3 elements, expected 2")
+        #expect(Predicate([.type(.integer)]).failure(for: 2.5) == "is a number (2.5), expected integer")
+        #expect(Predicate([.matches("^a+$")]).failure(for: "aaa") == nil)
+        #expect(Predicate([.lessThan(1)]).failure(for: 2) == "is 2, expected less than 1")
+        #expect(Predicate([.contains("b")]).failure(for: ["a", "b"]) == nil)
+        #expect(Predicate([.oneOf(["x", "y"])]).failure(for: "z") == "is \"z\", expected one of \"x\", \"y\"")
+    }
+
+    @Test func templatesExpandTextAndKeepTheTypeOfASoleReference() throws {
+        let template = Template(variables: ["n": 3, "list": ["a"], "host": "h"], environment: ["TOKEN": "t"])
+        #expect(try template.expand("http://{{host}}/{{ n }}") == "http://h/3")
+        #expect(try template.expand(ParameterValue.string("{{list}}")) == ["a"])
+        #expect(try template.expand(ParameterValue.string("n={{n}}")) == "n=3")
+        #expect(try template.expand("{{$env.TOKEN}}") == "t")
+        #expect(try template.expand("{{$uuid}}").count == 36)
+        #expect(throws: MissingVariableError(name: "hots", known: ["host", "list", "n"])) { try template.expand("{{hots}}") }
+    }
+
+    @Test func aMissingVariableNamesItAndTheRequestThatUsedIt() throws {
+        let session = try Session.parse("base: http://h/\nrequests:\n  - name: first\n    url: a\n  - name: Fetch\n    url: items/{{id}}\n", path: "s.tincan.yaml")
+        do {
+            _ = try session.resolve(1, template: Template(variables: [:]), directory: "/tmp", file: "s.tincan.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("s.tincan.yaml:5: request '#2 Fetch': the variable {{id}} is not defined"))
+        }
+    }
+
+    @Test func environmentsAndCommandLineVariablesOverrideTheFile() throws {
+        let session = try Session.parse("variables:\n  a: file\n  b: file\nenvironments:\n  ci:\n    a: ci\nrequests: []\n", path: "s.yaml")
+        let values = try session.variables(environment: "ci", overrides: ["b": "cli"])
+        #expect(values["a"] == "ci")
+        #expect(values["b"] == "cli")
+        #expect(throws: SessionError.self) { try session.variables(environment: "prod", overrides: [:]) }
+    }
+
+    @Test func secretsAreRedacted() {
+        #expect(Redaction.headerValue(name: "Authorization", value: "Bearer abc") == "Bearer ••••••")
+        #expect(Redaction.headerValue(name: "X-Api-Key", value: "abc") == "••••••")
+        #expect(Redaction.headerValue(name: "Accept", value: "a/b") == "a/b")
+        #expect(Redaction.url("http://u:pw@h/x?token=1&q=2") == "http://u:••••••@h/x?token=••••••&q=2")
+        #expect(Redaction.value(.dictionary(["password": "p", "name": "n"])) == .dictionary(["password": .string(Redaction.mask), "name": "n"]))
+    }
+}
