@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("tincan replay, import and export")
+struct SessionCommandTests {
+    static let passing = """
+        # A session that passes.
+        name: Smoke
+        base: "{{server}}/"
+        requests:
+          - name: Get
+            method: GET
+            url: get
+            query:
+              q: "{{word}}"
+            assert:
+              status: 200
+              body:
+                $.args.q: tea
+        variables:
+          word: coffee
+          server: http://127.0.0.1:9
+        environments:
+          ci:
+            word: tea
+        """
+
+    @Test func replayPassesWithAnEnvironmentAndFailsWithoutIt() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("smoke.tincan.yaml", Array(Self.passing.utf8))
+        try await withDemoServer { server in
+            let passed = try await tincan(["replay", file, "--env", "ci", "--var", "server=\(server.baseURL)"])
+            #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+            #expect(passed.stdout.contains("✓ 1. Get  GET \(server.baseURL)/get?q=tea → 200"))
+            #expect(passed.stdout.contains("1 request: 1 passed, 0 failed"))
+
+            let failed = try await tincan(["replay", file, "--var", "server=\(server.baseURL)"])
+            #expect(failed.status == 3)
+            #expect(failed.stdout.contains("✗ body $.args.q: is \"coffee\", expected \"tea\""))
+        }
+    }
+
+    @Test func junitGoesToAFileWhileTextProgressShows() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("smoke.tincan.yaml", Array(Self.passing.utf8))
+        let report = directory.path + "/report.xml"
+        try await withDemoServer { server in
+            let result = try await tincan(["replay", file, "--env", "ci", "--var", "server=\(server.baseURL)", "--report", "junit", "--output", report])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("✓ 1. Get"))
+            let xml = String(decoding: FileManager.default.contents(atPath: report) ?? Data(), as: UTF8.self)
+            #expect(xml.contains("<testcase name=\"1. Get\" classname=\"Smoke\""))
+        }
+    }
+
+    @Test func theDemoFlagRunsAnExampleWithNothingElseRunning() async throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/chaining.tincan.yaml").path
+        let result = try await tincan(["replay", "--demo", example, "--report", "json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+        #expect(object["passed"] as? Bool == true)
+    }
+
+    @Test func aMalformedSessionNamesFileLineAndColumn() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("bad.tincan.yaml", Array("name: x\nrequests:\n  - url: /get\n    mehtod: GET\n".utf8))
+        let result = try await tincan(["replay", file])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(file):4:5: unknown key 'mehtod' in a request; expected one of: name, method, url"))
+        let unknownEnvironment = try await tincan(["replay", try directory.write("s.tincan.yaml", Array(Self.passing.utf8)), "--env", "prod"])
+        #expect(unknownEnvironment.status == 2)
+        #expect(unknownEnvironment.stderr.contains("there is no environment 'prod'; expected one of: ci"))
+    }
+
+    @Test func recordRefusesToDropCommentsButRecordToWritesANewFile() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("smoke.tincan.yaml", Array(Self.passing.utf8))
+        let recorded = directory.path + "/recorded.tincan.yaml"
+        try await withDemoServer { server in
+            let refused = try await tincan(["replay", file, "--env", "ci", "--var", "server=\(server.baseURL)", "--record"])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("would drop its comments (line 1)"))
+            #expect(String(decoding: FileManager.default.contents(atPath: file)!, as: UTF8.self) == Self.passing)
+
+            let saved = try await tincan(["replay", file, "--env", "ci", "--var", "server=\(server.baseURL)", "--record-to", recorded])
+            #expect(saved.status == 0)
+            let compared = try await tincan(["replay", recorded, "--env", "ci", "--var", "server=\(server.baseURL)", "--compare-recorded", "--verbose"])
+            #expect(compared.status == 0, "\(compared.stdout)")
+            #expect(compared.stdout.contains("✓ recorded status"))
+        }
+    }
+
+    @Test func importCurlPrintsASessionAndAppendsToAFile() async throws {
+        let directory = try TemporaryDirectory()
+        let printed = try await tincan(["import", "curl", "curl -X PUT https://api.example/items/1 -H 'Content-Type: application/json' -d '{\"a\":1}'"])
+        #expect(printed.status == 0)
+        #expect(printed.stdout.contains("  - method: PUT\n    url: https://api.example/items/1\n    headers:\n      Content-Type: application/json\n    body: \"{\\\"a\\\":1}\"\n"))
+
+        let file = directory.path + "/api.tincan.yaml"
+        for name in ["one", "two"] {
+            let added = try await tincan(["import", "curl", "--name", name, "-o", file, "curl https://api.example/\(name)"])
+            #expect(added.status == 0)
+        }
+        let listed = try await tincan(["export", file, "--format", "curl", "--request", "two"])
+        #expect(listed.stdout.hasPrefix("curl https://api.example/two"))
+
+        let bad = try await tincan(["import", "curl", "curl --proxy x https://h/"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("the curl option --proxy cannot be imported"))
+    }
+
+    @Test func importHTTPThenExportHTTP() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("api.http", Array("@host = http://127.0.0.1:9\n\n### Create\nPOST {{host}}/items\nContent-Type: application/json\n\n{\"a\": 1}\n".utf8))
+        let session = directory.path + "/api.tincan.yaml"
+        let imported = try await tincan(["import", "http", file, "-o", session])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = try await tincan(["export", session, "--format", "http"])
+        #expect(exported.status == 0)
+        #expect(exported.stdout.hasPrefix("### Create\nPOST http://127.0.0.1:9/items\n"))
+        #expect(exported.stdout.contains("Content-Type: application/json\n\n{\"a\": 1}\n"))
+    }
+}
