@@ -3,11 +3,11 @@ import OrderedCollections
 import TincanCore
 
 // tincan-bench: Tincan's benchmarks, each measured side by side with its reference in the same run.
-// Usage: tincan-bench [query] [json] [download] [upload] [paint]   (no argument runs them all)
+// Usage: tincan-bench [query] [json] [download] [upload] [replay] [paint]   (no argument runs them all)
 
 let arguments = CommandLine.arguments.dropFirst()
 let selected = Set(arguments)
-let all = ["query", "json", "download", "upload", "paint"]
+let all = ["query", "json", "download", "upload", "replay", "paint"]
 for name in selected where !all.contains(name) {
     FileHandle.standardError.write(Data("tincan-bench: unknown benchmark '\(name)'; expected one of \(all.joined(separator: ", "))\n".utf8))
     exit(2)
@@ -133,6 +133,10 @@ if wants("json") {
 if wants("download") || wants("upload") {
     print("")
     try await benchmarkTransfers(download: wants("download"), upload: wants("upload"))
+}
+if wants("replay") {
+    print("")
+    try await benchmarkReplay()
 }
 if wants("paint") {
     print("")
