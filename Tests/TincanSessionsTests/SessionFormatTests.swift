@@ -359,3 +359,25 @@ struct PathAndPredicateTests {
         #expect(Redaction.value(.dictionary(["password": "p", "name": "n"])) == .dictionary(["password": .string(Redaction.mask), "name": "n"]))
     }
 }
+
+@Suite("The session JSON Schema")
+struct SessionSchemaTests {
+    /// The object's property names at `path` in the schema.
+    func keys(_ schema: ParameterValue, _ path: String) throws -> [String] {
+        let node = try #require(try BodyPath(parsing: path).value(in: schema)?.dictionaryValue, "\(path)")
+        return Array(node.keys)
+    }
+
+    @Test func theSchemaNamesExactlyTheKeysTheReaderAccepts() throws {
+        let url = URL(fileURLWithPath: examplesDirectory).deletingLastPathComponent().appendingPathComponent("docs/session.schema.json")
+        let schema = try JSONParser.parse(bytes: Array(try Data(contentsOf: url)))
+        #expect(try keys(schema, "$.properties") == Session.topLevelKeys)
+        #expect(try keys(schema, "$.properties.defaults.properties") == Session.defaultsKeys)
+        #expect(try keys(schema, "$[\"$defs\"].properties.properties") == Session.propertyKeys)
+        #expect(try keys(schema, "$[\"$defs\"].response.properties") == Session.responseKeys)
+        #expect(try keys(schema, "$.properties.defaults.properties.security.properties") == Session.securityKeys)
+        #expect(try keys(schema, "$.properties.requests.items.properties") == Session.requestKeys)
+        #expect(try keys(schema, "$.properties.requests.items.properties.assert.properties") == Session.assertKeys)
+        #expect(try keys(schema, "$[\"$defs\"].check.oneOf[1].properties") == Session.predicateKeys)
+    }
+}

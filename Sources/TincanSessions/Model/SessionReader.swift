@@ -6,16 +6,16 @@ import Yams
 extension Session {
     /// The top-level keys of a session file, in the order Tincan writes them.
     public static let topLevelKeys = ["name", "description", "base", "defaults", "variables", "environments", "requests"]
-    static let defaultsKeys = ["serializer", "headers", "properties", "response", "security"]
-    static let propertyKeys = ["timeout", "cache-policy", "cookies", "pipelining", "cellular", "network-service"]
-    static let responseKeys = ["serializer", "accept-status", "accept-type", "remove-nulls"]
-    static let securityKeys = ["ca-file", "pins", "pin-mode", "insecure"]
-    static let requestKeys = [
+    public static let defaultsKeys = ["serializer", "headers", "properties", "response", "security"]
+    public static let propertyKeys = ["timeout", "cache-policy", "cookies", "pipelining", "cellular", "network-service"]
+    public static let responseKeys = ["serializer", "accept-status", "accept-type", "remove-nulls"]
+    public static let securityKeys = ["ca-file", "pins", "pin-mode", "insecure"]
+    public static let requestKeys = [
         "name", "method", "url", "serializer", "headers", "query", "params", "body", "files", "auth", "download", "upload",
         "properties", "response", "capture", "assert", "recorded",
     ]
-    static let assertKeys = ["status", "headers", "body", "valid", "errors", "max-duration"]
-    static let predicateKeys = ["equals", "not-equals", "contains", "matches", "exists", "type", "less-than", "greater-than", "count", "one-of"]
+    public static let assertKeys = ["status", "headers", "body", "valid", "errors", "max-duration"]
+    public static let predicateKeys = ["equals", "not-equals", "contains", "matches", "exists", "type", "less-than", "greater-than", "count", "one-of"]
 
     /// Reads a session file.
     ///
