@@ -76,6 +76,11 @@ extension AppState {
         case .baseURL:
             if baseField.handle(event) { status = nil }
         case .url:
+            // A pasted curl command becomes the whole request.
+            if case .paste(let text) = event, text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("curl ") {
+                loadCurlCommand(text)
+                return
+            }
             if urlField.handle(event) { status = nil }
         case .body:
             if body.handle(event, pageHeight: viewport) {

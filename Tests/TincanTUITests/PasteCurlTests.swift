@@ -1,0 +1,53 @@
+import TestSupport
+import Testing
+import TerminalUI
+import TincanCore
+@testable import TincanTUI
+
+@Suite("Pasting a curl command into the URL field")
+struct PasteCurlTests {
+    private func previewText(_ state: AppState) -> String {
+        guard case let .request(_, text) = state.preview else { return "error: \(state.preview)" }
+        return text
+    }
+
+    @Test func aJSONPostBecomesTheRequestWithItsParameterTree() {
+        var state = Fixtures.welcome()
+        #expect(state.focus == .url)
+        Fixtures.press([.paste("curl -X POST 'http://127.0.0.1:9/items?x=1' -H 'Content-Type: application/json' -H 'X-Trace: 7' --data-raw '{\"name\":\"Ada\",\"tags\":[\"a\"]}'")], into: &state)
+        #expect(state.method == "POST")
+        #expect(state.serializer == .json)
+        #expect(state.baseField.text.isEmpty)
+        #expect(state.urlField.text == "http://127.0.0.1:9/items?x=1")
+        #expect(state.headers.map(\.name) == ["X-Trace"], "the serializer's own Content-Type is not kept twice")
+        #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["name": "Ada", "tags": ["a"]]))
+        let preview = previewText(state)
+        #expect(preview.hasPrefix("POST /items?x=1 HTTP/1.1\nHost: 127.0.0.1:9\n"))
+        #expect(preview.hasSuffix("X-Trace: 7\nContent-Length: 27\n\n{\"name\":\"Ada\",\"tags\":[\"a\"]}\n"))
+    }
+
+    @Test func aFormBodyBecomesNestedParameters() {
+        var state = Fixtures.welcome()
+        Fixtures.press([.paste("curl http://h/post -d 'user%5Bname%5D=Ada+L' -d 'n=2'")], into: &state)
+        #expect(state.method == "POST")
+        #expect(state.serializer == .form)
+        #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["user": .dictionary(["name": "Ada L"]), "n": "2"]))
+        #expect(state.headers.isEmpty)
+    }
+
+    @Test func aBodyThePanesCannotEditIsRefusedAndNothingChanges() {
+        var state = Fixtures.welcome()
+        let before = previewText(state)
+        Fixtures.press([.paste("curl http://h/raw -H 'Content-Type: text/plain' -d 'just text'")], into: &state)
+        #expect(previewText(state) == before)
+        #expect(state.status?.text.hasPrefix("Not loaded: a text/plain body is not a parameter tree") == true)
+        Fixtures.press([.paste("curl --proxy p http://h/")], into: &state)
+        #expect(state.status?.text.contains("the curl option --proxy cannot be imported") == true)
+    }
+
+    @Test func otherPastesAreTextInTheField() {
+        var state = Fixtures.welcome()
+        Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k")), .paste("anything/curly")], into: &state)
+        #expect(state.urlField.text == "anything/curly")
+    }
+}
