@@ -73,7 +73,6 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             if options.variables["server"] == nil { options.variables["server"] = server!.baseURL }
         }
-        defer { if let server { Task { await server.stop() } } }
 
         let streamsText = format == .text || output != nil
         let verbose = verbose
@@ -86,10 +85,11 @@ struct ReplayCommand: AsyncParsableCommand {
                 guard streamsText else { return }
                 FileHandle.standardOutput.write(Data(ReportWriter.outcomeText(outcome, verbose: verbose, showSecrets: showSecrets).utf8))
             }
+            await server?.stop()
         } catch let error as SessionError {
+            await server?.stop()
             throw CLIFailure.badInput("\(file): \(error)")
         }
-        if let server { await server.stop() }
         if streamsText { FileHandle.standardOutput.write(Data((ReportWriter.summary(report) + "\n").utf8)) }
         if format != .text {
             let text = ReportWriter.render(report, format: format, showSecrets: showSecrets)
@@ -240,7 +240,7 @@ struct ExportCommand: ParsableCommand {
         }
         template.passthrough = Set(session.requests.flatMap(\.captures.keys))
         let indices = try selectedIndices(session)
-        let directory = (file as NSString).deletingLastPathComponent.isEmpty ? FileManager.default.currentDirectoryPath : (file as NSString).deletingLastPathComponent
+        let directory = Session.directory(of: file)
         var built: [(name: String, request: HTTPRequest, resolved: ResolvedRequest)] = []
         for index in indices {
             do {

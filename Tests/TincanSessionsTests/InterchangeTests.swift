@@ -71,6 +71,12 @@ struct CurlTests {
         #expect(auth.auth == SavedAuth(scheme: .digest, user: "ada", password: "pw"))
     }
 
+    @Test func aRepeatedPlainFormFieldIsRefusedWithTheReason() {
+        #expect(throws: InterchangeError("-F 'a=…' is given twice; a parameter holds one value per name (write a[]= for a list)")) {
+            try CurlCommand.parse("curl -F a=1 -F a=2 https://h/")
+        }
+    }
+
     @Test func unsupportedOptionsAreNamed() {
         #expect(throws: InterchangeError("the curl option --proxy cannot be imported; Tincan imports -X, -H, -d, --data-*, --json, -F, -u, --digest, -b, -A, -e, -G, -I, -T, -m and -o")) {
             try CurlCommand.parse("curl --proxy http://p:1 https://h/")
@@ -103,10 +109,11 @@ struct CurlTests {
     @Test func multipartFormsRoundTripThroughDashF() throws {
         let directory = try TemporaryDirectory()
         try directory.write("a.txt", Array("file body".utf8))
-        let session = try Session.parse("requests:\n  - method: POST\n    url: http://127.0.0.1:9/up\n    serializer: multipart\n    params:\n      name: Ada\n    files:\n      - field: doc\n        path: a.txt\n        type: text/plain\n", path: "s.yaml")
+        let session = try Session.parse("requests:\n  - method: POST\n    url: http://127.0.0.1:9/up\n    serializer: multipart\n    params:\n      name: Ada\n      tags: [a, b]\n      user:\n        role: admin\n    files:\n      - field: doc\n        path: a.txt\n        type: text/plain\n", path: "s.yaml")
         let original = try build(session, directory: directory.path)
         let command = CurlCommand.export(original)
         #expect(command.contains("--form-string name=Ada"))
+        #expect(command.contains("--form-string 'tags[]=a' \\\n  --form-string 'tags[]=b'"), "both list elements are exported")
         #expect(command.contains("-F 'doc=@\(directory.path)/a.txt;type=text/plain'"))
         let rebuilt = try build(Session(requests: [try CurlCommand.parse(command)]), directory: directory.path)
         #expect(try WireShape(rebuilt) == WireShape(original))

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import TincanCore
 
 /// A curl command line that could not be imported, and why.
@@ -194,23 +195,23 @@ public enum CurlCommand {
         if !formParts.isEmpty {
             guard !hasBody else { throw InterchangeError("-F and -d cannot go together: a body is either a form or data") }
             request.serializer = .multipart
-            var fields: [(String, ParameterValue)] = []
+            var fields: OrderedDictionary<String, ParameterValue> = [:]
             for part in formParts {
                 if part.isFile {
                     request.files.append(SavedFile(field: part.name, path: part.value, type: part.type))
                 } else {
-                    fields.append((part.name, .string(part.value)))
+                    // Bracketed names nest as they do on tincan's command line: tags[]=a builds a list.
+                    guard part.name.contains("[") || fields[part.name] == nil else {
+                        throw InterchangeError("-F '\(part.name)=…' is given twice; a parameter holds one value per name (write \(part.name)[]= for a list)")
+                    }
+                    do {
+                        try ParameterPath(parsing: part.name).insert(.string(part.value), into: &fields)
+                    } catch {
+                        throw InterchangeError("-F '\(part.name)=…': \(error)")
+                    }
                 }
             }
-            if !fields.isEmpty {
-                var root: [String: ParameterValue] = [:]
-                var ordered = [(String, ParameterValue)]()
-                for (name, value) in fields where root[name] == nil {
-                    root[name] = value
-                    ordered.append((name, value))
-                }
-                request.params = .dictionary(.init(uniqueKeysWithValues: ordered))
-            }
+            if !fields.isEmpty { request.params = .dictionary(fields) }
         }
         if let upload {
             guard !hasBody, formParts.isEmpty else { throw InterchangeError("-T sends a file as the body, so it cannot go with -d or -F") }

@@ -184,15 +184,15 @@ public struct Predicate: Sendable, Equatable {
             let unexpected = try expand(unexpected)
             return same(actual, unexpected) ? "is \(show(actual)), expected anything else" : nil
         case .contains(let part):
-            let part = try text(expand(.string(part)))
+            let part = try Template.text(expand(.string(part)))
             switch actual {
             case .array(let items): return items.contains { same($0, .string(part)) } ? nil : "is \(show(actual)), expected an element \(show(.string(part)))"
             case .dictionary(let members): return members[part] != nil ? nil : "has no member \(show(.string(part)))"
-            default: return text(actual).contains(part) ? nil : "is \(show(actual)), expected it to contain \(show(.string(part)))"
+            default: return Template.text(actual).contains(part) ? nil : "is \(show(actual)), expected it to contain \(show(.string(part)))"
             }
         case .matches(let pattern):
             guard let expression = try? NSRegularExpression(pattern: pattern) else { return "the pattern \(show(.string(pattern))) is not a regular expression" }
-            let value = text(actual)
+            let value = Template.text(actual)
             let found = expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
             return found ? nil : "is \(show(actual)), expected it to match /\(pattern)/"
         case .type(let type):
@@ -254,12 +254,6 @@ public struct Predicate: Sendable, Equatable {
         case .array, .set: [.array]
         case .dictionary: [.object]
         }
-    }
-
-    /// A value as text: a scalar's own text, a collection's JSON.
-    static func text(_ value: ParameterValue) -> String {
-        if case .bool(let bool) = value { return bool ? "true" : "false" }
-        return value.scalarText ?? JSONWriter.string(value)
     }
 
     /// A value as it is shown in a failure: strings quoted, everything else as JSON, long values cut.

@@ -22,13 +22,6 @@ public struct Template: Sendable {
         self.environment = environment
     }
 
-    /// The names `text` refers to, in order.
-    public static func references(in text: String) -> [String] {
-        var names: [String] = []
-        scan(text) { names.append($0) }
-        return names
-    }
-
     /// `text` with every reference replaced by its value's text.
     ///
     /// - Throws: ``MissingVariableError`` naming the first reference with no value.
@@ -82,7 +75,7 @@ public struct Template: Sendable {
         throw MissingVariableError(name: name, known: variables.keys.sorted())
     }
 
-    /// A value's text in a URL, header or body: scalars as themselves, collections as JSON.
+    /// A value's text in a URL, header, body or check: scalars as themselves, collections as JSON.
     static func text(_ value: ParameterValue) -> String {
         switch value {
         case .bool(let bool): bool ? "true" : "false"
@@ -98,14 +91,25 @@ public struct Template: Sendable {
         guard !inner.contains("{{"), !inner.contains("}}") else { return nil }
         return inner.trimmingCharacters(in: .whitespaces)
     }
+}
 
-    private static func scan(_ text: String, _ found: (String) -> Void) {
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            found(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
-            rest = rest[close.upperBound...]
-        }
+extension Session {
+    /// Where a session's relative file paths are read from: the session file's directory.
+    public static func directory(of path: String) -> String {
+        sessionDirectory(of: path)
     }
+}
+
+/// Where a session's relative file paths are read from: the session file's directory.
+func sessionDirectory(of path: String) -> String {
+    let directory = (path as NSString).deletingLastPathComponent
+    return directory.isEmpty ? FileManager.default.currentDirectoryPath : directory
+}
+
+/// A file path from a session, with `~` expanded and a relative path taken from `directory`.
+func resolveSessionPath(_ path: String, in directory: String) -> String {
+    let expanded = (path as NSString).expandingTildeInPath
+    return expanded.hasPrefix("/") ? expanded : (directory as NSString).appendingPathComponent(expanded)
 }
 
 /// A `{{name}}` with no value.

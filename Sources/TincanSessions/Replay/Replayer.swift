@@ -99,7 +99,7 @@ public final class Replayer: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         var template = Template(variables: try session.variables(environment: options.environment, overrides: options.variables), environment: options.processEnvironment)
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? FileManager.default.currentDirectoryPath : (path as NSString).deletingLastPathComponent
+        let directory = sessionDirectory(of: path)
         let manager = try makeManager(template: template, directory: directory)
         var recordedSession = session
         var outcomes: [RequestOutcome] = []
@@ -135,10 +135,7 @@ public final class Replayer: Sendable {
             throw SessionError("base: \(error)")
         }
         let security = session.defaults.security
-        func resolve(_ text: String) -> String {
-            let expanded = (text as NSString).expandingTildeInPath
-            return expanded.hasPrefix("/") ? expanded : (directory as NSString).appendingPathComponent(expanded)
-        }
+        let resolve = { (text: String) in resolveSessionPath(text, in: directory) }
         do {
             var policy = SecurityPolicy.default
             if !security.pins.isEmpty {
@@ -246,14 +243,18 @@ public struct CaptureFailure: Error, Sendable, CustomStringConvertible {
 struct ResponseChecker {
     let result: TaskResult
     let template: Template
+    /// The decoded body as a value tree, when the serializer decoded JSON or a property list;
+    /// decoded once, however many paths are checked and captured.
+    let bodyValue: ParameterValue?
 
-    /// The decoded body as a value tree, when the serializer decoded JSON or a property list.
-    var bodyValue: ParameterValue? {
+    init(result: TaskResult, template: Template) {
+        self.result = result
+        self.template = template
         switch result.serialization?.body {
-        case .json(let value)?, .propertyList(let value)?: return value
+        case .json(let value)?, .propertyList(let value)?: bodyValue = value
         default:
             // The HTTP serializer decodes nothing; a JSON body is still worth a path.
-            return try? JSONParser.parse(bytes: result.data)
+            bodyValue = try? JSONParser.parse(bytes: result.data)
         }
     }
 

@@ -67,8 +67,7 @@ extension Session {
             }
         }
         func resolvePath(_ path: String) throws(RequestResolutionError) -> String {
-            let expanded = (try expand(path) as NSString).expandingTildeInPath
-            return expanded.hasPrefix("/") ? expanded : (directory as NSString).appendingPathComponent(expanded)
+            resolveSessionPath(try expand(path), in: directory)
         }
 
         var draft = RequestDraft(method: saved.method, url: try expand(saved.url), baseURL: try base.map(expand))
