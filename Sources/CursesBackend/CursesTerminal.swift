@@ -1,3 +1,4 @@
+import Foundation
 import CNcursesw
 import Glibc
 import Synchronization
@@ -179,6 +180,11 @@ public final class CursesTerminal: TerminalDevice {
             while read(wakeRead, &sink, sink.count) > 0 {}
         }
         return readInput()
+    }
+
+    public func setClipboard(_ text: String) {
+        // OSC 52, clipboard selection, base64 of the UTF-8 text, ended with ST.
+        writeRaw("\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{1B}\\")
     }
 
     public func suspend() {

@@ -5,14 +5,32 @@ import Glibc
 import TerminalUI
 import TincanCore
 import TincanDemoServer
+import TincanSessions
 import TincanTUI
 
-/// `tincan` with no subcommand: the TUI, with a welcome request to an in-process demo server.
+/// `tincan [FILE]` with no subcommand: the TUI, on a session file or on a welcome request to an
+/// in-process demo server.
 struct TUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open the TUI (the default): a ready request to an embedded demo server on loopback."
+        abstract: "Open the TUI (the default): a session file, or a ready request to an embedded demo server on loopback.",
+        discussion: "With FILE, its requests are listed in the collection pane and saves go back to it. A FILE that does not exist yet is created on the first save."
     )
+
+    @Argument(help: "A session file (.tincan.yaml) to open.")
+    var file: String?
+
+    @Option(help: "The environment of the session whose variables apply (switch later with alt+e).")
+    var env: String?
+
+    @Option(name: .customLong("var"), help: "Set a variable, over the file's and the environment's (name=value; repeatable; never saved).")
+    var variables: [String] = []
+
+    @Flag(help: "Set the variable server to the embedded demo server's URL, so the examples run offline.")
+    var demo = false
+
+    @Flag(name: .customLong("no-history"), help: "Do not record sends in the history file for this run.")
+    var noHistory = false
 
     @Option(help: "A theme name (dark, light, high-contrast, nord, dracula, or one in ~/.config/tincan/themes) or a theme file.")
     var theme: String?
@@ -29,6 +47,31 @@ struct TUICommand: AsyncParsableCommand {
     func run() async throws {
         var settings = TUISettings.load(themeOption: theme, keymapOption: keymap)
         if noMouse { settings.mouse = false }
+        // A file that cannot be opened is reported before the screen is taken.
+        var workspace: Workspace?
+        if let file {
+            if FileManager.default.fileExists(atPath: file) {
+                do {
+                    workspace = Workspace(session: try Session.load(path: file), path: file)
+                } catch {
+                    throw CLIFailure.badInput("\(error)")
+                }
+            } else {
+                workspace = Workspace(session: Session(), path: file)
+            }
+            workspace?.environment = env
+            workspace?.overrides = try parseVariables(variables)
+            do {
+                _ = try workspace?.template()
+            } catch {
+                throw CLIFailure.badInput("\(file): \(error)")
+            }
+        } else if env != nil {
+            throw CLIFailure.badInput("--env names an environment of a session file; give the file too")
+        }
+        let historyStore = settings.history && !noHistory ? HistoryStore(path: HistoryStore.defaultPath(), keepsSecrets: settings.historySecrets) : nil
+        let loadedHistory = historyStore?.load()
+        settings.problems += loadedHistory?.problems ?? []
 
         // The welcome request's server: in-process, loopback only, a free port.
         let server: DemoServer
@@ -38,6 +81,16 @@ struct TUICommand: AsyncParsableCommand {
             throw CLIFailure(message: "error: the embedded demo server could not start: \(error)", exitCode: .transportFailed)
         }
         var state = AppState.welcome(baseURL: server.baseURL + "/", themes: settings.themes, keymap: settings.keymap, boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))")
+        if var workspace {
+            if demo, workspace.overrides["server"] == nil { workspace.overrides["server"] = server.baseURL }
+            state.open(workspace)
+            state.focus = .collection
+            state.status = StatusMessage(FileManager.default.fileExists(atPath: workspace.path ?? "")
+                ? "\(workspace.path ?? ""): \(workspace.session.requests.count) request\(workspace.session.requests.count == 1 ? "" : "s"). enter loads one, ctrl+r sends, F6 saves."
+                : "New session \(workspace.path ?? ""): created on the first save (F6).")
+        }
+        state.history = loadedHistory?.entries ?? []
+        state.recordsHistory = historyStore != nil
         state.theme = settings.theme
         if !settings.problems.isEmpty {
             state.modal = .message(Dialog(title: "Settings not used", lines: settings.problems.map { [Span($0)] }, hint: "esc close"))
@@ -49,7 +102,7 @@ struct TUICommand: AsyncParsableCommand {
 
         let status = try await Self.runOnUIThread {
             let terminal = try CursesTerminal(mouse: mouse)
-            let runner = AppRunner(terminal: terminal, manager: manager)
+            let runner = AppRunner(terminal: terminal, manager: manager, history: historyStore)
             _ = runner.run(initial) {
                 if marker { FileHandle.standardError.write(Data("tincan: first paint\n".utf8)) }
             }

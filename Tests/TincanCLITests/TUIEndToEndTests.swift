@@ -13,7 +13,7 @@ struct TUIEndToEndTests {
         let config = try TemporaryDirectory()
         // The shell reports how tincan exited and whether the terminal is back in cooked mode.
         let command = "sh -c '\(BuiltProducts.tincan) --no-mouse; echo EXIT=$?; stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo | tr \"\\n\" \" \"; echo; sleep 60'"
-        let session = try await TmuxSession(command: command, width: width, height: height, environment: ["XDG_CONFIG_HOME": config.path, "HOME": config.path])
+        let session = try await TmuxSession(command: command, width: width, height: height, environment: ["XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": config.path + "/data", "HOME": config.path])
         try await session.waitFor("No response yet")
         return (session, config)
     }

@@ -19,6 +19,9 @@ public protocol TerminalDevice: AnyObject, Sendable {
     /// Gives the terminal back to the shell, stops the process (job control), and takes the
     /// terminal again when it is continued; the next draw must repaint everything.
     func suspend()
+    /// Asks the terminal to put `text` on the system clipboard (OSC 52). Terminals that do not
+    /// support it ignore it; tmux takes it into a paste buffer with `set-clipboard on`.
+    func setClipboard(_ text: String)
     /// Gives the terminal to another program (such as `$EDITOR`) while `body` runs.
     func withTerminalReleased<T>(_ body: () throws -> T) rethrows -> T
 }

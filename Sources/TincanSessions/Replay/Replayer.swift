@@ -198,20 +198,10 @@ public final class Replayer: Sendable {
             outcome.error = "\(error)"
             return
         }
-        let checker = ResponseChecker(result: result, template: template)
-        outcome.checks = checker.check(saved.assertions)
-        for (name, source) in saved.captures {
-            switch checker.capture(source) {
-            case .success(let value):
-                template.variables[name] = value
-                outcome.captures.append((name, value))
-            case .failure(let reason):
-                outcome.checks.append(CheckResult(name: "capture \(name)", failure: reason.description))
-            }
-        }
-        if options.compareRecorded, let recorded = saved.recorded {
-            outcome.checks += checker.compare(with: recorded)
-        }
+        let evaluation = ResponseEvaluation(saved, result: result, template: template, compareRecorded: options.compareRecorded)
+        outcome.checks = evaluation.checks
+        outcome.captures = evaluation.captures
+        for (name, value) in evaluation.captures { template.variables[name] = value }
         if !outcome.checks.allSatisfy(\.passed) { outcome.state = .failed }
     }
 
@@ -232,6 +222,35 @@ public final class Replayer: Sendable {
         recorded.ignore = previous?.ignore ?? []
         return recorded
     }
+}
+
+/// A saved request's assertions checked and its captures taken on one response: what replay
+/// does after each request, and what the TUI does after a send from a session.
+public struct ResponseEvaluation: Sendable {
+    /// Every check in the file's order, then one per capture that found nothing, then the
+    /// comparison with the recording when asked for.
+    public var checks: [CheckResult] = []
+    /// The values captured, in the file's order.
+    public var captures: [(name: String, value: ParameterValue)] = []
+
+    /// Evaluates `saved`'s assertions and captures on `result`, expanding variables in expected
+    /// values with `template`.
+    public init(_ saved: SavedRequest, result: TaskResult, template: Template, compareRecorded: Bool = false) {
+        let checker = ResponseChecker(result: result, template: template)
+        checks = checker.check(saved.assertions)
+        for (name, source) in saved.captures {
+            switch checker.capture(source) {
+            case .success(let value): captures.append((name, value))
+            case .failure(let reason): checks.append(CheckResult(name: "capture \(name)", failure: reason.description))
+            }
+        }
+        if compareRecorded, let recorded = saved.recorded {
+            checks += checker.compare(with: recorded)
+        }
+    }
+
+    /// Whether every check passed.
+    public var passed: Bool { checks.allSatisfy(\.passed) }
 }
 
 /// A reason a capture found nothing.

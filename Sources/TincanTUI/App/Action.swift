@@ -6,6 +6,9 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case send, cancel, quit, help, focusNext = "focus-next", focusPrevious = "focus-previous"
     case nextTab = "next-tab", nextResponseView = "next-response-view", editExternally = "edit-externally"
     case cycleTheme = "cycle-theme", zoom, suspend
+    case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
+    // Collection
+    case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
     // Pickers (method, serializer)
     case nextChoice = "next-choice", previousChoice = "previous-choice", openPicker = "open-picker"
     // Headers table
@@ -24,7 +27,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
 /// Where a binding applies. The focused pane's scope is searched first, then `list` for panes
 /// that are not text fields, then `global`.
 public enum Scope: String, Sendable, CaseIterable {
-    case global, list, picker, headers, parameters, properties, body
+    case global, list, collection, picker, headers, parameters, properties, body
 }
 
 /// The built-in key table: the one declaration behind dispatch, the footer, the help screen and
@@ -46,6 +49,17 @@ public enum KeyBindings {
         KeyBinding([.ctrl("t")], .cycleTheme, label: "theme", help: "Switch to the next theme"),
         KeyBinding([.ctrl("o")], .zoom, label: "zoom", help: "Zoom the focused pane to the whole screen, and back"),
         KeyBinding([.ctrl("z")], .suspend, label: "suspend", help: "Suspend to the shell (resume with fg)"),
+        KeyBinding([KeyEvent(.function(6)), .alt("w")], .save, label: "save", help: "Save the session to its file (asks for a name the first time)", inFooter: true),
+        KeyBinding([KeyEvent(.function(7))], .saveAs, label: "save as", help: "Save the session to another file"),
+        KeyBinding([.alt("o")], .openSession, label: "open", help: "Open a session file (.tincan.yaml)"),
+        KeyBinding([KeyEvent(.function(8)), .alt("e")], .environment, label: "env", help: "Choose the environment whose variables apply"),
+        KeyBinding([.alt("h")], .history, label: "history", help: "Reopen a request from the history"),
+        KeyBinding([.alt("c")], .copyCurl, label: "curl", help: "Copy the request as a curl command (shown, and put on the clipboard)"),
+
+        KeyBinding([KeyEvent(.enter)], .openRequest, label: "open", help: "Load the request into the editor", scope: Scope.collection.rawValue, inFooter: true),
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addRequest, label: "add", help: "Add a request after the selected one", scope: Scope.collection.rawValue, inFooter: true),
+        KeyBinding([.char("d"), KeyEvent(.delete)], .removeRequest, label: "remove", help: "Remove the selected request", scope: Scope.collection.rawValue, inFooter: true),
+        KeyBinding([.char("r")], .renameRequest, label: "rename", help: "Name the selected request", scope: Scope.collection.rawValue, inFooter: true),
 
         KeyBinding([KeyEvent(.down), .char("j"), .char(" ")], .nextChoice, label: "next", help: "Choose the next value", scope: Scope.picker.rawValue),
         KeyBinding([KeyEvent(.up), .char("k")], .previousChoice, label: "previous", help: "Choose the previous value", scope: Scope.picker.rawValue),

@@ -3,43 +3,14 @@ import TerminalUI
 import TincanCore
 
 extension AppState {
-    /// The request panes as a ``RequestDraft``, the model the CLI and saved sessions build from.
+    /// The request panes as a ``RequestDraft``, the model the CLI and saved sessions build from:
+    /// the selected request of the session, with the panes' edits, resolved as `tincan replay`
+    /// resolves it (variables expanded, session defaults applied).
     ///
     /// Headers that are off are left out. In multipart mode a string parameter written `@path`
     /// becomes a file part, as `field@path` does on the command line.
     public func makeDraft() throws -> RequestDraft {
-        let base = baseField.text.trimmingCharacters(in: .whitespaces)
-        var draft = RequestDraft(method: method, url: urlField.text.trimmingCharacters(in: .whitespaces), baseURL: base.isEmpty ? nil : base)
-        draft.serializer = serializer
-        draft.observed = observed
-        draft.headers = HTTPHeaders(headers.filter { $0.isEnabled && !$0.name.isEmpty }.map { ($0.name, $0.value) })
-        var files: [(field: String, path: String)] = []
-        var root = parameters.root
-        if serializer == .multipart { Self.extractFiles(from: &root, path: [], into: &files) }
-        let value = Self.parameterValue(root)
-        if case let .dictionary(dictionary) = value, dictionary.isEmpty {
-            draft.parameters = nil
-        } else {
-            draft.parameters = value
-        }
-        draft.items = files.map { .file(field: $0.field, path: $0.path, mimeType: nil) }
-        return draft
-    }
-
-    /// Removes `@path` string leaves from a tree, collecting them as file fields (`a[b]`).
-    private static func extractFiles(from node: inout TreeNode, path: [String], into files: inout [(field: String, path: String)]) {
-        var kept: [TreeNode] = []
-        for var child in node.children {
-            let childPath = path + [child.key]
-            if case let .string(text) = child.value, text.hasPrefix("@"), text.count > 1 {
-                let field = childPath.enumerated().map { $0.offset == 0 ? $0.element : "[\($0.element)]" }.joined()
-                files.append((field, String(text.dropFirst())))
-                continue
-            }
-            extractFiles(from: &child, path: childPath, into: &files)
-            kept.append(child)
-        }
-        node.children = kept
+        try resolveCurrent().draft
     }
 
     // MARK: - Tree and parameter values

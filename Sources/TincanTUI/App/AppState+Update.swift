@@ -1,5 +1,6 @@
 import TerminalUI
 import TincanCore
+import TincanSessions
 
 extension AppState {
     /// Applies a message: the only way the state changes.
@@ -17,7 +18,7 @@ extension AppState {
         case let .task(id, event, time):
             now = max(now, time)
             guard exchange?.id == id else { break }
-            apply(event, at: time)
+            effects = apply(event, at: time)
         case let .sendFailed(id, reason, time):
             now = max(now, time)
             guard exchange?.id == id else { break }
@@ -35,6 +36,9 @@ extension AppState {
             applyBody()
         case let .editorFailed(reason):
             status = StatusMessage("$EDITOR did not run: \(reason)", .error)
+        case let .historyFailed(reason):
+            recordsHistory = false
+            status = StatusMessage("History is off for this run: \(reason)", .warning)
         }
         if requestMayChange { refreshPreview() }
         return effects
@@ -55,6 +59,12 @@ extension AppState {
             break
         }
         if case .key(let key) = event, key == .ctrl("c") || keymap.action(for: key, in: [Scope.global.rawValue]) == .quit {
+            // ctrl+c while unsaved changes are being asked about quits without saving: a way out
+            // that no keymap or dialog can take away.
+            if key == .ctrl("c"), case .picker(let picker)? = modal, picker.purpose == .unsaved(.quit) {
+                shouldQuit = true
+                return [.quit]
+            }
             return perform(.quit)
         }
         if modal != nil {
@@ -73,6 +83,8 @@ extension AppState {
     private mutating func handleInPane(_ event: InputEvent) {
         let viewport = max(1, height / 3)
         switch focus {
+        case .collection:
+            workspace.list.handle(event, count: workspace.session.requests.count, viewport: max(1, height - 8))
         case .baseURL:
             if baseField.handle(event) { status = nil }
         case .url:
@@ -142,6 +154,8 @@ extension AppState {
             parameters.list.select(parameters.list.offset + row, count: parameters.rows.count)
         case .properties:
             propertyList.select(propertyList.offset + row, count: PropertyRow.allCases.count)
+        case .collection:
+            workspace.list.select(workspace.list.offset + row, count: workspace.session.requests.count)
         default:
             break
         }
@@ -161,8 +175,21 @@ extension AppState {
             status = StatusMessage("Cancelled.", .warning)
             return [.cancel(exchange: exchange.id)]
         case .quit:
-            shouldQuit = true
-            return [.quit]
+            return requestQuit()
+        case .save: save()
+        case .saveAs: promptSaveAs()
+        case .openSession:
+            modal = .prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { Session.directory(of: $0) + "/" } ?? ""))
+        case .environment: pickEnvironment()
+        case .history: pickHistory()
+        case .copyCurl: return copyAsCurl()
+        case .openRequest:
+            loadRequest(workspace.list.selected)
+            status = StatusMessage("Request \(workspace.selected + 1) of \(workspace.session.requests.count): \(workspace.session.requests[workspace.selected].displayName)")
+        case .addRequest: addRequest()
+        case .removeRequest: removeRequest()
+        case .renameRequest:
+            modal = .prompt(Prompt(.renameRequest, title: "Name the request", question: "Name (empty for none)", text: workspace.session.requests[workspace.list.selected].name ?? ""))
         case .help, .helpQuestion:
             modal = .help(Self.helpDialog(keymap))
         case .focusNext: moveFocus(by: 1)
@@ -263,19 +290,37 @@ extension AppState {
             status = StatusMessage("A request is already being sent; ctrl+g cancels it.", .warning)
             return []
         }
-        if bodyIsDirty, !applyBody() { return [] }
+        if bodyIsDirty {
+            guard applyBody() else { return [] }
+            refreshPreview()
+        }
         guard case let .request(request, _) = preview else {
             if case let .error(reason) = preview { status = StatusMessage("Cannot send: \(reason)", .error) }
             return []
         }
+        let serializer: any ResponseSerializer
+        do {
+            var contract = resolved?.contract ?? ResponseContract()
+            contract.serializer = responseSerializer
+            contract.acceptStatus = acceptableStatusCodes.description
+            serializer = try contract.makeSerializer()
+        } catch {
+            status = StatusMessage("Cannot send: the response contract: \(error)", .error)
+            return []
+        }
         let id = nextExchangeID
         nextExchangeID += 1
-        exchange = Exchange(id: id, request: request, startedAt: now)
+        var exchange = Exchange(id: id, request: request, startedAt: now)
+        let session = editedSession
+        exchange.saved = session.requests[workspace.selected]
+        exchange.base = session.base
+        exchange.template = try? workspace.template()
+        self.exchange = exchange
         responseScroll = ScrollState()
-        status = StatusMessage("Sending \(request.method) \(request.url.string)…")
-        var serializer = responseSerializer.makeSerializer()
-        serializer.acceptableStatusCodes = acceptableStatusCodes
-        return [.send(exchange: id, request: request, plan: SendPlan(responseSerializer: serializer, uploadBytesPerSecond: uploadBytesPerSecond))]
+        status = StatusMessage("Sending \(request.method) \(Redaction.url(request.url.string))…")
+        let plan = SendPlan(responseSerializer: serializer, uploadBytesPerSecond: uploadBytesPerSecond ?? resolved?.uploadRate,
+                            digest: resolved?.digest, uploadFile: resolved?.upload, downloadPath: resolved?.download)
+        return [.send(exchange: id, request: request, plan: plan)]
     }
 
     mutating func setFocus(_ pane: Pane) {
@@ -328,10 +373,9 @@ extension AppState {
             if isEscape { modal = nil; return [] }
             if event == .key(KeyEvent(.enter)) {
                 modal = nil
-                choose(picker.options[picker.list.selected], for: picker.purpose)
-                return []
+                return choose(picker.options[picker.list.selected], at: picker.list.selected, for: picker.purpose)
             }
-            picker.list.handle(event, count: picker.options.count, viewport: picker.options.count)
+            picker.list.handle(event, count: picker.options.count, viewport: ScreenLayout.pickerViewport(picker, screenHeight: height))
             modal = .picker(picker)
         case var .prompt(prompt):
             if isEscape { modal = nil; return [] }
@@ -405,18 +449,25 @@ extension AppState {
                 guard let rate = ByteRate.parse(trimmed) else { return "'\(text)' is not a rate; expected bytes per second such as 50000, 64k or 1.5M" }
                 uploadBytesPerSecond = rate
             }
+        case .saveAs: return answerSaveAs(text)
+        case .openSession: return answerOpen(text)
+        case .renameRequest: renameRequest(text)
         }
         return nil
     }
 
-    private mutating func choose(_ option: String, for purpose: Picker.Purpose) {
+    private mutating func choose(_ option: String, at index: Int, for purpose: Picker.Purpose) -> [Effect] {
         switch purpose {
+        case .environment: chooseEnvironment(option)
+        case .history: reopenHistory(index)
+        case .commentConflict, .confirmOverwrite, .unsaved: return chooseFileAction(option, for: purpose)
         case .method: method = option
         case .serializer: serializer = SerializerKind(rawValue: option) ?? serializer
         case .cachePolicy: observed.cachePolicy = CachePolicy(rawValue: option)
         case .networkServiceType: observed.networkServiceType = NetworkServiceType(rawValue: option)
         case .responseSerializer: responseSerializer = ResponseSerializerKind(rawValue: option) ?? responseSerializer
         }
+        return []
     }
 
     // MARK: - Properties
@@ -458,8 +509,9 @@ extension AppState {
 
     // MARK: - Task events
 
-    private mutating func apply(_ event: TaskEvent, at time: Double) {
-        guard var current = exchange else { return }
+    private mutating func apply(_ event: TaskEvent, at time: Double) -> [Effect] {
+        guard var current = exchange else { return [] }
+        var effects: [Effect] = []
         switch event {
         case .resumed: current.milestones.append((time, "resumed"))
         case .requestSent: current.milestones.append((time, "request sent"))
@@ -476,9 +528,34 @@ extension AppState {
             current.prettyBody = BodyFormatter.pretty(result)
             current.rawBody = BodyFormatter.raw(result.data)
             status = Self.summary(result)
+            if let saved = current.saved, let template = current.template, result.transportError == nil,
+               !saved.assertions.isEmpty || !saved.captures.isEmpty {
+                let evaluation = ResponseEvaluation(saved, result: result, template: template)
+                current.checks = evaluation.checks
+                for (name, value) in evaluation.captures { workspace.captured[name] = value }
+                status = Self.summary(result, checks: evaluation.checks, captures: evaluation.captures.map(\.name))
+            }
             responseView = .pretty
+            let entry = historyEntry(for: current, result: result, error: nil)
+            history.append(entry)
+            if recordsHistory { effects.append(.recordHistory(entry)) }
         }
         exchange = current
+        // Captured values change what later requests resolve to.
+        if case .completed = event { refreshPreview() }
+        return effects
+    }
+
+    /// The status line after a send whose saved request has assertions or captures.
+    private static func summary(_ result: TaskResult, checks: [CheckResult], captures: [String]) -> StatusMessage {
+        let status = result.response.map { "\($0.statusCode)" } ?? "no response"
+        let time = String(format: "%.1f ms", result.metrics.total.inSeconds * 1000)
+        let captured = captures.isEmpty ? "" : " · captured \(captures.joined(separator: ", "))"
+        if let failed = checks.first(where: { !$0.passed }) {
+            let count = checks.count { !$0.passed }
+            return StatusMessage("\(status) in \(time): \(count) of \(checks.count) checks failed; \(failed.name): \(failed.failure ?? "")\(captured)", .error)
+        }
+        return StatusMessage("\(status) in \(time): \(checks.count) check\(checks.count == 1 ? "" : "s") passed\(captured)", .success)
     }
 
     private static func summary(_ result: TaskResult) -> StatusMessage {

@@ -1,13 +1,15 @@
 import TerminalUI
 import TincanCore
+import TincanSessions
 
 /// A pane of the screen; the focused one gets the keys.
 public enum Pane: String, Sendable, CaseIterable, Hashable {
-    case method, serializer, baseURL = "base", url, headers, parameters, body, properties, preview, response
+    case collection, method, serializer, baseURL = "base", url, headers, parameters, body, properties, preview, response
 
     /// The key scope its bindings live in (besides `global`).
     var scopes: [Scope] {
         switch self {
+        case .collection: [.collection, .list]
         case .method, .serializer: [.picker, .list]
         case .headers: [.headers, .list]
         case .parameters: [.parameters, .list]
@@ -93,13 +95,21 @@ public struct AppState: Sendable {
     public var propertyList = ListState()
     /// The multipart boundary used by both the preview and the send, so the preview is exact.
     public let boundary: String
+    /// The session being edited: its requests, file, environment and captured values.
+    public var workspace: Workspace
     /// The name shown in the title bar.
-    public var sessionName: String
+    public var sessionName: String { workspace.displayName }
+    /// Requests sent, oldest first: this run's, after those read from the history file.
+    public var history: [HistoryEntry] = []
+    /// Whether sends are appended to the history file.
+    public var recordsHistory = true
 
     /// The request as it will be sent, or why it cannot be built. Rebuilt after every change.
     public private(set) var preview: PreviewState = .error("no request yet")
     /// The preview as highlighted lines, built with it (never per frame).
     public private(set) var previewLines: [TokenLine] = []
+    /// The resolved request behind the preview: its contract, digest credential, upload and download.
+    public private(set) var resolved: ResolvedRequest?
 
     // MARK: Interface
 
@@ -130,28 +140,21 @@ public struct AppState: Sendable {
         theme = themes.defaultTheme
         self.keymap = keymap
         self.boundary = boundary
-        self.sessionName = sessionName
+        workspace = Workspace(session: Session(name: sessionName == "untitled" ? nil : sessionName))
         baseField = TextField()
         urlField = TextField()
         headers = []
         parameters = TreeEditor(root: TreeNode(key: "", value: .object))
-        refreshPreview()
+        open(workspace)
     }
 
     /// The welcome request: a GET with nested parameters to the demo server at `baseURL`.
     public static func welcome(baseURL: String, width: Int = 80, height: Int = 24, themes: ThemeCatalog = ThemeCatalog(), keymap: Keymap<Action> = Keymap(KeyBindings.table), boundary: String = "tincan-boundary") -> AppState {
         var state = AppState(width: width, height: height, themes: themes, keymap: keymap, boundary: boundary, sessionName: "welcome")
-        state.baseField = TextField(baseURL)
-        state.urlField = TextField("get")
-        state.headers = [HeaderRow(name: "Accept", value: "application/json")]
-        state.parameters = TreeEditor(root: TreeNode(key: "", value: .object, children: [
-            TreeNode(key: "greeting", value: .string("hello")),
-            TreeNode(key: "page", value: .number("1")),
-            TreeNode(key: "tags", value: .array, children: [
-                TreeNode(key: "0", value: .string("tui")),
-                TreeNode(key: "1", value: .string("http")),
-            ]),
-        ]))
+        var request = SavedRequest(url: "get")
+        request.headers = [HeaderSetting(name: "Accept", value: "application/json")]
+        request.params = .dictionary(["greeting": .string("hello"), "page": .integer(1), "tags": .array([.string("tui"), .string("http")])])
+        state.open(Workspace(session: Session(name: "welcome", base: baseURL, requests: [request])))
         state.status = StatusMessage("Welcome: a request to the demo server is ready. ctrl+r sends it, F1 helps.")
         state.refreshPreview()
         return state
@@ -159,7 +162,7 @@ public struct AppState: Sendable {
 
     /// The focus order: the fields, the request tab's pane, the preview and the response.
     var focusOrder: [Pane] {
-        [.method, .serializer, .baseURL, .url, requestTab.pane, .preview, .response]
+        (workspace.showsCollection ? [.collection] : []) + [.method, .serializer, .baseURL, .url, requestTab.pane, .preview, .response]
     }
 
     /// The key scopes active now, innermost first.
@@ -171,9 +174,12 @@ public struct AppState: Sendable {
     /// Rebuilds the preview from the request panes.
     public mutating func refreshPreview() {
         do {
-            let request = try makeDraft().build(boundary: boundary)
+            let resolved = try resolveCurrent()
+            self.resolved = resolved
+            let request = try resolved.draft.build(boundary: boundary)
             preview = .request(request, text: try RequestPreview.text(request))
         } catch {
+            resolved = nil
             preview = .error(String(describing: error))
         }
         previewLines = PreviewPane.lines(preview)

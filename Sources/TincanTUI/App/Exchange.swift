@@ -1,5 +1,6 @@
 import TerminalUI
 import TincanCore
+import TincanSessions
 
 /// One send: the request, live progress while it runs, and the result when it ends.
 public struct Exchange: Sendable {
@@ -24,6 +25,14 @@ public struct Exchange: Sendable {
     public var prettyBody: [TokenLine] = []
     /// The body as text lines, built once.
     public var rawBody: [TokenLine] = []
+    /// The saved request it was sent from, as written (for history, assertions and captures).
+    public var saved: SavedRequest?
+    /// The base URL as written.
+    public var base: String?
+    /// The variables in effect when it was sent, for checking its assertions.
+    public var template: Template?
+    /// The saved request's assertions and captures on the response, once it arrived.
+    public var checks: [CheckResult] = []
 
     /// Creates an exchange that has just started.
     public init(id: Int, request: HTTPRequest, startedAt: Double) {

@@ -1,5 +1,6 @@
 import TerminalUI
 import TincanCore
+import TincanSessions
 
 /// Something that happened: input, or news from the core about a send.
 public enum Message: Sendable {
@@ -14,6 +15,8 @@ public enum Message: Sendable {
     case editorFinished(String)
     /// `$EDITOR` could not run.
     case editorFailed(String)
+    /// The history file could not be written.
+    case historyFailed(String)
 }
 
 /// Work that `update` asks for; the runner does it and reports back with messages.
@@ -24,6 +27,10 @@ public enum Effect: Sendable {
     case cancel(exchange: Int)
     /// Open `$EDITOR` on text (a file with this extension).
     case editExternally(text: String, fileExtension: String)
+    /// Put text on the terminal's clipboard (OSC 52).
+    case copyToClipboard(String)
+    /// Append an entry to the history file.
+    case recordHistory(HistoryEntry)
     /// Stop the process for job control (ctrl+z).
     case suspend
     /// Leave the TUI.
@@ -34,4 +41,18 @@ public enum Effect: Sendable {
 public struct SendPlan: Sendable {
     public var responseSerializer: any ResponseSerializer
     public var uploadBytesPerSecond: Int?
+    /// Answer a Digest challenge with this credential.
+    public var digest: Credential?
+    /// Send this file as the body (an upload task).
+    public var uploadFile: String?
+    /// Write the body to this file (a download task).
+    public var downloadPath: String?
+
+    public init(responseSerializer: any ResponseSerializer, uploadBytesPerSecond: Int? = nil, digest: Credential? = nil, uploadFile: String? = nil, downloadPath: String? = nil) {
+        self.responseSerializer = responseSerializer
+        self.uploadBytesPerSecond = uploadBytesPerSecond
+        self.digest = digest
+        self.uploadFile = uploadFile
+        self.downloadPath = downloadPath
+    }
 }

@@ -25,6 +25,9 @@ public struct Prompt: Sendable, Equatable {
         case timeout
         case acceptableStatusCodes
         case uploadLimit
+        case saveAs
+        case openSession
+        case renameRequest
     }
 
     public var purpose: Purpose
@@ -51,6 +54,21 @@ public struct Picker: Sendable, Equatable {
     /// What the choice sets.
     public enum Purpose: Sendable, Equatable {
         case method, serializer, cachePolicy, networkServiceType, responseSerializer
+        case environment
+        /// History entries, newest first.
+        case history
+        /// The file to save has comments the writer would drop.
+        case commentConflict(path: String)
+        /// Save-as names a file that exists.
+        case confirmOverwrite(path: String)
+        /// The session has unsaved changes; what to do after the choice.
+        case unsaved(UnsavedFollowUp)
+    }
+
+    /// What waits on an answer about unsaved changes.
+    public enum UnsavedFollowUp: Sendable, Equatable {
+        case quit
+        case open(String)
     }
 
     public var purpose: Purpose

@@ -16,6 +16,7 @@ public enum Renderer {
         let layout = ScreenLayout(state)
         drawTitle(&buffer, layout.title, state)
         drawFields(&buffer, layout, &state)
+        if let box = layout.collectionBox { CollectionPane.draw(&buffer, box, &state) }
         if let box = layout.requestBox { RequestPanes.draw(&buffer, box, layout.requestTabRanges, &state) }
         if let box = layout.previewBox { PreviewPane.draw(&buffer, box, &state) }
         if let box = layout.responseBox { ResponsePane.draw(&buffer, box, &state) }
@@ -38,6 +39,8 @@ public enum Renderer {
             right = "\(spinner) sending \(String(format: "%.1f", exchange.elapsed(now: state.now))) s · " + right
         }
         if state.zoomed { right = "zoomed · " + right }
+        if let environment = state.workspace.environment { right = "env \(environment) · " + right }
+        if state.workspace.path != nil, state.isModified { right = "● modified · " + right }
         let width = TextWidth.of(right)
         if rect.width - width > x { buffer.write(right, x: rect.maxX - width, y: rect.y, style: theme.style(.statusBar)) }
     }

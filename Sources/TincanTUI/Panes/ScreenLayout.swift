@@ -16,6 +16,7 @@ struct ScreenLayout {
     var responseInfo: Rect
     var baseField: Rect
     var urlField: Rect
+    var collectionBox: Rect?
     var requestBox: Rect?
     var previewBox: Rect?
     var responseBox: Rect?
@@ -45,16 +46,28 @@ struct ScreenLayout {
         status = rows[6]
         footer = rows[7]
 
-        let main = rows[4]
-        if state.zoomed, [.headers, .parameters, .body, .properties, .preview, .response].contains(state.focus) {
+        var main = rows[4]
+        if state.zoomed, [.collection, .headers, .parameters, .body, .properties, .preview, .response].contains(state.focus) {
             switch state.focus {
+            case .collection: collectionBox = main
             case .preview: previewBox = main
             case .response: responseBox = main
             default: requestBox = main
             }
         } else {
+            // The collection is a column of its own on a wide screen; on a narrow one it takes
+            // the request box's place while it has the focus.
+            if state.workspace.showsCollection, main.width >= 100 {
+                let sides = main.split(.horizontal, [.fixed(min(32, main.width / 5)), .fill])
+                collectionBox = sides[0]
+                main = sides[1]
+            }
             let columns = main.split(.horizontal, [.percent(main.width >= 100 ? 38 : 44), .fill])
-            requestBox = columns[0]
+            if state.workspace.showsCollection, collectionBox == nil, state.focus == .collection {
+                collectionBox = columns[0]
+            } else {
+                requestBox = columns[0]
+            }
             let right = columns[1].split(.vertical, [.percent(42), .fill])
             previewBox = right[0]
             responseBox = right[1]
@@ -64,6 +77,7 @@ struct ScreenLayout {
         hits.add(serializerField, .pane(.serializer))
         hits.add(rows[2], .pane(.baseURL))
         hits.add(rows[3], .pane(.url))
+        if let collectionBox { hits.add(collectionBox, .pane(.collection)) }
         if let requestBox {
             hits.add(requestBox, .pane(state.requestTab.pane))
             requestTabRanges = Self.tabRanges(RequestTab.allCases.map(\.rawValue), startingAt: requestBox.x + 2)
@@ -106,7 +120,14 @@ struct ScreenLayout {
         switch modal {
         case let .help(dialog), let .message(dialog): dialog.frame(in: screen)
         case let .prompt(prompt): prompt.displayDialog.frame(in: screen)
-        case let .picker(picker): screen.centered(width: max(30, (picker.options.map(\.count).max() ?? 0) + 8), height: picker.options.count + 2)
+        case let .picker(picker):
+            screen.centered(width: min(screen.width - 2, max(30, TextWidth.of(picker.title) + 6, (picker.options.map(TextWidth.of).max() ?? 0) + 4)),
+                            height: pickerViewport(picker, screenHeight: screen.height) + 2)
         }
+    }
+
+    /// How many of a picker's options show at once.
+    static func pickerViewport(_ picker: Picker, screenHeight: Int) -> Int {
+        max(1, min(picker.options.count, screenHeight - 6))
     }
 }

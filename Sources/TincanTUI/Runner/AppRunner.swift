@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TerminalUI
 import TincanCore
+import TincanSessions
 
 /// Runs the TUI: one UI thread that owns the terminal, and the core's tasks that post back.
 ///
@@ -12,6 +13,7 @@ import TincanCore
 public final class AppRunner: Sendable {
     private let terminal: any TerminalDevice
     private let manager: URLSessionManager
+    private let history: HistoryStore?
     private let inbox: Inbox
     private let tasks = Mutex<[Int: SessionTask]>([:])
     private let clock = ContinuousClock()
@@ -19,9 +21,12 @@ public final class AppRunner: Sendable {
 
     /// Creates a runner over a terminal, sending through a session manager (its cookie jar and
     /// cache last as long as the app).
-    public init(terminal: any TerminalDevice, manager: URLSessionManager) {
+    ///
+    /// - Parameter history: Where sends are recorded, or nil for none.
+    public init(terminal: any TerminalDevice, manager: URLSessionManager, history: HistoryStore? = nil) {
         self.terminal = terminal
         self.manager = manager
+        self.history = history
         inbox = Inbox(terminal: terminal)
         start = clock.now
     }
@@ -69,6 +74,14 @@ public final class AppRunner: Sendable {
                     case let .failure(error): _ = state.update(.editorFailed(error.message))
                     }
                     previous = nil
+                case let .copyToClipboard(text):
+                    terminal.setClipboard(text)
+                case let .recordHistory(entry):
+                    do {
+                        try history?.append(entry)
+                    } catch {
+                        _ = state.update(.historyFailed(error.description))
+                    }
                 case .suspend:
                     terminal.suspend()
                     previous = nil
@@ -86,9 +99,17 @@ public final class AppRunner: Sendable {
         var configuration = manager.sendingConfiguration
         configuration.responseSerializer = plan.responseSerializer
         configuration.uploadBytesPerSecond = plan.uploadBytesPerSecond
+        configuration.credential = plan.digest
         manager.sendingConfiguration = configuration
         do {
-            let task = try manager.dataTask(with: request)
+            let task: SessionTask
+            if let path = plan.downloadPath {
+                task = try manager.downloadTask(with: request, to: path)
+            } else if let path = plan.uploadFile {
+                task = try manager.uploadTask(with: request, fromFile: path)
+            } else {
+                task = try manager.dataTask(with: request)
+            }
             tasks.withLock { $0[id] = task }
             let events = task.events
             let inbox = inbox

@@ -7,7 +7,8 @@ import Yams
 /// problems found on the way (shown in a dialog, never fatal: a bad file means the defaults).
 ///
 /// Read from `$XDG_CONFIG_HOME/tincan/` (else `~/.config/tincan/`):
-/// - `config.yaml`: `theme: nord`, `keymap: path/to/keymap.yaml`, `mouse: false`;
+/// - `config.yaml`: `theme: nord`, `keymap: path/to/keymap.yaml`, `mouse: false`,
+///   `history: false` (record nothing), `history-secrets: true` (keep secrets in the history file);
 /// - `keymap.yaml`: action names to keys, replacing the built-in keys of those actions;
 /// - `themes/*.yaml`: more themes, chosen by name.
 public struct TUISettings: Sendable {
@@ -15,6 +16,10 @@ public struct TUISettings: Sendable {
     public var theme: Theme
     public var keymap = Keymap(KeyBindings.table)
     public var mouse = true
+    /// Record sends in the history file (`history: false` turns it off).
+    public var history = true
+    /// Write secrets to the history file as they are (`history-secrets: true`; hidden by default).
+    public var historySecrets = false
     /// Files that could not be used, with where and why.
     public var problems: [String] = []
 
@@ -44,7 +49,7 @@ public struct TUISettings: Sendable {
         if FileManager.default.fileExists(atPath: configPath) {
             do {
                 let file = try ConfigFile.load(path: configPath)
-                for (key, _, value) in try file.entries(of: file.root, allowed: ["theme", "keymap", "mouse"], in: "the config") {
+                for (key, _, value) in try file.entries(of: file.root, allowed: ["theme", "keymap", "mouse", "history", "history-secrets"], in: "the config") {
                     switch key {
                     case "theme": if themeChoice == nil { themeChoice = try file.string(value, expected: "a theme name or file") }
                     case "keymap":
@@ -53,8 +58,12 @@ public struct TUISettings: Sendable {
                             keymapPath = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
                         }
                     default:
-                        guard let flag = value.scalar.flatMap({ Bool($0.string) }) else { throw file.error(at: value, "expected true or false for mouse") }
-                        settings.mouse = flag
+                        guard let flag = value.scalar.flatMap({ Bool($0.string) }) else { throw file.error(at: value, "expected true or false for \(key)") }
+                        switch key {
+                        case "mouse": settings.mouse = flag
+                        case "history": settings.history = flag
+                        default: settings.historySecrets = flag
+                        }
                     }
                 }
             } catch {

@@ -1,0 +1,255 @@
+import Foundation
+import OrderedCollections
+import TincanCore
+
+/// One request sent from the TUI, as the history file keeps it: enough to reopen it in the
+/// editor (the request as written, with its `{{variables}}` unexpanded) and to list it (the URL
+/// sent, the status, the time taken).
+public struct HistoryEntry: Sendable, Equatable {
+    /// When it was sent.
+    public var time: Date
+    /// The session it was sent from, by name.
+    public var session: String?
+    /// The base URL it resolved against, as written.
+    public var base: String?
+    /// The request as written in the panes.
+    public var request: SavedRequest
+    /// The absolute URL sent.
+    public var sentURL: String
+    /// The status code, when a response arrived.
+    public var status: Int?
+    /// Seconds from start to finish.
+    public var duration: Double?
+    /// Why it failed, when it did not get a valid response.
+    public var error: String?
+
+    /// Creates an entry.
+    public init(time: Date, session: String? = nil, base: String? = nil, request: SavedRequest, sentURL: String, status: Int? = nil, duration: Double? = nil, error: String? = nil) {
+        self.time = time
+        self.session = session
+        self.base = base
+        self.request = request
+        self.sentURL = sentURL
+        self.status = status
+        self.duration = duration
+        self.error = error
+    }
+
+    /// The entry with secrets hidden: secret headers (the scheme of an Authorization header
+    /// stays), URL passwords and secret query fields, parameter members with secret names, the
+    /// same members of a JSON or form body, and a saved password.
+    public func redacted() -> HistoryEntry {
+        var entry = self
+        var request = entry.request
+        request.url = Redaction.url(request.url)
+        request.headers = request.headers.map { HeaderSetting(name: $0.name, value: $0.value.map { [name = $0.name] in Redaction.headerValue(name: name, value: $0) }) }
+        request.query = request.query.map { ($0.name, Redaction.isSecret(name: $0.name) ? Redaction.mask : $0.value) }
+        request.params = request.params.map(Redaction.value)
+        if case .text(let text)? = request.body { request.body = .text(Self.redactedBody(text)) }
+        request.auth?.password = Redaction.mask
+        entry.request = request
+        entry.base = base.map(Redaction.url)
+        entry.sentURL = Redaction.url(sentURL)
+        return entry
+    }
+
+    /// A text body with secret members hidden when it is a JSON object or array, or a form.
+    static func redactedBody(_ text: String) -> String {
+        if let value = try? JSONParser.parse(text), value.isCollection {
+            return JSONWriter.string(Redaction.value(value), indent: 2)
+        }
+        let fields = text.split(separator: "&", omittingEmptySubsequences: false)
+        guard !text.contains(where: \.isWhitespace), fields.allSatisfy({ $0.contains("=") }) else { return text }
+        return fields.map { field in
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            return Redaction.isSecret(name: name) ? "\(parts[0])=\(Redaction.mask)" : String(field)
+        }.joined(separator: "&")
+    }
+
+    // MARK: - JSON lines
+
+    /// The entry as one line of JSON (no newline).
+    public func jsonLine() -> String {
+        var object: OrderedDictionary<String, ParameterValue> = [:]
+        object["time"] = .double(time.timeIntervalSince1970)
+        if let session { object["session"] = .string(session) }
+        if let name = request.name { object["name"] = .string(name) }
+        if let base { object["base"] = .string(base) }
+        object["method"] = .string(request.method)
+        object["url"] = .string(request.url)
+        object["sent"] = .string(sentURL)
+        if let serializer = request.serializer { object["serializer"] = .string(serializer.rawValue) }
+        if !request.headers.isEmpty {
+            object["headers"] = .array(request.headers.map { .array([.string($0.name), $0.value.map(ParameterValue.string) ?? .null]) })
+        }
+        if !request.query.isEmpty {
+            object["query"] = .array(request.query.map { .array([.string($0.name), .string($0.value)]) })
+        }
+        if let params = request.params { object["params"] = params }
+        if case .text(let text)? = request.body { object["body"] = .string(text) }
+        if !request.files.isEmpty {
+            object["files"] = .array(request.files.map { .array([.string($0.field), .string($0.path)]) })
+        }
+        if let status { object["status"] = .integer(Int64(status)) }
+        if let duration { object["duration"] = .double((duration * 1_000_000).rounded() / 1_000_000) }
+        if let error { object["error"] = .string(error) }
+        return JSONWriter.string(.dictionary(object))
+    }
+
+    /// Reads a line that ``jsonLine()`` wrote.
+    ///
+    /// - Throws: ``HistoryLineError`` saying what is wrong with it.
+    public init(jsonLine line: String) throws(HistoryLineError) {
+        let value: ParameterValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw HistoryLineError(reason: "not JSON: \(error)")
+        }
+        guard case .dictionary(let object) = value else { throw HistoryLineError(reason: "expected a JSON object") }
+        func string(_ key: String) throws(HistoryLineError) -> String? {
+            switch object[key] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            default: throw HistoryLineError(reason: "'\(key)' must be a string")
+            }
+        }
+        func number(_ key: String) -> Double? {
+            switch object[key] {
+            case .integer(let integer)?: Double(integer)
+            case .double(let double)?: double
+            default: nil
+            }
+        }
+        func pairs(_ key: String) throws(HistoryLineError) -> [(String, String?)] {
+            guard let member = object[key] else { return [] }
+            guard case .array(let items) = member else { throw HistoryLineError(reason: "'\(key)' must be a list of [name, value] pairs") }
+            var result: [(String, String?)] = []
+            for item in items {
+                guard case .array(let pair) = item, pair.count == 2, case .string(let name) = pair[0] else {
+                    throw HistoryLineError(reason: "'\(key)' must be a list of [name, value] pairs")
+                }
+                switch pair[1] {
+                case .string(let text): result.append((name, text))
+                case .null: result.append((name, nil))
+                default: throw HistoryLineError(reason: "'\(key)' must be a list of [name, value] pairs")
+                }
+            }
+            return result
+        }
+        guard let seconds = number("time") else { throw HistoryLineError(reason: "'time' (seconds since 1970) is missing") }
+        guard let url = try string("url"), let method = try string("method") else { throw HistoryLineError(reason: "'method' and 'url' are required") }
+        var request = SavedRequest(name: try string("name"), method: method, url: url)
+        if let serializer = try string("serializer") {
+            guard let kind = SerializerKind(rawValue: serializer) else { throw HistoryLineError(reason: "'serializer' is '\(serializer)', expected one of \(SerializerKind.allCases.map(\.rawValue).joined(separator: ", "))") }
+            request.serializer = kind
+        }
+        request.headers = try pairs("headers").map { HeaderSetting(name: $0.0, value: $0.1) }
+        request.query = try pairs("query").map { ($0.0, $0.1 ?? "") }
+        request.params = object["params"]
+        if let body = try string("body") { request.body = .text(body) }
+        request.files = try pairs("files").map { SavedFile(field: $0.0, path: $0.1 ?? "") }
+        self.init(time: Date(timeIntervalSince1970: seconds), session: try string("session"), base: try string("base"), request: request,
+                  sentURL: try string("sent") ?? url, status: number("status").map { Int($0) }, duration: number("duration"), error: try string("error"))
+    }
+}
+
+/// Why a line of the history file was not read.
+public struct HistoryLineError: Error, Sendable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}
+
+/// The history file: one JSON object per line, appended to as requests are sent, under the XDG
+/// data directory (`$XDG_DATA_HOME/tincan/history.jsonl`, else `~/.local/share/tincan/`).
+///
+/// Appends are single `write`s to a file opened with `O_APPEND`, so two Tincans can share it.
+/// The directory is created private (0700) and the file 0600. Secrets are hidden before an entry
+/// is written unless ``keepsSecrets`` is set.
+public struct HistoryStore: Sendable {
+    /// The file's path.
+    public let path: String
+    /// Write secrets as they are (the user opted in with `history-secrets: true`).
+    public var keepsSecrets: Bool
+    /// When the file holds more entries than this, loading rewrites it with the newest ones.
+    public var capacity: Int
+
+    /// Creates a store for a file.
+    public init(path: String, keepsSecrets: Bool = false, capacity: Int = 1000) {
+        self.path = path
+        self.keepsSecrets = keepsSecrets
+        self.capacity = capacity
+    }
+
+    /// The standard history file for an environment.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
+        }
+        return (base as NSString).appendingPathComponent("tincan/history.jsonl")
+    }
+
+    /// Appends an entry (redacted unless ``keepsSecrets``).
+    ///
+    /// - Throws: ``HistoryWriteError`` naming the file and the system's reason.
+    public func append(_ entry: HistoryEntry) throws(HistoryWriteError) {
+        let written = keepsSecrets ? entry : entry.redacted()
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw HistoryWriteError(path: path, reason: "its directory could not be created: \(error.localizedDescription)")
+        }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw HistoryWriteError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let bytes = Array((written.jsonLine() + "\n").utf8)
+        let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard count == bytes.count else { throw HistoryWriteError(path: path, reason: count < 0 ? String(cString: strerror(errno)) : "a short write") }
+    }
+
+    /// What ``load()`` read.
+    public struct Loaded: Sendable {
+        /// The entries, oldest first.
+        public var entries: [HistoryEntry]
+        /// Lines that were not read, each as `file:line: reason`. They stay in the file.
+        public var problems: [String]
+    }
+
+    /// Reads the file, oldest entry first. A missing file is an empty history.
+    ///
+    /// When the file holds more than ``capacity`` entries and every line read, it is rewritten
+    /// atomically with the newest ``capacity``; a file with unreadable lines is never rewritten.
+    public func load() -> Loaded {
+        guard let data = FileManager.default.contents(atPath: path) else { return Loaded(entries: [], problems: []) }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return Loaded(entries: [], problems: ["\(path): not UTF-8 text; the history was not read"])
+        }
+        var entries: [HistoryEntry] = []
+        var problems: [String] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            do {
+                entries.append(try HistoryEntry(jsonLine: String(line)))
+            } catch {
+                problems.append("\(path):\(number + 1): \(error.reason); the line was skipped")
+            }
+        }
+        if entries.count > capacity, problems.isEmpty {
+            entries.removeFirst(entries.count - capacity)
+            let kept = entries.map { $0.jsonLine() + "\n" }.joined()
+            try? SessionFile.writeAtomically(Array(kept.utf8), to: path)
+        }
+        return Loaded(entries: entries, problems: problems)
+    }
+}
+
+/// Why an entry was not added to the history file.
+public struct HistoryWriteError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): the history entry was not written: \(reason)" }
+}

@@ -1,0 +1,362 @@
+import Foundation
+import OrderedCollections
+import TerminalUI
+import TincanCore
+import TincanSessions
+
+extension AppState {
+    // MARK: - Panes and the saved request
+
+    /// What the panes hold now.
+    var paneValues: PaneValues {
+        var values = PaneValues(SavedRequest(url: ""), in: Session())
+        values.method = method
+        values.serializer = serializer
+        values.base = baseField.text
+        values.url = urlField.text
+        values.headers = headers
+        values.parameters = Self.parameterValue(parameters.root)
+        values.observed = observed
+        values.responseSerializer = responseSerializer
+        values.acceptableStatusCodes = acceptableStatusCodes
+        return values
+    }
+
+    /// The session with the panes written into the selected request (and the base), without
+    /// changing the state.
+    public var editedSession: Session {
+        var session = workspace.session
+        guard let loaded = workspace.loaded, let original = workspace.loadedRequest else { return session }
+        let current = paneValues
+        session.requests[workspace.selected] = current.merged(into: original, loaded: loaded)
+        if current.base != loaded.base {
+            let base = current.base.trimmingCharacters(in: .whitespaces)
+            session.base = base.isEmpty ? nil : base
+        }
+        return session
+    }
+
+    /// Writes the panes into the workspace's session.
+    mutating func commitPanes() {
+        workspace.session = editedSession
+    }
+
+    /// Whether the session has changes that are not in its file.
+    public var isModified: Bool {
+        editedSession != workspace.savedSession
+    }
+
+    /// Puts a session into the panes, its first request selected.
+    public mutating func open(_ workspace: Workspace) {
+        self.workspace = workspace
+        self.workspace.loaded = nil
+        loadRequest(min(workspace.selected, workspace.session.requests.count - 1), committing: false)
+    }
+
+    /// Loads request `index` of the session into the panes, after keeping the panes' edits of the
+    /// request they showed.
+    public mutating func loadRequest(_ index: Int) {
+        loadRequest(index, committing: true)
+    }
+
+    private mutating func loadRequest(_ index: Int, committing: Bool) {
+        if committing {
+            if bodyIsDirty, !applyBody() { return }
+            commitPanes()
+        }
+        guard workspace.session.requests.indices.contains(index) else { return }
+        let saved = workspace.session.requests[index]
+        let values = PaneValues(saved, in: workspace.session)
+        workspace.selected = index
+        workspace.list.select(index, count: workspace.session.requests.count)
+        workspace.loadedRequest = saved
+        workspace.loaded = values
+        method = values.method
+        serializer = values.serializer
+        baseField = TextField(values.base)
+        urlField = TextField(values.url)
+        headers = values.headers
+        headerList = ListState()
+        var root = Self.treeNode(key: "", values.parameters)
+        root.isExpanded = true
+        parameters = TreeEditor(root: root)
+        observed = values.observed
+        responseSerializer = values.responseSerializer
+        acceptableStatusCodes = values.acceptableStatusCodes
+        bodyIsDirty = false
+        if requestTab == .body { loadBodyFromParameters() }
+        refreshPreview()
+    }
+
+    /// The selected request, resolved with the variables in effect as `tincan replay` would.
+    public func resolveCurrent() throws -> ResolvedRequest {
+        let session = editedSession
+        let template = try workspace.template()
+        return try session.resolve(workspace.selected, template: template, directory: workspace.directory, file: workspace.path)
+    }
+
+    /// Removes `@path` string members (at any depth of objects) from a multipart parameter tree,
+    /// collecting them as file fields named as the command line names them (`a[b]`).
+    static func extractFiles(from members: inout OrderedDictionary<String, ParameterValue>, path: [String], into files: inout [(String, String)]) {
+        for (key, value) in members {
+            let childPath = path + [key]
+            switch value {
+            case .string(let text) where text.hasPrefix("@") && text.count > 1:
+                let field = childPath.enumerated().map { $0.offset == 0 ? $0.element : "[\($0.element)]" }.joined()
+                files.append((field, String(text.dropFirst())))
+                members.removeValue(forKey: key)
+            case .dictionary(var inner):
+                extractFiles(from: &inner, path: childPath, into: &files)
+                members[key] = .dictionary(inner)
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: - The collection
+
+    /// Adds an empty request after the selected one, and selects it.
+    mutating func addRequest(_ request: SavedRequest = SavedRequest(url: "")) {
+        if bodyIsDirty, !applyBody() { return }
+        commitPanes()
+        let index = workspace.selected + 1
+        workspace.session.requests.insert(request, at: index)
+        loadRequest(index, committing: false)
+        focus = .url
+    }
+
+    /// Removes the request under the collection's cursor (never the last one).
+    mutating func removeRequest() {
+        guard workspace.session.requests.count > 1 else {
+            status = StatusMessage("A session keeps at least one request.", .warning)
+            return
+        }
+        commitPanes()
+        let index = workspace.list.selected
+        let removed = workspace.session.requests.remove(at: index)
+        let next = min(index, workspace.session.requests.count - 1)
+        if index == workspace.selected || workspace.selected >= workspace.session.requests.count {
+            loadRequest(next, committing: false)
+        } else if index < workspace.selected {
+            workspace.selected -= 1
+        }
+        workspace.list.select(next, count: workspace.session.requests.count)
+        status = StatusMessage("Removed \(removed.displayName); it is gone from the file when you save.")
+    }
+
+    /// Renames the request under the collection's cursor; an empty name removes the name.
+    mutating func renameRequest(_ name: String) {
+        let index = workspace.list.selected
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        workspace.session.requests[index].name = trimmed.isEmpty ? nil : trimmed
+        if index == workspace.selected { workspace.loadedRequest?.name = trimmed.isEmpty ? nil : trimmed }
+    }
+
+    // MARK: - Saving and opening
+
+    /// Saves the session to its file, or to `path`; asks for a path when it has none.
+    ///
+    /// A file with comments that would be dropped is not overwritten: a choice to save elsewhere
+    /// or to drop them follows. A file on disk that does not parse is never overwritten.
+    mutating func save(to path: String? = nil, droppingComments: Bool = false) {
+        if bodyIsDirty, !applyBody() { return }
+        guard let target = path ?? workspace.path else {
+            promptSaveAs()
+            return
+        }
+        commitPanes()
+        do {
+            try SessionFile.save(workspace.session, to: target, allowDroppingComments: droppingComments)
+        } catch {
+            switch error {
+            case .wouldDropComments(_, let lines):
+                modal = .picker(Picker(.commentConflict(path: target), title: "\((target as NSString).lastPathComponent) has comments (line\(lines.count == 1 ? "" : "s") \(lines.prefix(6).map(String.init).joined(separator: ", "))\(lines.count > 6 ? ", …" : ""))",
+                                       options: ["Save as another file…", "Overwrite, dropping the comments", "Cancel"], selected: ""))
+            case .existingFileDoesNotParse, .writeFailed:
+                status = StatusMessage("Not saved: \(error)", .error)
+            }
+            return
+        }
+        // Read back what was written, so line numbers in errors point into the new file.
+        let reread = (try? Session.load(path: target)) ?? workspace.session
+        let selected = workspace.selected
+        workspace.session = reread
+        workspace.savedSession = reread
+        workspace.path = target
+        workspace.loadedRequest = reread.requests.indices.contains(selected) ? reread.requests[selected] : workspace.loadedRequest
+        workspace.loaded = paneValues
+        status = StatusMessage("Saved \(reread.requests.count) request\(reread.requests.count == 1 ? "" : "s") to \(target).", .success)
+    }
+
+    /// Asks where to save.
+    mutating func promptSaveAs() {
+        let suggestion = workspace.path.map { path -> String in
+            let name = path.hasSuffix(".tincan.yaml") ? String(path.dropLast(".tincan.yaml".count)) : (path as NSString).deletingPathExtension
+            return name + "-copy.tincan.yaml"
+        } ?? Self.fileName(for: workspace.displayName)
+        modal = .prompt(Prompt(.saveAs, title: "Save session as", question: "File (.tincan.yaml is added when there is no extension)", text: suggestion))
+    }
+
+    /// A file name for a session name: lower case, words joined with dashes.
+    static func fileName(for name: String) -> String {
+        let words = name.lowercased().split { !$0.isLetter && !$0.isNumber }
+        return (words.isEmpty ? "session" : words.joined(separator: "-")) + ".tincan.yaml"
+    }
+
+    /// The path a save-as or open answer names: `~` expanded, `.tincan.yaml` added to a bare name.
+    static func sessionPath(_ answer: String, addingExtension: Bool) -> String {
+        var path = (answer.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+        if addingExtension, (path as NSString).pathExtension.isEmpty { path += ".tincan.yaml" }
+        return path
+    }
+
+    /// Answers the save-as prompt: a refusal to show, or nil when it saved or asked to confirm.
+    mutating func answerSaveAs(_ answer: String) -> String? {
+        guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else { return "expected a file name" }
+        let path = Self.sessionPath(answer, addingExtension: true)
+        if path != workspace.path, FileManager.default.fileExists(atPath: path) {
+            modal = .picker(Picker(.confirmOverwrite(path: path), title: "\((path as NSString).lastPathComponent) exists", options: ["Overwrite it", "Cancel"], selected: "Cancel"))
+            return nil
+        }
+        modal = nil
+        save(to: path)
+        return nil
+    }
+
+    /// Answers the open prompt: the reason the file cannot be opened, or nil.
+    mutating func answerOpen(_ answer: String, discardingChanges: Bool = false) -> String? {
+        guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else { return "expected the path of a .tincan.yaml file" }
+        let path = Self.sessionPath(answer, addingExtension: false)
+        let session: Session
+        do {
+            session = try Session.load(path: path)
+        } catch {
+            return "\(error)"
+        }
+        if !discardingChanges, isModified {
+            modal = .picker(Picker(.unsaved(.open(path)), title: "Unsaved changes in \(workspace.displayName)",
+                                   options: ["Save, then open \((path as NSString).lastPathComponent)", "Open without saving", "Cancel"], selected: ""))
+            return nil
+        }
+        modal = nil
+        var opened = Workspace(session: session, path: path)
+        opened.overrides = workspace.overrides
+        open(opened)
+        status = StatusMessage("Opened \(path): \(session.requests.count) request\(session.requests.count == 1 ? "" : "s").", .success)
+        return nil
+    }
+
+    /// Quits, or first asks about unsaved changes to a session file.
+    mutating func requestQuit() -> [Effect] {
+        if workspace.path != nil, isModified {
+            modal = .picker(Picker(.unsaved(.quit), title: "Unsaved changes in \(workspace.displayName)",
+                                   options: ["Save and quit", "Quit without saving", "Cancel"], selected: ""))
+            status = StatusMessage("ctrl+c again quits without saving.", .warning)
+            return []
+        }
+        shouldQuit = true
+        return [.quit]
+    }
+
+    /// Carries out a choice from the comment, overwrite or unsaved-changes pickers.
+    mutating func chooseFileAction(_ option: String, for purpose: Picker.Purpose) -> [Effect] {
+        switch purpose {
+        case .commentConflict(let path):
+            if option.hasPrefix("Save as") { promptSaveAs() }
+            if option.hasPrefix("Overwrite") { save(to: path, droppingComments: true) }
+        case .confirmOverwrite(let path):
+            if option.hasPrefix("Overwrite") { save(to: path, droppingComments: true) }
+        case .unsaved(let next):
+            if option == "Cancel" { return [] }
+            if option.hasPrefix("Save") {
+                save()
+                guard !isModified else { return [] }
+            }
+            switch next {
+            case .quit:
+                shouldQuit = true
+                return [.quit]
+            case .open(let path):
+                if let refusal = answerOpen(path, discardingChanges: true) { status = StatusMessage("Not opened: \(refusal)", .error) }
+            }
+        default:
+            break
+        }
+        return []
+    }
+
+    // MARK: - Environments
+
+    /// Opens the environment picker.
+    mutating func pickEnvironment() {
+        let names = Array(workspace.session.environments.keys)
+        guard !names.isEmpty else {
+            status = StatusMessage("This session defines no environments (environments: in the file).", .warning)
+            return
+        }
+        modal = .picker(Picker(.environment, title: "Environment", options: [Self.noEnvironment] + names, selected: workspace.environment ?? Self.noEnvironment))
+    }
+
+    static let noEnvironment = "(none: the file's variables)"
+
+    mutating func chooseEnvironment(_ option: String) {
+        workspace.environment = option == Self.noEnvironment ? nil : option
+        status = StatusMessage(workspace.environment.map { "Environment: \($0)" } ?? "No environment: the file's variables apply.")
+    }
+
+    // MARK: - History
+
+    /// Opens the history picker, newest first.
+    mutating func pickHistory() {
+        guard !history.isEmpty else {
+            status = StatusMessage(recordsHistory ? "No history yet: requests appear here once sent." : "History is off (history: false in config.yaml).")
+            return
+        }
+        let formatter = DateFormatter()
+        formatter.dateFormat = "MM-dd HH:mm:ss"
+        let options = history.reversed().enumerated().map { index, entry in
+            let outcome = entry.status.map(String.init) ?? (entry.error == nil ? "—" : "error")
+            return "\(String(index + 1).leftPadded(to: 3)) \(formatter.string(from: entry.time))  \(entry.request.method.rightPadded(to: 6)) \(outcome.rightPadded(to: 5)) \(Redaction.url(entry.sentURL))"
+        }
+        modal = .picker(Picker(.history, title: "History (\(history.count)) · enter reopens as a new request", options: options, selected: ""))
+    }
+
+    /// Reopens history entry `index` (0 is the newest) as a new request of the session.
+    mutating func reopenHistory(_ index: Int) {
+        let entry = history[history.count - 1 - index]
+        var request = entry.request
+        request.name = nil
+        // A relative URL keeps its meaning only against the base it was sent with.
+        if let base = entry.base, base != (workspace.session.base ?? ""), !request.url.contains("://") {
+            request.url = URLReference(parsing: request.url).resolved(against: URLReference(parsing: base)).description
+        }
+        addRequest(request)
+        status = StatusMessage("Reopened \(request.method) \(Redaction.url(entry.sentURL)) as request \(workspace.selected + 1).")
+    }
+
+    /// The history entry for a finished send.
+    func historyEntry(for exchange: Exchange, result: TaskResult?, error: String?) -> HistoryEntry {
+        var request = exchange.saved ?? SavedRequest(method: exchange.request.method, url: exchange.request.url.string)
+        request.recorded = nil
+        return HistoryEntry(time: Date(), session: workspace.session.name ?? workspace.path.map { ($0 as NSString).lastPathComponent },
+                            base: exchange.base, request: request, sentURL: exchange.request.url.string,
+                            status: result?.response?.statusCode, duration: result.map { $0.metrics.total.inSeconds },
+                            error: error ?? result?.transportError.map { "\($0)" } ?? result?.serialization?.error.map { $0.message })
+    }
+
+    // MARK: - Copy as curl
+
+    /// The request in the preview as a curl command, shown and put on the clipboard.
+    mutating func copyAsCurl() -> [Effect] {
+        guard case .request(let request, _) = preview else {
+            if case .error(let reason) = preview { status = StatusMessage("Nothing to copy: \(reason)", .error) }
+            return []
+        }
+        let command = CurlCommand.export(request, digest: resolved?.digest, upload: resolved?.upload, download: resolved?.download)
+        modal = .message(Dialog(title: "Copied as curl (OSC 52 clipboard)", lines: command.split(separator: "\n", omittingEmptySubsequences: false).map { [Span(String($0))] },
+                                hint: "↑↓ scroll · esc close"))
+        status = StatusMessage("Copied the curl command to the clipboard (through the terminal: OSC 52).", .success)
+        return [.copyToClipboard(command)]
+    }
+}
