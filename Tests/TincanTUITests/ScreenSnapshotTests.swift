@@ -2,6 +2,7 @@ import Testing
 import TerminalUI
 import TestSupport
 import TincanCore
+import TincanSessions
 @testable import TincanTUI
 
 /// Every pane and modal rendered into a ScreenBuffer at 80x24 and 120x40, compared with golden
@@ -11,6 +12,7 @@ struct ScreenSnapshotTests {
     enum Scene: String, CaseIterable, CustomTestStringConvertible {
         case welcome, headers, body, properties, responseJSON, responseChain, responseHeaders, responseTiming
         case responseXML, progress, help, methodPicker, promptError, previewError, zoomedResponse, lightTheme, wideText
+        case collection, environmentPicker, curlDialog
 
         var testDescription: String { rawValue }
 
@@ -59,6 +61,15 @@ struct ScreenSnapshotTests {
                 state.setFocus(.response)
                 Fixtures.press([.key(.ctrl("o"))], into: &state)
             case .lightTheme: Fixtures.press([.key(.ctrl("t"))], into: &state)
+            case .collection:
+                // A session file (never read here: the workspace is given), the cursor on its second request.
+                state.open(Workspace(session: SessionWorkspaceTests.sampleSession(), path: "/work/sample.tincan.yaml"))
+                state.setFocus(.collection)
+                Fixtures.press([.key(KeyEvent(.down))], into: &state)
+            case .environmentPicker:
+                state.open(Workspace(session: SessionWorkspaceTests.sampleSession(), path: "/work/sample.tincan.yaml"))
+                Fixtures.press([.key(.alt("e"))], into: &state)
+            case .curlDialog: Fixtures.press([.key(.alt("c"))], into: &state)
             case .wideText:
                 state.parameters = TreeEditor(root: TreeNode(key: "", value: .object, children: [
                     TreeNode(key: "名前", value: .string("日本語 🙂 café")),

@@ -354,8 +354,18 @@ extension AppState {
             return []
         }
         let command = CurlCommand.export(request, digest: resolved?.digest, upload: resolved?.upload, download: resolved?.download)
-        modal = .message(Dialog(title: "Copied as curl (OSC 52 clipboard)", lines: command.split(separator: "\n", omittingEmptySubsequences: false).map { [Span(String($0))] },
-                                hint: "↑↓ scroll · esc close"))
+        // Long lines fold at the dialog's width (the clipboard gets them whole).
+        let width = max(20, self.width - 10)
+        var lines: [StyledLine] = []
+        for line in command.split(separator: "\n", omittingEmptySubsequences: false) {
+            var rest = Substring(line)
+            repeat {
+                let piece = TextWidth.prefix(rest, fitting: width)
+                lines.append([Span(String(piece))])
+                rest = rest.dropFirst(piece.count)
+            } while !rest.isEmpty
+        }
+        modal = .message(Dialog(title: "Copied as curl (OSC 52 clipboard)", lines: lines, hint: "↑↓ scroll · esc close"))
         status = StatusMessage("Copied the curl command to the clipboard (through the terminal: OSC 52).", .success)
         return [.copyToClipboard(command)]
     }
