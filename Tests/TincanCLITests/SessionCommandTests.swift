@@ -74,6 +74,22 @@ struct SessionCommandTests {
         #expect(unknownEnvironment.stderr.contains("there is no environment 'prod'; expected one of: ci"))
     }
 
+    @Test func theTUIRefusesABadSessionFileBeforeTakingTheScreen() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("bad.tincan.yaml", Array("name: x\nrequests:\n  - url: /get\n    mehtod: GET\n".utf8))
+        let bad = try await tincan([file])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("\(file):4:5: unknown key 'mehtod'"))
+        #expect(!bad.stdout.contains("\u{1B}["))
+        let good = try directory.write("s.tincan.yaml", Array(Self.passing.utf8))
+        let unknownEnvironment = try await tincan([good, "--env", "prod"])
+        #expect(unknownEnvironment.status == 2)
+        #expect(unknownEnvironment.stderr.contains("there is no environment 'prod'; expected one of: ci"))
+        let badVariable = try await tincan([good, "--var", "novalue"])
+        #expect(badVariable.status == 2)
+        #expect(badVariable.stderr.contains("expected name=value"))
+    }
+
     @Test func recordRefusesToDropCommentsButRecordToWritesANewFile() async throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("smoke.tincan.yaml", Array(Self.passing.utf8))

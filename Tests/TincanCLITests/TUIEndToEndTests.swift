@@ -155,4 +155,68 @@ struct TUIEndToEndTests {
         try await tui.send("C-c")
         try await tui.waitFor("EXIT=0")
     }
+
+    /// A workshop example opened as a session: send with its checks and captures, the collection,
+    /// copy as curl into tmux's clipboard, save-as over a commented file, the history file.
+    @Test func opensASessionSendsWithCapturesCopiesAsCurlAndSavesAsANewFile() async throws {
+        let home = try TemporaryDirectory()
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
+        let original = try String(contentsOf: examples.appendingPathComponent("chaining.tincan.yaml"), encoding: .utf8)
+        let file = try home.write("chaining.tincan.yaml", Array(original.utf8))
+        let command = "sh -c '\(BuiltProducts.tincan) --no-mouse --demo \(file); echo EXIT=$?; sleep 60'"
+        let tui = try await TmuxSession(command: command, width: 120, height: 40,
+                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "HOME": home.path])
+        try await tui.tmux(["set-option", "-s", "set-clipboard", "on"])
+        try await tui.waitFor("Requests (6)")
+        try await tui.waitFor("▸GET    Read the slideshow")
+
+        // The first request: its assertions are checked and its captures kept.
+        try await tui.send("C-r")
+        try await tui.waitFor("checks passed · captured author, slides, first_title")
+
+        // The collection has the focus: the next request resolves with the captured values.
+        try await tui.send("Down", "Enter")
+        try await tui.waitFor(#""speaker":"Yours Truly""#)
+
+        // Copy as curl: shown, and in tmux's buffer through OSC 52.
+        try await tui.send("M-c")
+        try await tui.waitFor("Copied as curl")
+        var copied = ""
+        for _ in 0..<50 where !copied.contains("anything/talks") {
+            copied = (try? await tui.tmux(["show-buffer"])) ?? ""
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(copied.hasPrefix("curl"))
+        #expect(copied.contains("/anything/talks"))
+        #expect(copied.contains("Yours Truly"))
+        // Escape alone: followed at once by another key, ncurses would read alt+key.
+        try await tui.send("Escape")
+        try await tui.waitFor("the curl dialog to close") { !$0.contains("Copied as curl (OSC") }
+
+        // Edit the URL (collection, method, serializer, base, URL) and save: the file has comments.
+        try await tui.send("Tab", "Tab", "Tab", "Tab", "End")
+        try await tui.send("/x", literal: true)
+        try await tui.waitFor("● modified")
+        try await tui.send("F6")
+        try await tui.waitFor("has comments")
+        try await tui.send("Enter")
+        try await tui.waitFor("Save session as")
+        try await tui.send("Enter")
+        try await tui.waitFor("Saved 6 requests to")
+        let copy = home.path + "/chaining-copy.tincan.yaml"
+        let saved = try String(contentsOfFile: copy, encoding: .utf8)
+        #expect(saved.contains("url: anything/talks/x"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == original)
+
+        // The history has the send, and so has the history file.
+        try await tui.send("M-h")
+        try await tui.waitFor("History (1)")
+        try await tui.send("Escape")
+        try await tui.waitFor("the history to close") { !$0.contains("History (1)") }
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
+        let history = try String(contentsOfFile: home.path + "/data/tincan/history.jsonl", encoding: .utf8)
+        #expect(history.split(separator: "\n").count == 1)
+        #expect(history.contains(#""url":"json""#))
+    }
 }

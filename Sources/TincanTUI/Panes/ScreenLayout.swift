@@ -58,7 +58,7 @@ struct ScreenLayout {
             // The collection is a column of its own on a wide screen; on a narrow one it takes
             // the request box's place while it has the focus.
             if state.workspace.showsCollection, main.width >= 100 {
-                let sides = main.split(.horizontal, [.fixed(min(32, main.width / 5)), .fill])
+                let sides = main.split(.horizontal, [.fixed(min(36, main.width / 4)), .fill])
                 collectionBox = sides[0]
                 main = sides[1]
             }
