@@ -109,6 +109,14 @@ public final class URLSessionManager: Sendable {
         try makeTask(request, kind: .download(path: path, resuming: resuming), completion: completion)
     }
 
+    /// A download task when `downloadPath` is given, else an upload task from `uploadFile` when
+    /// that is given, else a data task: how a saved request's settings choose its task.
+    public func task(with request: HTTPRequest, uploadFile: String?, downloadPath: String?) throws -> SessionTask {
+        if let downloadPath { return try downloadTask(with: request, to: downloadPath) }
+        if let uploadFile { return try uploadTask(with: request, fromFile: uploadFile) }
+        return try dataTask(with: request)
+    }
+
     private func makeTask(_ request: HTTPRequest, kind: SessionTask.Kind, completion: (@Sendable (TaskResult) -> Void)?) throws -> SessionTask {
         let configuration = sendingConfiguration
         let identifier = try registry.withLock { registry -> Int in

@@ -175,14 +175,7 @@ public final class Replayer: Sendable {
         manager.sendingConfiguration = configuration
         let result: TaskResult
         do {
-            let task: SessionTask
-            if let download = resolved.download {
-                task = try manager.downloadTask(with: request, to: download)
-            } else if let upload = resolved.upload {
-                task = try manager.uploadTask(with: request, fromFile: upload)
-            } else {
-                task = try manager.dataTask(with: request)
-            }
+            let task = try manager.task(with: request, uploadFile: resolved.upload, downloadPath: resolved.download)
             task.resume()
             result = await task.result()
         } catch {

@@ -102,14 +102,7 @@ public final class AppRunner: Sendable {
         configuration.credential = plan.digest
         manager.sendingConfiguration = configuration
         do {
-            let task: SessionTask
-            if let path = plan.downloadPath {
-                task = try manager.downloadTask(with: request, to: path)
-            } else if let path = plan.uploadFile {
-                task = try manager.uploadTask(with: request, fromFile: path)
-            } else {
-                task = try manager.dataTask(with: request)
-            }
+            let task = try manager.task(with: request, uploadFile: plan.uploadFile, downloadPath: plan.downloadPath)
             tasks.withLock { $0[id] = task }
             let events = task.events
             let inbox = inbox
