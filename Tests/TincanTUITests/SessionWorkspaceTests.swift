@@ -289,6 +289,20 @@ struct SessionWorkspaceTests {
         #expect(state.method == "DELETE")
     }
 
+    @Test func aPastedCurlCommandReplacesTheRequestButNotTheSessionsBase() throws {
+        var (state, _, directory) = try Self.opened()
+        defer { withExtendedLifetime(directory) {} }
+        state.focus = .url
+        Fixtures.press([.paste("curl -X PUT http://127.0.0.1:7/things/1 -H 'X-A: 1'")], into: &state)
+        #expect(state.method == "PUT")
+        #expect(state.baseField.text == "{{server}}/v1/")
+        #expect(Self.previewText(state).hasPrefix("PUT /things/1 HTTP/1.1\nHost: 127.0.0.1:7\n"))
+        state.loadRequest(2)
+        #expect(Self.previewText(state).hasPrefix("GET /v1/health HTTP/1.1\nHost: 127.0.0.1:8080\n"))
+        #expect(state.workspace.session.requests[0].method == "PUT")
+        #expect(state.workspace.session.base == "{{server}}/v1/")
+    }
+
     @Test func copyAsCurlGivesTheResolvedRequestBack() throws {
         var (state, _, directory) = try Self.opened()
         defer { withExtendedLifetime(directory) {} }

@@ -63,7 +63,9 @@ extension AppState {
         }
         method = request.method
         serializer = kind
-        baseField = TextField()
+        // A session's base is shared by its requests, and curl's URL is absolute, so the base stays;
+        // the scratch request has nothing else that needs it.
+        if workspace.path == nil { baseField = TextField() }
         urlField = TextField(request.url)
         // The serializer writes its own Content-Type; a pasted one that says the same is dropped.
         let serializerType = switch kind {
