@@ -70,6 +70,7 @@ struct TUICommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--env names an environment of a session file; give the file too")
         }
         let historyStore = settings.history && !noHistory ? HistoryStore(path: HistoryStore.defaultPath(), keepsSecrets: settings.historySecrets) : nil
+        let commandStore = historyStore == nil ? nil : CommandHistoryStore(path: CommandHistoryStore.defaultPath())
         let loadedHistory = historyStore?.load()
         settings.problems += loadedHistory?.problems ?? []
 
@@ -91,6 +92,8 @@ struct TUICommand: AsyncParsableCommand {
         }
         state.history = loadedHistory?.entries ?? []
         state.recordsHistory = historyStore != nil
+        state.keepsSecretsInHistory = settings.historySecrets
+        state.replHistory = commandStore?.load() ?? []
         state.theme = settings.theme
         if !settings.problems.isEmpty {
             state.modal = .message(Dialog(title: "Settings not used", lines: settings.problems.map { [Span($0)] }, hint: "esc close"))
@@ -102,7 +105,7 @@ struct TUICommand: AsyncParsableCommand {
 
         let status = try await Self.runOnUIThread {
             let terminal = try CursesTerminal(mouse: mouse)
-            let runner = AppRunner(terminal: terminal, manager: manager, history: historyStore)
+            let runner = AppRunner(terminal: terminal, manager: manager, history: historyStore, commands: commandStore)
             _ = runner.run(initial) {
                 if marker { FileHandle.standardError.write(Data("tincan: first paint\n".utf8)) }
             }

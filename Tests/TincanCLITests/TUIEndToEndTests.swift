@@ -219,4 +219,40 @@ struct TUIEndToEndTests {
         #expect(history.split(separator: "\n").count == 1)
         #expect(history.contains(#""url":"json""#))
     }
+
+    /// The command line builds and sends a request, keeps its history across runs, and completes.
+    @Test func theCommandLineBuildsAndSendsARequest() async throws {
+        let (tui, home) = try await start()
+        try await tui.send("M-x")
+        try await tui.waitFor("enter run")
+        try await tui.send("get anything page==2 q=='two words'", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor("URL   anything?page=2&q=two%20words")
+        try await tui.send("M-x")
+        try await tui.send("header X-Repl: yes", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor("X-Repl: yes")
+        // A bad line stays, with what was expected under it.
+        try await tui.send("M-x")
+        try await tui.send("serializer yaml", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor("✗ 'yaml' is not a serializer; expected one of: form, json, plist, multipart")
+        try await tui.send("C-u")
+        // Tab completes the command word.
+        try await tui.send("se", literal: true)
+        try await tui.send("Tab")
+        try await tui.waitFor("the completions") { $0.contains("set  serializer  send") }
+        try await tui.send("n", literal: true)
+        try await tui.send("Tab")
+        try await tui.waitFor("the completed command") { $0.contains(":send\n") }
+        try await tui.send("Enter")
+        // The demo server echoes the query (the header is in the preview, checked above).
+        let sent = try await tui.waitFor("200 OK in")
+        #expect(sent.contains("GET /anything?page=2&q=two%20words&greeting=hello"))
+        #expect(sent.contains(#""q": "two words""#))
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=")
+        let commands = try String(contentsOfFile: home.path + "/data/tincan/commands", encoding: .utf8)
+        #expect(commands == "get anything page==2 q=='two words'\nheader X-Repl: yes\nserializer yaml\nsend\n")
+    }
 }

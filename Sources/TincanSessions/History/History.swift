@@ -197,7 +197,12 @@ public struct HistoryStore: Sendable {
     ///
     /// - Throws: ``HistoryWriteError`` naming the file and the system's reason.
     public func append(_ entry: HistoryEntry) throws(HistoryWriteError) {
-        let written = keepsSecrets ? entry : entry.redacted()
+        try Self.appendLine((keepsSecrets ? entry : entry.redacted()).jsonLine(), to: path)
+    }
+
+    /// Appends one line to a private file with one `O_APPEND` write, creating the file (0600)
+    /// and its directory (0700) when missing.
+    public static func appendLine(_ line: String, to path: String) throws(HistoryWriteError) {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -207,7 +212,7 @@ public struct HistoryStore: Sendable {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw HistoryWriteError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        let bytes = Array((written.jsonLine() + "\n").utf8)
+        let bytes = Array((line + "\n").utf8)
         let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard count == bytes.count else { throw HistoryWriteError(path: path, reason: count < 0 ? String(cString: strerror(errno)) : "a short write") }
     }
@@ -252,4 +257,34 @@ public struct HistoryWriteError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var reason: String
     public var description: String { "\(path): the history entry was not written: \(reason)" }
+}
+
+/// The `:` command line's history: one command per line in `commands` beside the request
+/// history. Lines arrive with their secrets already hidden (the command line's parser knows
+/// where the values are).
+public struct CommandHistoryStore: Sendable {
+    public let path: String
+    /// How many of the newest commands ``load()`` returns.
+    public var limit: Int
+
+    public init(path: String, limit: Int = 500) {
+        self.path = path
+        self.limit = limit
+    }
+
+    /// The standard file: `commands` in the history file's directory.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        ((HistoryStore.defaultPath(environment: environment) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("commands")
+    }
+
+    /// Appends a command.
+    public func append(_ line: String) throws(HistoryWriteError) {
+        try HistoryStore.appendLine(line, to: path)
+    }
+
+    /// The newest commands, oldest first; a missing file is an empty history.
+    public func load() -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return Array(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).suffix(limit))
+    }
 }

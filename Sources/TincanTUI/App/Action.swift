@@ -7,6 +7,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextTab = "next-tab", nextResponseView = "next-response-view", editExternally = "edit-externally"
     case cycleTheme = "cycle-theme", zoom, suspend
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
+    case commandLine = "command-line"
     // Collection
     case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
     // Pickers (method, serializer)
@@ -21,7 +22,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     // Body editor
     case applyBody = "apply-body"
     // Anywhere that is not a text field
-    case helpQuestion = "help-question"
+    case helpQuestion = "help-question", commandLineColon = "command-line-colon"
 }
 
 /// Where a binding applies. The focused pane's scope is searched first, then `list` for panes
@@ -54,6 +55,7 @@ public enum KeyBindings {
         KeyBinding([.alt("o")], .openSession, label: "open", help: "Open a session file (.tincan.yaml)"),
         KeyBinding([KeyEvent(.function(8)), .alt("e")], .environment, label: "env", help: "Choose the environment whose variables apply"),
         KeyBinding([.alt("h")], .history, label: "history", help: "Reopen a request from the history"),
+        KeyBinding([.alt("x")], .commandLine, label: "command", help: "Open the command line (get /users page==2, header …, send; help lists them)", inFooter: true),
         KeyBinding([.alt("c")], .copyCurl, label: "curl", help: "Copy the request as a curl command (shown, and put on the clipboard)"),
 
         KeyBinding([KeyEvent(.enter)], .openRequest, label: "open", help: "Load the request into the editor", scope: Scope.collection.rawValue, inFooter: true),
@@ -84,6 +86,7 @@ public enum KeyBindings {
         KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Parse the body as JSON into the parameters", scope: Scope.body.rawValue, inFooter: true),
 
         KeyBinding([.char("?")], .helpQuestion, label: "help", help: "Show every key binding", scope: Scope.list.rawValue),
+        KeyBinding([.char(":")], .commandLineColon, label: "command", help: "Open the command line", scope: Scope.list.rawValue),
     ]
 
     /// The keys for an action as the footer and help write them (`ctrl+r/f5`).

@@ -70,6 +70,9 @@ extension AppState {
         if modal != nil {
             return handleModal(event)
         }
+        if commandLine != nil {
+            return handleCommandLine(event)
+        }
         if case let .key(key) = event {
             // Text panes have no `list` scope, so printable keys reach the field.
             if let action = keymap.action(for: key, in: activeScopes) {
@@ -183,6 +186,8 @@ extension AppState {
         case .environment: pickEnvironment()
         case .history: pickHistory()
         case .copyCurl: return copyAsCurl()
+        case .commandLine, .commandLineColon:
+            commandLine = CommandLineState()
         case .openRequest:
             loadRequest(workspace.list.selected)
             status = StatusMessage("Request \(workspace.selected + 1) of \(workspace.session.requests.count): \(workspace.session.requests[workspace.selected].displayName)")

@@ -103,6 +103,12 @@ public struct AppState: Sendable {
     public var history: [HistoryEntry] = []
     /// Whether sends are appended to the history file.
     public var recordsHistory = true
+    /// Whether history files get secrets as they are (`history-secrets: true`).
+    public var keepsSecretsInHistory = false
+    /// The `:` command line, while it is open.
+    public var commandLine: CommandLineState?
+    /// Lines run at the command line, oldest first (this run's after the history file's).
+    public var replHistory: [String] = []
 
     /// The request as it will be sent, or why it cannot be built. Rebuilt after every change.
     public private(set) var preview: PreviewState = .error("no request yet")

@@ -31,6 +31,8 @@ public enum Effect: Sendable {
     case copyToClipboard(String)
     /// Append an entry to the history file.
     case recordHistory(HistoryEntry)
+    /// Append a command line (secrets already hidden) to the command history file.
+    case recordCommand(String)
     /// Stop the process for job control (ctrl+z).
     case suspend
     /// Leave the TUI.

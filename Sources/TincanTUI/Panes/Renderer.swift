@@ -21,9 +21,21 @@ public enum Renderer {
         if let box = layout.previewBox { PreviewPane.draw(&buffer, box, &state) }
         if let box = layout.responseBox { ResponsePane.draw(&buffer, box, &state) }
         ProgressPane.draw(&buffer, layout.progressRows, state)
-        drawStatus(&buffer, layout.status, state)
-        let hints = state.keymap.footer(in: state.activeScopes).map { (key: $0.keys[0].description, label: $0.label) }
-        Footer.render(hints, into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
+        drawStatus(&buffer, layout.status, &state)
+        if let line = state.commandLine {
+            // Under the command line: why the last line failed, Tab's candidates, or the keys.
+            buffer.fill(layout.footer, style: theme.style(.base))
+            if let error = line.error {
+                buffer.write(" ✗ " + error, x: layout.footer.x, y: layout.footer.y, style: theme.style(.error), limit: layout.footer.width)
+            } else if !line.completions.isEmpty {
+                buffer.write(" " + line.completions.joined(separator: "  "), x: layout.footer.x, y: layout.footer.y, style: theme.style(.muted), limit: layout.footer.width)
+            } else {
+                Footer.render([("enter", "run"), ("tab", "complete"), ("↑↓", "history"), ("esc", "close")], into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
+            }
+        } else {
+            let hints = state.keymap.footer(in: state.activeScopes).map { (key: $0.keys[0].description, label: $0.label) }
+            Footer.render(hints, into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
+        }
         if state.modal != nil { ModalPane.draw(&buffer, &state) }
         return buffer
     }
@@ -71,9 +83,16 @@ public enum Renderer {
                               placeholder: "path, relative to the base, or an absolute URL", placeholderStyle: theme.style(.placeholder), focused: state.focus == .url && state.modal == nil)
     }
 
-    private static func drawStatus(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState) {
+    private static func drawStatus(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: inout AppState) {
         let theme = state.theme
         buffer.fill(rect, style: theme.style(.base))
+        if var line = state.commandLine {
+            buffer.write(":", x: rect.x, y: rect.y, style: theme.style(.title))
+            line.field.render(into: &buffer, at: Rect(x: rect.x + 1, y: rect.y, width: rect.width - 1, height: 1), style: theme.style(.fieldFocused),
+                              placeholder: "get /users page==2 · header Accept: application/json · send · help", placeholderStyle: theme.style(.placeholder), focused: state.modal == nil)
+            state.commandLine = line
+            return
+        }
         guard let status = state.status else { return }
         let element: ThemeElement = switch status.kind {
         case .info: .muted

@@ -14,6 +14,7 @@ public final class AppRunner: Sendable {
     private let terminal: any TerminalDevice
     private let manager: URLSessionManager
     private let history: HistoryStore?
+    private let commands: CommandHistoryStore?
     private let inbox: Inbox
     private let tasks = Mutex<[Int: SessionTask]>([:])
     private let clock = ContinuousClock()
@@ -23,10 +24,11 @@ public final class AppRunner: Sendable {
     /// cache last as long as the app).
     ///
     /// - Parameter history: Where sends are recorded, or nil for none.
-    public init(terminal: any TerminalDevice, manager: URLSessionManager, history: HistoryStore? = nil) {
+    public init(terminal: any TerminalDevice, manager: URLSessionManager, history: HistoryStore? = nil, commands: CommandHistoryStore? = nil) {
         self.terminal = terminal
         self.manager = manager
         self.history = history
+        self.commands = commands
         inbox = Inbox(terminal: terminal)
         start = clock.now
     }
@@ -79,6 +81,12 @@ public final class AppRunner: Sendable {
                 case let .recordHistory(entry):
                     do {
                         try history?.append(entry)
+                    } catch {
+                        _ = state.update(.historyFailed(error.description))
+                    }
+                case let .recordCommand(line):
+                    do {
+                        try commands?.append(line)
                     } catch {
                         _ = state.update(.historyFailed(error.description))
                     }

@@ -16,6 +16,9 @@ public struct ThemeCatalog: Sendable {
     /// The default theme, the first one.
     public var defaultTheme: Theme { themes[0] }
 
+    /// Every theme's name, in order.
+    public var names: [String] { themes.map(\.name) }
+
     /// The theme with a name.
     public func theme(named name: String) -> Theme? {
         themes.first { $0.name == name }

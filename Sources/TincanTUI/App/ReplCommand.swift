@@ -1,0 +1,267 @@
+import TincanCore
+import TincanSessions
+
+/// A line typed at the `:` command line, parsed.
+///
+/// Requests use the item syntax of `tincan send` (``RequestItem``): `get /users page==2`,
+/// `post /items name=x tags:=["a"]`.
+public enum ReplCommand: Sendable, Equatable {
+    /// A method, optionally a URL, and items applied to the panes.
+    case request(method: String, url: String?, items: [RequestItem])
+    /// `header Name: value`, `header Name:` (sent empty) or `header -Name` (removed from the table).
+    case header(name: String, value: String?)
+    case base(String?)
+    case url(String)
+    /// `set NAME VALUE`: an observed property or the upload pace.
+    case set(property: String, value: String)
+    case serializer(SerializerKind)
+    case acceptStatus(StatusCodeSet)
+    case response(ResponseSerializerKind)
+    case send
+    case theme(String)
+    case environment(String?)
+    case save(String?)
+    case open(String)
+    case clear(ClearTarget)
+    case help
+
+    /// What `clear` empties.
+    public enum ClearTarget: String, Sendable, CaseIterable {
+        case params, headers, all
+    }
+
+    /// Every command word, for `help` and completion.
+    public static let commandWords = ["get", "head", "post", "put", "patch", "delete", "options", "header", "base", "url", "set",
+                                      "serializer", "accept", "response", "send", "theme", "env", "save", "open", "clear", "help"]
+
+    /// The properties `set` knows, with what each expects.
+    public static let properties: [(name: String, expects: String)] = [
+        ("timeout", "seconds, such as 5 or 0.5"),
+        ("cache", CachePolicy.allCases.map(\.rawValue).joined(separator: ", ")),
+        ("cookies", "on or off"),
+        ("pipelining", "on or off"),
+        ("cellular", "on or off"),
+        ("service", NetworkServiceType.allCases.map(\.rawValue).joined(separator: ", ")),
+        ("upload", "bytes per second such as 64k, or off"),
+    ]
+
+    /// One line per command, for `help`.
+    public static let usage: [(String, String)] = [
+        ("get|post|… [URL] [ITEM…]", "set the method, URL and items: a=1 a:=json a==query H:v f@file"),
+        ("header NAME: VALUE", "add or replace a header; header -NAME removes it"),
+        ("base [URL]", "set the base URL (none clears it)"),
+        ("url URL", "set the URL (a path against the base, or absolute)"),
+        ("set PROPERTY VALUE", "timeout, cache, cookies, pipelining, cellular, service, upload"),
+        ("serializer KIND", "form, json, plist or multipart"),
+        ("accept status CODES", "acceptable status codes, such as 200-299,304"),
+        ("response KIND", "the response serializer: " + ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", ")),
+        ("send", "send the request"),
+        ("theme NAME", "switch the theme"),
+        ("env [NAME]", "choose the session's environment (none for the file's variables)"),
+        ("save [FILE] / open FILE", "save the session (to FILE) / open a session file"),
+        ("clear params|headers|all", "empty the parameter tree, the headers, or both"),
+        ("help", "this list"),
+    ]
+
+    /// Parses a line.
+    ///
+    /// - Throws: ``ReplError`` saying what was expected.
+    public static func parse(_ line: String) throws(ReplError) -> ReplCommand {
+        let words = try ReplWords.split(line)
+        guard let first = words.first else { throw ReplError("type a command, such as get /users page==2; help lists them") }
+        let command = first.lowercased()
+        let rest = Array(words.dropFirst())
+        func one(_ what: String) throws(ReplError) -> String {
+            guard rest.count == 1 else { throw ReplError("\(command) takes \(what)\(rest.count > 1 ? ", not \(rest.count) words" : "")") }
+            return rest[0]
+        }
+        if AppState.methods.contains(command.uppercased()) {
+            var url: String?
+            var items: [RequestItem] = []
+            for (index, word) in rest.enumerated() {
+                if index == 0, !Self.looksLikeItem(word) {
+                    url = word
+                    continue
+                }
+                do {
+                    items.append(try RequestItem.parse(word))
+                } catch {
+                    throw ReplError("\(error)")
+                }
+            }
+            return .request(method: command.uppercased(), url: url, items: items)
+        }
+        switch command {
+        case "header":
+            guard let nameWord = rest.first else { throw ReplError("header takes NAME: VALUE, NAME: for an empty value, or -NAME to remove it") }
+            if nameWord.hasPrefix("-"), rest.count == 1 {
+                return .header(name: String(nameWord.dropFirst()), value: nil)
+            }
+            let text = rest.joined(separator: " ")
+            guard let colon = text.firstIndex(of: ":") else { throw ReplError("header takes NAME: VALUE; '\(text)' has no colon") }
+            let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+            guard HTTPHeaders.isValidName(name) else { throw ReplError("'\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)") }
+            return .header(name: name, value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        case "base":
+            if rest.isEmpty || rest == ["none"] { return .base(nil) }
+            return .base(try one("one URL"))
+        case "url": return .url(try one("one URL"))
+        case "set":
+            guard rest.count == 2 else {
+                throw ReplError("set takes a property and a value: " + properties.map { "\($0.name) (\($0.expects))" }.joined(separator: "; "))
+            }
+            let property = rest[0].lowercased()
+            guard let known = properties.first(where: { $0.name == property }) else {
+                throw ReplError("'\(rest[0])' is not a property; expected one of: \(properties.map(\.name).joined(separator: ", "))")
+            }
+            _ = known
+            return .set(property: property, value: rest[1])
+        case "serializer":
+            let name = try one("one of: " + SerializerKind.allCases.map(\.rawValue).joined(separator: ", "))
+            guard let kind = SerializerKind(rawValue: name.lowercased()) else {
+                throw ReplError("'\(name)' is not a serializer; expected one of: \(SerializerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .serializer(kind)
+        case "accept":
+            guard rest.count == 2, rest[0].lowercased() == "status" else { throw ReplError("accept takes status and codes, such as accept status 200-299,304") }
+            do {
+                return .acceptStatus(try StatusCodeSet(parsing: rest[1]))
+            } catch {
+                throw ReplError("\(error)")
+            }
+        case "response":
+            let name = try one("one of: " + ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", "))
+            guard let kind = ResponseSerializerKind(rawValue: name.lowercased()) else {
+                throw ReplError("'\(name)' is not a response serializer; expected one of: \(ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .response(kind)
+        case "send":
+            guard rest.isEmpty else { throw ReplError("send takes nothing; put the URL and items in get/post/… first") }
+            return .send
+        case "theme": return .theme(try one("a theme name"))
+        case "env", "environment":
+            if rest.isEmpty || rest == ["none"] { return .environment(nil) }
+            return .environment(try one("an environment name, or none"))
+        case "save":
+            if rest.isEmpty { return .save(nil) }
+            return .save(try one("at most one file name"))
+        case "open": return .open(try one("a session file"))
+        case "clear":
+            let name = try one("params, headers or all")
+            guard let target = ClearTarget(rawValue: name.lowercased()) else { throw ReplError("clear takes params, headers or all, not '\(name)'") }
+            return .clear(target)
+        case "help", "?": return .help
+        default:
+            let close = commandWords.filter { $0.hasPrefix(String(command.prefix(2))) }
+            throw ReplError("'\(first)' is not a command; expected one of: \(commandWords.joined(separator: ", "))" + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: " or "))?)"))
+        }
+    }
+
+    /// The line with the values of secret items (`password=x`, `Authorization:'Bearer x'`,
+    /// `api_key==x`) and of `header Secret-Name: value` hidden, for the history file. A line that
+    /// does not split is returned as it is (it was never run).
+    public static func redacted(_ line: String) -> String {
+        guard let words = try? ReplWords.split(line), let first = words.first else { return line }
+        func quoted(_ word: String) -> String {
+            word.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" }) ? "'" + word.replacingOccurrences(of: "'", with: "") + "'" : word
+        }
+        if first.lowercased() == "header", words.count >= 2 {
+            let text = words.dropFirst().joined(separator: " ")
+            guard let colon = text.firstIndex(of: ":") else { return line }
+            let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+            guard Redaction.isSecret(name: name) else { return line }
+            return "\(first) \(name): " + Redaction.headerValue(name: name, value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var changed = false
+        let masked = words.map { word -> String in
+            guard looksLikeItem(word), let item = try? RequestItem.parse(word) else { return quoted(word) }
+            switch item {
+            case .header(let name, let value) where Redaction.isSecret(name: name) && !value.isEmpty:
+                changed = true
+                return name + ":" + quoted(Redaction.headerValue(name: name, value: value))
+            case .parameter(let key, _) where Redaction.isSecret(name: key), .query(let key, _) where Redaction.isSecret(name: key):
+                changed = true
+                let separator = word.contains("==") ? "==" : (word.contains(":=") ? ":=" : "=")
+                return key + separator + Redaction.mask
+            default:
+                return quoted(word)
+            }
+        }
+        return changed ? masked.joined(separator: " ") : line
+    }
+
+    /// Whether a word is an item rather than a URL: it has an item separator before any `/`,
+    /// and does not start like a URL or a path.
+    static func looksLikeItem(_ word: String) -> Bool {
+        if word.hasPrefix("/") || word.hasPrefix(".") || word.contains("://") || word.hasPrefix("{{") { return false }
+        guard let separator = word.firstIndex(where: { "=:@".contains($0) }) else { return false }
+        if let slash = word.firstIndex(of: "/"), slash < separator { return false }
+        return true
+    }
+}
+
+/// Why a command line was not run.
+public struct ReplError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Splits a command line into words at spaces.
+///
+/// A quote opens a quoted span at the start of a word or right after an item separator
+/// (`name='Ada Lovelace'`, `tags:='["a b"]'`); anywhere else it is an ordinary character, so
+/// `tags:=["a"]` stays as typed. Inside double quotes a backslash keeps the next character as it
+/// is; outside quotes `\ ` is a space inside the word, and other backslashes are left for the item
+/// syntax (`a\=b=c`).
+public enum ReplWords {
+    public static func split(_ line: String) throws(ReplError) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var quoteStart = 0
+        let characters = Array(line)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if character == "\\", open == "\"", index + 1 < characters.count {
+                    index += 1
+                    word.append(characters[index])
+                } else {
+                    word.append(character)
+                }
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else if (character == "'" || character == "\"") && (!inWord || word.hasSuffix("=") || word.hasSuffix(":") || word.hasSuffix("@")) {
+                quote = character
+                quoteStart = index
+                inWord = true
+            } else if character == "\\", index + 1 < characters.count, characters[index + 1] == " " {
+                // An escaped space joins the word; other escapes are left for the item syntax.
+                index += 1
+                word.append(" ")
+                inWord = true
+            } else if character == "\\", index + 1 < characters.count {
+                index += 1
+                word.append(character)
+                word.append(characters[index])
+                inWord = true
+            } else {
+                word.append(character)
+                inWord = true
+            }
+            index += 1
+        }
+        if quote != nil { throw ReplError("the quote at column \(quoteStart + 1) is not closed") }
+        if inWord { words.append(word) }
+        return words
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import TerminalUI
+import TestSupport
+import TincanCore
+import TincanSessions
+@testable import TincanTUI
+
+@Suite("Command line parsing")
+struct ReplParsingTests {
+    @Test func theIssuesExamplesParse() throws {
+        #expect(try ReplCommand.parse("get /users page==2") == .request(method: "GET", url: "/users", items: [.query(name: "page", value: "2")]))
+        #expect(try ReplCommand.parse(#"post /items name=x tags:=["a"]"#) == .request(method: "POST", url: "/items", items: [
+            .parameter(key: "name", value: .string("x")), .parameter(key: "tags", value: .array([.string("a")])),
+        ]))
+        #expect(try ReplCommand.parse("header Accept: application/json") == .header(name: "Accept", value: "application/json"))
+        #expect(try ReplCommand.parse("base http://127.0.0.1:8080/v1") == .base("http://127.0.0.1:8080/v1"))
+        #expect(try ReplCommand.parse("set timeout 5") == .set(property: "timeout", value: "5"))
+        #expect(try ReplCommand.parse("serializer json") == .serializer(.json))
+        #expect(try ReplCommand.parse("accept status 200-299") == .acceptStatus(StatusCodeSet([200...299])))
+        #expect(try ReplCommand.parse("send") == .send)
+        #expect(try ReplCommand.parse("theme nord") == .theme("nord"))
+        #expect(try ReplCommand.parse("help") == .help)
+    }
+
+    @Test func quotesGroupAtAWordsStartOrAfterASeparatorOnly() throws {
+        #expect(try ReplWords.split(#"post x name='Ada Lovelace' tags:='["a b"]' q=it\'s"#) == ["post", "x", "name=Ada Lovelace", #"tags:=["a b"]"#, #"q=it\'s"#])
+        #expect(try ReplWords.split(#"header X-Note: "two words""#) == ["header", "X-Note:", "two words"])
+        #expect(try ReplWords.split(#"put a\ b"#) == ["put", "a b"])
+        #expect(try ReplCommand.parse(#"post x a\=b=c"#) == .request(method: "POST", url: "x", items: [.parameter(key: "a=b", value: .string("c"))]))
+    }
+
+    @Test func aWordWithAnItemSeparatorIsAnItemUnlessItLooksLikeAURL() throws {
+        #expect(try ReplCommand.parse("get page==2") == .request(method: "GET", url: nil, items: [.query(name: "page", value: "2")]))
+        #expect(try ReplCommand.parse("get http://127.0.0.1:8080/x?a=1") == .request(method: "GET", url: "http://127.0.0.1:8080/x?a=1", items: []))
+        #expect(try ReplCommand.parse("delete items/a=b") == .request(method: "DELETE", url: "items/a=b", items: []))
+        #expect(try ReplCommand.parse("post {{server}}/x a=1") == .request(method: "POST", url: "{{server}}/x", items: [.parameter(key: "a", value: .string("1"))]))
+        #expect(try ReplCommand.parse("header -X-Trace") == .header(name: "X-Trace", value: nil))
+        #expect(try ReplCommand.parse("env") == .environment(nil))
+        #expect(try ReplCommand.parse("clear all") == .clear(.all))
+    }
+
+    @Test(arguments: [
+        ("", "type a command"),
+        ("fetch /x", "'fetch' is not a command; expected one of: get, head"),
+        ("post /x tags:=[a", "tags:=[a"),
+        ("header Accept", "has no colon"),
+        ("header Bad Name: x", "'Bad Name' is not a valid header name"),
+        ("set speed 3", "'speed' is not a property; expected one of: timeout, cache"),
+        ("set timeout", "set takes a property and a value"),
+        ("serializer yaml", "'yaml' is not a serializer; expected one of: form, json, plist, multipart"),
+        ("accept status 99", "'99' is not a status code or range"),
+        ("accept type json", "accept takes status and codes"),
+        ("send now", "send takes nothing"),
+        ("url a b", "url takes one URL, not 2 words"),
+        ("post x name='open", "the quote at column 13 is not closed"),
+        ("clear cookies", "clear takes params, headers or all"),
+    ])
+    func badLinesSayWhatWasExpected(_ line: String, _ expected: String) {
+        #expect(throws: ReplError.self) { try ReplCommand.parse(line) }
+        do {
+            _ = try ReplCommand.parse(line)
+        } catch {
+            #expect(error.description.contains(expected), "\(error.description)")
+        }
+    }
+
+    @Test func secretValuesAreHiddenForTheHistoryFile() {
+        #expect(ReplCommand.redacted("post /login user=ada password=hunter2 api_key==k1") == "post /login user=ada password=•••••• api_key==••••••")
+        #expect(ReplCommand.redacted("get /me Authorization:'Bearer abc' Accept:json") == "get /me Authorization:'Bearer ••••••' Accept:json")
+        #expect(ReplCommand.redacted("header Authorization: Basic YWRh") == "header Authorization: Basic ••••••")
+        #expect(ReplCommand.redacted("header Accept: text/plain") == "header Accept: text/plain")
+        #expect(ReplCommand.redacted("post /x user[password]:='\"p w\"'") == "post /x user[password]:=••••••")
+    }
+}
+
+@Suite("Command line in the TUI")
+struct ReplKeyScriptTests {
+    static func run(_ line: String, in state: inout AppState) -> [Effect] {
+        Fixtures.press([.key(.alt("x"))] + Fixtures.typing(line) + [.key(KeyEvent(.enter))], into: &state)
+    }
+
+    static func previewText(_ state: AppState) -> String {
+        if case .request(_, let text) = state.preview { return text }
+        return "error"
+    }
+
+    @Test func colonOpensItOutsideTextFieldsAndLinesBuildTheRequest() {
+        var state = Fixtures.welcome()
+        state.setFocus(.preview)
+        Fixtures.press([.key(.char(":"))], into: &state)
+        #expect(state.commandLine != nil)
+        Fixtures.press(Fixtures.typing(#"post /items name=x tags:=["a"]"#) + [.key(KeyEvent(.enter))], into: &state)
+        #expect(state.commandLine == nil)
+        _ = Self.run("serializer json", in: &state)
+        _ = Self.run("header X-Trace: 7", in: &state)
+        _ = Self.run("set timeout 5", in: &state)
+        _ = Self.run("accept status 200-299,304", in: &state)
+        #expect(state.method == "POST")
+        #expect(state.urlField.text == "/items")
+        #expect(state.observed.timeoutInterval == 5)
+        #expect(state.acceptableStatusCodes == StatusCodeSet([200...299, 304...304]))
+        let preview = Self.previewText(state)
+        #expect(preview.hasPrefix("POST /items HTTP/1.1\n"))
+        #expect(preview.contains("X-Trace: 7\n"))
+        #expect(preview.hasSuffix(#"{"greeting":"hello","page":1,"tags":["a"],"name":"x"}"# + "\n"))
+        _ = Self.run("post /items tags[]=b", in: &state)
+        guard case .dictionary(let members) = AppState.parameterValue(state.parameters.root) else { return }
+        #expect(members["tags"] == ["a", "b"])
+        _ = Self.run("post /items tags[]=c", in: &state)
+        #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["greeting": "hello", "page": 1, "tags": ["a", "b", "c"], "name": "x"]))
+    }
+
+    @Test func queryItemsGoIntoTheURLAndSendSends() {
+        var state = Fixtures.welcome()
+        _ = Self.run("clear params", in: &state)
+        _ = Self.run("get anything page==2 q=='a b&c'", in: &state)
+        #expect(state.urlField.text == "anything?page=2&q=a%20b%26c")
+        let effects = Self.run("send", in: &state)
+        guard case .send(_, let request, _)? = effects.first(where: { if case .send = $0 { true } else { false } }) else {
+            Issue.record("send did not send: \(effects)")
+            return
+        }
+        #expect(request.url.string == "http://127.0.0.1:8080/anything?page=2&q=a%20b%26c")
+    }
+
+    @Test func aBadLineStaysWithItsErrorAndEscapeCloses() {
+        var state = Fixtures.welcome()
+        _ = Self.run("serializer yaml", in: &state)
+        #expect(state.commandLine?.field.text == "serializer yaml")
+        #expect(state.commandLine?.error?.contains("expected one of: form, json") == true)
+        let buffer = Renderer.render(&state)
+        #expect(buffer.lines[state.height - 1].contains("✗ 'yaml' is not a serializer"))
+        #expect(buffer.lines[state.height - 2].hasPrefix(":serializer yaml"))
+        Fixtures.press([.key(KeyEvent(.escape))], into: &state)
+        #expect(state.commandLine == nil)
+        #expect(state.serializer == .form)
+        _ = Self.run("theme solarized", in: &state)
+        #expect(state.commandLine?.error?.contains("there is no theme 'solarized'; expected one of: dark, light") == true)
+    }
+
+    @Test func historyIsBrowsedWithUpAndDownAndRecordedRedacted() {
+        var state = Fixtures.welcome()
+        var effects = Self.run("header Authorization: Bearer abc", in: &state)
+        #expect(effects.contains { if case .recordCommand("header Authorization: Bearer ••••••") = $0 { true } else { false } })
+        effects = Self.run("set timeout 3", in: &state)
+        #expect(state.replHistory == ["header Authorization: Bearer abc", "set timeout 3"])
+        Fixtures.press([.key(.alt("x"))] + Fixtures.typing("ba"), into: &state)
+        Fixtures.press([.key(KeyEvent(.up))], into: &state)
+        #expect(state.commandLine?.field.text == "set timeout 3")
+        Fixtures.press([.key(KeyEvent(.up)), .key(KeyEvent(.up))], into: &state)
+        #expect(state.commandLine?.field.text == "header Authorization: Bearer abc")
+        Fixtures.press([.key(KeyEvent(.down)), .key(KeyEvent(.down))], into: &state)
+        #expect(state.commandLine?.field.text == "ba", "the line being typed comes back")
+        state.keepsSecretsInHistory = true
+        Fixtures.press([.key(KeyEvent(.escape))], into: &state)
+        effects = Self.run("header Authorization: Bearer xyz", in: &state)
+        #expect(effects.contains { if case .recordCommand("header Authorization: Bearer xyz") = $0 { true } else { false } })
+    }
+
+    @Test func tabCompletesCommandsHeaderNamesMethodsAndPathsUsed() {
+        var state = Fixtures.welcome()
+        Fixtures.press([.key(.alt("x"))] + Fixtures.typing("ser") + [.key(KeyEvent(.tab))], into: &state)
+        #expect(state.commandLine?.field.text == "serializer ")
+        Fixtures.press(Fixtures.typing("j") + [.key(KeyEvent(.tab))], into: &state)
+        #expect(state.commandLine?.field.text == "serializer json ")
+        Fixtures.press([.key(KeyEvent(.escape)), .key(.alt("x"))] + Fixtures.typing("p") + [.key(KeyEvent(.tab))], into: &state)
+        #expect(state.commandLine?.field.text == "p")
+        #expect(state.commandLine?.completions == ["post", "put", "patch"])
+        Fixtures.press([.key(KeyEvent(.escape)), .key(.alt("x"))] + Fixtures.typing("header acc") + [.key(KeyEvent(.tab))], into: &state)
+        #expect(state.commandLine?.field.text == "header Accept")
+        #expect(state.commandLine?.completions == ["Accept:", "Accept-Encoding:", "Accept-Language:"])
+        // Paths already used: the URL field's and the session's.
+        Fixtures.press([.key(KeyEvent(.escape)), .key(.alt("x"))] + Fixtures.typing("get g") + [.key(KeyEvent(.tab))], into: &state)
+        #expect(state.commandLine?.field.text == "get get ")
+        Fixtures.press([.key(KeyEvent(.escape)), .key(.alt("x"))] + Fixtures.typing("set cache ret") + [.key(KeyEvent(.tab))], into: &state)
+        #expect(state.commandLine?.field.text.hasPrefix("set cache returnCache") == true)
+    }
+
+    @Test func helpListsTheCommandsAndSessionCommandsWork() throws {
+        var state = Fixtures.welcome()
+        _ = Self.run("help", in: &state)
+        guard case .message(let dialog)? = state.modal else {
+            Issue.record("expected the command list")
+            return
+        }
+        #expect(dialog.lines.contains { $0.map(\.text).joined().contains("accept status CODES") })
+        state.modal = nil
+        let directory = try TemporaryDirectory()
+        _ = Self.run("save \(directory.path)/mine", in: &state)
+        #expect(state.workspace.path == directory.path + "/mine.tincan.yaml")
+        #expect(try Session.load(path: directory.path + "/mine.tincan.yaml").requests[0].url == "get")
+        _ = Self.run("env staging", in: &state)
+        #expect(state.commandLine?.error == "there is no environment 'staging'; the session defines none")
+    }
+}
