@@ -520,15 +520,23 @@ extension AppState {
         switch event {
         case .resumed: current.milestones.append((time, "resumed"))
         case .requestSent: current.milestones.append((time, "request sent"))
-        case let .uploadProgress(progress): current.upload.record(progress, at: time)
+        case let .uploadProgress(progress):
+            if let note = Self.progressMilestone("upload", from: current.upload.progress, to: progress) { current.milestones.append((time, note)) }
+            current.upload.record(progress, at: time)
         case let .responseHead(response): current.milestones.append((time, "response head: \(response.statusCode)"))
-        case let .downloadProgress(progress): current.download.record(progress, at: time)
+        case let .downloadProgress(progress):
+            if let note = Self.progressMilestone("download", from: current.download.progress, to: progress) { current.milestones.append((time, note)) }
+            current.download.record(progress, at: time)
         case let .redirected(redirect): current.milestones.append((time, "redirected (\(redirect.statusCode)) to \(redirect.to.string)"))
         case let .retried(reason):
             if case let .authentication(scheme, _) = reason { current.milestones.append((time, "retried with \(scheme) authentication")) }
         case let .cache(outcome): current.milestones.append((time, "cache: \(outcome)"))
         case let .completed(result):
             current.result = result
+            let outcome = result.transportError.map { "failed: \($0)" }
+                ?? "completed: \(result.response.map { "\($0.statusCode)" } ?? "no response"), \(RequestPreview.byteCount(Int64(result.data.count)))"
+                + (result.serialization?.error == nil ? "" : ", validation failed")
+            current.milestones.append((time, outcome))
             if current.phase == .sending { current.phase = .finished }
             current.prettyBody = BodyFormatter.pretty(result)
             current.rawBody = BodyFormatter.raw(result.data)
@@ -549,6 +557,20 @@ extension AppState {
         // Captured values change what later requests resolve to.
         if case .completed = event { refreshPreview() }
         return effects
+    }
+
+    /// A timeline note when a transfer first moves or crosses a quarter of its size.
+    static func progressMilestone(_ direction: String, from previous: TransferProgress?, to progress: TransferProgress) -> String? {
+        let size = RequestPreview.shortSize(Double(progress.completed))
+        guard let expected = progress.expected, expected > 0 else {
+            return previous == nil && progress.completed > 0 ? "\(direction) started (length unknown)" : nil
+        }
+        func quarter(_ bytes: Int64) -> Int64 { min(4, bytes * 4 / expected) }
+        let before = previous.map { quarter($0.completed) } ?? -1
+        let now = quarter(progress.completed)
+        guard now > before, now > 0 || before < 0 else { return nil }
+        if now == 0 { return "\(direction) started: \(RequestPreview.shortSize(Double(expected))) expected" }
+        return "\(direction) \(now * 25)% (\(size) of \(RequestPreview.shortSize(Double(expected))))"
     }
 
     /// The status line after a send whose saved request has assertions or captures.
