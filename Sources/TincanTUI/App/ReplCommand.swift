@@ -75,6 +75,12 @@ public enum ReplCommand: Sendable, Equatable {
             guard rest.count == 1 else { throw ReplError("\(command) takes \(what)\(rest.count > 1 ? ", not \(rest.count) words" : "")") }
             return rest[0]
         }
+        func choice<Kind: RawRepresentable<String> & CaseIterable>(_: Kind.Type, _ what: String) throws(ReplError) -> Kind {
+            let names = Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            let name = try one("one of: " + names)
+            guard let kind = Kind(rawValue: name.lowercased()) else { throw ReplError("'\(name)' is not \(what); expected one of: \(names)") }
+            return kind
+        }
         if AppState.methods.contains(command.uppercased()) {
             var url: String?
             var items: [RequestItem] = []
@@ -111,17 +117,12 @@ public enum ReplCommand: Sendable, Equatable {
                 throw ReplError("set takes a property and a value: " + properties.map { "\($0.name) (\($0.expects))" }.joined(separator: "; "))
             }
             let property = rest[0].lowercased()
-            guard let known = properties.first(where: { $0.name == property }) else {
+            guard properties.contains(where: { $0.name == property }) else {
                 throw ReplError("'\(rest[0])' is not a property; expected one of: \(properties.map(\.name).joined(separator: ", "))")
             }
-            _ = known
             return .set(property: property, value: rest[1])
         case "serializer":
-            let name = try one("one of: " + SerializerKind.allCases.map(\.rawValue).joined(separator: ", "))
-            guard let kind = SerializerKind(rawValue: name.lowercased()) else {
-                throw ReplError("'\(name)' is not a serializer; expected one of: \(SerializerKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return .serializer(kind)
+            return .serializer(try choice(SerializerKind.self, "a serializer"))
         case "accept":
             guard rest.count == 2, rest[0].lowercased() == "status" else { throw ReplError("accept takes status and codes, such as accept status 200-299,304") }
             do {
@@ -130,11 +131,7 @@ public enum ReplCommand: Sendable, Equatable {
                 throw ReplError("\(error)")
             }
         case "response":
-            let name = try one("one of: " + ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", "))
-            guard let kind = ResponseSerializerKind(rawValue: name.lowercased()) else {
-                throw ReplError("'\(name)' is not a response serializer; expected one of: \(ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return .response(kind)
+            return .response(try choice(ResponseSerializerKind.self, "a response serializer"))
         case "send":
             guard rest.isEmpty else { throw ReplError("send takes nothing; put the URL and items in get/post/… first") }
             return .send
