@@ -116,6 +116,9 @@ public struct AppState: Sendable {
     public private(set) var previewLines: [TokenLine] = []
     /// The resolved request behind the preview: its contract, digest credential, upload and download.
     public private(set) var resolved: ResolvedRequest?
+    /// Whether the title shows `● modified`: ``isModified`` as of the last change, so frames do
+    /// not compare the session with its file.
+    public private(set) var showsModified = false
 
     // MARK: Interface
 
@@ -189,6 +192,7 @@ public struct AppState: Sendable {
             preview = .error(String(describing: error))
         }
         previewLines = PreviewPane.lines(preview)
+        showsModified = workspace.path != nil && isModified
         previewScroll.clamp(contentHeight: previewLines.count, viewport: max(1, height / 3))
     }
 }

@@ -52,7 +52,7 @@ public enum Renderer {
         }
         if state.zoomed { right = "zoomed · " + right }
         if let environment = state.workspace.environment { right = "env \(environment) · " + right }
-        if state.workspace.path != nil, state.isModified { right = "● modified · " + right }
+        if state.showsModified { right = "● modified · " + right }
         let width = TextWidth.of(right)
         if rect.width - width > x { buffer.write(right, x: rect.maxX - width, y: rect.y, style: theme.style(.statusBar)) }
     }
