@@ -9,17 +9,9 @@ extension AppState {
 
     /// What the panes hold now.
     var paneValues: PaneValues {
-        var values = PaneValues(SavedRequest(url: ""), in: Session())
-        values.method = method
-        values.serializer = serializer
-        values.base = baseField.text
-        values.url = urlField.text
-        values.headers = headers
-        values.parameters = Self.parameterValue(parameters.root)
-        values.observed = observed
-        values.responseSerializer = responseSerializer
-        values.acceptableStatusCodes = acceptableStatusCodes
-        return values
+        PaneValues(method: method, serializer: serializer, base: baseField.text, url: urlField.text, headers: headers,
+                   parameters: Self.parameterValue(parameters.root), observed: observed,
+                   responseSerializer: responseSerializer, acceptableStatusCodes: acceptableStatusCodes)
     }
 
     /// The session with the panes written into the selected request (and the base), without
@@ -90,9 +82,12 @@ extension AppState {
 
     /// The selected request, resolved with the variables in effect as `tincan replay` would.
     public func resolveCurrent() throws -> ResolvedRequest {
-        let session = editedSession
-        let template = try workspace.template()
-        return try session.resolve(workspace.selected, template: template, directory: workspace.directory, file: workspace.path)
+        try resolveSelected(in: editedSession)
+    }
+
+    /// The selected request of `session` (the edited session), resolved.
+    func resolveSelected(in session: Session) throws -> ResolvedRequest {
+        try session.resolve(workspace.selected, template: try workspace.template(), directory: workspace.directory, file: workspace.path)
     }
 
     /// Removes `@path` string members (at any depth of objects) from a multipart parameter tree,
@@ -336,13 +331,13 @@ extension AppState {
     }
 
     /// The history entry for a finished send.
-    func historyEntry(for exchange: Exchange, result: TaskResult?, error: String?) -> HistoryEntry {
+    func historyEntry(for exchange: Exchange, result: TaskResult) -> HistoryEntry {
         var request = exchange.saved ?? SavedRequest(method: exchange.request.method, url: exchange.request.url.string)
         request.recorded = nil
         return HistoryEntry(time: Date(), session: workspace.session.name ?? workspace.path.map { ($0 as NSString).lastPathComponent },
                             base: exchange.base, request: request, sentURL: exchange.request.url.string,
-                            status: result?.response?.statusCode, duration: result.map { $0.metrics.total.inSeconds },
-                            error: error ?? result?.transportError.map { "\($0)" } ?? result?.serialization?.error.map { $0.message })
+                            status: result.response?.statusCode, duration: result.metrics.total.inSeconds,
+                            error: result.transportError.map { "\($0)" } ?? result.serialization?.error.map { $0.message })
     }
 
     // MARK: - Copy as curl

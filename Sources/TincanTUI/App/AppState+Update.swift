@@ -549,7 +549,7 @@ extension AppState {
                 status = Self.summary(result, checks: evaluation.checks, captures: evaluation.captures.map(\.name))
             }
             responseView = .pretty
-            let entry = historyEntry(for: current, result: result, error: nil)
+            let entry = historyEntry(for: current, result: result)
             history.append(entry)
             if recordsHistory { effects.append(.recordHistory(entry)) }
         }

@@ -182,8 +182,10 @@ public struct AppState: Sendable {
 
     /// Rebuilds the preview from the request panes.
     public mutating func refreshPreview() {
+        // The edited session is built once per change, for the preview and the modified mark.
+        let session = editedSession
         do {
-            let resolved = try resolveCurrent()
+            let resolved = try resolveSelected(in: session)
             self.resolved = resolved
             let request = try resolved.draft.build(boundary: boundary)
             preview = .request(request, text: try RequestPreview.text(request))
@@ -192,7 +194,7 @@ public struct AppState: Sendable {
             preview = .error(String(describing: error))
         }
         previewLines = PreviewPane.lines(preview)
-        showsModified = workspace.path != nil && isModified
+        showsModified = workspace.path != nil && session != workspace.savedSession
         previewScroll.clamp(contentHeight: previewLines.count, viewport: max(1, height / 3))
     }
 }

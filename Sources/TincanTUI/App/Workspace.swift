@@ -82,7 +82,10 @@ struct PaneValues: Sendable, Equatable {
     var observed: ObservedProperties
     var responseSerializer: ResponseSerializerKind
     var acceptableStatusCodes: StatusCodeSet
+}
 
+// In an extension, so the memberwise initializer stays (the panes build their values with it).
+extension PaneValues {
     /// What the panes show for a saved request of a session.
     ///
     /// Multipart files become `@path` string parameters, as the command line writes them.
