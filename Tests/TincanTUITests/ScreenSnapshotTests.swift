@@ -13,6 +13,7 @@ struct ScreenSnapshotTests {
         case welcome, headers, body, properties, responseJSON, responseChain, responseHeaders, responseTiming
         case responseXML, progress, help, methodPicker, promptError, previewError, zoomedResponse, lightTheme, wideText
         case collection, environmentPicker, curlDialog
+        case explainBaseSlash, explainLeadingSlash, explainBodyJSON, explainNestedKeys, explainHeaders, explainProperties, explainValidation
 
         var testDescription: String { rawValue }
 
@@ -70,6 +71,35 @@ struct ScreenSnapshotTests {
                 state.open(Workspace(session: SessionWorkspaceTests.sampleSession(), path: "/work/sample.tincan.yaml"))
                 Fixtures.press([.key(.alt("e"))], into: &state)
             case .curlDialog: Fixtures.press([.key(.alt("c"))], into: &state)
+            case .explainBaseSlash:
+                // The base has a path without its trailing slash: the manager adds one.
+                ScreenSnapshotTests.explain(&state, step: "URL") { $0.baseField = TextField("http://127.0.0.1:8080/v1"); $0.urlField = TextField("users?sort=name") }
+            case .explainLeadingSlash:
+                ScreenSnapshotTests.explain(&state, step: "URL") { $0.baseField = TextField("http://127.0.0.1:8080/v1/"); $0.urlField = TextField("/users") }
+            case .explainBodyJSON:
+                ScreenSnapshotTests.explain(&state, step: "Parameters") { $0.method = "POST"; $0.serializer = .json }
+            case .explainNestedKeys:
+                ScreenSnapshotTests.explain(&state, step: "Encoding") {
+                    $0.parameters = TreeEditor(root: TreeNode(key: "", value: .object, children: [
+                        TreeNode(key: "user", value: .object, children: [
+                            TreeNode(key: "name", value: .string("Zoë & co")),
+                            TreeNode(key: "roles", value: .array, children: [TreeNode(key: "0", value: .string("admin"))]),
+                        ]),
+                        TreeNode(key: "q", value: .string("a+b=c")),
+                    ]))
+                }
+            case .explainHeaders:
+                ScreenSnapshotTests.explain(&state, step: "Headers") {
+                    $0.headers = [HeaderRow(name: "Accept", value: "application/json"), HeaderRow(name: "X-Trace", value: "on")]
+                    $0.urlField = TextField("http://ada:secret@127.0.0.1:8080/get")
+                    $0.baseField = TextField("")
+                }
+            case .explainProperties:
+                ScreenSnapshotTests.explain(&state, step: "Observed properties") { $0.observed.timeoutInterval = 5; $0.observed.httpShouldHandleCookies = false }
+            case .explainValidation:
+                state.responseSerializer = .json
+                Fixtures.send(&state, status: 404, contentType: "text/html", body: "<h1>Not found</h1>")
+                ScreenSnapshotTests.explain(&state, step: "Validation") { _ in }
             case .wideText:
                 state.parameters = TreeEditor(root: TreeNode(key: "", value: .object, children: [
                     TreeNode(key: "名前", value: .string("日本語 🙂 café")),
@@ -77,6 +107,17 @@ struct ScreenSnapshotTests {
                 state.refreshPreview()
             }
         }
+    }
+
+    /// Changes the request, opens the Explain view zoomed, and scrolls it to `step`'s title.
+    static func explain(_ state: inout AppState, step: String, _ change: (inout AppState) -> Void) {
+        change(&state)
+        state.refreshPreview()
+        state.setFocus(.preview)
+        Fixtures.press([.key(KeyEvent(.function(9))), .key(.ctrl("o"))], into: &state)
+        let lines = state.previewBoxLines(width: state.width)
+        let row = lines.firstIndex { $0.map(\.text).joined() == step } ?? 0
+        state.previewScroll = ScrollState(offset: row)
     }
 
     @Test(arguments: Scene.allCases, [(80, 24), (120, 40)])

@@ -109,7 +109,7 @@ extension AppState {
         case .properties:
             propertyList.handle(event, count: PropertyRow.allCases.count, viewport: viewport)
         case .preview:
-            previewScroll.handle(event, contentHeight: previewLines.count, viewport: viewport)
+            previewScroll.handle(event, contentHeight: previewBoxLines(width: ScreenLayout(self).previewBox?.width ?? width).count, viewport: viewport)
         case .response:
             responseScroll.handle(event, contentHeight: responseLines.count, viewport: viewport)
         case .method, .serializer:
@@ -134,6 +134,10 @@ extension AppState {
             if let region = layout.hits.region(x: mouse.x, y: mouse.y) { select(in: pane, row: mouse.y - region.y - 1) }
         case let (.press, .requestTab(tab)):
             switchRequestTab(to: tab)
+        case let (.press, .previewView(view)):
+            previewView = view
+            focus = .preview
+            refreshPreview()
         case let (.press, .responseView(view)):
             responseView = view
             focus = .response
@@ -202,6 +206,10 @@ extension AppState {
         case .nextTab:
             let tabs = RequestTab.allCases
             switchRequestTab(to: tabs[(tabs.firstIndex(of: requestTab)! + 1) % tabs.count])
+        case .explain:
+            previewView = previewView == .wire ? .explain : .wire
+            previewScroll = ScrollState()
+            status = StatusMessage(previewView == .explain ? "Explain: why the request looks the way it does, and why the response passed or failed. F9 shows the wire again." : "Preview: the bytes on the wire.")
         case .nextResponseView:
             let views = ResponseView.allCases
             responseView = views[(views.firstIndex(of: responseView)! + 1) % views.count]
@@ -320,6 +328,7 @@ extension AppState {
         exchange.saved = session.requests[workspace.selected]
         exchange.base = session.base
         exchange.template = try? workspace.template()
+        exchange.responseSerializer = serializer
         self.exchange = exchange
         responseScroll = ScrollState()
         status = StatusMessage("Sending \(request.method) \(Redaction.url(request.url.string))…")
@@ -540,6 +549,9 @@ extension AppState {
             if current.phase == .sending { current.phase = .finished }
             current.prettyBody = BodyFormatter.pretty(result)
             current.rawBody = BodyFormatter.raw(result.data)
+            if let response = result.response, let serializer = current.responseSerializer, let serialization = result.serialization {
+                current.validation = Explanation.validation(of: response, data: result.data, request: result.request, serializer: serializer, serialization: serialization)
+            }
             status = Self.summary(result)
             if let saved = current.saved, let template = current.template, result.transportError == nil,
                !saved.assertions.isEmpty || !saved.captures.isEmpty {

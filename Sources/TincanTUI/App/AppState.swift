@@ -41,6 +41,11 @@ public enum ResponseView: String, Sendable, CaseIterable, Hashable {
     case pretty = "Pretty", raw = "Raw", headers = "Headers", timing = "Timing"
 }
 
+/// What the preview box shows.
+public enum PreviewView: String, Sendable, CaseIterable, Hashable {
+    case wire = "Preview", explain = "Explain"
+}
+
 /// One row of the headers table.
 public struct HeaderRow: Sendable, Hashable {
     public var name: String
@@ -116,6 +121,8 @@ public struct AppState: Sendable {
     public private(set) var previewLines: [TokenLine] = []
     /// The resolved request behind the preview: its contract, digest credential, upload and download.
     public private(set) var resolved: ResolvedRequest?
+    /// Why the request looks the way it does, while the Explain view shows (else nil).
+    public private(set) var explanation: Explanation?
     /// Whether the title shows `● modified`: ``isModified`` as of the last change, so frames do
     /// not compare the session with its file.
     public private(set) var showsModified = false
@@ -125,6 +132,7 @@ public struct AppState: Sendable {
     public var focus: Pane = .url
     public var requestTab: RequestTab = .parameters
     public var responseView: ResponseView = .pretty
+    public var previewView: PreviewView = .wire
     public var previewScroll = ScrollState()
     public var responseScroll = ScrollState()
     public var zoomed = false
@@ -189,8 +197,11 @@ public struct AppState: Sendable {
             self.resolved = resolved
             let request = try resolved.draft.build(boundary: boundary)
             preview = .request(request, text: try RequestPreview.text(request))
+            // The explanation builds the request a second time, so only while it shows.
+            explanation = previewView == .explain ? try resolved.draft.explain(boundary: boundary, sessionHeaders: sessionHeaderNames(in: session)) : nil
         } catch {
             resolved = nil
+            explanation = nil
             preview = .error(String(describing: error))
         }
         previewLines = PreviewPane.lines(preview)

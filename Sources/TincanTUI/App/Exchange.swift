@@ -33,6 +33,10 @@ public struct Exchange: Sendable {
     public var template: Template?
     /// The saved request's assertions and captures on the response, once it arrived.
     public var checks: [CheckResult] = []
+    /// The response serializer the send was judged by.
+    public var responseSerializer: (any ResponseSerializer)?
+    /// Why the response passed or failed validation, once it arrived (the Explain view's second half).
+    public var validation: Explanation?
 
     /// Creates an exchange that has just started.
     public init(id: Int, request: HTTPRequest, startedAt: Double) {

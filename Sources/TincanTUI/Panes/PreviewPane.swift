@@ -5,9 +5,14 @@ import TincanCore
 enum PreviewPane {
     static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: inout AppState) {
         let theme = state.theme
-        let inside = Renderer.box(&buffer, rect, titles: ["Preview · the bytes on the wire"], active: nil, focused: state.focus == .preview, theme: theme)
+        let inside = Renderer.box(&buffer, rect, titles: PreviewView.allCases.map(\.rawValue), active: PreviewView.allCases.firstIndex(of: state.previewView), focused: state.focus == .preview, theme: theme)
         guard !inside.isEmpty else { return }
-        Renderer.drawLines(&buffer, state.previewLines, in: inside, scroll: &state.previewScroll, theme: theme)
+        let lines = state.previewBoxLines(width: rect.width)
+        Renderer.drawLines(&buffer, lines, in: inside, scroll: &state.previewScroll, theme: theme)
+        if lines.count > inside.height, inside.height > 0 {
+            let position = "\(state.previewScroll.offset + 1)-\(min(lines.count, state.previewScroll.offset + inside.height))/\(lines.count)"
+            buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
+        }
     }
 }
 

@@ -5,6 +5,7 @@ enum HitTarget: Sendable {
     case pane(Pane)
     case requestTab(RequestTab)
     case responseView(ResponseView)
+    case previewView(PreviewView)
 }
 
 /// Where everything goes on the screen, computed from the state alone, so that rendering and
@@ -85,7 +86,12 @@ struct ScreenLayout {
                 hits.add(Rect(x: range.lowerBound, y: requestBox.y, width: range.count, height: 1), .requestTab(tab))
             }
         }
-        if let previewBox { hits.add(previewBox, .pane(.preview)) }
+        if let previewBox {
+            hits.add(previewBox, .pane(.preview))
+            for (view, range) in zip(PreviewView.allCases, Self.tabRanges(PreviewView.allCases.map(\.rawValue), startingAt: previewBox.x + 2)) {
+                hits.add(Rect(x: range.lowerBound, y: previewBox.y, width: range.count, height: 1), .previewView(view))
+            }
+        }
         if let responseBox {
             hits.add(responseBox, .pane(.response))
             responseViewRanges = Self.tabRanges(ResponseView.allCases.map(\.rawValue), startingAt: responseBox.x + 2)

@@ -1,0 +1,119 @@
+import Foundation
+import TerminalUI
+import TincanCore
+import TincanSessions
+
+/// The Explain view in the preview box: the request's explanation, then the response's.
+enum ExplainPane {
+    /// An explanation as highlighted lines, wrapped to `width` columns.
+    ///
+    /// Each step has a title; literals (between backticks) are highlighted; verdicts carry ✓ or ✗.
+    static func lines(_ explanation: Explanation, width: Int) -> [TokenLine] {
+        var lines: [TokenLine] = []
+        for step in explanation.steps {
+            if !lines.isEmpty { lines.append([]) }
+            lines.append([Token(.title, step.title)])
+            for line in step.lines {
+                let (lead, element): (String, ThemeElement) = switch line.tone {
+                case .statement: ("• ", .base)
+                case .detail: ("  ", .muted)
+                case .passed: ("✓ ", .success)
+                case .failed: ("✗ ", .error)
+                }
+                var tokens = [Token(element, lead)]
+                for (index, piece) in line.text.split(separator: "`", omittingEmptySubsequences: false).enumerated() where !piece.isEmpty {
+                    tokens.append(Token(index % 2 == 1 ? .headerValue : element, String(piece)))
+                }
+                lines += wrap(tokens, width: width, indent: 2)
+            }
+        }
+        return lines
+    }
+
+    /// Breaks a line into rows of at most `width` columns, at spaces where it can; rows after the
+    /// first are indented by `indent`.
+    static func wrap(_ line: TokenLine, width: Int, indent: Int) -> [TokenLine] {
+        guard width > indent + 4 else { return [line] }
+        var rows: [TokenLine] = []
+        var row: TokenLine = []
+        var used = 0
+        func finish() {
+            rows.append(row)
+            row = [Token(.base, String(repeating: " ", count: indent))]
+            used = indent
+        }
+        for token in line {
+            // Words keep their trailing space, so joining the pieces gives the text back.
+            var words: [Substring] = []
+            var start = token.text.startIndex
+            for index in token.text.indices where token.text[index] == " " {
+                words.append(token.text[start...index])
+                start = token.text.index(after: index)
+            }
+            if start < token.text.endIndex { words.append(token.text[start...]) }
+            for word in words {
+                var word = word
+                while TextWidth.of(String(word)) > width - used {
+                    if used > indent {
+                        finish()
+                        continue
+                    }
+                    // A word longer than a row is cut.
+                    let cut = prefix(of: word, columns: width - used)
+                    row.append(Token(token.element, String(cut)))
+                    word = word[cut.endIndex...]
+                    finish()
+                }
+                if !word.isEmpty {
+                    if let last = row.last, last.element == token.element {
+                        row[row.count - 1].text += word
+                    } else {
+                        row.append(Token(token.element, String(word)))
+                    }
+                    used += TextWidth.of(String(word))
+                }
+            }
+        }
+        if row.contains(where: { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }) { rows.append(row) }
+        return rows
+    }
+
+    private static func prefix(of text: Substring, columns: Int) -> Substring {
+        var end = text.startIndex
+        var used = 0
+        while end < text.endIndex {
+            let next = TextWidth.of(String(text[end]))
+            if used + next > columns { break }
+            used += next
+            end = text.index(after: end)
+        }
+        return text[..<max(end, text.index(after: text.startIndex))]
+    }
+}
+
+extension AppState {
+    /// What the preview box shows at `width` columns (its border included): the wire preview, or
+    /// the explanation of the request and of the last response.
+    func previewBoxLines(width: Int) -> [TokenLine] {
+        guard previewView == .explain else { return previewLines }
+        let inner = max(10, width - 3)
+        guard let explanation else {
+            return PreviewPane.lines(preview)
+        }
+        var lines = ExplainPane.lines(explanation, width: inner)
+        lines.append([])
+        if let validation = exchange?.validation {
+            lines.append([Token(.label, "── Response ──")])
+            lines += ExplainPane.lines(validation, width: inner)
+        } else {
+            lines.append([Token(.muted, "Send the request (ctrl+r) to see how the response is validated.")])
+        }
+        return lines
+    }
+
+    /// Names (lower case) of the headers the selected request takes from the session's defaults.
+    func sessionHeaderNames(in session: Session) -> Set<String> {
+        let own = Set(session.requests[workspace.selected].headers.map { $0.name.lowercased() })
+        return Set(session.defaults.headers.map { $0.name.lowercased() }).subtracting(own)
+    }
+}
