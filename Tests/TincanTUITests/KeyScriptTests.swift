@@ -141,12 +141,13 @@ struct KeyScriptTests {
         #expect(state.observed.httpShouldHandleCookies == nil)
     }
 
-    @Test func sendingGivesAnEffectAndTheResultFillsTheResponse() {
+    @Test func sendingGivesAnEffectAndTheResultFillsTheResponse() throws {
         var state = Fixtures.welcome()
         Fixtures.send(&state, body: Fixtures.userJSON)
         #expect(state.exchange?.phase == .finished)
         #expect(state.status == StatusMessage("200 OK in 12.0 ms", .success))
-        let lines = state.responseLines.map { $0.map(\.text).joined() }
+        let document = try #require(state.bodyDocument)
+        let lines = (0..<document.rowCount).map(document.text)
         #expect(lines.first == "{")
         #expect(lines.contains("  \"name\": \"Ada Lovelace\","))
         #expect(lines.contains("  \"email\": null,"), "nulls are kept unless the serializer is asked to remove them")

@@ -13,6 +13,7 @@ struct ScreenSnapshotTests {
         case welcome, headers, body, properties, responseJSON, responseChain, responseHeaders, responseTiming
         case responseXML, progress, help, methodPicker, promptError, previewError, zoomedResponse, lightTheme, wideText
         case collection, environmentPicker, curlDialog
+        case responseSearch, responseHex
         case explainBaseSlash, explainLeadingSlash, explainBodyJSON, explainNestedKeys, explainHeaders, explainProperties, explainValidation
 
         var testDescription: String { rawValue }
@@ -71,6 +72,17 @@ struct ScreenSnapshotTests {
                 state.open(Workspace(session: SessionWorkspaceTests.sampleSession(), path: "/work/sample.tincan.yaml"))
                 Fixtures.press([.key(.alt("e"))], into: &state)
             case .curlDialog: Fixtures.press([.key(.alt("c"))], into: &state)
+            case .responseSearch:
+                // A fold, the cursor on a match, every match marked, the count in the border.
+                Fixtures.send(&state, body: Fixtures.userJSON)
+                state.setFocus(.response)
+                // Fold the top level, then find a match inside a fold: its fold opens, the others stay.
+                Fixtures.press([.key(.char("-")), .key(.char("/"))] + Fixtures.typing("on") + [.key(KeyEvent(.enter))], into: &state)
+            case .responseHex:
+                Fixtures.send(&state, contentType: "application/octet-stream", body: "\u{89}PNG\r\n\u{1A}\n\0\0\0\rIHDR binary \u{1}\u{2}\u{3} tail")
+                state.responseView = .raw
+                state.setFocus(.response)
+                Fixtures.press([.key(.ctrl("o"))], into: &state)
             case .explainBaseSlash:
                 // The base has a path without its trailing slash: the manager adds one.
                 ScreenSnapshotTests.explain(&state, step: "URL") { $0.baseField = TextField("http://127.0.0.1:8080/v1"); $0.urlField = TextField("users?sort=name") }

@@ -95,8 +95,8 @@ struct SettingsTests {
     }
 
     @Test func aKeymapFileReplacesTheKeysOfTheActionsItNames() throws {
-        let keymap = try TUISettings.parseKeymap("send: [f9, alt+r]\nquit: f12\n", path: "keys.yaml")
-        #expect(keymap.action(for: KeyEvent(.function(9)), in: ["global"]) == .send)
+        let keymap = try TUISettings.parseKeymap("send: [f11, alt+r]\nquit: f12\n", path: "keys.yaml")
+        #expect(keymap.action(for: KeyEvent(.function(11)), in: ["global"]) == .send)
         #expect(keymap.action(for: .ctrl("r"), in: ["global"]) == nil)
         #expect(keymap.action(for: KeyEvent(.function(12)), in: ["global"]) == .quit)
         #expect(keymap.action(for: KeyEvent(.function(1)), in: ["global"]) == .help)

@@ -88,6 +88,7 @@ public enum ThemeElement: String, Sendable, CaseIterable, Hashable {
     case error, warning, success, muted
     case progressFilled = "progress-filled", progressEmpty = "progress-empty"
     case dialog, dialogBorder = "dialog-border"
+    case match, matchCurrent = "match-current"
 }
 
 /// A theme: a palette and the style of every element, derived from the palette unless overridden.
@@ -161,6 +162,8 @@ public struct Theme: Sendable, Hashable {
         case .progressEmpty: return base.foreground(p.border)
         case .dialog: return Style(foreground: p.text, background: p.surface)
         case .dialogBorder: return Style(foreground: p.primary, background: p.surface).adding(.bold)
+        case .match: return Style(foreground: p.background, background: p.warning)
+        case .matchCurrent: return Style(foreground: p.background, background: p.accent).adding(.bold)
         }
     }
 

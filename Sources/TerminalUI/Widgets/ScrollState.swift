@@ -88,6 +88,13 @@ public struct ListState: Sendable, Hashable {
         }
     }
 
+    /// Scrolls a page (`direction` -1 or 1) and moves the selection with it, as a pager does.
+    public mutating func page(_ direction: Int, count: Int, viewport: Int) {
+        let step = max(1, viewport - 1) * direction
+        offset = max(0, min(max(0, count - viewport), offset + step))
+        select(selected + step, count: count)
+    }
+
     /// Selects a row, clamped to the list.
     public mutating func select(_ row: Int, count: Int) {
         selected = max(0, min(count - 1, row))

@@ -19,6 +19,9 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case removeParameter = "remove-parameter", cycleType = "cycle-type", expand, collapse
     // Properties
     case changeProperty = "change-property", resetProperty = "reset-property"
+    // Response body
+    case search, searchNext = "search-next", searchPrevious = "search-previous", copyPath = "copy-path"
+    case toggleFold = "toggle-fold", fold, unfold, foldAll = "fold-all", unfoldAll = "unfold-all"
     // Body editor
     case applyBody = "apply-body"
     // Anywhere that is not a text field
@@ -28,7 +31,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
 /// Where a binding applies. The focused pane's scope is searched first, then `list` for panes
 /// that are not text fields, then `global`.
 public enum Scope: String, Sendable, CaseIterable {
-    case global, list, collection, picker, headers, parameters, properties, body
+    case global, list, collection, picker, headers, parameters, properties, body, response
 }
 
 /// The built-in key table: the one declaration behind dispatch, the footer, the help screen and
@@ -83,6 +86,16 @@ public enum KeyBindings {
 
         KeyBinding([KeyEvent(.enter), .char(" ")], .changeProperty, label: "change", help: "Change the selected property", scope: Scope.properties.rawValue, inFooter: true),
         KeyBinding([.char("x"), KeyEvent(.delete)], .resetProperty, label: "reset", help: "Reset the selected property to the session's default", scope: Scope.properties.rawValue, inFooter: true),
+
+        KeyBinding([.char("/")], .search, label: "search", help: "Search the body (a capital letter makes it case-sensitive)", scope: Scope.response.rawValue, inFooter: true),
+        KeyBinding([.char("n")], .searchNext, label: "next", help: "Go to the next match", scope: Scope.response.rawValue, inFooter: true),
+        KeyBinding([.char("N")], .searchPrevious, label: "previous", help: "Go to the previous match", scope: Scope.response.rawValue),
+        KeyBinding([.char("y")], .copyPath, label: "copy path", help: "Copy the selected value's body path ($.tags[0]), as captures and assertions write it", scope: Scope.response.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.enter), .char(" ")], .toggleFold, label: "fold", help: "Fold or unfold the selected object or array", scope: Scope.response.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.left), .char("h")], .fold, label: "fold", help: "Fold the selected container, or go to its parent", scope: Scope.response.rawValue),
+        KeyBinding([KeyEvent(.right), .char("l")], .unfold, label: "unfold", help: "Unfold the selected container", scope: Scope.response.rawValue),
+        KeyBinding([.char("-")], .foldAll, label: "fold all", help: "Fold every top-level member, for an overview", scope: Scope.response.rawValue),
+        KeyBinding([.char("+"), .char("=")], .unfoldAll, label: "unfold all", help: "Unfold everything", scope: Scope.response.rawValue),
 
         KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Parse the body as JSON into the parameters", scope: Scope.body.rawValue, inFooter: true),
 

@@ -73,6 +73,10 @@ extension AppState {
         if commandLine != nil {
             return handleCommandLine(event)
         }
+        if search.field != nil {
+            handleSearchField(event)
+            return []
+        }
         if case let .key(key) = event {
             // Text panes have no `list` scope, so printable keys reach the field.
             if let action = keymap.action(for: key, in: activeScopes) {
@@ -111,7 +115,16 @@ extension AppState {
         case .preview:
             previewScroll.handle(event, contentHeight: previewBoxLines(width: ScreenLayout(self).previewBox?.width ?? width).count, viewport: viewport)
         case .response:
-            responseScroll.handle(event, contentHeight: responseLines.count, viewport: viewport)
+            if let document = bodyDocument {
+                // Page keys turn the page, as a pager does, rather than only moving the selection.
+                if case let .key(key) = event, key.modifiers.isEmpty, key.key == .pageDown || key.key == .pageUp {
+                    bodyList.page(key.key == .pageDown ? 1 : -1, count: document.rowCount, viewport: responseViewport)
+                } else {
+                    bodyList.handle(event, count: document.rowCount, viewport: responseViewport)
+                }
+            } else {
+                responseScroll.handle(event, contentHeight: responseLines.count, viewport: viewport)
+            }
         case .method, .serializer:
             break
         }
@@ -139,6 +152,7 @@ extension AppState {
             focus = .preview
             refreshPreview()
         case let (.press, .responseView(view)):
+            if view != responseView { bodyList = ListState() }
             responseView = view
             focus = .response
         case (.wheelUp, .pane(let pane)), (.wheelDown, .pane(let pane)):
@@ -214,6 +228,7 @@ extension AppState {
             let views = ResponseView.allCases
             responseView = views[(views.firstIndex(of: responseView)! + 1) % views.count]
             responseScroll = ScrollState()
+            bodyList = ListState()
         case .editExternally:
             if requestTab != .body || !bodyIsDirty { loadBodyFromParameters() }
             return [.editExternally(text: body.text, fileExtension: "json")]
@@ -271,6 +286,8 @@ extension AppState {
         case .changeProperty: changeProperty(PropertyRow.allCases[propertyList.selected])
         case .resetProperty: resetProperty(PropertyRow.allCases[propertyList.selected])
         case .applyBody: applyBody()
+        case .search, .searchNext, .searchPrevious, .copyPath, .toggleFold, .fold, .unfold, .foldAll, .unfoldAll:
+            return performBody(action)
         }
         return []
     }
@@ -549,6 +566,8 @@ extension AppState {
             if current.phase == .sending { current.phase = .finished }
             current.prettyBody = BodyFormatter.pretty(result)
             current.rawBody = BodyFormatter.raw(result.data)
+            bodyList = ListState()
+            if let query = search.query { search.matchCount = current.prettyBody.matchCount(query) }
             if let response = result.response, let serializer = current.responseSerializer, let serialization = result.serialization {
                 current.validation = Explanation.validation(of: response, data: result.data, request: result.request, serializer: serializer, serialization: serialization)
             }
@@ -564,6 +583,7 @@ extension AppState {
             let entry = historyEntry(for: current, result: result)
             history.append(entry)
             if recordsHistory { effects.append(.recordHistory(entry)) }
+            BodyFormatter.releaseDecodedTree(of: &current)
         }
         exchange = current
         // Captured values change what later requests resolve to.

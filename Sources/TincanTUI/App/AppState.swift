@@ -15,7 +15,8 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
         case .parameters: [.parameters, .list]
         case .properties: [.properties, .list]
         case .body: [.body]
-        case .preview, .response: [.list]
+        case .preview: [.list]
+        case .response: [.response, .list]
         case .baseURL, .url: []
         }
     }
@@ -135,6 +136,10 @@ public struct AppState: Sendable {
     public var previewView: PreviewView = .wire
     public var previewScroll = ScrollState()
     public var responseScroll = ScrollState()
+    /// The selected row of the Pretty or Raw view.
+    public var bodyList = ListState()
+    /// The body search: the field while `/` is typed, then the query that n and N repeat.
+    public var search = SearchState()
     public var zoomed = false
     public var modal: Modal?
     public var status: StatusMessage?

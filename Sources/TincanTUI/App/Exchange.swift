@@ -21,10 +21,10 @@ public struct Exchange: Sendable {
     /// Milestones with their times, for the status bar now and the timeline later.
     public var milestones: [(at: Double, event: String)] = []
     public var result: TaskResult?
-    /// The decoded body as highlighted lines, built once when the result arrives.
-    public var prettyBody: [TokenLine] = []
-    /// The body as text lines, built once.
-    public var rawBody: [TokenLine] = []
+    /// The decoded body, laid out when the result arrives (rows are built as they are drawn).
+    public var prettyBody = BodyDocument()
+    /// The body as received: text rows, or a hex dump for binary.
+    public var rawBody = BodyDocument()
     /// The saved request it was sent from, as written (for history, assertions and captures).
     public var saved: SavedRequest?
     /// The base URL as written.

@@ -2,54 +2,88 @@ import Foundation
 import TerminalUI
 import TincanCore
 
-/// Turns a response body into highlighted lines, once, when the response arrives.
-enum BodyFormatter {
-    /// The most lines built for one view; the rest of a larger body is summarised.
-    static let lineLimit = 5_000
+#if canImport(Glibc)
+import Glibc
+#endif
 
-    /// The decoded body, pretty: JSON and property lists indented and highlighted, XML as an
-    /// indented tree, images as their format and size, text as it is.
-    static func pretty(_ result: TaskResult) -> [TokenLine] {
+/// Lays out a response body for the Pretty and Raw views, once, when the response arrives.
+///
+/// JSON is shown from its bytes through a ``JSONOutline``, text through a ``TextIndex`` and binary
+/// as a ``HexDump``: rows are built only when drawn, so bodies of tens of megabytes open at once.
+/// XML and property lists (decoded trees, usually small) are laid out in advance, up to a limit.
+enum BodyFormatter {
+    /// The most lines laid out in advance for an XML or property-list body.
+    static let lineLimit = 100_000
+    /// Bodies larger than this keep their bytes and outline, not the decoded tree.
+    static let decodedTreeLimit = 1 << 20
+
+    /// The decoded body, pretty.
+    static func pretty(_ result: TaskResult) -> BodyDocument {
         switch result.serialization?.body ?? .none {
-        case let .json(value), let .propertyList(value):
-            var lines: [TokenLine] = []
-            var current: TokenLine = []
-            json(value, indent: 0, into: &lines, current: &current)
-            if !current.isEmpty { lines.append(current) }
-            return limited(lines)
+        case let .json(value):
+            if let outline = JSONOutline(result.data) { return BodyDocument(.json(outline)) }
+            return BodyDocument(lines: lines(of: value))
+        case let .propertyList(value):
+            return BodyDocument(lines: lines(of: value))
         case let .xml(tree):
             var lines: [TokenLine] = [[Token(.muted, "<?xml version=\"1.0\"?>")]]
             xml(tree, indent: 0, into: &lines)
-            return limited(lines)
+            return BodyDocument(lines: limited(lines))
         case let .image(info):
-            return [[Token(.success, "\(info.format.rawValue) image"), Token(.base, ", \(info.width)×\(info.height) pixels, \(RequestPreview.byteCount(Int64(result.data.count)))")]]
+            return BodyDocument(lines: [
+                [Token(.success, "\(info.format.rawValue) image"), Token(.base, ", \(info.width)×\(info.height) pixels, \(RequestPreview.byteCount(Int64(result.data.count)))")],
+                [],
+                [Token(.muted, "Read from the header; the pixels are not decoded. Raw (F3) shows the bytes as hex.")],
+            ])
         case .data, .none:
             return raw(result.data)
         }
     }
 
-    /// The body as received, as text lines; binary bodies are summarised.
-    static func raw(_ data: [UInt8]) -> [TokenLine] {
-        if data.isEmpty { return [[Token(.muted, "(no body)")]] }
+    /// The body as received: text rows, or a hex dump when it is not text.
+    static func raw(_ data: [UInt8]) -> BodyDocument {
+        if data.isEmpty { return BodyDocument(lines: [[Token(.muted, "(no body)")]]) }
         // A sample cut at 64 KiB may end inside a character: try up to three bytes shorter.
         let sample = data.prefix(64 * 1024)
         let isText = (0...min(3, data.count - sample.count == 0 ? 0 : 3)).contains { RequestPreview.isText(sample.dropLast($0)) }
-        if !isText {
-            return [[Token(.muted, "binary body, \(RequestPreview.byteCount(Int64(data.count)))")]]
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        var lines: [TokenLine] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if lines.count == lineLimit { break }
-            lines.append([Token(.base, String(line.hasSuffix("\r") ? line.dropLast() : line))])
-        }
-        return limited(lines, total: text.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) } + 1)
+        return BodyDocument(isText ? .text(TextIndex(data)) : .hex(HexDump(bytes: data)))
     }
 
-    private static func limited(_ lines: [TokenLine], total: Int? = nil) -> [TokenLine] {
-        let total = total ?? lines.count
-        guard total > lineLimit else { return lines }
-        return Array(lines.prefix(lineLimit)) + [[Token(.muted, "… \(total - lineLimit) more lines not shown")]]
+    /// Drops the decoded tree of a large JSON or property-list body once checks and captures have
+    /// read it: the views work from the bytes, and the tree can take several times their size.
+    static func releaseDecodedTree(of exchange: inout Exchange) {
+        guard let result = exchange.result, result.data.count > decodedTreeLimit else { return }
+        switch result.serialization?.body {
+        case .json?, .propertyList?:
+            exchange.result?.serialization?.body = .none
+            trimHeap()
+        default:
+            break
+        }
+    }
+
+    /// Hands freed heap pages back to the system (glibc's `malloc_trim`, looked up at run time as
+    /// the Glibc module does not export malloc.h): the tree was many small allocations.
+    private static func trimHeap() {
+        #if canImport(Glibc)
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        }
+        #endif
+    }
+
+    private static func lines(of value: ParameterValue) -> [TokenLine] {
+        var lines: [TokenLine] = []
+        var current: TokenLine = []
+        json(value, indent: 0, into: &lines, current: &current)
+        if !current.isEmpty { lines.append(current) }
+        return limited(lines)
+    }
+
+    private static func limited(_ lines: [TokenLine]) -> [TokenLine] {
+        guard lines.count > lineLimit else { return lines }
+        return Array(lines.prefix(lineLimit)) + [[Token(.muted, "… \(lines.count - lineLimit) more lines not shown; Raw (F3) shows the whole body")]]
     }
 
     // MARK: - JSON

@@ -14,10 +14,45 @@ enum ResponsePane {
             buffer.write(Renderer.spans(line, theme), x: inside.x + 1, y: inside.y + row, limit: inside.width - 1)
         }
         let body = Rect(x: inside.x, y: inside.y + headerHeight, width: inside.width, height: inside.height - headerHeight)
+        guard body.height > 0 else { return }
+        if let document = state.bodyDocument {
+            drawDocument(&buffer, document, in: body, frame: rect, &state)
+            return
+        }
         let lines = state.responseLines
         Renderer.drawLines(&buffer, lines, in: body, scroll: &state.responseScroll, theme: theme)
-        if lines.count > body.height, body.height > 0 {
+        if lines.count > body.height {
             let position = "\(state.responseScroll.offset + 1)-\(min(lines.count, state.responseScroll.offset + body.height))/\(lines.count)"
+            buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
+        }
+    }
+
+    /// Draws the rows in view (and only those), the selected row marked while the pane has the
+    /// focus, search matches highlighted.
+    private static func drawDocument(_ buffer: inout ScreenBuffer, _ document: BodyDocument, in body: Rect, frame rect: Rect, _ state: inout AppState) {
+        let theme = state.theme
+        let count = document.rowCount
+        let visible = state.bodyList.visibleRange(count: count, viewport: body.height)
+        let focused = state.focus == .response
+        for (row, index) in visible.enumerated() {
+            let isSelected = focused && index == state.bodyList.selected
+            let line = state.highlighted(document.line(index), isCurrent: isSelected)
+            let y = body.y + row
+            if isSelected { buffer.fill(Rect(x: body.x, y: y, width: body.width, height: 1), style: theme.style(.selectionUnfocused)) }
+            var spans = Renderer.spans(line, theme)
+            if isSelected {
+                let surface = theme.style(.selectionUnfocused)
+                spans = spans.map { span in
+                    var style = span.style
+                    if style.background == theme.style(.base).background { style.background = surface.background }
+                    return Span(span.text, style)
+                }
+            }
+            buffer.write(spans, x: body.x + 1, y: y, limit: body.width - 1)
+        }
+        if count > body.height || state.search.query != nil {
+            var position = "\(state.bodyList.selected + 1)/\(count)"
+            if let query = state.search.query { position = "/\(query.text) \(state.search.matchCount) · " + position }
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
         }
     }
@@ -63,12 +98,13 @@ extension AppState {
         return lines
     }
 
-    /// The scrolling part of the response box, for the chosen view.
+    /// The scrolling part of the response box for the Headers and Timing views.
     var responseLines: [TokenLine] {
         guard let exchange, let result = exchange.result else { return [] }
         switch responseView {
-        case .pretty: return exchange.prettyBody
-        case .raw: return exchange.rawBody
+        case .pretty, .raw:
+            // Drawn from ``bodyDocument`` row by row, never as a whole.
+            return []
         case .headers:
             guard let response = result.response else { return [] }
             return [[Token(.method, "HTTP/1.1 \(response.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode))")]]

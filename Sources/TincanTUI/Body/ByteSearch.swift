@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `/` looks for: the text typed, case-insensitive unless it has a capital letter (smart
+/// case, as in vim and less).
+public struct SearchQuery: Sendable, Hashable {
+    public var text: String
+    /// Whether letters must match in case.
+    public var isCaseSensitive: Bool
+    /// The needle as bytes, lower-cased (ASCII) when the search ignores case.
+    let needle: [UInt8]
+
+    /// Creates a query; nil for the empty string.
+    public init?(_ text: String) {
+        guard !text.isEmpty else { return nil }
+        self.text = text
+        isCaseSensitive = text.contains { $0.isUppercase }
+        needle = isCaseSensitive ? Array(text.utf8) : Array(text.utf8).map(ByteSearch.lower)
+    }
+
+    /// Where the query occurs in `text`, as ranges of its characters' UTF-8 offsets.
+    func ranges(in text: String) -> [Range<Int>] {
+        let bytes = Array(text.utf8)
+        var result: [Range<Int>] = []
+        var from = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            while let found = ByteSearch.first(needle, in: buffer, from: from, ignoringCase: !isCaseSensitive) {
+                result.append(found..<(found + needle.count))
+                from = found + needle.count
+            }
+        }
+        return result
+    }
+}
+
+/// Finding bytes in a large buffer: `memchr` to each candidate, then a comparison (folded when case does not matter).
+enum ByteSearch {
+    @inline(__always)
+    static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
+    /// The first offset at or after `from` where `needle` starts, or nil.
+    static func first(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int, ignoringCase: Bool) -> Int? {
+        let count = haystack.count
+        guard !needle.isEmpty, from >= 0, count - from >= needle.count, let base = haystack.baseAddress else { return nil }
+        if !ignoringCase {
+            // memchr to each candidate first byte, then memcmp for the rest.
+            let last = count - needle.count
+            var position = from
+            return needle.withUnsafeBufferPointer { pattern -> Int? in
+                while position <= last {
+                    guard let hit = memchr(base + position, Int32(pattern[0]), last - position + 1) else { return nil }
+                    let candidate = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + candidate, pattern.baseAddress!, pattern.count) == 0 { return candidate }
+                    position = candidate + 1
+                }
+                return nil
+            }
+        }
+        // Case-insensitive: jump between candidates for the first byte with memchr (once for each
+        // case of a letter), then compare the rest folded.
+        let first = needle[0]
+        let upper = first >= 0x61 && first <= 0x7A ? first & ~0x20 : first
+        let last = count - needle.count
+        var position = from
+        while position <= last {
+            let span = last - position + 1
+            let lowerHit = memchr(base + position, Int32(first), span).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+            let upperHit = upper == first ? nil : memchr(base + position, Int32(upper), span).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+            guard let candidate = [lowerHit, upperHit].compactMap({ $0 }).min() else { return nil }
+            var matched = true
+            for index in 1..<needle.count where lower(haystack[candidate + index]) != needle[index] {
+                matched = false
+                break
+            }
+            if matched { return candidate }
+            position = candidate + 1
+        }
+        return nil
+    }
+
+    /// The last offset before `before` where `needle` starts, or nil.
+    static func last(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, before: Int, ignoringCase: Bool) -> Int? {
+        guard !needle.isEmpty else { return nil }
+        var position = min(before - 1, haystack.count - needle.count)
+        while position >= 0 {
+            var matched = true
+            for index in 0..<needle.count {
+                let byte = ignoringCase ? lower(haystack[position + index]) : haystack[position + index]
+                if byte != needle[index] {
+                    matched = false
+                    break
+                }
+            }
+            if matched { return position }
+            position -= 1
+        }
+        return nil
+    }
+
+    /// How many times `needle` occurs, without overlaps.
+    static func count(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) -> Int {
+        var total = 0
+        var from = 0
+        while let found = first(needle, in: haystack, from: from, ignoringCase: ignoringCase) {
+            total += 1
+            from = found + needle.count
+        }
+        return total
+    }
+}

@@ -1,0 +1,201 @@
+import Testing
+import TerminalUI
+import TincanCore
+import TincanSessions
+@testable import TincanTUI
+
+/// The response body at any size: the JSON outline, folding, paths, search, text rows and hex.
+@Suite("Body views: outline, folds, search, hex")
+struct BodyViewTests {
+    static let sample = #"{"id": 7, "name": "Zoë", "tags": ["a", "b"], "empty": {}, "nested": {"deep": [1, {"x": null}]}, "odd key": true}"#
+
+    private func document(_ json: String = sample) throws -> BodyDocument {
+        BodyDocument(.json(try #require(JSONOutline(Array(json.utf8)))))
+    }
+
+    private func texts(_ document: BodyDocument) -> [String] {
+        (0..<document.rowCount).map(document.text)
+    }
+
+    @Test func theOutlineIsWhatAPrettyPrinterWouldWriteFromTheBytes() throws {
+        #expect(texts(try document()) == [
+            "{",
+            "  \"id\": 7,",
+            "  \"name\": \"Zoë\",",
+            "  \"tags\": [",
+            "    \"a\",",
+            "    \"b\"",
+            "  ],",
+            "  \"empty\": {},",
+            "  \"nested\": {",
+            "    \"deep\": [",
+            "      1,",
+            "      {",
+            "        \"x\": null",
+            "      }",
+            "    ]",
+            "  },",
+            "  \"odd key\": true",
+            "}",
+        ])
+    }
+
+    @Test func bytesThatAreNotOneJSONValueHaveNoOutline() {
+        #expect(JSONOutline(Array("{\"a\": 1".utf8)) == nil)
+        #expect(JSONOutline(Array("[1] [2]".utf8)) == nil)
+        #expect(JSONOutline(Array("\"unterminated".utf8)) == nil)
+    }
+
+    @Test func foldingHidesAContainerAndCountsItsChildrenAndUnfoldingBringsThemBack() throws {
+        var document = try document()
+        #expect(document.toggleFold(at: 3) == 3)
+        #expect(document.text(3) == "  \"tags\": […] 2 items,")
+        #expect(document.rowCount == 15)
+        #expect(document.text(4) == "  \"empty\": {},")
+        // Folding from the closing bracket folds its container too.
+        #expect(document.toggleFold(at: 3) == 3)
+        #expect(document.toggleFold(at: 6) == 3)
+        #expect(document.text(3).hasPrefix("  \"tags\": […]"))
+        // left on a scalar folds its parent and selects it.
+        var other = try self.document()
+        #expect(other.fold(at: 12, true) == 11)
+        #expect(other.text(11) == "      {…} 1 key")
+        other.foldTopLevel(true)
+        #expect(texts(other) == ["{", "  \"id\": 7,", "  \"name\": \"Zoë\",", "  \"tags\": […] 2 items,", "  \"empty\": {},", "  \"nested\": {…} 1 key,", "  \"odd key\": true", "}"])
+        other.foldTopLevel(false)
+        #expect(other.rowCount == 18)
+    }
+
+    @Test func aPathIsWrittenAsCapturesAndAssertionsReadIt() throws {
+        let document = try document()
+        #expect(document.path(at: 0) == "$")
+        #expect(document.path(at: 4) == "$.tags[0]")
+        #expect(document.path(at: 12) == "$.nested.deep[1].x")
+        #expect(document.path(at: 14) == "$.nested.deep")
+        #expect(document.path(at: 16) == #"$["odd key"]"#)
+        // Every path reads its value back through the body paths captures use.
+        let value = try JSONParser.parse(Self.sample)
+        #expect(try BodyPath(parsing: #"$["odd key"]"#).value(in: value) == .bool(true))
+        #expect(try BodyPath(parsing: "$.nested.deep[1].x").value(in: value) == .null)
+        for row in 0..<document.rowCount {
+            #expect(try BodyPath(parsing: try #require(document.path(at: row))).value(in: value) != nil, "row \(row)")
+        }
+    }
+
+    @Test func searchIsSmartCaseWrapsAndUnfoldsWhatHidesTheMatch() throws {
+        var document = try document()
+        document.foldTopLevel(true)
+        let query = try #require(SearchQuery("NULL".lowercased()))
+        #expect(!query.isCaseSensitive)
+        let match = document.find(query, from: 0, forward: true, skipCurrent: false)
+        let found = try #require(match)
+        #expect(document.text(found) == "        \"x\": null")
+        #expect(document.rowCount == 15, "the fold around the match opened; tags stays folded")
+        #expect(document.text(3).hasPrefix("  \"tags\": […]"))
+        // Wraps from the end back to the start, and backwards from the start to the end.
+        var fresh = try self.document()
+        let a = try #require(SearchQuery("a"))
+        #expect(fresh.matchCount(a) == 3)
+        #expect(fresh.find(a, from: 16, forward: true, skipCurrent: true) == 2)
+        #expect(fresh.find(a, from: 2, forward: false, skipCurrent: true) == 4)
+        #expect(fresh.find(a, from: 4, forward: false, skipCurrent: true) == 3)
+        let capital = try #require(SearchQuery("Zo"))
+        #expect(capital.isCaseSensitive)
+        let upper = try #require(SearchQuery("ZO"))
+        #expect(document.find(upper, from: 0, forward: true, skipCurrent: false) == nil)
+    }
+
+    @Test func textBodiesBreakLongLinesIntoRowsAtCharacterBoundaries() {
+        let long = String(repeating: "é", count: 800) // 1,600 bytes on one line
+        let document = BodyFormatter.raw(Array("first\r\n\(long)\nlast\ttab".utf8))
+        #expect(document.kindName == "text")
+        #expect(document.rowCount == 4)
+        #expect(document.text(0) == "first")
+        #expect(document.text(1) == String(repeating: "é", count: 512))
+        #expect(document.text(2) == String(repeating: "é", count: 288))
+        #expect(document.text(3) == "last    tab")
+        var searchable = document
+        let tab = SearchQuery("tab")!
+        #expect(searchable.find(tab, from: 0, forward: true, skipCurrent: false) == 3)
+    }
+
+    @Test func binaryBodiesShowAsAHexDump() {
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0xFF]
+        let document = BodyFormatter.raw(bytes)
+        #expect(document.kindName == "hex")
+        #expect(document.rowCount == 2)
+        #expect(document.text(0) == "00000000  89 50 4e 47 0d 0a 1a 0a  00 00 00 0d 49 48 44 52  |.PNG........IHDR|")
+        #expect(document.text(1) == "00000010  ff                                                |.|")
+        var searchable = document
+        let header = SearchQuery("IHDR")!
+        #expect(searchable.find(header, from: 0, forward: true, skipCurrent: false) == 0)
+    }
+
+    @Test func matchesAreMarkedInTheRowWithoutChangingItsText() throws {
+        var state = Fixtures.welcome()
+        state.search.query = SearchQuery("ad")
+        let line: TokenLine = [Token(.jsonKey, "\"name\""), Token(.jsonPunctuation, ": "), Token(.jsonString, "\"Ada Lovelace, ADA\"")]
+        let marked = state.highlighted(line, isCurrent: false)
+        #expect(marked.map(\.text).joined() == line.map(\.text).joined())
+        #expect(marked.filter { $0.element == .match }.map(\.text) == ["Ad", "AD"])
+    }
+
+    // MARK: - Keys
+
+    @Test func slashSearchesNAndCapitalNMoveAndYCopiesThePath() throws {
+        var state = Fixtures.welcome()
+        Fixtures.send(&state, body: Fixtures.userJSON)
+        state.setFocus(.response)
+        Fixtures.press([.key(.char("/"))] + Fixtures.typing("city") + [.key(KeyEvent(.enter))], into: &state)
+        #expect(state.search.query?.text == "city")
+        #expect(state.bodyList.selected == 11)
+        #expect(state.status?.text == "/city: 1 match")
+        let effects = Fixtures.press([.key(.char("y"))], into: &state)
+        guard case .copyToClipboard("$.address.city")? = effects.first, effects.count == 1 else {
+            Issue.record("y gave \(effects)")
+            return
+        }
+        Fixtures.press([.key(.char("/"))] + Fixtures.typing("a") + [.key(KeyEvent(.enter))], into: &state)
+        let first = state.bodyList.selected
+        Fixtures.press([.key(.char("n"))], into: &state)
+        #expect(state.bodyList.selected > first)
+        Fixtures.press([.key(.char("N"))], into: &state)
+        #expect(state.bodyList.selected == first)
+        // Escape closes the field and keeps the last query.
+        Fixtures.press([.key(.char("/")), .key(.char("x")), .key(KeyEvent(.escape))], into: &state)
+        #expect(state.search.field == nil)
+        #expect(state.search.query?.text == "a")
+    }
+
+    @Test func enterAndArrowsFoldTheResponseAndPageDownTurnsThePage() throws {
+        var state = Fixtures.welcome()
+        Fixtures.send(&state, body: Fixtures.userJSON)
+        state.setFocus(.response)
+        Fixtures.press([.key(.char("-"))], into: &state)
+        let folded = try #require(state.bodyDocument)
+        #expect((0..<folded.rowCount).map(folded.text).contains("  \"address\": {…} 2 keys"))
+        Fixtures.press([.key(.char("+")), .key(KeyEvent(.down)), .key(KeyEvent(.down)), .key(KeyEvent(.down)), .key(KeyEvent(.down)), .key(KeyEvent(.down)), .key(KeyEvent(.down)), .key(KeyEvent(.down))], into: &state)
+        #expect(try #require(state.bodyDocument).text(state.bodyList.selected) == "    \"math\",")
+        Fixtures.press([.key(KeyEvent(.left))], into: &state)
+        #expect(try #require(state.bodyDocument).text(state.bodyList.selected) == "  \"tags\": […] 2 items,")
+        Fixtures.press([.key(KeyEvent(.enter))], into: &state)
+        #expect(try #require(state.bodyDocument).text(state.bodyList.selected) == "  \"tags\": [")
+        state.bodyList = ListState()
+        Fixtures.press([.key(KeyEvent(.pageDown))], into: &state)
+        #expect(state.bodyList.selected == state.responseViewport - 1)
+        #expect(state.bodyList.offset == min(state.responseViewport - 1, try #require(state.bodyDocument).rowCount - state.responseViewport))
+    }
+
+    @Test func aLargeBodyKeepsItsBytesAndOutlineButNotTheDecodedTree() throws {
+        var state = Fixtures.welcome()
+        let items = (0..<40_000).map { #"{"id": \#($0), "name": "user \#($0)"}"# }.joined(separator: ",")
+        Fixtures.send(&state, body: "[\(items)]")
+        let result = try #require(state.exchange?.result)
+        #expect(result.data.count > BodyFormatter.decodedTreeLimit)
+        #expect(result.serialization?.body == DecodedBody.none)
+        #expect(result.serialization?.isValid == true)
+        let document = try #require(state.bodyDocument)
+        #expect(document.rowCount == 40_000 * 4 + 2)
+        #expect(document.text(159_999) == "    \"name\": \"user 39999\"")
+    }
+}
