@@ -83,7 +83,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tincan-bench",
-            dependencies: ["TincanCore", "TincanDemoServer", "TincanSessions", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["TincanCore", "TincanDemoServer", "TincanSessions", "TincanTUI", "TerminalUI", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Benchmarks/tincan-bench",
             exclude: []
         ),

@@ -3,11 +3,11 @@ import OrderedCollections
 import TincanCore
 
 // tincan-bench: Tincan's benchmarks, each measured side by side with its reference in the same run.
-// Usage: tincan-bench [query] [json] [download] [upload] [replay] [paint]   (no argument runs them all)
+// Usage: tincan-bench [query] [json] [download] [upload] [replay] [paint] [body]   (no argument runs them all)
 
 let arguments = CommandLine.arguments.dropFirst()
 let selected = Set(arguments)
-let all = ["query", "json", "download", "upload", "replay", "paint"]
+let all = ["query", "json", "download", "upload", "replay", "paint", "body"]
 for name in selected where !all.contains(name) {
     FileHandle.standardError.write(Data("tincan-bench: unknown benchmark '\(name)'; expected one of \(all.joined(separator: ", "))\n".utf8))
     exit(2)
@@ -31,7 +31,7 @@ func formatDuration(_ nanoseconds: Int64) -> String {
 }
 
 func printRow(_ columns: [String]) {
-    let widths = [34, 12, 12, 10]
+    let widths = [40, 12, 12, 16]
     print(zip(columns, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: " "))
 }
 
@@ -141,4 +141,8 @@ if wants("replay") {
 if wants("paint") {
     print("")
     try benchmarkFirstPaint()
+}
+if wants("body") {
+    print("")
+    try benchmarkBodyView()
 }

@@ -16,7 +16,7 @@ public struct SearchState: Sendable, Equatable {
 
 extension AppState {
     /// The document the Pretty or Raw view shows, or nil for the other views.
-    var bodyDocument: BodyDocument? {
+    public var bodyDocument: BodyDocument? {
         guard let exchange, exchange.result != nil else { return nil }
         switch responseView {
         case .pretty: return exchange.prettyBody

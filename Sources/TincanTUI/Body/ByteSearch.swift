@@ -64,21 +64,25 @@ enum ByteSearch {
         let first = needle[0]
         let upper = first >= 0x61 && first <= 0x7A ? first & ~0x20 : first
         let last = count - needle.count
-        var position = from
-        while position <= last {
-            let span = last - position + 1
-            let lowerHit = memchr(base + position, Int32(first), span).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
-            let upperHit = upper == first ? nil : memchr(base + position, Int32(upper), span).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
-            guard let candidate = [lowerHit, upperHit].compactMap({ $0 }).min() else { return nil }
+        // The next hit of each case of the first byte, found again only once passed, so a case
+        // that never occurs is scanned for once, not once per candidate.
+        func next(_ byte: UInt8, from position: Int) -> Int {
+            memchr(base + position, Int32(byte), last - position + 1).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? Int.max
+        }
+        var lowerHit = next(first, from: from)
+        var upperHit = upper == first ? Int.max : next(upper, from: from)
+        while true {
+            let candidate = min(lowerHit, upperHit)
+            guard candidate <= last else { return nil }
             var matched = true
             for index in 1..<needle.count where lower(haystack[candidate + index]) != needle[index] {
                 matched = false
                 break
             }
             if matched { return candidate }
-            position = candidate + 1
+            if candidate == lowerHit { lowerHit = candidate < last ? next(first, from: candidate + 1) : Int.max }
+            if candidate == upperHit { upperHit = candidate < last ? next(upper, from: candidate + 1) : Int.max }
         }
-        return nil
     }
 
     /// The last offset before `before` where `needle` starts, or nil.

@@ -1,0 +1,129 @@
+import Foundation
+import TerminalUI
+import TincanCore
+import TincanTUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - A 50 MB JSON response open in the TUI: frame time, first search match, memory
+
+/// Resident memory of this process, in bytes (/proc/self/statm).
+func residentBytes() -> Int {
+    let text = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// Gives freed heap pages back, so a resident-memory reading counts what is live.
+func trimHeap() {
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+}
+
+/// The Pretty view of a 50 MB JSON response, driven through the TUI's own update and render at
+/// 120x40: the response arrives as the runner delivers it, then the view scrolls and searches.
+func benchmarkBodyView() throws {
+    trimHeap()
+    let baseline = residentBytes()
+    let bytes = makeLargeJSON(targetBytes: 50_000_000)
+    trimHeap()
+    let lastID = bytes.lastRange(of: Array(#""id":"#.utf8)).map { index -> String in
+        var end = index + 5
+        while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+        return String(decoding: bytes[(index + 5)..<end], as: UTF8.self)
+    } ?? "0"
+
+    var state = AppState.welcome(baseURL: "http://127.0.0.1:8080/", width: 120, height: 40)
+    let effects = state.update(.input(.key(.ctrl("r"))))
+    guard case let .send(id, request, plan)? = effects.first else { throw BenchFailure("no send effect") }
+    let response = HTTPResponse(url: request.url, statusCode: 200, headers: ["Content-Type": "application/json", "Content-Length": String(bytes.count)])
+
+    // Decoding is the core's (validation, captures, assertions need it); then the TUI lays out.
+    // The result is handed over and not kept here, as the runner hands it over.
+    var decoded: UInt64 = 0
+    var opened: UInt64 = 0
+    var withTree = 0
+    func deliver() {
+        let decodeStart = DispatchTime.now().uptimeNanoseconds
+        let serialization = plan.responseSerializer.serialize(response, data: bytes, request: request)
+        decoded = DispatchTime.now().uptimeNanoseconds - decodeStart
+        withTree = residentBytes()
+        let openStart = DispatchTime.now().uptimeNanoseconds
+        _ = state.update(.task(exchange: id, .completed(TaskResult(request: request, response: response, data: bytes, serialization: serialization)), at: 1))
+        opened = DispatchTime.now().uptimeNanoseconds - openStart
+    }
+    deliver()
+    trimHeap()
+    let open = residentBytes()
+    _ = state.update(.input(.key(KeyEvent(.tab, .shift))))
+    _ = state.update(.input(.key(KeyEvent(.tab, .shift))))
+    while state.focus != .response { _ = state.update(.input(.key(KeyEvent(.tab)))) }
+
+    // Frames while scrolling: each step is a key through update, then a whole frame rendered.
+    var frames: [UInt64] = []
+    let keys: [KeyEvent] = Array(repeating: KeyEvent(.pageDown), count: 200) + Array(repeating: KeyEvent(.down), count: 200)
+        + [KeyEvent(.end)] + Array(repeating: KeyEvent(.pageUp), count: 100)
+    for key in keys {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = state.update(.input(.key(key)))
+        let buffer = Renderer.render(&state)
+        frames.append(DispatchTime.now().uptimeNanoseconds - start)
+        precondition(buffer.height == 40)
+    }
+    frames.sort()
+
+    // The first match of a string found only in the last record: the search crosses the whole body.
+    _ = state.update(.input(.key(KeyEvent(.home))))
+    let needle = "user\(lastID)@"
+    for character in needle { _ = state.update(.input(.key(.char(character)))) }
+    _ = state.update(.input(.key(.char("/"))))
+    for character in needle { _ = state.update(.input(.key(.char(character)))) }
+    let searchStart = DispatchTime.now().uptimeNanoseconds
+    _ = state.update(.input(.key(KeyEvent(.enter))))
+    var frame = Renderer.render(&state)
+    let searched = DispatchTime.now().uptimeNanoseconds - searchStart
+    let found = frame.lines.contains { $0.contains(needle) }
+    // And a match near the top, as most searches are.
+    _ = state.update(.input(.key(KeyEvent(.home))))
+    _ = state.update(.input(.key(.char("/"))))
+    for character in "Grace" { _ = state.update(.input(.key(.char(character)))) }
+    let nearStart = DispatchTime.now().uptimeNanoseconds
+    _ = state.update(.input(.key(KeyEvent(.enter))))
+    frame = Renderer.render(&state)
+    let near = DispatchTime.now().uptimeNanoseconds - nearStart
+
+    let size = Double(bytes.count)
+    func ms(_ nanoseconds: UInt64) -> String { String(format: "%.2f ms", Double(nanoseconds) / 1e6) }
+    let median = frames[frames.count / 2]
+    let p99 = frames[frames.count * 99 / 100]
+    let worst = frames.last!
+    let memory = Double(open - baseline) / size
+    print("A \(bytes.count / 1_000_000) MB JSON response open in the TUI's Pretty view (120x40, release build)")
+    printRow(["measure", "value", "target", "ratio to target"])
+    printRow(["core JSON decode (validation)", ms(decoded), "—", "—"])
+    printRow(["open: outline and raw rows", ms(opened), "—", "—"])
+    printRow(["frame while scrolling, median", ms(median), "16 ms", String(format: "%.3fx", Double(median) / 16e6)])
+    printRow(["frame while scrolling, p99", ms(p99), "16 ms", String(format: "%.3fx", Double(p99) / 16e6)])
+    printRow(["frame while scrolling, worst", ms(worst), "16 ms", String(format: "%.3fx", Double(worst) / 16e6)])
+    printRow(["first match, last record (whole body)", ms(searched), "100 ms", String(format: "%.2fx", Double(searched) / 1e8)])
+    printRow(["first match, near the top", ms(near), "100 ms", String(format: "%.2fx", Double(near) / 1e8)])
+    printRow(["resident memory, body open", String(format: "%.0f MB", Double(open - baseline) / 1e6), String(format: "%.0f MB", 4 * size / 1e6), String(format: "%.2fx body", memory)])
+    printRow(["  while the decoded tree is alive", String(format: "%.0f MB", Double(withTree - baseline) / 1e6), "—", String(format: "%.2fx body", Double(withTree - baseline) / size)])
+    print(String(format: "outline rows: %d; the search found the last record: %@", state.bodyDocument?.rowCount ?? 0, found ? "yes" : "NO"))
+    print("targets: frame at most 16 ms, first match at most 100 ms, memory at most 4x the body")
+    if !found { exit(1) }
+}
+
+extension Array where Element == UInt8 {
+    /// The start of the last occurrence of `needle`.
+    func lastRange(of needle: [UInt8]) -> Int? {
+        var index = count - needle.count
+        while index >= 0 {
+            if self[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index -= 1
+        }
+        return nil
+    }
+}
