@@ -13,7 +13,7 @@ struct ScreenSnapshotTests {
         case welcome, headers, body, properties, responseJSON, responseChain, responseHeaders, responseTiming
         case responseXML, progress, help, methodPicker, promptError, previewError, zoomedResponse, lightTheme, wideText
         case collection, environmentPicker, curlDialog
-        case responseSearch, responseHex
+        case responseSearch, responseHex, compareDialog
         case explainBaseSlash, explainLeadingSlash, explainBodyJSON, explainNestedKeys, explainHeaders, explainProperties, explainValidation
 
         var testDescription: String { rawValue }
@@ -78,6 +78,12 @@ struct ScreenSnapshotTests {
                 state.setFocus(.response)
                 // Fold the top level, then find a match inside a fold: its fold opens, the others stay.
                 Fixtures.press([.key(.char("-")), .key(.char("/"))] + Fixtures.typing("on") + [.key(KeyEvent(.enter))], into: &state)
+            case .compareDialog:
+                Fixtures.send(&state, body: #"{"id": 1, "name": "Ada"}"#)
+                state.method = "POST"
+                state.refreshPreview()
+                Fixtures.send(&state, status: 201, body: #"{"id": 2, "name": "Ada"}"#)
+                Fixtures.press([.key(.alt("d")), .key(KeyEvent(.enter)), .key(KeyEvent(.enter))], into: &state)
             case .responseHex:
                 Fixtures.send(&state, contentType: "application/octet-stream", body: "\u{89}PNG\r\n\u{1A}\n\0\0\0\rIHDR binary \u{1}\u{2}\u{3} tail")
                 state.responseView = .raw

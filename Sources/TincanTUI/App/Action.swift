@@ -7,7 +7,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextTab = "next-tab", nextResponseView = "next-response-view", editExternally = "edit-externally"
     case cycleTheme = "cycle-theme", zoom, suspend
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
-    case commandLine = "command-line", explain
+    case commandLine = "command-line", explain, compare
     // Collection
     case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
     // Pickers (method, serializer)
@@ -57,6 +57,7 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.function(7))], .saveAs, label: "save as", help: "Save the session to another file"),
         KeyBinding([.alt("o")], .openSession, label: "open", help: "Open a session file (.tincan.yaml)"),
         KeyBinding([KeyEvent(.function(8)), .alt("e")], .environment, label: "env", help: "Choose the environment whose variables apply"),
+        KeyBinding([.alt("d")], .compare, label: "compare", help: "Compare two sends of this run: requests and responses, line by line"),
         KeyBinding([.alt("h")], .history, label: "history", help: "Reopen a request from the history"),
         KeyBinding([.alt("x")], .commandLine, label: "command", help: "Open the command line (get /users page==2, header …, send; help lists them)", inFooter: true),
         KeyBinding([KeyEvent(.function(9)), .alt("i")], .explain, label: "explain", help: "Show why the request looks as it does and why the response passed or failed, or the wire preview again"),

@@ -203,6 +203,7 @@ extension AppState {
             modal = .prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { Session.directory(of: $0) + "/" } ?? ""))
         case .environment: pickEnvironment()
         case .history: pickHistory()
+        case .compare: pickComparison()
         case .copyCurl: return copyAsCurl()
         case .commandLine, .commandLineColon:
             commandLine = CommandLineState()
@@ -491,6 +492,10 @@ extension AppState {
         switch purpose {
         case .environment: chooseEnvironment(option)
         case .history: reopenHistory(index)
+        case .compareFirst: pickComparison(first: index)
+        case let .compareSecond(first):
+            // The second list leaves the first out: map its index back.
+            showComparison(first, index >= first ? index + 1 : index)
         case .commentConflict, .confirmOverwrite, .unsaved: return chooseFileAction(option, for: purpose)
         case .method: method = option
         case .serializer: serializer = SerializerKind(rawValue: option) ?? serializer
@@ -583,6 +588,7 @@ extension AppState {
             let entry = historyEntry(for: current, result: result)
             history.append(entry)
             if recordsHistory { effects.append(.recordHistory(entry)) }
+            keepSnapshot(of: current, result: result)
             BodyFormatter.releaseDecodedTree(of: &current)
         }
         exchange = current

@@ -113,6 +113,8 @@ public struct AppState: Sendable {
     public var keepsSecretsInHistory = false
     /// The `:` command line, while it is open.
     public var commandLine: CommandLineState?
+    /// This run's sends as they looked, oldest first, for comparing (in memory only, capped).
+    public var snapshots: [SentSnapshot] = []
     /// Lines run at the command line, oldest first (this run's after the history file's).
     public var replHistory: [String] = []
 

@@ -57,6 +57,9 @@ public struct Picker: Sendable, Equatable {
         case environment
         /// History entries, newest first.
         case history
+        /// This run's sends, newest first: the first of two to compare, then the second.
+        case compareFirst
+        case compareSecond(first: Int)
         /// The file to save has comments the writer would drop.
         case commentConflict(path: String)
         /// Save-as names a file that exists.
