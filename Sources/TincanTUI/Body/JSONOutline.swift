@@ -119,13 +119,7 @@ struct JSONOutline: Sendable {
     /// The display position of an outline row that is visible (or of the nearest visible row before it).
     func display(of row: Int) -> Int {
         guard let visible else { return row }
-        var low = 0
-        var high = visible.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Int(visible[middle]) <= row { low = middle + 1 } else { high = middle }
-        }
-        return max(0, low - 1)
+        return TextIndex.lastIndex(in: visible, atMost: row)
     }
 
     private func kind(_ row: Int) -> Kind { Kind(rawValue: kinds[row] & ~Kind.keyed)! }

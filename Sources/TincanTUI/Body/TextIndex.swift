@@ -76,7 +76,7 @@ struct TextIndex: Sendable {
     }
 
     /// The index of the last element of a sorted array that is at most `value` (0 when none is).
-    static func lastIndex(in sorted: [UInt32], atMost value: Int) -> Int {
+    static func lastIndex<Element: BinaryInteger>(in sorted: [Element], atMost value: Int) -> Int {
         var low = 0
         var high = sorted.count
         while low < high {
