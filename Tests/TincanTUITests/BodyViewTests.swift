@@ -186,6 +186,16 @@ struct BodyViewTests {
         #expect(state.bodyList.offset == min(state.responseViewport - 1, try #require(state.bodyDocument).rowCount - state.responseViewport))
     }
 
+    @Test func aPropertyListIsOutlinedLikeJSONWithFoldsAndPaths() throws {
+        var state = Fixtures.welcome()
+        let plist = #"<?xml version="1.0"?><plist version="1.0"><dict><key>name</key><string>Ada</string><key>tags</key><array><string>math</string></array></dict></plist>"#
+        Fixtures.send(&state, contentType: "application/x-plist", body: plist)
+        let document = try #require(state.bodyDocument)
+        #expect(document.folds)
+        #expect((0..<document.rowCount).map(document.text) == ["{", "  \"name\": \"Ada\",", "  \"tags\": [", "    \"math\"", "  ]", "}"])
+        #expect(document.path(at: 3) == "$.tags[0]")
+    }
+
     @Test func aLargeBodyKeepsItsBytesAndOutlineButNotTheDecodedTree() throws {
         var state = Fixtures.welcome()
         let items = (0..<40_000).map { #"{"id": \#($0), "name": "user \#($0)"}"# }.joined(separator: ",")

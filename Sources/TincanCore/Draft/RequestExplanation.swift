@@ -50,7 +50,12 @@ extension RequestDraft {
     ///     told apart from the request's own.
     /// - Throws: What ``build(settings:boundary:)`` throws: a draft that cannot be built has no explanation.
     public func explain(settings: RequestSettings = RequestSettings(), boundary: String? = nil, sessionHeaders: Set<String> = []) throws -> Explanation {
-        let request = try build(settings: settings, boundary: boundary)
+        try explain(build(settings: settings, boundary: boundary), settings: settings, sessionHeaders: sessionHeaders)
+    }
+
+    /// Explains `request`, which ``build(settings:boundary:)`` already made from this draft with
+    /// `settings` (so a caller that has built it does not build it twice).
+    public func explain(_ request: HTTPRequest, settings: RequestSettings = RequestSettings(), sessionHeaders: Set<String> = []) throws -> Explanation {
         var steps = [explainURL(request)]
         let parameters = try mergedParameters()
         let fileCount = items.reduce(0) { count, item in if case .file = item { count + 1 } else { count } }

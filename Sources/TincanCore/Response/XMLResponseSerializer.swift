@@ -60,7 +60,8 @@ public struct XMLTree: Sendable, Hashable {
         return lines.joined(separator: "\n")
     }
 
-    static func escape(_ text: String, quote: Bool) -> String {
+    /// Escapes `&`, `<` and `>` (and `"` when `quote` is set, for attribute values).
+    public static func escape(_ text: String, quote: Bool) -> String {
         var result = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
         if quote { result = result.replacingOccurrences(of: "\"", with: "&quot;") }
         return result

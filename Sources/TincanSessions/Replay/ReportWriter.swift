@@ -118,21 +118,14 @@ public enum ReportWriter {
         return output
     }
 
+    /// Text for an attribute or element of the JUnit report: the core's XML escaping, after
+    /// control characters other than newline and tab (forbidden in XML 1.0, even escaped) become `?`.
     static func xml(_ text: String) -> String {
-        var output = ""
+        var allowed = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "\n", "\t": output.unicodeScalars.append(scalar)
-            default:
-                // XML 1.0 forbids most control characters, even escaped.
-                output += scalar.value < 0x20 ? "?" : String(scalar)
-            }
+            allowed.append(scalar.value < 0x20 && scalar != "\n" && scalar != "\t" ? "?" : scalar)
         }
-        return output
+        return XMLTree.escape(String(allowed), quote: true)
     }
 
     static func captureText(_ name: String, _ value: ParameterValue, showSecrets: Bool) -> String {

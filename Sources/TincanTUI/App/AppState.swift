@@ -204,8 +204,8 @@ public struct AppState: Sendable {
             self.resolved = resolved
             let request = try resolved.draft.build(boundary: boundary)
             preview = .request(request, text: try RequestPreview.text(request))
-            // The explanation builds the request a second time, so only while it shows.
-            explanation = previewView == .explain ? try resolved.draft.explain(boundary: boundary, sessionHeaders: sessionHeaderNames(in: session)) : nil
+            // Only while the Explain view shows; it reads the request just built.
+            explanation = previewView == .explain ? try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session)) : nil
         } catch {
             resolved = nil
             explanation = nil

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +51,7 @@ struct TextIndex: Sendable {
         return start..<end
     }
 
-    /// A row's text, tabs expanded and other control characters shown as `�`.
+    /// A row's text, tabs expanded (the screen buffer shows other control characters as `·`).
     func text(of row: Int) -> String {
         Self.displayText(bytes[range(of: row)])
     }
@@ -60,19 +61,11 @@ struct TextIndex: Sendable {
         Self.lastIndex(in: starts, atMost: offset)
     }
 
-    /// Text for the screen: tabs become spaces and control characters a replacement mark.
+    /// Text for the screen: tabs become four spaces; other control characters are left to
+    /// ``ScreenBuffer/write(_:x:y:style:limit:)``, which marks them.
     static func displayText(_ bytes: ArraySlice<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x09: result += "    "
-            case 0..<0x20, 0x7F: result += "�"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        return bytes.contains(0x09) ? text.replacingOccurrences(of: "\t", with: "    ") : text
     }
 
     /// The index of the last element of a sorted array that is at most `value` (0 when none is).

@@ -10,9 +10,10 @@ import Glibc
 ///
 /// JSON is shown from its bytes through a ``JSONOutline``, text through a ``TextIndex`` and binary
 /// as a ``HexDump``: rows are built only when drawn, so bodies of tens of megabytes open at once.
-/// XML and property lists (decoded trees, usually small) are laid out in advance, up to a limit.
+/// Property lists are written as JSON and outlined the same way; XML (a decoded tree, usually
+/// small) is laid out in advance, up to a limit.
 enum BodyFormatter {
-    /// The most lines laid out in advance for an XML or property-list body.
+    /// The most lines laid out in advance for an XML body.
     static let lineLimit = 100_000
     /// Bodies larger than this keep their bytes and outline, not the decoded tree.
     static let decodedTreeLimit = 1 << 20
@@ -21,10 +22,13 @@ enum BodyFormatter {
     static func pretty(_ result: TaskResult) -> BodyDocument {
         switch result.serialization?.body ?? .none {
         case let .json(value):
-            if let outline = JSONOutline(result.data) { return BodyDocument(.json(outline)) }
-            return BodyDocument(lines: lines(of: value))
+            // The received bytes when they are one JSON value (they nearly always are), so no
+            // copy is written; else the decoded value written out.
+            return JSONOutline(result.data).map { BodyDocument(.json($0)) } ?? document(of: value)
         case let .propertyList(value):
-            return BodyDocument(lines: lines(of: value))
+            // A property list is the same value tree: written as JSON, it folds, searches and
+            // copies paths like a JSON body.
+            return document(of: value)
         case let .xml(tree):
             var lines: [TokenLine] = [[Token(.muted, "<?xml version=\"1.0\"?>")]]
             xml(tree, indent: 0, into: &lines)
@@ -73,63 +77,16 @@ enum BodyFormatter {
         #endif
     }
 
-    private static func lines(of value: ParameterValue) -> [TokenLine] {
-        var lines: [TokenLine] = []
-        var current: TokenLine = []
-        json(value, indent: 0, into: &lines, current: &current)
-        if !current.isEmpty { lines.append(current) }
-        return limited(lines)
+    /// A decoded value written as JSON and outlined (as text, should the writer ever produce
+    /// something the outline does not read).
+    private static func document(of value: ParameterValue) -> BodyDocument {
+        let bytes = JSONWriter.bytes(value)
+        return BodyDocument(JSONOutline(bytes).map(BodyDocument.Layout.json) ?? .text(TextIndex(bytes)))
     }
 
     private static func limited(_ lines: [TokenLine]) -> [TokenLine] {
         guard lines.count > lineLimit else { return lines }
         return Array(lines.prefix(lineLimit)) + [[Token(.muted, "… \(lines.count - lineLimit) more lines not shown; Raw (F3) shows the whole body")]]
-    }
-
-    // MARK: - JSON
-
-    private static func json(_ value: ParameterValue, indent: Int, into lines: inout [TokenLine], current: inout TokenLine) {
-        let pad = String(repeating: "  ", count: indent)
-        func newline() {
-            lines.append(current)
-            current = []
-        }
-        switch value {
-        case let .dictionary(dictionary):
-            if dictionary.isEmpty { current.append(Token(.jsonPunctuation, "{}")); return }
-            current.append(Token(.jsonPunctuation, "{"))
-            for (offset, (key, element)) in dictionary.enumerated() {
-                newline()
-                guard lines.count < lineLimit + 1 else { return }
-                current.append(Token(.base, pad + "  "))
-                current.append(Token(.jsonKey, JSONWriter.string(.string(key))))
-                current.append(Token(.jsonPunctuation, ": "))
-                json(element, indent: indent + 1, into: &lines, current: &current)
-                if offset < dictionary.count - 1 { current.append(Token(.jsonPunctuation, ",")) }
-            }
-            newline()
-            current.append(Token(.base, pad))
-            current.append(Token(.jsonPunctuation, "}"))
-        case let .array(elements):
-            if elements.isEmpty { current.append(Token(.jsonPunctuation, "[]")); return }
-            current.append(Token(.jsonPunctuation, "["))
-            for (offset, element) in elements.enumerated() {
-                newline()
-                guard lines.count < lineLimit + 1 else { return }
-                current.append(Token(.base, pad + "  "))
-                json(element, indent: indent + 1, into: &lines, current: &current)
-                if offset < elements.count - 1 { current.append(Token(.jsonPunctuation, ",")) }
-            }
-            newline()
-            current.append(Token(.base, pad))
-            current.append(Token(.jsonPunctuation, "]"))
-        case let .set(elements):
-            json(.array(Array(elements)), indent: indent, into: &lines, current: &current)
-        case .string: current.append(Token(.jsonString, JSONWriter.string(value)))
-        case .integer, .double: current.append(Token(.jsonNumber, JSONWriter.string(value)))
-        case let .bool(bool): current.append(Token(.jsonBool, bool ? "true" : "false"))
-        case .null: current.append(Token(.jsonNull, "null"))
-        }
     }
 
     // MARK: - XML
