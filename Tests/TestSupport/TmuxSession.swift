@@ -89,6 +89,17 @@ public final class TmuxSession: Sendable {
     public func waitFor(_ text: String, timeout: Double = 15) async throws -> String {
         try await waitFor("'\(text)'", timeout: timeout) { $0.contains(text) }
     }
+
+    /// Waits until one capture of the screen contains every text.
+    ///
+    /// A frame reaches tmux in pieces, so a capture can hold the top of a new frame
+    /// over the bottom of the old one: checks that belong to one frame wait for all
+    /// of it rather than reading a capture taken when only the first text was there.
+    @discardableResult
+    public func waitFor(all texts: [String], timeout: Double = 15) async throws -> String {
+        let description = texts.map { "'\($0)'" }.joined(separator: ", ")
+        return try await waitFor(description, timeout: timeout) { screen in texts.allSatisfy { screen.contains($0) } }
+    }
 }
 
 /// A tmux step that failed, with what the screen showed.
