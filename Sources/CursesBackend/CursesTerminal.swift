@@ -190,7 +190,11 @@ public final class CursesTerminal: TerminalDevice {
     public func suspend() {
         releaseTerminal()
         // SIGSTOP, not SIGTSTP: ncurses' own SIGTSTP handler would repaint on its own terms.
-        kill(getpid(), SIGSTOP)
+        // raise (tgkill to this thread), not kill(getpid()): a signal sent to the process is
+        // taken by whichever thread the kernel picks, and this thread returned from kill and
+        // went on to take the terminal back, alternate screen and all, before the stop
+        // reached it. A signal to this thread stops it before raise returns.
+        raise(SIGSTOP)
         // `fg` continues here.
         reset_prog_mode()
         takeTerminal()
