@@ -89,16 +89,17 @@ struct BodyViewTests {
         #expect(!query.isCaseSensitive)
         let match = document.find(query, from: 0, forward: true, skipCurrent: false)
         let found = try #require(match)
-        #expect(document.text(found) == "        \"x\": null")
+        #expect(document.text(found.row) == "        \"x\": null")
+        #expect(found.before == 0)
         #expect(document.rowCount == 15, "the fold around the match opened; tags stays folded")
         #expect(document.text(3).hasPrefix("  \"tags\": […]"))
         // Wraps from the end back to the start, and backwards from the start to the end.
         var fresh = try self.document()
         let a = try #require(SearchQuery("a"))
         #expect(fresh.matchCount(a) == 3)
-        #expect(fresh.find(a, from: 16, forward: true, skipCurrent: true) == 2)
-        #expect(fresh.find(a, from: 2, forward: false, skipCurrent: true) == 4)
-        #expect(fresh.find(a, from: 4, forward: false, skipCurrent: true) == 3)
+        #expect(fresh.find(a, from: 16, forward: true, skipCurrent: true) == BodyMatch(row: 2, before: 0))
+        #expect(fresh.find(a, from: 2, forward: false, skipCurrent: true) == BodyMatch(row: 4, before: 2))
+        #expect(fresh.find(a, from: 4, forward: false, skipCurrent: true) == BodyMatch(row: 3, before: 1))
         let capital = try #require(SearchQuery("Zo"))
         #expect(capital.isCaseSensitive)
         let upper = try #require(SearchQuery("ZO"))
@@ -116,7 +117,7 @@ struct BodyViewTests {
         #expect(document.text(3) == "last    tab")
         var searchable = document
         let tab = SearchQuery("tab")!
-        #expect(searchable.find(tab, from: 0, forward: true, skipCurrent: false) == 3)
+        #expect(searchable.find(tab, from: 0, forward: true, skipCurrent: false) == BodyMatch(row: 3, before: 0))
     }
 
     @Test func binaryBodiesShowAsAHexDump() {
@@ -128,16 +129,22 @@ struct BodyViewTests {
         #expect(document.text(1) == "00000010  ff                                                |.|")
         var searchable = document
         let header = SearchQuery("IHDR")!
-        #expect(searchable.find(header, from: 0, forward: true, skipCurrent: false) == 0)
+        #expect(searchable.find(header, from: 0, forward: true, skipCurrent: false) == BodyMatch(row: 0, before: 0))
     }
 
     @Test func matchesAreMarkedInTheRowWithoutChangingItsText() throws {
         var state = Fixtures.welcome()
         state.search.query = SearchQuery("ad")
         let line: TokenLine = [Token(.jsonKey, "\"name\""), Token(.jsonPunctuation, ": "), Token(.jsonString, "\"Ada Lovelace, ADA\"")]
-        let marked = state.highlighted(line, isCurrent: false)
+        let marked = state.highlighted(line, row: 0)
         #expect(marked.map(\.text).joined() == line.map(\.text).joined())
         #expect(marked.filter { $0.element == .match }.map(\.text) == ["Ad", "AD"])
+        // The current match, and only it, is marked brighter.
+        state.search.current = SearchMatch(row: 0, ordinal: 1, number: 2)
+        let current = state.highlighted(line, row: 0)
+        #expect(current.filter { $0.element == .match }.map(\.text) == ["Ad"])
+        #expect(current.filter { $0.element == .matchCurrent }.map(\.text) == ["AD"])
+        #expect(state.highlighted(line, row: 1).filter { $0.element == .matchCurrent }.isEmpty)
     }
 
     // MARK: - Keys
@@ -149,22 +156,76 @@ struct BodyViewTests {
         Fixtures.press([.key(.char("/"))] + Fixtures.typing("city") + [.key(KeyEvent(.enter))], into: &state)
         #expect(state.search.query?.text == "city")
         #expect(state.bodyList.selected == 11)
-        #expect(state.status?.text == "/city: 1 match")
+        #expect(state.status?.text == "/city: match 1 of 1")
         let effects = Fixtures.press([.key(.char("y"))], into: &state)
         guard case .copyToClipboard("$.address.city")? = effects.first, effects.count == 1 else {
             Issue.record("y gave \(effects)")
             return
         }
         Fixtures.press([.key(.char("/"))] + Fixtures.typing("a") + [.key(KeyEvent(.enter))], into: &state)
-        let first = state.bodyList.selected
+        let first = try #require(state.search.current)
         Fixtures.press([.key(.char("n"))], into: &state)
-        #expect(state.bodyList.selected > first)
+        #expect(state.search.current?.number == first.number + 1)
         Fixtures.press([.key(.char("N"))], into: &state)
-        #expect(state.bodyList.selected == first)
+        #expect(state.search.current == first)
+        #expect(state.bodyList.selected == first.row)
         // Escape closes the field and keeps the last query.
         Fixtures.press([.key(.char("/")), .key(.char("x")), .key(KeyEvent(.escape))], into: &state)
         #expect(state.search.field == nil)
         #expect(state.search.query?.text == "a")
+    }
+
+    @Test func nAndCapitalNStepThroughEveryMatchOfARowBeforeLeavingIt() throws {
+        var state = Fixtures.welcome()
+        // Row 1 holds three matches, row 2 one, row 3 two: six in all.
+        Fixtures.send(&state, contentType: "text/plain", body: "intro\nab ab ab\nno\nab\nzz ab ab\n")
+        state.setFocus(.response)
+        state.responseView = .raw
+        state.bodyList = ListState()
+        Fixtures.press([.key(.char("/"))] + Fixtures.typing("ab") + [.key(KeyEvent(.enter))], into: &state)
+        var visited: [SearchMatch?] = [state.search.current]
+        for _ in 0..<6 {
+            Fixtures.press([.key(.char("n"))], into: &state)
+            visited.append(state.search.current)
+        }
+        #expect(visited.map { $0.map { [$0.row, $0.ordinal, $0.number] } } == [
+            [1, 0, 1], [1, 1, 2], [1, 2, 3], [3, 0, 4], [4, 0, 5], [4, 1, 6], [1, 0, 1],
+        ])
+        #expect(state.status?.text == "/ab: match 1 of 6 · wrapped around")
+        // Backwards: wraps to the last row's last match, then through that row's first.
+        Fixtures.press([.key(.char("N"))], into: &state)
+        #expect(state.search.current == SearchMatch(row: 4, ordinal: 1, number: 6))
+        Fixtures.press([.key(.char("N"))], into: &state)
+        #expect(state.search.current == SearchMatch(row: 4, ordinal: 0, number: 5))
+        Fixtures.press([.key(.char("N"))], into: &state)
+        #expect(state.search.current == SearchMatch(row: 3, ordinal: 0, number: 4))
+        Fixtures.press([.key(.char("N"))], into: &state)
+        #expect(state.search.current == SearchMatch(row: 1, ordinal: 2, number: 3))
+        #expect(state.bodyList.selected == 1)
+        // Moving away and pressing n searches on from the row the cursor is on.
+        Fixtures.press([.key(KeyEvent(.down)), .key(KeyEvent(.down)), .key(.char("n"))], into: &state)
+        #expect(state.search.current == SearchMatch(row: 4, ordinal: 0, number: 5))
+    }
+
+    @Test func membersTheSerializerRemovesAreMarkedInThePrettyView() throws {
+        var session = Session()
+        session.base = "http://127.0.0.1:9/"
+        var request = SavedRequest(url: "user")
+        request.response.serializer = .json
+        request.response.removesNulls = true
+        session.requests = [request]
+        var state = AppState(width: 120, height: 40)
+        state.open(Workspace(session: session))
+        Fixtures.send(&state, body: #"{"a": null, "b": [null, {"c": null}], "d": 1}"#)
+        let document = try #require(state.bodyDocument)
+        let removed = "  ← removed by the serializer (remove-nulls)"
+        #expect((0..<document.rowCount).map(document.text) == [
+            "{", "  \"a\": null," + removed, "  \"b\": [", "    null,", "    {", "      \"c\": null" + removed, "    }", "  ],", "  \"d\": 1", "}",
+        ])
+        // An array's null holds a position and stays; without the option nothing is marked.
+        var plain = Fixtures.welcome()
+        Fixtures.send(&plain, body: #"{"a": null}"#)
+        #expect(try #require(plain.bodyDocument).text(1) == "  \"a\": null")
     }
 
     @Test func enterAndArrowsFoldTheResponseAndPageDownTurnsThePage() throws {

@@ -10,8 +10,25 @@ public struct SearchState: Sendable, Equatable {
     public var query: SearchQuery?
     /// How many times it occurs in the body.
     public var matchCount = 0
+    /// The match n and N step from, once a search has found one.
+    public var current: SearchMatch?
 
     public init() {}
+}
+
+/// The match a search stands on: its display row, which of the row's matches it is (n and N
+/// step through a row's matches before leaving it), and its number among all of them.
+public struct SearchMatch: Sendable, Equatable {
+    public var row: Int
+    public var ordinal: Int
+    /// 1 for the body's first match.
+    public var number: Int
+
+    public init(row: Int, ordinal: Int, number: Int) {
+        self.row = row
+        self.ordinal = ordinal
+        self.number = number
+    }
 }
 
 extension AppState {
@@ -36,6 +53,14 @@ extension AppState {
         }
         exchange = current
         return result
+    }
+
+    /// Switches the response view; the search counts again in the new view's rows.
+    mutating func showResponseView(_ view: ResponseView) {
+        responseView = view
+        bodyList = ListState()
+        search.current = nil
+        if let query = search.query { search.matchCount = bodyDocument?.matchCount(query) ?? 0 }
     }
 
     /// Rows the response box shows at once.
@@ -97,10 +122,12 @@ extension AppState {
                 search.field = nil
                 guard let query = SearchQuery(field.text) else {
                     search.query = nil
+                    search.current = nil
                     status = StatusMessage("Search cleared.")
                     return
                 }
                 search.query = query
+                search.current = nil
                 search.matchCount = bodyDocument?.matchCount(query) ?? 0
                 runSearch(query, forward: true, skipCurrent: false)
                 return
@@ -112,32 +139,52 @@ extension AppState {
         search.field = field
     }
 
+    /// Moves to the next (or previous) match: first through the rest of the current row's
+    /// matches, then by a search of the body's bytes, wrapping at either end.
     private mutating func runSearch(_ query: SearchQuery, forward: Bool, skipCurrent: Bool) {
         let from = bodyList.selected
+        if skipCurrent, let current = search.current, current.row == from, let document = bodyDocument {
+            let ordinal = current.ordinal + (forward ? 1 : -1)
+            if ordinal >= 0, ordinal < query.ranges(in: document.text(from)).count {
+                search.current = SearchMatch(row: from, ordinal: ordinal, number: min(max(1, current.number + (forward ? 1 : -1)), max(1, search.matchCount)))
+                reportMatch(query, wrapped: false)
+                return
+            }
+        }
         guard let found = updateBodyDocument({ $0.find(query, from: from, forward: forward, skipCurrent: skipCurrent) }) ?? nil else {
+            search.current = nil
             status = StatusMessage("Not found: \(query.text)", .warning)
             return
         }
-        let wrapped = forward ? found < from || (skipCurrent && found == from) : found > from
-        bodyList.select(found, count: bodyDocument?.rowCount ?? 0)
-        let count = search.matchCount == 1 ? "1 match" : "\(search.matchCount) matches"
-        status = StatusMessage("/\(query.text): \(count)\(query.isCaseSensitive ? ", case-sensitive" : "")\(wrapped ? " · wrapped around" : "")")
+        let wrapped = forward ? found.row < from || (skipCurrent && found.row == from) : found.row > from
+        bodyList.select(found.row, count: bodyDocument?.rowCount ?? 0)
+        // A search forward lands on the row's first match; backward, on its last.
+        let onRow = bodyDocument.map { query.ranges(in: $0.text(found.row)).count } ?? 1
+        let ordinal = forward ? 0 : max(0, onRow - 1)
+        search.current = SearchMatch(row: found.row, ordinal: ordinal, number: min(found.before + 1, max(1, search.matchCount)))
+        reportMatch(query, wrapped: wrapped)
     }
 
-    /// A row with the search's matches marked (the selected row's in the brighter style).
-    func highlighted(_ line: TokenLine, isCurrent: Bool) -> TokenLine {
+    private mutating func reportMatch(_ query: SearchQuery, wrapped: Bool) {
+        let place = search.current.map { "match \($0.number) of \(search.matchCount)" } ?? (search.matchCount == 1 ? "1 match" : "\(search.matchCount) matches")
+        status = StatusMessage("/\(query.text): \(place)\(query.isCaseSensitive ? ", case-sensitive" : "")\(wrapped ? " · wrapped around" : "")")
+    }
+
+    /// Display row `row` with the search's matches marked, the current match in the brighter style.
+    func highlighted(_ line: TokenLine, row: Int) -> TokenLine {
         guard let query = search.query else { return line }
         let text = line.map(\.text).joined()
         let ranges = query.ranges(in: text)
         guard !ranges.isEmpty else { return line }
-        let mark: ThemeElement = isCurrent ? .matchCurrent : .match
+        let currentOrdinal = search.current.flatMap { $0.row == row ? $0.ordinal : nil }
         var result: TokenLine = []
         var offset = 0
         for token in line {
             let bytes = Array(token.text.utf8)
             let tokenRange = offset..<(offset + bytes.count)
             var cursor = tokenRange.lowerBound
-            for range in ranges where range.overlaps(tokenRange) {
+            for (ordinal, range) in ranges.enumerated() where range.overlaps(tokenRange) {
+                let mark: ThemeElement = ordinal == currentOrdinal ? .matchCurrent : .match
                 let start = max(range.lowerBound, tokenRange.lowerBound)
                 let end = min(range.upperBound, tokenRange.upperBound)
                 if start > cursor { result.append(Token(token.element, String(decoding: bytes[(cursor - offset)..<(start - offset)], as: UTF8.self))) }

@@ -152,8 +152,7 @@ extension AppState {
             focus = .preview
             refreshPreview()
         case let (.press, .responseView(view)):
-            if view != responseView { bodyList = ListState() }
-            responseView = view
+            if view != responseView { showResponseView(view) }
             focus = .response
         case (.wheelUp, .pane(let pane)), (.wheelDown, .pane(let pane)):
             let saved = focus
@@ -227,9 +226,8 @@ extension AppState {
             status = StatusMessage(previewView == .explain ? "Explain: why the request looks the way it does, and why the response passed or failed. F9 shows the wire again." : "Preview: the bytes on the wire.")
         case .nextResponseView:
             let views = ResponseView.allCases
-            responseView = views[(views.firstIndex(of: responseView)! + 1) % views.count]
+            showResponseView(views[(views.firstIndex(of: responseView)! + 1) % views.count])
             responseScroll = ScrollState()
-            bodyList = ListState()
         case .editExternally:
             if requestTab != .body || !bodyIsDirty { loadBodyFromParameters() }
             return [.editExternally(text: body.text, fileExtension: "json")]
@@ -569,9 +567,11 @@ extension AppState {
                 + (result.serialization?.error == nil ? "" : ", validation failed")
             current.milestones.append((time, outcome))
             if current.phase == .sending { current.phase = .finished }
-            current.prettyBody = BodyFormatter.pretty(result)
+            let removesNulls = (current.responseSerializer as? JSONResponseSerializer)?.removesKeysWithNullValues ?? false
+            current.prettyBody = BodyFormatter.pretty(result, removesNulls: removesNulls)
             current.rawBody = BodyFormatter.raw(result.data)
             bodyList = ListState()
+            search.current = nil
             if let query = search.query { search.matchCount = current.prettyBody.matchCount(query) }
             if let response = result.response, let serializer = current.responseSerializer, let serialization = result.serialization {
                 current.validation = Explanation.validation(of: response, data: result.data, request: result.request, serializer: serializer, serialization: serialization)

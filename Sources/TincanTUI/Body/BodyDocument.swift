@@ -1,6 +1,18 @@
 import TerminalUI
 import TincanCore
 
+/// A search match: its display row, and how many matches come before it in the whole body (so
+/// it is match `before + 1` of ``BodyDocument/matchCount(_:)``).
+public struct BodyMatch: Sendable, Equatable {
+    public var row: Int
+    public var before: Int
+
+    public init(row: Int, before: Int) {
+        self.row = row
+        self.before = before
+    }
+}
+
 /// A response body laid out for the Pretty or Raw view, at any size: rows are built only when
 /// drawn, and search runs over the bytes.
 public struct BodyDocument: Sendable {
@@ -66,26 +78,31 @@ public struct BodyDocument: Sendable {
 
     // MARK: - Search
 
-    /// The next row at or after (or before) `display` whose text holds the query, searching the
-    /// body's bytes (so rows are not built for the search) and unfolding what hides the match.
+    /// The next match at or after (or before) `display`, searching the body's bytes (so rows
+    /// are not built for the search) and unfolding what hides the match.
     ///
     /// - Parameters:
     ///   - from: The display row the search starts on; `forward` searches after its first byte.
     ///   - skipCurrent: Whether a match on the `from` row itself is passed over.
-    /// - Returns: The display row of the match, or nil when there is none (the search wraps).
-    public mutating func find(_ query: SearchQuery, from: Int, forward: Bool, skipCurrent: Bool) -> Int? {
+    /// - Returns: The display row of the match and how many matches come before it in the body,
+    ///   or nil when there is none (the search wraps).
+    public mutating func find(_ query: SearchQuery, from: Int, forward: Bool, skipCurrent: Bool) -> BodyMatch? {
         switch layout {
         case let .lines(lines):
             guard !lines.isEmpty else { return nil }
             for step in 0..<lines.count {
                 let offset = skipCurrent ? step + 1 : step
                 let row = ((from + (forward ? offset : -offset)) % lines.count + lines.count) % lines.count
-                if !query.ranges(in: lines[row].map(\.text).joined()).isEmpty { return row }
+                let onRow = query.ranges(in: lines[row].map(\.text).joined()).count
+                guard onRow > 0 else { continue }
+                let before = lines[..<row].reduce(0) { $0 + query.ranges(in: $1.map(\.text).joined()).count }
+                return BodyMatch(row: row, before: before + (forward ? 0 : onRow - 1))
             }
             return nil
         case let .text(index):
-            guard let offset = Self.search(query, in: index.bytes, rowStart: Int(index.range(of: from).lowerBound), rowEnd: index.range(of: from).upperBound, forward: forward, skipCurrent: skipCurrent) else { return nil }
-            return index.row(containing: offset)
+            let range = index.range(of: from)
+            guard let offset = Self.search(query, in: index.bytes, rowStart: Int(range.lowerBound), rowEnd: range.upperBound, forward: forward, skipCurrent: skipCurrent) else { return nil }
+            return BodyMatch(row: index.row(containing: offset), before: Self.count(query, in: index.bytes, before: offset))
         case var .json(outline):
             let row = outline.row(at: from)
             let start = outline.byteRange(of: row)
@@ -93,11 +110,11 @@ public struct BodyDocument: Sendable {
             let found = outline.row(containing: offset)
             outline.reveal(found)
             layout = .json(outline)
-            return outline.display(of: found)
+            return BodyMatch(row: outline.display(of: found), before: Self.count(query, in: outline.bytes, before: offset))
         case let .hex(dump):
             let start = from * HexDump.rowBytes
             guard let offset = Self.search(query, in: dump.bytes, rowStart: start, rowEnd: start + HexDump.rowBytes, forward: forward, skipCurrent: skipCurrent) else { return nil }
-            return offset / HexDump.rowBytes
+            return BodyMatch(row: offset / HexDump.rowBytes, before: Self.count(query, in: dump.bytes, before: offset))
         }
     }
 
@@ -111,8 +128,9 @@ public struct BodyDocument: Sendable {
         }
     }
 
-    private static func count(_ query: SearchQuery, in bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBufferPointer { ByteSearch.count(query.needle, in: $0, ignoringCase: !query.isCaseSensitive) }
+    /// How many matches start before `before` (all of them by default).
+    private static func count(_ query: SearchQuery, in bytes: [UInt8], before: Int = .max) -> Int {
+        bytes.withUnsafeBufferPointer { ByteSearch.count(query.needle, in: $0, before: before, ignoringCase: !query.isCaseSensitive) }
     }
 
     /// A byte search that starts on a row and wraps around the end (or the start).

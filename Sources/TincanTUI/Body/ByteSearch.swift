@@ -104,11 +104,14 @@ enum ByteSearch {
         return nil
     }
 
-    /// How many times `needle` occurs, without overlaps.
-    static func count(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) -> Int {
+    /// How many times `needle` starts before `before` (anywhere by default), without overlaps.
+    static func count(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, before: Int = .max, ignoringCase: Bool) -> Int {
+        // Scan only as far as a match that starts before `before` can reach.
+        let end = before >= haystack.count ? haystack.count : max(0, min(haystack.count, before + needle.count - 1))
+        let scanned = UnsafeBufferPointer(rebasing: haystack[..<end])
         var total = 0
         var from = 0
-        while let found = first(needle, in: haystack, from: from, ignoringCase: ignoringCase) {
+        while let found = first(needle, in: scanned, from: from, ignoringCase: ignoringCase) {
             total += 1
             from = found + needle.count
         }

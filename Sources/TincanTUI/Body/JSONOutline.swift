@@ -27,6 +27,9 @@ struct JSONOutline: Sendable {
     private(set) var folded: Set<Int32> = []
     /// The visible rows in order, or nil when nothing is folded (every row is visible).
     private var visible: [Int32]?
+    /// Whether object members that are null are marked as removed: the response serializer
+    /// removed them (`removesKeysWithNullValues`), so the decoded value has no such keys.
+    var marksRemovedNulls = false
 
     /// Reads the outline; nil when the bytes are not one JSON value.
     init?(_ bytes: [UInt8]) {
@@ -196,6 +199,9 @@ struct JSONOutline: Sendable {
         let isOpenAndShown = isOpen(row) && !isEmptyContainer(row) && !folded.contains(Int32(row))
         let after = isClose(row) ? row + 1 : next(after: row)
         if !isOpenAndShown, after < kinds.count, !isClose(after) { tokens.append(Token(.jsonPunctuation, ",")) }
+        if marksRemovedNulls, isKeyed(row), kind(row) == .literal, bytes[valueStart(row)] == 0x6E {
+            tokens.append(Token(.muted, "  ← removed by the serializer (remove-nulls)"))
+        }
         return tokens
     }
 

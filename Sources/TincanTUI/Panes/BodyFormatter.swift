@@ -19,12 +19,17 @@ enum BodyFormatter {
     static let decodedTreeLimit = 1 << 20
 
     /// The decoded body, pretty.
-    static func pretty(_ result: TaskResult) -> BodyDocument {
+    ///
+    /// - Parameter removesNulls: Whether the serializer removed keys with null values; the
+    ///   outline shows the bytes as received, with those members marked as removed.
+    static func pretty(_ result: TaskResult, removesNulls: Bool = false) -> BodyDocument {
         switch result.serialization?.body ?? .none {
         case let .json(value):
             // The received bytes when they are one JSON value (they nearly always are), so no
             // copy is written; else the decoded value written out.
-            return JSONOutline(result.data).map { BodyDocument(.json($0)) } ?? document(of: value)
+            guard var outline = JSONOutline(result.data) else { return document(of: value) }
+            outline.marksRemovedNulls = removesNulls
+            return BodyDocument(.json(outline))
         case let .propertyList(value):
             // A property list is the same value tree: written as JSON, it folds, searches and
             // copies paths like a JSON body.

@@ -36,7 +36,7 @@ enum ResponsePane {
         let focused = state.focus == .response
         for (row, index) in visible.enumerated() {
             let isSelected = focused && index == state.bodyList.selected
-            let line = state.highlighted(document.line(index), isCurrent: isSelected)
+            let line = state.highlighted(document.line(index), row: index)
             let y = body.y + row
             if isSelected { buffer.fill(Rect(x: body.x, y: y, width: body.width, height: 1), style: theme.style(.selectionUnfocused)) }
             var spans = Renderer.spans(line, theme)
@@ -52,7 +52,10 @@ enum ResponsePane {
         }
         if count > body.height || state.search.query != nil {
             var position = "\(state.bodyList.selected + 1)/\(count)"
-            if let query = state.search.query { position = "/\(query.text) \(state.search.matchCount) · " + position }
+            if let query = state.search.query {
+                let place = state.search.current.map { "\($0.number)/\(state.search.matchCount)" } ?? "\(state.search.matchCount)"
+                position = "/\(query.text) \(place) · " + position
+            }
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
         }
     }
