@@ -57,6 +57,9 @@ let fullSession = """
         serializer: form
         headers:
           X-Trace: "{{$uuid}}"
+          X-Debug:
+            value: verbose
+            enabled: false
         query:
           page: "2"
         params:
@@ -157,6 +160,7 @@ struct SessionFormatTests {
 
         let create = session.requests[0]
         #expect(create.line == 36)
+        #expect(create.headers == [HeaderSetting(name: "X-Trace", value: "{{$uuid}}"), HeaderSetting(name: "X-Debug", value: "verbose", isEnabled: false)])
         #expect(create.query.map(\.name) == ["page"])
         #expect(create.params == .dictionary(["name": "Ada", "tags": ["a", "b"], "nested": .dictionary(["deep": [1, 2.5, true, .null]])]))
         #expect(create.captures["id"] == .body(try BodyPath(parsing: "$.json.id")))
@@ -171,6 +175,37 @@ struct SessionFormatTests {
         #expect(session.requests[1].auth == SavedAuth(scheme: .digest, user: "ada", password: "{{$env.PASSWORD}}"))
         #expect(session.requests[2].body == .base64([0, 1, 2]))
         #expect(session.requests[2].files == [SavedFile(field: "avatar", path: "a.png", type: "image/png")])
+    }
+
+    @Test func aHeaderTurnedOffIsKeptInTheFileButNotSentAndDoesNotHideTheDefault() throws {
+        let text = """
+            defaults:
+              headers:
+                Accept: application/json
+                X-Off-Default:
+                  value: "1"
+                  enabled: false
+            requests:
+              - method: GET
+                url: http://127.0.0.1:9/get
+                headers:
+                  Accept:
+                    value: text/plain
+                    enabled: false
+                  X-Kept: yes-please
+                  X-Debug:
+                    value: verbose
+                    enabled: false
+
+            """
+        let session = try Session.parse(text, path: "off.tincan.yaml")
+        #expect(session.requests[0].headers.map(\.isEnabled) == [false, true, false])
+        let sent = try build(session)
+        #expect(sent.headers["Accept"] == "application/json", "the default applies: the request's own Accept is off")
+        #expect(sent.headers["X-Kept"] == "yes-please")
+        #expect(sent.headers["X-Debug"] == nil)
+        #expect(sent.headers["X-Off-Default"] == nil)
+        #expect(session.yamlText() == text, "written back as it was read")
     }
 
     @Test func writingThenReadingGivesTheSameSessionAndTheSameBytes() throws {
@@ -245,6 +280,10 @@ struct SessionFormatTests {
             ("requests:\n  - url: /x\n    assert:\n      body:\n        $.a: {between: 3}\n", "unknown key 'between' in a check"),
             ("requests:\n  - url: /x\n    assert:\n      max-duration: soon\n", "expected a duration such as 2s"),
             ("defaults:\n  properties:\n    cache-policy: always\n", "'always' is not a cache policy; expected one of: useProtocolCachePolicy"),
+            ("requests:\n  - url: /x\n    headers:\n      X-Debug: {enabled: false}\n", "s.yaml:4:16: header 'X-Debug' needs a value: {value: TEXT, enabled: false}"),
+            ("requests:\n  - url: /x\n    headers:\n      X-Debug: {value: a, on: false}\n", "unknown key 'on' in header 'X-Debug'; expected one of: value, enabled"),
+            ("requests:\n  - url: /x\n    headers:\n      X-Debug: {value: a, enabled: maybe}\n", "s.yaml:4:36: expected true or false"),
+            ("requests:\n  - url: /x\n    headers:\n      X-Debug: [a]\n", "null to remove a default, or {value: TEXT, enabled: false}"),
         ]
         for (text, expected) in cases {
             do {
@@ -379,5 +418,6 @@ struct SessionSchemaTests {
         #expect(try keys(schema, "$.properties.requests.items.properties") == Session.requestKeys)
         #expect(try keys(schema, "$.properties.requests.items.properties.assert.properties") == Session.assertKeys)
         #expect(try keys(schema, "$[\"$defs\"].check.oneOf[1].properties") == Session.predicateKeys)
+        #expect(try keys(schema, "$[\"$defs\"].headers.additionalProperties.oneOf[1].properties") == Session.headerKeys)
     }
 }

@@ -112,6 +112,31 @@ struct SessionWorkspaceTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent) == ["sample.tincan.yaml"])
     }
 
+    @Test func aHeaderTurnedOffIsSavedOffAndNotSent() throws {
+        var (state, path, directory) = try Self.opened()
+        defer { withExtendedLifetime(directory) {} }
+        state.focus = .collection
+        state.workspace.captured["token"] = .string("abc")
+        Fixtures.press([.key(KeyEvent(.down)), .key(KeyEvent(.enter))], into: &state)
+        #expect(Self.previewText(state).contains("Authorization: Bearer abc"))
+        state.focus = .headers
+        state.headerList = ListState()
+        Fixtures.press([.key(.char(" "))], into: &state)
+        #expect(state.headers.first?.isEnabled == false)
+        #expect(!Self.previewText(state).contains("Authorization"))
+        Fixtures.press([.key(.alt("w"))], into: &state)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("      Authorization:\n        value: Bearer {{token}}\n        enabled: false\n      X-Trace: null\n"), "\(text)")
+        // Opened again, the row is there, turned off.
+        var reopened = AppState(width: 120, height: 40)
+        reopened.open(Workspace(session: try Session.load(path: path), path: path))
+        reopened.focus = .collection
+        Fixtures.press([.key(KeyEvent(.down)), .key(KeyEvent(.enter))], into: &reopened)
+        #expect(reopened.headers.map(\.isEnabled) == [false])
+        #expect(!Self.previewText(reopened).contains("Authorization"))
+        #expect(!reopened.isModified)
+    }
+
     @Test func savingOverCommentsWarnsAndOffersSaveAs() throws {
         var (state, path, directory) = try Self.opened()
         defer { withExtendedLifetime(directory) {} }
@@ -217,11 +242,11 @@ struct SessionWorkspaceTests {
         #expect(state.status?.text.contains("1 check passed · captured token") == true)
         state.loadRequest(1)
         #expect(Self.previewText(state).contains("Authorization: Bearer s3cr3t\n"))
-        // A removal of a session default has no row, and survives an edit of the headers.
+        // A removal of a session default has no row, and survives an edit of the headers in its place.
         #expect(state.headers.map(\.name) == ["Authorization"])
         state.headers.append(HeaderRow(name: "Accept", value: "text/plain"))
         state.commitPanes()
-        #expect(state.workspace.session.requests[1].headers.map(\.name) == ["X-Trace", "Authorization", "Accept"])
+        #expect(state.workspace.session.requests[1].headers.map(\.name) == ["Authorization", "X-Trace", "Accept"])
     }
 
     @Test func aFailedAssertionIsNamedInTheStatusLine() throws {
@@ -395,6 +420,13 @@ struct HistoryFileTests {
         let store = HistoryStore(path: directory.path + "/history.jsonl", keepsSecrets: true)
         try store.append(Self.entry())
         #expect(store.load().entries == [Self.entry()])
+    }
+
+    @Test func aHeaderTurnedOffIsNotWrittenToHistory() throws {
+        var entry = Self.entry()
+        entry.request.headers.append(HeaderSetting(name: "X-Off", value: "1", isEnabled: false))
+        #expect(!entry.redacted().jsonLine().contains("X-Off"))
+        #expect(entry.redacted().jsonLine().contains("Accept"))
     }
 
     @Test func aBadLineIsReportedAndTheFileIsNeverRewritten() throws {

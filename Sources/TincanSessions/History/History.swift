@@ -42,7 +42,11 @@ public struct HistoryEntry: Sendable, Equatable {
         var entry = self
         var request = entry.request
         request.url = Redaction.url(request.url)
-        request.headers = request.headers.map { HeaderSetting(name: $0.name, value: $0.value.map { [name = $0.name] in Redaction.headerValue(name: name, value: $0) }) }
+        request.headers = request.headers.map { header in
+            var header = header
+            header.value = header.value.map { Redaction.headerValue(name: header.name, value: $0) }
+            return header
+        }
         request.query = request.query.map { ($0.name, Redaction.isSecret(name: $0.name) ? Redaction.mask : $0.value) }
         request.params = request.params.map(Redaction.value)
         if case .text(let text)? = request.body { request.body = .text(Self.redactedBody(text)) }
@@ -80,8 +84,10 @@ public struct HistoryEntry: Sendable, Equatable {
         object["url"] = .string(request.url)
         object["sent"] = .string(sentURL)
         if let serializer = request.serializer { object["serializer"] = .string(serializer.rawValue) }
-        if !request.headers.isEmpty {
-            object["headers"] = .array(request.headers.map { .array([.string($0.name), $0.value.map(ParameterValue.string) ?? .null]) })
+        // What was sent: a header turned off was not.
+        let sentHeaders = request.headers.filter(\.isEnabled)
+        if !sentHeaders.isEmpty {
+            object["headers"] = .array(sentHeaders.map { .array([.string($0.name), $0.value.map(ParameterValue.string) ?? .null]) })
         }
         if !request.query.isEmpty {
             object["query"] = .array(request.query.map { .array([.string($0.name), .string($0.value)]) })

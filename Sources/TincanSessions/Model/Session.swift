@@ -48,15 +48,18 @@ public struct RequestDefaults: Sendable, Equatable {
     public init() {}
 }
 
-/// One header line as saved: a value, or nil to remove a default of that name.
+/// One header line as saved: a value, or nil to remove a default of that name. A disabled
+/// header stays in the file (and in the TUI's list, turned off) but is not sent.
 public struct HeaderSetting: Sendable, Equatable {
     public var name: String
     public var value: String?
+    public var isEnabled: Bool
 
     /// Creates a header setting.
-    public init(name: String, value: String?) {
+    public init(name: String, value: String?, isEnabled: Bool = true) {
         self.name = name
         self.value = value
+        self.isEnabled = isEnabled
     }
 }
 

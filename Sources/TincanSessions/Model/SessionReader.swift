@@ -14,6 +14,8 @@ extension Session {
         "name", "method", "url", "serializer", "headers", "query", "params", "body", "files", "auth", "download", "upload",
         "properties", "response", "capture", "assert", "recorded",
     ]
+    /// The keys of a header written as a mapping (a header turned off).
+    public static let headerKeys = ["value", "enabled"]
     public static let assertKeys = ["status", "headers", "body", "valid", "errors", "max-duration"]
     public static let predicateKeys = ["equals", "not-equals", "contains", "matches", "exists", "type", "less-than", "greater-than", "count", "one-of"]
 
@@ -66,7 +68,7 @@ struct SessionReader {
         for (key, _, value) in try entries(node, allowed: Session.defaultsKeys, in: "defaults") {
             switch key {
             case "serializer": defaults.serializer = try serializer(value)
-            case "headers": defaults.headers = try headers(value)
+            case "headers": defaults.headers = try headers(value, allowsDisabled: true)
             case "properties": defaults.properties = try properties(value)
             case "response": defaults.response = try response(value)
             default: defaults.security = try security(value)
@@ -95,7 +97,7 @@ struct SessionReader {
                 request.url = try text(value, "a path relative to the base, or an absolute URL")
                 sawURL = true
             case "serializer": request.serializer = try serializer(value)
-            case "headers": request.headers = try headers(value)
+            case "headers": request.headers = try headers(value, allowsDisabled: true)
             case "query":
                 request.query = try pairs(value, "a mapping of query fields to values").map { name, _, value in
                     (name, try text(value, "a query value"))
@@ -432,14 +434,35 @@ struct SessionReader {
         return variables
     }
 
-    private func headers(_ node: Node) throws -> [HeaderSetting] {
+    /// Header names to values; with `allowsDisabled`, a value may also be `{value: V, enabled: false}`
+    /// (a header kept in the file but not sent).
+    private func headers(_ node: Node, allowsDisabled: Bool = false) throws -> [HeaderSetting] {
         try pairs(node, "a mapping of header names to values").map { name, nameNode, value in
             guard HTTPHeaders.isValidName(name) else {
                 throw file.error(at: nameNode, "'\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)")
             }
-            if case .null = try parameter(value) { return HeaderSetting(name: name, value: nil) }
-            return HeaderSetting(name: name, value: try text(value, "the header's value, or null to remove a default"))
+            if allowsDisabled, case .mapping = value {
+                var setting = HeaderSetting(name: name, value: nil)
+                var hasValue = false
+                for (key, _, member) in try entries(value, allowed: Session.headerKeys, in: "header '\(name)'") {
+                    switch key {
+                    case "value":
+                        hasValue = true
+                        setting.value = try headerValue(member)
+                    default:
+                        setting.isEnabled = try bool(member)
+                    }
+                }
+                guard hasValue else { throw file.error(at: value, "header '\(name)' needs a value: {value: TEXT, enabled: false}") }
+                return setting
+            }
+            return HeaderSetting(name: name, value: try headerValue(value, allowsDisabled: allowsDisabled))
         }
+    }
+
+    private func headerValue(_ node: Node, allowsDisabled: Bool = false) throws -> String? {
+        if case .null = try parameter(node) { return nil }
+        return try text(node, allowsDisabled ? "the header's value, null to remove a default, or {value: TEXT, enabled: false}" : "the header's value, or null to remove a default")
     }
 
     private func serializer(_ node: Node) throws -> SerializerKind {

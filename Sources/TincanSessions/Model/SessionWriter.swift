@@ -85,7 +85,12 @@ extension SavedRequest {
 }
 
 extension [HeaderSetting] {
-    var yaml: YAMLValue { .mapping(map { ($0.name, $0.value.map(YAMLValue.string) ?? .literal("null")) }) }
+    var yaml: YAMLValue {
+        .mapping(map { header in
+            let value = header.value.map(YAMLValue.string) ?? .literal("null")
+            return (header.name, header.isEnabled ? value : .mapping([("value", value), ("enabled", .literal("false"))]))
+        })
+    }
 }
 
 extension ObservedProperties {

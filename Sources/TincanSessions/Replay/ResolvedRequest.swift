@@ -73,8 +73,10 @@ extension Session {
         var draft = RequestDraft(method: saved.method, url: try expand(saved.url), baseURL: try base.map(expand))
         draft.workingDirectory = directory
         draft.serializer = saved.serializer ?? defaults.serializer ?? .form
-        var headers = defaults.headers.filter { shared in !saved.headers.contains { HTTPHeaders.same($0.name, shared.name) } }
-        headers += saved.headers
+        // A disabled header is not sent, and does not hide a default of its name.
+        let own = saved.headers.filter(\.isEnabled)
+        var headers = defaults.headers.filter { shared in shared.isEnabled && !own.contains { HTTPHeaders.same($0.name, shared.name) } }
+        headers += own
         for header in headers {
             if let value = header.value {
                 draft.items.append(.header(name: header.name, value: try expand(value)))

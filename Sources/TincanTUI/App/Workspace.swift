@@ -90,12 +90,13 @@ extension PaneValues {
     ///
     /// Multipart files become `@path` string parameters, as the command line writes them.
     /// Headers that remove a session default (`name: null`) have no row; they are kept as they are.
+    /// A disabled header (`{value: V, enabled: false}`) is a row turned off.
     init(_ saved: SavedRequest, in session: Session) {
         method = saved.method
         serializer = saved.serializer ?? session.defaults.serializer ?? .form
         base = session.base ?? ""
         url = saved.url
-        headers = saved.headers.compactMap { header in header.value.map { HeaderRow(name: header.name, value: $0) } }
+        headers = saved.headers.compactMap { header in header.value.map { HeaderRow(name: header.name, value: $0, isEnabled: header.isEnabled) } }
         var parameters = saved.params ?? .dictionary([:])
         if !saved.files.isEmpty, case .dictionary(var members) = parameters {
             for file in saved.files { members[file.field] = .string("@" + file.path) }
@@ -116,8 +117,12 @@ extension PaneValues {
         if serializer != loaded.serializer { request.serializer = serializer }
         if url != loaded.url { request.url = url }
         if headers != loaded.headers {
-            let removals = original.headers.filter { $0.value == nil }
-            request.headers = removals + headers.filter { $0.isEnabled && !$0.name.isEmpty }.map { HeaderSetting(name: $0.name, value: $0.value) }
+            // The rows, with the removals (which have no row) back where they were.
+            var merged = headers.filter { !$0.name.isEmpty }.map { HeaderSetting(name: $0.name, value: $0.value, isEnabled: $0.isEnabled) }
+            for (index, removal) in original.headers.enumerated() where removal.value == nil {
+                merged.insert(removal, at: min(index, merged.count))
+            }
+            request.headers = merged
         }
         if parameters != loaded.parameters || serializer != loaded.serializer {
             var parameters = self.parameters

@@ -113,7 +113,7 @@ extension AppState {
 
     /// Names (lower case) of the headers the selected request takes from the session's defaults.
     func sessionHeaderNames(in session: Session) -> Set<String> {
-        let own = Set(session.requests[workspace.selected].headers.map { $0.name.lowercased() })
-        return Set(session.defaults.headers.map { $0.name.lowercased() }).subtracting(own)
+        let own = Set(session.requests[workspace.selected].headers.filter(\.isEnabled).map { $0.name.lowercased() })
+        return Set(session.defaults.headers.filter(\.isEnabled).map { $0.name.lowercased() }).subtracting(own)
     }
 }
