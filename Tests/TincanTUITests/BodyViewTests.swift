@@ -106,6 +106,25 @@ struct BodyViewTests {
         #expect(document.find(upper, from: 0, forward: true, skipCurrent: false) == nil)
     }
 
+    @Test func backwardSearchFindsTheLastMatchBeforeAnOffsetAcrossItsBlocks() {
+        var bytes = [UInt8](repeating: 0x2E, count: 300_000)
+        let positions = [10, 65_533, 131_070, 234_460, 299_994]
+        for position in positions { bytes.replaceSubrange(position..<(position + 6), with: Array("NeeDle".utf8)) }
+        let needle = Array("needle".utf8)
+        /// A plain backward scan, the reference.
+        func reference(_ before: Int) -> Int? {
+            positions.last { $0 < before }
+        }
+        let befores = Set(positions.flatMap { [$0, $0 + 1, $0 + 5, $0 + 6, $0 + 7] } + [0, 1, 11, 65_536, 131_072, 200_000, 299_995, 300_000, 400_000])
+        bytes.withUnsafeBufferPointer { buffer in
+            for before in befores.sorted() {
+                #expect(ByteSearch.last(needle, in: buffer, before: before, ignoringCase: true) == reference(before), "before \(before)")
+                #expect(ByteSearch.last(needle, in: buffer, before: before, ignoringCase: false) == nil, "case-sensitive, before \(before)")
+            }
+            #expect(ByteSearch.count(needle, in: buffer, before: 131_071, ignoringCase: true) == 3)
+        }
+    }
+
     @Test func textBodiesBreakLongLinesIntoRowsAtCharacterBoundaries() {
         let long = String(repeating: "é", count: 800) // 1,600 bytes on one line
         let document = BodyFormatter.raw(Array("first\r\n\(long)\nlast\ttab".utf8))
