@@ -188,6 +188,12 @@ struct BodyViewTests {
         Fixtures.press([.key(.char("N"))], into: &state)
         #expect(state.search.current == first)
         #expect(state.bodyList.selected == first.row)
+        // A fold moves rows under the current match, so it is let go; n goes on from the cursor.
+        Fixtures.press([.key(.char("-"))], into: &state)
+        #expect(state.search.current == nil)
+        Fixtures.press([.key(.char("n"))], into: &state)
+        #expect(state.search.current != nil)
+        #expect(state.bodyList.selected == state.search.current?.row)
         // Escape closes the field and keeps the last query.
         Fixtures.press([.key(.char("/")), .key(.char("x")), .key(KeyEvent(.escape))], into: &state)
         #expect(state.search.field == nil)

@@ -91,6 +91,18 @@ extension AppState {
             }
             status = StatusMessage("Copied \(path)", .success)
             return [.copyToClipboard(path)]
+        case .toggleFold, .fold, .unfold, .foldAll, .unfoldAll:
+            // A fold moves the rows under the current match: n searches on from the cursor.
+            search.current = nil
+            foldBody(action, document)
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func foldBody(_ action: Action, _ document: BodyDocument) {
+        switch action {
         case .toggleFold:
             let selected = bodyList.selected
             if let row = updateBodyDocument({ $0.toggleFold(at: selected) }) ?? nil {
@@ -107,7 +119,6 @@ extension AppState {
         default:
             break
         }
-        return []
     }
 
     /// Keys while the search field is open: enter runs it, escape closes it.
