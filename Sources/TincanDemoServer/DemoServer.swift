@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
@@ -35,19 +36,23 @@ public final class DemoServer: Sendable {
     ///   - port: The port, or 0 for any free port.
     ///   - log: Called with one line per request (method, path, status, time), or nil for silence.
     ///   - tls: A server TLS configuration (certificate and key) to serve https, or nil for http.
+    ///   - closesEveryConnection: Whether every response says `Connection: close` and the
+    ///     connection then closes, as servers without keep-alive do.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
         log: (@Sendable (String) -> Void)? = nil,
-        tls: TLSConfiguration? = nil
+        tls: TLSConfiguration? = nil,
+        closesEveryConnection: Bool = false
     ) async throws -> DemoServer {
         let router = DemoRoutes.makeRouter(log: log)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "tincan.demo-server")
         logger.logLevel = .critical
+        let http1 = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [DemoConnectionHandler(closesEveryConnection: closesEveryConnection)]))
         let application = Application(
             router: router,
-            server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
+            server: try tls.map { try .tls(http1, tlsConfiguration: $0) } ?? http1,
             configuration: .init(address: .hostname(host, port: port), serverName: "tincan-demo"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? port)

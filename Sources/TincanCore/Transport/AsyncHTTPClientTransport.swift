@@ -62,37 +62,35 @@ public final class AsyncHTTPClientTransport: Transport {
             throw TransportError(.invalidRequest("\(error)"))
         }
         clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
+        // The request's event loop is chosen here so that the body stream can end on it in the
+        // same turn as its last write (see UploadStream).
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        var upload: UploadStream?
         if let length = request.body.length {
-            let body = request.body
-            let rate = options.uploadBytesPerSecond
-            clientRequest.body = .stream(contentLength: length) { writer in
-                let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
-                promise.completeWithTask {
-                    do {
-                        try await Self.write(body, to: writer, bytesPerSecond: rate)
-                    } catch let error as HTTPClientError where error == .requestStreamCancelled {
-                        // The server answered before reading the whole body (a redirect, a 401,
-                        // a 413), which HTTP allows; the response stands and the rest is not sent.
-                    }
-                }
-                return promise.futureResult
-            }
+            let stream = UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, eventLoop: eventLoop)
+            upload = stream
+            clientRequest.body = .stream(contentLength: length) { writer in stream.start(writer) }
         }
-        let delegate = ResponseDelegate(url: request.url, uploadLength: request.body.length, idleTimeout: options.idleTimeout, events: events)
+        let delegate = ResponseDelegate(url: request.url, upload: upload, uploadLength: request.body.length, idleTimeout: options.idleTimeout, events: events)
         let task = client.execute(
             request: clientRequest,
             delegate: delegate,
+            eventLoop: .delegate(on: eventLoop),
             deadline: options.deadline.map { .now() + .milliseconds(Int64($0 * 1000)) }
         )
         delegate.attach(task)
         return try await withTaskCancellationHandler {
             do {
                 return try await task.futureResult.get()
+            } catch is UploadStream.UploadStopped {
+                // A response of 300 or more arrived before the whole body was sent, which HTTP
+                // allows: AsyncHTTPClient sent no more of the body, and the response stands.
+                guard let response = delegate.completeEarly() else {
+                    throw TransportError(.connectionClosed("no response head arrived"))
+                }
+                return response
             } catch let error as HTTPClientError where error == .requestStreamCancelled {
-                // When the whole response arrives before the request body is done (a redirect or
-                // a 401 answered early, which HTTP allows), AsyncHTTPClient waits for the body
-                // stream and then fails the task with requestStreamCancelled, though every
-                // response byte has been delivered: it fails the task only from that state.
+                // The whole response arrived before the body's end was handed over: the response stands.
                 guard let response = delegate.completeEarly() else {
                     throw Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
                 }
@@ -103,39 +101,6 @@ public final class AsyncHTTPClientTransport: Transport {
         } onCancel: {
             task.cancel()
         }
-    }
-
-    /// How many body writes may be in flight: enough to keep the socket busy, few enough that
-    /// memory stays at a few chunks.
-    static let writesInFlight = 4
-
-    /// Streams a body off the event loop. Files are read straight into the buffers that are
-    /// sent; with a rate limit, each chunk waits until the limit allows it.
-    static func write(_ body: RequestBody, to writer: HTTPClient.Body.StreamWriter, bytesPerSecond: Int?) async throws {
-        let chunkSize = bytesPerSecond.map { max(1024, min(256 * 1024, $0 / 20)) } ?? 256 * 1024
-        let clock = ContinuousClock()
-        let start = clock.now
-        var sent = 0
-        var pending: [EventLoopFuture<Void>] = []
-        func send(_ buffer: ByteBuffer) async throws {
-            if let bytesPerSecond {
-                let due = start + .microseconds(Int64(Double(sent) / Double(bytesPerSecond) * 1_000_000))
-                if due > clock.now { try await Task.sleep(until: due, clock: clock) }
-            }
-            sent += buffer.readableBytes
-            pending.append(writer.write(.byteBuffer(buffer)))
-            if pending.count >= writesInFlight || bytesPerSecond != nil {
-                try await pending.removeFirst().get()
-            }
-        }
-        if case .file(let path, _) = body {
-            let file = try FileReader(path: path, chunkSize: chunkSize)
-            while let buffer = try file.readBuffer() { try await send(buffer) }
-        } else {
-            var reader = try body.makeReader(chunkSize: chunkSize)
-            while let chunk = try reader.read() { try await send(ByteBuffer(bytes: chunk)) }
-        }
-        for future in pending { try await future.get() }
     }
 
     /// Maps AsyncHTTPClient, NIO and TLS errors to a ``TransportError`` that says what happened.
@@ -190,19 +155,23 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         var downloaded: Int64 = 0
         /// Content-Length, read once from the head rather than on every chunk.
         var expectedLength: Int64?
+        /// The body length after which a response that stopped the upload is complete.
+        var stoppedUploadCompletesAt: Int64?
         var lastActivity = NIODeadline.now()
         var idleTimer: Scheduled<Void>?
     }
 
     private let url: URLReference
+    private let upload: UploadStream?
     private let uploadLength: Int64?
     private let idleTimeout: TimeAmount
     private let idleSeconds: Double
     private let events: @Sendable (TransportEvent) throws -> Void
     private let state = Mutex(State())
 
-    init(url: URLReference, uploadLength: Int64?, idleTimeout: Double, events: @escaping @Sendable (TransportEvent) throws -> Void) {
+    init(url: URLReference, upload: UploadStream?, uploadLength: Int64?, idleTimeout: Double, events: @escaping @Sendable (TransportEvent) throws -> Void) {
         self.url = url
+        self.upload = upload
         self.uploadLength = uploadLength
         self.idleSeconds = idleTimeout
         self.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
@@ -286,16 +255,30 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             $0.response = response
             $0.expectedLength = response.expectedContentLength
         }
-        return deliver(.responseHead(response), on: task.eventLoop)
+        let held = upload?.responseHeadArrived(status: response.statusCode)
+        if let upload, upload.wasStopped {
+            // The writer ends the body stream once this response is complete: when its length
+            // (before any content coding) says so, else now.
+            let coded = response.headers["Content-Encoding"].map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
+            if let length = response.expectedContentLength, length > 0, !coded {
+                state.withLock { $0.stoppedUploadCompletesAt = length }
+            } else {
+                upload.responseCompleted()
+            }
+        }
+        let delivered = deliver(.responseHead(response), on: task.eventLoop)
+        guard let held else { return delivered }
+        return delivered.flatMap { held }
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         // One lock per chunk: the idle timestamp and the count together.
-        let (downloaded, expected) = state.withLock { state in
+        let (downloaded, expected, completesUpload) = state.withLock { state in
             state.lastActivity = .now()
             state.downloaded += Int64(buffer.readableBytes)
-            return (state.downloaded, state.expectedLength)
+            return (state.downloaded, state.expectedLength, state.stoppedUploadCompletesAt.map { state.downloaded >= $0 } ?? false)
         }
+        if completesUpload { upload?.responseCompleted() }
         return deliver(.bodyChunk(buffer, TransferProgress(completed: downloaded, expected: expected)), on: task.eventLoop)
     }
 
@@ -308,10 +291,12 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveError(task: HTTPClient.Task<HTTPResponse>, _ error: any Error) {
         cancelIdleTimer()
+        upload?.responseCompleted()
     }
 
     func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse {
         cancelIdleTimer()
+        upload?.responseCompleted()
         guard let response = state.withLock({ $0.response }) else {
             throw TransportError(.connectionClosed("no response head arrived"))
         }
