@@ -28,6 +28,7 @@ let package = Package(
         .target(
             name: "TincanCore",
             dependencies: [
+                "CZlib",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -47,7 +48,8 @@ let package = Package(
         ),
         .target(name: "TerminalUI"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
-        // zlib, which NIO's decompression already links: the demo server's /gzip and /deflate.
+        // zlib, which NIO's decompression already links: response decoding in the core, and the
+        // demo server's /gzip and /deflate.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "CursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
         .target(
@@ -94,6 +96,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "CZlib",
                 "TincanCore",
                 "TincanDemoServer",
                 "TerminalUI",

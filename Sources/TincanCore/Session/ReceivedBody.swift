@@ -22,10 +22,17 @@ final class ReceivedBody: Sendable {
 
     /// The file a download writes to, when this body belongs to one.
     let download: DownloadFile?
+    /// The most bytes kept in memory, or nil for no limit.
+    let memoryLimit: Int64?
     private let state = Mutex(State())
 
-    init(download: DownloadFile?) {
+    /// The most bytes of a body that is dropped (a redirect's, a challenge's) read before the
+    /// connection is given up instead: a server can send such a body without end.
+    static let discardLimit: Int64 = 1 << 20
+
+    init(download: DownloadFile?, memoryLimit: Int64? = nil) {
         self.download = download
+        self.memoryLimit = memoryLimit
     }
 
     deinit {
@@ -35,6 +42,9 @@ final class ReceivedBody: Sendable {
     /// Starts a response: its bytes go to `target`. For `.file`, opens the partial file,
     /// appending from `offset` or starting it afresh when `offset` is zero.
     func begin(_ target: Target, expectedLength: Int64?, offset: Int64 = 0) throws {
+        if target == .memory, let memoryLimit, let expectedLength, expectedLength > memoryLimit {
+            throw tooLarge("is \(RequestPreview.byteCount(expectedLength)), more than")
+        }
         var descriptor: Int32 = -1
         if target == .file, let download {
             descriptor = try download.openPartial(appendingAt: offset)
@@ -53,8 +63,13 @@ final class ReceivedBody: Sendable {
         try state.withLock { state in
             switch state.target {
             case .discard:
+                state.written += Int64(buffer.readableBytes)
+                if state.written > Self.discardLimit { throw BodyNotNeeded() }
                 return 0
             case .memory:
+                if let memoryLimit, Int64(state.data.count + buffer.readableBytes) > memoryLimit {
+                    throw tooLarge("passed")
+                }
                 state.data.append(contentsOf: buffer.readableBytesView)
             case .file:
                 try buffer.withUnsafeReadableBytes { bytes in
@@ -72,6 +87,12 @@ final class ReceivedBody: Sendable {
             state.written += Int64(buffer.readableBytes)
             return state.offset
         }
+    }
+
+    /// The body-size error; `what` reads "is 300 MB, more than" or "passed".
+    private func tooLarge(_ what: String) -> TransportError {
+        let limit = memoryLimit.map { RequestPreview.byteCount($0) } ?? ""
+        return TransportError(.limitExceeded("the body \(what) the \(limit) kept in memory (max-body); save it to a file with --download FILE, or raise max-body"))
     }
 
     /// The bytes kept in memory.

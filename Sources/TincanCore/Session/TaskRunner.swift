@@ -59,7 +59,7 @@ struct TaskRunner {
         } else {
             download = nil
         }
-        let body = ReceivedBody(download: download)
+        let body = ReceivedBody(download: download, memoryLimit: configuration.maximumBodyBytes)
         var hop = Hop()
         let policy = request.properties.cachePolicy
         let handlesCookies = request.properties.httpShouldHandleCookies
@@ -130,7 +130,8 @@ struct TaskRunner {
             do {
                 let remaining = configuration.requestDeadline.map { $0 - (clock.now - start).inSeconds }
                 let options = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: remaining,
-                                               uploadBytesPerSecond: configuration.uploadBytesPerSecond)
+                                               uploadBytesPerSecond: configuration.uploadBytesPerSecond,
+                                               decompression: configuration.decompression)
                 response = try await transport.send(outgoing, options: options) { event in
                     switch event {
                     case .requestHeadSent:
@@ -218,7 +219,9 @@ struct TaskRunner {
                 data = body.target == .memory ? body.data : []
                 if let download, body.target == .file || hop.alreadyComplete {
                     do {
-                        if let expected = current.expectedContentLength, body.target == .file, body.written != expected {
+                        // Content-Length counts the bytes on the wire: compare it only with a body that was not decoded.
+                        let decoded = configuration.decompression != nil && ContentDecoder.decodes(current.headers["Content-Encoding"])
+                        if let expected = current.expectedContentLength, body.target == .file, !decoded, body.written != expected {
                             return finish(TransportError(.connectionClosed("the download stopped after \(body.written) of \(expected) bytes; \(download.partialPath) is kept for --continue")))
                         }
                         try download.complete()

@@ -16,6 +16,14 @@ public struct SendingConfiguration: Sendable {
     public var credential: Credential?
     /// The most request-body bytes sent per second, or nil for no limit.
     public var uploadBytesPerSecond: Int?
+    /// The most response-body bytes kept in memory (downloads to a file are not limited), or nil
+    /// for no limit. A body past it fails the request with ``TransportError/Reason/limitExceeded(_:)``.
+    public var maximumBodyBytes: Int64? = SendingConfiguration.defaultMaximumBodyBytes
+    /// How far a gzip or deflate body may grow when decoded, or nil to keep it encoded.
+    public var decompression: DecompressionLimits? = .standard
+
+    /// The default of ``maximumBodyBytes``: 256 MiB.
+    public static let defaultMaximumBodyBytes: Int64 = 256 << 20
 
     /// Creates the defaults.
     public init() {}

@@ -20,13 +20,13 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Parameters:
     ///   - tlsConfiguration: TLS settings; certificate verification is on by default.
     ///   - connectTimeout: Seconds to set up a connection.
-    ///   - decompresses: Whether gzip and deflate bodies are decompressed.
-    public init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration(), connectTimeout: Double = 30, decompresses: Bool = true) {
+    public init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration(), connectTimeout: Double = 30) {
+        // Bodies are decoded by each request's ContentDecoder, within its limits.
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration,
             redirectConfiguration: .disallow,
             timeout: .init(connect: .milliseconds(Int64(connectTimeout * 1000))),
-            decompression: decompresses ? .enabled(limit: .none) : .disabled
+            decompression: .disabled
         )
         // Certificate errors must come back at once with their reason, not after retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -71,7 +71,7 @@ public final class AsyncHTTPClientTransport: Transport {
             upload = stream
             clientRequest.body = .stream(contentLength: length) { writer in stream.start(writer) }
         }
-        let delegate = ResponseDelegate(url: request.url, upload: upload, uploadLength: request.body.length, idleTimeout: options.idleTimeout, events: events)
+        let delegate = ResponseDelegate(url: request.url, upload: upload, uploadLength: request.body.length, options: options, eventLoop: eventLoop, events: events)
         let task = client.execute(
             request: clientRequest,
             delegate: delegate,
@@ -85,6 +85,12 @@ public final class AsyncHTTPClientTransport: Transport {
             } catch is UploadStream.UploadStopped {
                 // A response of 300 or more arrived before the whole body was sent, which HTTP
                 // allows: AsyncHTTPClient sent no more of the body, and the response stands.
+                guard let response = delegate.completeEarly() else {
+                    throw TransportError(.connectionClosed("no response head arrived"))
+                }
+                return response
+            } catch is BodyNotNeeded {
+                // The caller has what it needs of this response (a redirect's body, say).
                 guard let response = delegate.completeEarly() else {
                     throw TransportError(.connectionClosed("no response head arrived"))
                 }
@@ -168,13 +174,18 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private let idleSeconds: Double
     private let events: @Sendable (TransportEvent) throws -> Void
     private let state = Mutex(State())
+    private let decompression: DecompressionLimits?
+    /// The current response's decoder, when its body is gzip or deflate; used on the event loop only.
+    private let decoder: NIOLoopBoundBox<ContentDecoder?>
 
-    init(url: URLReference, upload: UploadStream?, uploadLength: Int64?, idleTimeout: Double, events: @escaping @Sendable (TransportEvent) throws -> Void) {
+    init(url: URLReference, upload: UploadStream?, uploadLength: Int64?, options: TransportOptions, eventLoop: any EventLoop, events: @escaping @Sendable (TransportEvent) throws -> Void) {
         self.url = url
         self.upload = upload
         self.uploadLength = uploadLength
-        self.idleSeconds = idleTimeout
-        self.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        self.idleSeconds = options.idleTimeout
+        self.idleTimeout = .milliseconds(Int64(options.idleTimeout * 1000))
+        self.decompression = options.decompression
+        self.decoder = .makeEmptyBox(valueType: ContentDecoder.self, eventLoop: eventLoop)
         self.events = events
     }
 
@@ -255,12 +266,14 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             $0.response = response
             $0.expectedLength = response.expectedContentLength
         }
+        if let decompression {
+            decoder.value = ContentDecoder(contentEncoding: response.headers["Content-Encoding"], limits: decompression)
+        }
         let held = upload?.responseHeadArrived(status: response.statusCode)
         if let upload, upload.wasStopped {
             // The writer ends the body stream once this response is complete: when its length
-            // (before any content coding) says so, else now.
-            let coded = response.headers["Content-Encoding"].map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
-            if let length = response.expectedContentLength, length > 0, !coded {
+            // (counted on the wire, before any decoding) says so, else now.
+            if let length = response.expectedContentLength, length > 0 {
                 state.withLock { $0.stoppedUploadCompletesAt = length }
             } else {
                 upload.responseCompleted()
@@ -279,7 +292,17 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             return (state.downloaded, state.expectedLength, state.stoppedUploadCompletesAt.map { state.downloaded >= $0 } ?? false)
         }
         if completesUpload { upload?.responseCompleted() }
-        return deliver(.bodyChunk(buffer, TransferProgress(completed: downloaded, expected: expected)), on: task.eventLoop)
+        // Progress counts the bytes on the wire, as Content-Length does; the body gets them decoded.
+        let progress = TransferProgress(completed: downloaded, expected: expected)
+        guard let decoder = decoder.value else {
+            return deliver(.bodyChunk(buffer, progress), on: task.eventLoop)
+        }
+        do {
+            try decoder.decode(buffer) { decoded in try events(.bodyChunk(decoded, progress)) }
+            return task.eventLoop.makeSucceededVoidFuture()
+        } catch {
+            return task.eventLoop.makeFailedFuture(error)
+        }
     }
 
     /// The response head, for a response that arrived whole before the request body was sent;

@@ -42,12 +42,23 @@ public struct TransportOptions: Sendable, Hashable {
     public var deadline: Double?
     /// The most body bytes sent per second, or nil for no limit (for demonstrations: progress you can watch).
     public var uploadBytesPerSecond: Int?
+    /// How far a gzip or deflate body may grow as it is decoded, or nil to keep such bodies
+    /// encoded, as they came.
+    public var decompression: DecompressionLimits?
 
-    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil) {
+    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil, decompression: DecompressionLimits? = .standard) {
         self.idleTimeout = idleTimeout
         self.deadline = deadline
         self.uploadBytesPerSecond = uploadBytesPerSecond
+        self.decompression = decompression
     }
+}
+
+/// Thrown by a transport event handler to stop reading a response whose body it does not need
+/// (a redirect's or a challenge's that goes on and on): the response stands as it is, and the
+/// connection is closed rather than drained.
+public struct BodyNotNeeded: Error, Sendable {
+    public init() {}
 }
 
 /// Sends one request and streams back the response, without following redirects.
@@ -99,6 +110,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case fileWrite(path: String, reason: String)
         /// The server's response could not be used (a resume that starts at the wrong byte, say).
         case badResponse(String)
+        /// The response passed a limit that keeps memory and disk bounded (the body kept in
+        /// memory, or how far a compressed body may grow).
+        case limitExceeded(String)
         case other(String)
     }
 
@@ -123,6 +137,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case .notCached: "no cached response, and the cache policy forbids loading"
         case .fileWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .badResponse(let detail): "unusable response: \(detail)"
+        case .limitExceeded(let detail): "response too large: \(detail)"
         case .other(let detail): detail
         }
     }

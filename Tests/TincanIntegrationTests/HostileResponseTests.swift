@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+import Testing
+import TincanCore
+
+/// Servers that send more than anyone should keep: memory stays bounded, and the error names the
+/// limit that stopped the request.
+@Suite("Hostile responses")
+struct HostileResponseTests {
+    static func send(_ url: String, configure: (inout SendingConfiguration) -> Void = { _ in }) async throws -> TaskResult {
+        var configuration = SendingConfiguration()
+        configuration.requestDeadline = 30
+        configure(&configuration)
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), configuration: configuration)
+        let result = try await manager.send(try RequestDraft(method: "GET", url: url).build())
+        try await manager.invalidate(cancelingTasks: true)
+        return result
+    }
+
+    static func limitMessage(_ result: TaskResult) -> String? {
+        guard case .limitExceeded(let message)? = result.transportError?.reason else { return nil }
+        return message
+    }
+
+    /// A server whose every response is a gzip bomb: `decoded` zero bytes in a few kilobytes.
+    static func bombServer(decoded: Int) throws -> RawHTTPServer {
+        let bomb = gzippedZeros(count: decoded)
+        return try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
+            RawHTTPServer.write(socket, bomb)
+        }
+    }
+
+    @Test("A gzip body that grows past the ratio limit fails, naming the ratio")
+    func gzipBombStopsAtTheRatio() async throws {
+        let server = try Self.bombServer(decoded: 256 << 20)
+        defer { server.stop() }
+        let result = try await Self.send(server.baseURL + "/bomb")
+        let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
+        #expect(message.contains("more than 200 times its size"))
+        #expect(result.data.count < 16 << 20)
+    }
+
+    @Test("A gzip body that decodes past the size limit fails, naming the limit")
+    func gzipBodyStopsAtTheSize() async throws {
+        let server = try Self.bombServer(decoded: 64 << 20)
+        defer { server.stop() }
+        let result = try await Self.send(server.baseURL + "/bomb") {
+            $0.decompression = DecompressionLimits(ratio: 1_000_000, maximumBytes: 8 << 20)
+        }
+        let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
+        #expect(message.contains("more than 8 MiB, the decompression limit"))
+    }
+
+    @Test("A gzip body within the limits is decoded, and its progress counts the bytes on the wire")
+    func gzipWithinTheLimitsIsDecoded() async throws {
+        let bomb = gzippedZeros(count: 4 << 20)
+        let server = try Self.bombServer(decoded: 4 << 20)
+        defer { server.stop() }
+        var configuration = SendingConfiguration()
+        configuration.requestDeadline = 30
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), configuration: configuration)
+        let task = try manager.dataTask(with: try RequestDraft(method: "GET", url: server.baseURL + "/zeros").build())
+        task.resume()
+        let result = await task.result()
+        try await manager.invalidate(cancelingTasks: true)
+        #expect(result.transportError == nil)
+        #expect(result.data.count == 4 << 20 && result.data.allSatisfy { $0 == 0 })
+        #expect(task.downloadProgress == TransferProgress(completed: Int64(bomb.count), expected: Int64(bomb.count)))
+    }
+
+    @Test("A body without end stops at the memory limit, with advice to download it")
+    func endlessBodyStopsAtTheMemoryLimit() async throws {
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)
+            while RawHTTPServer.write(socket, chunk) {}
+        }
+        defer { server.stop() }
+        let result = try await Self.send(server.baseURL + "/endless") { $0.maximumBodyBytes = 4 << 20 }
+        let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
+        #expect(message.contains("passed the 4 MiB kept in memory"))
+        #expect(message.contains("--download FILE"))
+        #expect(result.data.count <= 4 << 20)
+    }
+
+    @Test("A body longer than the memory limit is refused at its head")
+    func declaredLengthOverTheLimitIsRefusedAtOnce() async throws {
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Length: 10000000000\r\n\r\nabc")
+        }
+        defer { server.stop() }
+        let result = try await Self.send(server.baseURL + "/big") { $0.maximumBodyBytes = 1 << 20 }
+        let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
+        #expect(message.contains("is 10 GB, more than the 1 MiB kept in memory"))
+    }
+
+    @Test("A redirect whose body never ends is still followed")
+    func endlessRedirectBodyIsDropped() async throws {
+        let server = try RawHTTPServer { head, socket in
+            if head.hasPrefix("GET /final ") {
+                RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok")
+                return
+            }
+            RawHTTPServer.write(socket, "HTTP/1.1 302 Found\r\nLocation: /final\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = Array("1000\r\n".utf8) + [UInt8](repeating: 0x62, count: 0x1000) + Array("\r\n".utf8)
+            while RawHTTPServer.write(socket, chunk) {}
+        }
+        defer { server.stop() }
+        let result = try await Self.send(server.baseURL + "/start")
+        #expect(result.transportError == nil, "\(String(describing: result.transportError))")
+        #expect(result.response?.statusCode == 200)
+        #expect(result.data == Array("ok".utf8))
+        #expect(result.redirects.map(\.statusCode) == [302])
+    }
+}
