@@ -126,9 +126,9 @@ struct DownloadFile: Sendable {
             return
         }
         do {
-            try Data((validator + "\n").utf8).write(to: URL(fileURLWithPath: validatorPath), options: .atomic)
+            try AtomicFile.write(Array((validator + "\n").utf8), to: validatorPath)
         } catch {
-            throw TransportError(.fileWrite(path: validatorPath, reason: error.localizedDescription))
+            throw TransportError(.fileWrite(path: validatorPath, reason: error.reasonText))
         }
     }
 
