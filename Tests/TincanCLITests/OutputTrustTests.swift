@@ -226,6 +226,24 @@ struct SymlinkSaveCLITests {
         #expect(saved.contains("http://example.com/a") && saved.contains("http://example.com/b"))
     }
 
+    @Test("a download through a link completes into the link's target")
+    func downloadThroughALink() async throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path + "/store", withIntermediateDirectories: true)
+        try directory.write("store/data.bin", Array("old".utf8))
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/data.bin", withDestinationPath: "store/data.bin")
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--download", "data.bin", "GET", "\(server.baseURL)/range/26"], in: directory.path)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.path + "/data.bin") == "store/data.bin")
+        #expect(FileManager.default.contents(atPath: directory.path + "/store/data.bin") == Data("abcdefghijklmnopqrstuvwxyz".utf8))
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/gone.bin", withDestinationPath: "nowhere/gone.bin")
+        let dangling = try await tincan(["send", "--download", "gone.bin", "GET", "http://127.0.0.1:9/range/26"], in: directory.path)
+        #expect(dangling.status == 2)
+        #expect(dangling.stderr.contains("gone.bin: it is a symbolic link to nowhere/gone.bin, which does not exist"))
+    }
+
     @Test("import -o through a dangling link is an error naming it")
     func importThroughADanglingLink() async throws {
         let directory = try TemporaryDirectory()

@@ -40,6 +40,19 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/a/b") == ["real.yaml"])
     }
 
+    @Test("a finished file moved over a link lands in the link's target")
+    func moveOverALink() throws {
+        let directory = try TemporaryDirectory()
+        let target = try directory.write("target.bin", Array("old".utf8))
+        let link = directory.path + "/link.bin"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.bin")
+        let part = try directory.write("link.bin.part", Array("new".utf8))
+        try AtomicFile.moveIntoPlace(part, over: link)
+        #expect(Self.isLink(link))
+        #expect(Self.text(target) == "new")
+        #expect(!FileManager.default.fileExists(atPath: part))
+    }
+
     @Test("a dangling link is an error naming the link and where it points")
     func danglingLink() throws {
         let directory = try TemporaryDirectory()

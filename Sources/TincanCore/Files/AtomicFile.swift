@@ -28,29 +28,37 @@ public enum AtomicFile {
             try writeInPlace(bytes, to: target, reportedAs: path)
             return
         }
-        let directory = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        let folder = directory.isEmpty ? "." : directory
-        let temporary = folder + "/.\(name).tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError(path: path, reason: .system(errno)) }
-        var failure: Int32 = 0
-        // An existing file keeps its mode exactly; open's mode would have gone through the umask.
-        if exists, fchmod(descriptor, info.st_mode & 0o7777) != 0 { failure = errno }
-        if failure == 0 { failure = writeAll(bytes, to: descriptor) }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, target) != 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw FileWriteError(path: path, reason: .system(failure))
+        try replace(target, reportedAs: path) { writeAll(bytes, to: $0) }
+    }
+
+    /// Moves the finished file `source` over the file `path` names, following symbolic links as
+    /// ``write(_:to:)`` does, so a link stays a link to the new content (a completed download).
+    ///
+    /// `source` is renamed when it is on the target's file system; otherwise it is copied to a
+    /// temporary file in the target's folder, flushed and renamed there, then removed.
+    /// - Throws: ``FileWriteError`` naming `path`; `source` is left in place.
+    public static func moveIntoPlace(_ source: String, over path: String) throws(FileWriteError) {
+        let target = try resolvingLinks(path)
+        if rename(source, target) == 0 { return }
+        let code = errno
+        guard code == EXDEV else { throw FileWriteError(path: path, reason: .system(code)) }
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw FileWriteError(path: path, reason: .system(errno)) }
+        defer { close(input) }
+        try replace(target, reportedAs: path) { descriptor in
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if count == 0 { return 0 }
+                let failure = writeAll(Array(chunk[0..<count]), to: descriptor)
+                if failure != 0 { return failure }
+            }
         }
-        // The rename is durable once the directory is; a failure here loses nothing already written.
-        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            _ = fsync(folderDescriptor)
-            close(folderDescriptor)
-        }
+        unlink(source)
     }
 
     /// The path of the file `path` names once every symbolic link at its end is followed.
@@ -80,6 +88,36 @@ public enum AtomicFile {
             }
         }
         throw FileWriteError(path: path, reason: .system(ELOOP))
+    }
+
+    /// Fills a temporary file in `target`'s folder with `fill` (which returns 0 or an `errno`),
+    /// flushes it, and renames it over `target`, keeping an existing file's mode.
+    private static func replace(_ target: String, reportedAs path: String, fill: (Int32) -> Int32) throws(FileWriteError) {
+        var info = stat()
+        let exists = stat(target, &info) == 0
+        let directory = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        let folder = directory.isEmpty ? "." : directory
+        let temporary = folder + "/.\(name).tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(path: path, reason: .system(errno)) }
+        var failure: Int32 = 0
+        // An existing file keeps its mode exactly; open's mode would have gone through the umask.
+        if exists, fchmod(descriptor, info.st_mode & 0o7777) != 0 { failure = errno }
+        if failure == 0 { failure = fill(descriptor) }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, target) != 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw FileWriteError(path: path, reason: .system(failure))
+        }
+        // The rename is durable once the directory is; a failure here loses nothing already written.
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            _ = fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
     }
 
     /// Writes into an existing file that is not a regular file, such as a device or a FIFO.

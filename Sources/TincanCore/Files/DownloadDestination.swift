@@ -15,13 +15,25 @@ public enum DownloadDestination {
     /// - Throws: ``DownloadDestinationError`` naming the folder.
     public static func check(_ path: String) throws(DownloadDestinationError) {
         let folder = (path as NSString).deletingLastPathComponent
-        guard !folder.isEmpty else { return }
+        guard !folder.isEmpty else { return try checkLink(path) }
         var info = stat()
         guard stat(folder, &info) == 0 else {
             throw DownloadDestinationError(path: path, folder: folder, reason: errno == ENOENT ? .missing : .unusable(errno))
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw DownloadDestinationError(path: path, folder: folder, reason: .notAFolder)
+        }
+        try checkLink(path)
+    }
+
+    /// A download over a symbolic link completes into the file the link names, so that file's
+    /// folder must be there too.
+    private static func checkLink(_ path: String) throws(DownloadDestinationError) {
+        do {
+            _ = try AtomicFile.resolvingLinks(path)
+        } catch {
+            guard case .danglingLink(let target) = error.reason else { return }
+            throw DownloadDestinationError(path: path, folder: (target as NSString).deletingLastPathComponent, reason: .danglingLink(target: target))
         }
     }
 }
@@ -34,6 +46,8 @@ public struct DownloadDestinationError: Error, Sendable, Equatable, CustomString
         case notAFolder
         /// `stat` failed for another reason (its `errno`), such as a folder that may not be searched.
         case unusable(Int32)
+        /// The path is a symbolic link to `target`, which does not exist.
+        case danglingLink(target: String)
     }
 
     /// The download's file, as given.
@@ -57,6 +71,8 @@ public struct DownloadDestinationError: Error, Sendable, Equatable, CustomString
             "cannot download to \(path): \(folder) is not a folder"
         case .unusable(let code):
             "cannot download to \(path): the folder \(folder) cannot be used: \(String(cString: strerror(code)))"
+        case .danglingLink(let target):
+            "cannot download to \(path): it is a symbolic link to \(target), which does not exist"
         }
     }
 }
