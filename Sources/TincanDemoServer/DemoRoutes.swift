@@ -13,42 +13,44 @@ enum DemoRoutes {
         let router = Router(context: Context.self)
         if let log { router.add(middleware: RequestLogMiddleware(log: log)) }
 
-        router.get("/get") { request, context in try await echo(request, context, withBody: false) }
+        router.getAndHead("/get") { request, context in try await echo(request, context, withBody: false) }
         for method in [HTTPRequest.Method.post, .put, .patch, .delete] {
             router.on("/\(method.rawValue.lowercased())", method: method) { request, context in try await echo(request, context, withBody: true) }
         }
-        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete, .options] {
+        router.getAndHead("/anything") { request, context in try await echo(request, context, withBody: true, method: true) }
+        router.getAndHead("/anything/**") { request, context in try await echo(request, context, withBody: true, method: true) }
+        for method in [HTTPRequest.Method.post, .put, .patch, .delete, .options] {
             router.on("/anything", method: method) { request, context in try await echo(request, context, withBody: true, method: true) }
             router.on("/anything/**", method: method) { request, context in try await echo(request, context, withBody: true, method: true) }
         }
-        router.get("/headers") { request, _ in json(["headers": .dictionary(headerObject(request))]) }
-        router.get("/user-agent") { request, _ in json(["user-agent": .string(request.headers[.userAgent] ?? "")]) }
-        router.get("/ip") { _, context in json(["origin": .string(origin(context))]) }
-        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
+        router.getAndHead("/headers") { request, _ in json(["headers": .dictionary(headerObject(request))]) }
+        router.getAndHead("/user-agent") { request, _ in json(["user-agent": .string(request.headers[.userAgent] ?? "")]) }
+        router.getAndHead("/ip") { _, context in json(["origin": .string(origin(context))]) }
+        router.getAndHead("/status/:code") { _, context in try status(context) }
+        for method in [HTTPRequest.Method.post, .put, .patch, .delete] {
             router.on("/status/:code", method: method) { _, context in try status(context) }
         }
-        router.get("/bytes/:n") { request, context in try bytes(request, context, chunked: false) }
-        router.get("/stream-bytes/:n") { request, context in try bytes(request, context, chunked: true) }
-        router.get("/drip") { request, _ in try drip(request) }
-        router.get("/delay/:seconds") { request, context in
+        router.getAndHead("/bytes/:n") { request, context in try bytes(request, context, chunked: false) }
+        router.getAndHead("/stream-bytes/:n") { request, context in try bytes(request, context, chunked: true) }
+        router.getAndHead("/drip") { request, _ in try drip(request) }
+        router.getAndHead("/delay/:seconds") { request, context in
             let seconds = min(try context.parameters.require("seconds", as: Double.self), 10)
             try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
             return try await echo(request, context, withBody: false)
         }
-        router.get("/range/:n") { request, context in try range(request, context) }
-        router.head("/range/:n") { request, context in try range(request, context) }
-        router.get("/json") { _, _ in json(sampleSlideshow) }
-        router.get("/xml") { _, _ in
+        router.getAndHead("/range/:n") { request, context in try range(request, context) }
+        router.getAndHead("/json") { _, _ in json(sampleSlideshow) }
+        router.getAndHead("/xml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/xml"], body: .init(byteBuffer: ByteBuffer(string: sampleXML)))
         }
-        router.get("/image/png") { _, _ in
+        router.getAndHead("/image/png") { _, _ in
             Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: samplePNG)))
         }
-        router.get("/redirect/:n") { _, context in
+        router.getAndHead("/redirect/:n") { _, context in
             let n = try context.parameters.require("n", as: Int.self)
             return redirect(to: n <= 1 ? "/get" : "/redirect/\(n - 1)", status: .found)
         }
-        router.get("/absolute-redirect/:n") { request, context in
+        router.getAndHead("/absolute-redirect/:n") { request, context in
             let n = try context.parameters.require("n", as: Int.self)
             let host = request.head.authority ?? "127.0.0.1"
             return redirect(to: "http://\(host)" + (n <= 1 ? "/get" : "/absolute-redirect/\(n - 1)"), status: .found)
@@ -60,31 +62,31 @@ enum DemoRoutes {
                 return redirect(to: target, status: .init(code: code))
             }
         }
-        router.get("/basic-auth/:user/:password") { request, context in try basicAuth(request, context) }
-        router.get("/cookies") { request, _ in json(["cookies": .dictionary(cookies(request))]) }
-        router.get("/cookies/set") { request, _ in
+        router.getAndHead("/basic-auth/:user/:password") { request, context in try basicAuth(request, context) }
+        router.getAndHead("/cookies") { request, _ in json(["cookies": .dictionary(cookies(request))]) }
+        router.getAndHead("/cookies/set") { request, _ in
             var response = redirect(to: "/cookies", status: .found)
             for (name, value) in request.uri.queryParameters {
                 response.headers.append(HTTPField(name: .setCookie, value: "\(name)=\(value); Path=/"))
             }
             return response
         }
-        router.get("/cookies/delete") { request, _ in
+        router.getAndHead("/cookies/delete") { request, _ in
             var response = redirect(to: "/cookies", status: .found)
             for (name, _) in request.uri.queryParameters {
                 response.headers.append(HTTPField(name: .setCookie, value: "\(name)=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/"))
             }
             return response
         }
-        router.get("/digest-auth/:qop/:user/:password") { request, context in try digestAuth(request, context) }
-        router.get("/digest-auth/:qop/:user/:password/:algorithm") { request, context in try digestAuth(request, context) }
-        router.get("/cache") { request, context in try await cache(request, context) }
-        router.get("/gzip") { request, context in try await compressed(request, context, gzip: true) }
-        router.get("/deflate") { request, context in try await compressed(request, context, gzip: false) }
+        router.getAndHead("/digest-auth/:qop/:user/:password") { request, context in try digestAuth(request, context) }
+        router.getAndHead("/digest-auth/:qop/:user/:password/:algorithm") { request, context in try digestAuth(request, context) }
+        router.getAndHead("/cache") { request, context in try await cache(request, context) }
+        router.getAndHead("/gzip") { request, context in try await compressed(request, context, gzip: true) }
+        router.getAndHead("/deflate") { request, context in try await compressed(request, context, gzip: false) }
         for method in [HTTPRequest.Method.post, .put] {
             router.on("/upload", method: method) { request, _ in try await upload(request) }
         }
-        router.get("/response-headers") { request, _ in
+        router.getAndHead("/response-headers") { request, _ in
             var fields = HTTPFields()
             var object = OrderedDictionary<String, ParameterValue>()
             for (name, value) in request.uri.queryParameters {
@@ -395,4 +397,23 @@ enum DemoRoutes {
 
     /// A 16×8 PNG gradient.
     static let samplePNG: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAICAIAAAB/FOjAAAAA1klEQVR4nBXQURUAIQhEUSIYgQhGIIIRiGAEIhjhRTACEYxABCPsyvfcgYOI0AQVumDCEFyYQghLQNhCCkco4QoiSlNU6YopQ3FlKqEsBWUrqRyllKs/MJqhRjfMGIYb0whjGRjbSOMYZVz7gdMcdbpjznDcmU44y8HZTjrHKef6D4IWaNADC0bgwQwiWAHBDjI4QQU3fgDtnUp/+xmvlPmSLN5sSDhQcP8vSNISTXpiyUg8mUkkK192J5mcpJKbPyhaoUUvrBiFF7OIYtWr3UUWp6jiFh/zNcQBY/ZOawAAAABJRU5ErkJggg==")!)
+}
+
+extension Router {
+    /// Registers `handler` for GET and for HEAD, as httpbin answers HEAD on every GET route.
+    ///
+    /// HEAD runs the same handler on the request as a GET, so even a route that echoes the
+    /// method (`/anything`) answers with GET's status and headers, Content-Length included; the
+    /// body's writer never runs: a HEAD of `/bytes/1073741824` or `/drip` generates nothing, and
+    /// NIO refuses body bytes on a HEAD response anyway.
+    func getAndHead(_ path: RouterPath, handler: @escaping @Sendable (Request, Context) async throws -> Response) {
+        get(path, use: handler)
+        head(path) { request, context in
+            var head = request.head
+            head.method = .get
+            let response = try await handler(Request(head: head, body: request.body), context)
+            let empty = ResponseBody(contentLength: response.body.contentLength) { writer in try await writer.finish(nil) }
+            return Response(status: response.status, headers: response.headers, body: empty)
+        }
+    }
 }

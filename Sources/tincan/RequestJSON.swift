@@ -6,7 +6,8 @@ import TincanCore
 ///
 /// `body` holds the body when it is UTF-8 text, `bodyBase64` when it is not; both are null when
 /// there is no body. The body is streamed in two passes (is it text? then write it), so a large
-/// multipart file is never held whole in memory.
+/// multipart file is never held whole in memory. A body streamed from a file (`--upload`) is
+/// named instead: both are null and `"bodyFile": {"path", "bytes", "sha256"}` is added.
 enum RequestJSON {
     static func write(_ request: HTTPRequest, to output: inout StandardOutput, terminator: String = "\n") throws {
         let head = request.wireHead
@@ -26,14 +27,24 @@ enum RequestJSON {
             prefix.append(UInt8(ascii: "]"))
         }
         prefix += Array("],\"body\":".utf8)
-        output.write(prefix)
+        try output.write(prefix)
 
         if case .none = request.body {
-            output.write(Array("null,\"bodyBase64\":null}\(terminator)".utf8))
+            try output.write(Array("null,\"bodyBase64\":null}\(terminator)".utf8))
+            return
+        }
+        if case .file(let path, let length) = request.body {
+            // An upload is named, not carried: a 1 GiB file would otherwise become 1.4 GB of
+            // base64 in the report. The digest is read in chunks, so memory stays flat.
+            let digest = try FileDigest.sha256(ofFile: path)
+            var file: [UInt8] = Array("null,\"bodyBase64\":null,\"bodyFile\":{\"path\":".utf8)
+            JSONWriter.appendQuoted(path, to: &file)
+            file += Array(",\"bytes\":\(length),\"sha256\":\"\(digest)\"}}\(terminator)".utf8)
+            try output.write(file)
             return
         }
         if try isUTF8(request.body) {
-            output.write([UInt8(ascii: "\"")])
+            try output.write([UInt8(ascii: "\"")])
             var reader = try request.body.makeReader()
             var carry: [UInt8] = []
             while let chunk = try reader.read() {
@@ -42,21 +53,21 @@ enum RequestJSON {
                 var escaped: [UInt8] = []
                 escaped.reserveCapacity(bytes.count + 16)
                 JSONWriter.appendEscaped(bytes, to: &escaped)
-                output.write(escaped)
+                try output.write(escaped)
             }
-            output.write(Array("\",\"bodyBase64\":null}\(terminator)".utf8))
+            try output.write(Array("\",\"bodyBase64\":null}\(terminator)".utf8))
         } else {
-            output.write(Array("null,\"bodyBase64\":\"".utf8))
+            try output.write(Array("null,\"bodyBase64\":\"".utf8))
             var reader = try request.body.makeReader()
             var carry: [UInt8] = []
             while let chunk = try reader.read() {
                 let bytes = carry + chunk
                 let whole = bytes.count - bytes.count % 3
-                output.write(Array(Data(bytes[..<whole]).base64EncodedData()))
+                try output.write(Array(Data(bytes[..<whole]).base64EncodedData()))
                 carry = Array(bytes[whole...])
             }
-            output.write(Array(Data(carry).base64EncodedData()))
-            output.write(Array("\"}\(terminator)".utf8))
+            try output.write(Array(Data(carry).base64EncodedData()))
+            try output.write(Array("\"}\(terminator)".utf8))
         }
     }
 

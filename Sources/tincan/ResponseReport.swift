@@ -96,7 +96,7 @@ enum ResponseReport {
     // MARK: - JSON
 
     static func json(_ result: TaskResult, to output: inout StandardOutput) throws {
-        output.write("{\"request\":")
+        try output.write("{\"request\":")
         try RequestJSON.write(result.request, to: &output, terminator: "")
         var object = OrderedValues()
         if let response = result.response {
@@ -144,8 +144,8 @@ enum ResponseReport {
         object["timing"] = .dictionary(timing)
         var rest = JSONWriter.bytes(.dictionary(object))
         rest[0] = UInt8(ascii: ",")
-        output.write(rest)
-        output.write("\n")
+        try output.write(rest)
+        try output.write("\n")
     }
 
     static func errorObject(_ error: ResponseSerializationError) -> ParameterValue {
@@ -176,7 +176,7 @@ final class ProgressLine: Sendable {
     }
 
     func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.print("\r\u{1B}[K")
     }
 
     private func draw(_ arrow: String, _ progress: TransferProgress) {
@@ -194,6 +194,6 @@ final class ProgressLine: Sendable {
             if rate > 0 { text += " ETA \(Int((Double(expected - progress.completed) / rate).rounded()))s" }
         }
         text += " \(RequestPreview.shortSize(rate))/s"
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardError.print(text)
     }
 }

@@ -100,12 +100,24 @@ struct SendCommand: AsyncParsableCommand {
         }
         var output = StandardOutput()
         guard !offline else {
+            // What would be sent: the upload task streams the file as the body.
+            var shown = request
+            if let upload, let length = Self.regularFileSize(upload) { shown.body = .file(path: upload, length: length) }
             switch outputFormat {
-            case .text: output.write(try RequestPreview.text(request))
-            case .json: try RequestJSON.write(request, to: &output)
+            case .text: try output.write(try RequestPreview.text(shown))
+            case .json: try RequestJSON.write(shown, to: &output)
             }
-            output.flush()
+            try output.flush()
             return
+        }
+
+        // Before anything is sent: the body would have nowhere to go.
+        if let download {
+            do {
+                try DownloadDestination.check(download)
+            } catch {
+                throw CLIFailure.badInput("--download: \(error)")
+            }
         }
 
         var configuration = SendingConfiguration()
@@ -137,10 +149,10 @@ struct SendCommand: AsyncParsableCommand {
         try? await manager.invalidate(cancelingTasks: true)
 
         switch outputFormat {
-        case .text: output.write(ResponseReport.text(result))
+        case .text: try output.write(ResponseReport.text(result))
         case .json: try ResponseReport.json(result, to: &output)
         }
-        output.flush()
+        try output.flush()
         let code = ResponseReport.exitCode(result)
         if code != .success { throw ExitCode(code.rawValue) }
     }
@@ -169,6 +181,13 @@ struct SendCommand: AsyncParsableCommand {
         policy.caFile = caFile
         policy.allowInvalidCertificates = insecure
         return policy
+    }
+
+    /// The size of a regular file, or nil when `path` is not one.
+    static func regularFileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
     }
 
     /// Bytes per second from `200000`, `200k` or `1.5M`.
@@ -255,8 +274,7 @@ struct SendCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--download and --upload cannot go together; send the upload, then download")
         }
         if let upload {
-            var info = stat()
-            guard stat(upload, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            guard Self.regularFileSize(upload) != nil else {
                 throw CLIFailure.badInput("--upload '\(upload)' is not a readable file")
             }
             if !draft.items.contains(where: { if case .header(let name, _) = $0 { HTTPHeaders.same(name, "Content-Type") } else { false } }) {

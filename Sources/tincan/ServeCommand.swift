@@ -16,15 +16,32 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else {
             throw CLIFailure.badInput("--port \(port) is not a port; expected 0 to 65535")
         }
+        // The log is written from the server's threads; the first line that cannot be written
+        // (a closed pipe, a full disk) stops the server and becomes the command's error.
+        let lines = CheckedLines()
+        let (failures, failed) = AsyncStream<Void>.makeStream()
         let server: DemoServer
         do {
             server = try await DemoServer.start(port: port) { line in
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                lines.print(line + "\n")
+                if lines.firstFailure != nil { failed.finish() }
             }
         } catch {
             throw CLIFailure(message: "error: cannot listen on 127.0.0.1:\(port): \(error)", exitCode: .transportFailed)
         }
-        FileHandle.standardOutput.write(Data("tincan demo server on \(server.baseURL) — try: tincan send GET \(server.baseURL)/get\n".utf8))
-        try await server.wait()
+        lines.print("tincan demo server on \(server.baseURL) — try: tincan send GET \(server.baseURL)/get\n")
+        if let failure = lines.firstFailure {
+            await server.stop()
+            throw failure
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.wait() }
+            group.addTask { for await _ in failures {} }
+            // Whichever ends first (the server, or the log failing) ends the command.
+            _ = try await group.next()
+            group.cancelAll()
+            await server.stop()
+        }
+        if let failure = lines.firstFailure { throw failure }
     }
 }

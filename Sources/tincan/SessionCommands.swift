@@ -56,7 +56,16 @@ struct ReplayCommand: AsyncParsableCommand {
         guard let format = ReportWriter.Format(rawValue: report) else {
             throw CLIFailure.badInput("--report '\(report)' is not a report; expected text, json or junit")
         }
+        if record, let recordTo {
+            throw CLIFailure.badInput("--record and --record-to \(recordTo) cannot go together: --record saves over the session file, --record-to saves to \(recordTo); give one")
+        }
+        if let output, format == .text {
+            throw CLIFailure.badInput("--output \(output) writes a json or junit report, and --report is text; add --report json or --report junit")
+        }
         let session = try loadSession(file)
+        guard !session.requests.isEmpty else {
+            throw CLIFailure.badInput("\(file): the session has no requests, so there is nothing to replay; add one under requests:")
+        }
         var options = ReplayOptions()
         options.environment = env
         options.variables = try parseVariables(variables)
@@ -77,40 +86,39 @@ struct ReplayCommand: AsyncParsableCommand {
         let streamsText = format == .text || output != nil
         let verbose = verbose
         let showSecrets = showSecrets
-        if streamsText { FileHandle.standardOutput.write(Data("\(session.name ?? (file as NSString).lastPathComponent) (\(file))\n".utf8)) }
+        let lines = CheckedLines()
+        if streamsText { lines.print("\(session.name ?? (file as NSString).lastPathComponent) (\(file))\n") }
         let replayer = Replayer(session: session, path: file, options: options)
         let (report, recorded): (ReplayReport, Session)
         do {
             (report, recorded) = try await replayer.run { outcome in
                 guard streamsText else { return }
-                FileHandle.standardOutput.write(Data(ReportWriter.outcomeText(outcome, verbose: verbose, showSecrets: showSecrets).utf8))
+                lines.print(ReportWriter.outcomeText(outcome, verbose: verbose, showSecrets: showSecrets))
             }
             await server?.stop()
         } catch let error as SessionError {
             await server?.stop()
             throw CLIFailure.badInput("\(file): \(error)")
         }
-        if streamsText { FileHandle.standardOutput.write(Data((ReportWriter.summary(report) + "\n").utf8)) }
+        if streamsText { lines.print(ReportWriter.summary(report) + "\n") }
+        // Output that did not arrive makes the run a failure (exit 23) before anything is saved.
+        if let failure = lines.firstFailure { throw failure }
         if format != .text {
             let text = ReportWriter.render(report, format: format, showSecrets: showSecrets)
             if let output {
                 do {
-                    try SessionFile.writeAtomically(Array(text.utf8), to: output)
+                    try AtomicFile.write(Array(text.utf8), to: output)
                 } catch {
-                    throw CLIFailure.badInput("--output \(output) cannot be written: \(error)")
+                    throw CLIFailure.writeFailed(error)
                 }
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                try StandardOutput.print(text)
             }
         }
         if options.record {
             let target = recordTo ?? file
-            do {
-                try SessionFile.save(recorded, to: target)
-                FileHandle.standardError.write(Data("tincan: recorded \(report.outcomes.count { $0.result != nil }) responses in \(target)\n".utf8))
-            } catch {
-                throw CLIFailure.badInput("\(error)")
-            }
+            try saveSession(recorded, to: target)
+            StandardError.print("tincan: recorded \(report.outcomes.count { $0.result != nil }) responses in \(target)\n")
         }
         if !report.passed { throw ExitCode(CLIExitCode.validationFailed.rawValue) }
     }
@@ -136,28 +144,33 @@ struct ImportOutput: ParsableArguments {
     /// Prints the session, or appends its requests to the output file.
     func write(_ imported: Session) throws {
         guard let output else {
-            FileHandle.standardOutput.write(Data(imported.yamlText().utf8))
+            try StandardOutput.print(imported.yamlText())
             return
         }
         var session = imported
-        if FileManager.default.fileExists(atPath: output) {
+        // Requests are added to a session file; a device or a FIFO (never-ending reads) is only written.
+        if SendCommand.regularFileSize(output) != nil {
             session = try loadSession(output)
             session.requests += imported.requests
             for (name, value) in imported.variables where session.variables[name] == nil { session.variables[name] = value }
         }
-        do {
-            try SessionFile.save(session, to: output, allowDroppingComments: force)
-        } catch {
-            throw CLIFailure.badInput("\(error)\(error.isCommentLoss ? " (or pass --force)" : "")")
-        }
-        FileHandle.standardError.write(Data("tincan: \(imported.requests.count) request\(imported.requests.count == 1 ? "" : "s") added to \(output)\n".utf8))
+        try saveSession(session, to: output, allowDroppingComments: force, hint: " (or pass --force)")
+        StandardError.print("tincan: \(imported.requests.count) request\(imported.requests.count == 1 ? "" : "s") added to \(output)\n")
     }
 }
 
-extension SessionFile.SaveError {
-    var isCommentLoss: Bool {
-        if case .wouldDropComments = self { return true }
-        return false
+/// Saves a session, mapping a refusal to exit 2 and a failed write to exit 23.
+///
+/// - Parameter hint: Added to the message when comments would be dropped, naming the way out.
+func saveSession(_ session: Session, to path: String, allowDroppingComments: Bool = false, hint: String = "") throws {
+    do {
+        try SessionFile.save(session, to: path, allowDroppingComments: allowDroppingComments)
+    } catch {
+        switch error {
+        case .writeFailed: throw CLIFailure(message: "error: \(error)", exitCode: .writeFailed)
+        case .wouldDropComments: throw CLIFailure.badInput("\(error)\(hint)")
+        case .existingFileDoesNotParse: throw CLIFailure.badInput("\(error)")
+        }
     }
 }
 
@@ -201,7 +214,7 @@ struct ImportHTTP: ParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
-        for warning in imported.warnings { FileHandle.standardError.write(Data("tincan: warning: \(warning)\n".utf8)) }
+        for warning in imported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
         try output.write(imported.session)
     }
 }
@@ -232,6 +245,9 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         guard ["curl", "http"].contains(format) else { throw CLIFailure.badInput("--format '\(format)' is not an export format; expected curl or http") }
         let session = try loadSession(file)
+        guard !session.requests.isEmpty else {
+            throw CLIFailure.badInput("\(file): the session has no requests, so there is nothing to export")
+        }
         var template: Template
         do {
             template = Template(variables: try session.variables(environment: env, overrides: try parseVariables(variables)))
@@ -261,7 +277,7 @@ struct ExportCommand: ParsableCommand {
             }
         }
         if built.count == 1, format == "curl" { text = String(text.drop { $0 != "\n" }.dropFirst()) }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        try StandardOutput.print(text)
     }
 
     private func selectedIndices(_ session: Session) throws -> [Int] {

@@ -107,7 +107,7 @@ struct TUICommand: AsyncParsableCommand {
             let terminal = try CursesTerminal(mouse: mouse)
             let runner = AppRunner(terminal: terminal, manager: manager, history: historyStore, commands: commandStore)
             _ = runner.run(initial) {
-                if marker { FileHandle.standardError.write(Data("tincan: first paint\n".utf8)) }
+                if marker { StandardError.print("tincan: first paint\n") }
             }
             terminal.stop()
             return terminal.stopSignal == 0 ? 0 : 128 + terminal.stopSignal
@@ -154,6 +154,6 @@ struct KeysCommand: ParsableCommand {
                 throw CLIFailure.badInput("\(error)")
             }
         }
-        FileHandle.standardOutput.write(Data(KeyBindings.markdown(keys).utf8))
+        try StandardOutput.print(KeyBindings.markdown(keys))
     }
 }

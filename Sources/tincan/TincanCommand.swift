@@ -14,8 +14,10 @@ struct TincanCommand: AsyncParsableCommand {
     )
 
     /// Runs the command and maps every failure to the exit codes of the CLI contract:
-    /// 2 for bad usage or input, 3 for validation, 4 for transport, 5 for decoding.
+    /// 2 for bad usage or input, 3 for validation, 4 for transport, 5 for decoding, 23 for
+    /// output that could not be written.
     static func main() async {
+        StandardOutput.ignoreClosedPipeSignal()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -24,8 +26,10 @@ struct TincanCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let failure as CLIFailure {
-            FileHandle.standardError.write(Data("tincan: \(failure.message)\n".utf8))
+            StandardError.print("tincan: \(failure.message)\n")
             Foundation.exit(failure.exitCode.rawValue)
+        } catch let error as OutputError {
+            failWriting(error)
         } catch let error as RequestSerializationError {
             fail(error.description, code: .badInput)
         } catch let error as RequestItemError {
@@ -35,15 +39,29 @@ struct TincanCommand: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                exit(withError: error)
+                // --help and --version: their text is output like any other, and checked.
+                let text = fullMessage(for: error)
+                do {
+                    if !text.isEmpty { try StandardOutput.print(text + "\n") }
+                } catch {
+                    failWriting(error)
+                }
+                Foundation.exit(CLIExitCode.success.rawValue)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            StandardError.print(fullMessage(for: error) + "\n")
             Foundation.exit(code == .validationFailure ? CLIExitCode.badInput.rawValue : code.rawValue)
         }
     }
 
+    /// Exits 23 for output that could not be written; a closed pipe says nothing, since the
+    /// reader left on purpose (`| head`) and nobody reads an explanation.
+    private static func failWriting(_ error: OutputError) -> Never {
+        if !error.isClosedPipe { StandardError.print("tincan: error: \(error)\n") }
+        Foundation.exit(CLIExitCode.writeFailed.rawValue)
+    }
+
     private static func fail(_ message: String, code: CLIExitCode) -> Never {
-        FileHandle.standardError.write(Data("tincan: error: \(message)\n".utf8))
+        StandardError.print("tincan: error: \(message)\n")
         Foundation.exit(code.rawValue)
     }
 }
@@ -55,6 +73,8 @@ enum CLIExitCode: Int32 {
     case validationFailed = 3
     case transportFailed = 4
     case decodingFailed = 5
+    /// Standard output or an output file could not be written (curl's "write error").
+    case writeFailed = 23
 }
 
 /// A failure with its message and exit code, thrown by commands.
@@ -65,5 +85,10 @@ struct CLIFailure: Error {
     /// A bad-usage failure (exit 2) whose message says which argument and what was expected.
     static func badInput(_ message: String) -> CLIFailure {
         CLIFailure(message: "error: \(message)", exitCode: .badInput)
+    }
+
+    /// An output file that could not be written (exit 23).
+    static func writeFailed(_ error: FileWriteError) -> CLIFailure {
+        CLIFailure(message: "error: \(error)", exitCode: .writeFailed)
     }
 }

@@ -48,7 +48,8 @@ public func run(
     _ executable: String,
     _ arguments: [String],
     environment: [String: String] = [:],
-    currentDirectory: String? = nil
+    currentDirectory: String? = nil,
+    standardOutput: OutputTarget = .pipe
 ) async throws -> ProcessResult {
     var outPipe: [Int32] = [0, 0]
     var errPipe: [Int32] = [0, 0]
@@ -57,7 +58,11 @@ public func run(
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    if case .file(let path) = standardOutput {
+        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    } else {
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    }
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
     for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
     if let currentDirectory { _ = addChdir(&actions, currentDirectory) }
@@ -69,7 +74,7 @@ public func run(
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in envp + argv { free(pointer) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    let spawned = withCleanSignals { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
     close(outPipe[1])
     close(errPipe[1])
     guard spawned == 0 else {
@@ -87,7 +92,13 @@ public func run(
         }.start()
         Thread {
             // Both pipes are drained at once, so a large output cannot fill one and stall the child.
-            let outData = readAll(outRead)
+            var outData: [UInt8]
+            if case .pipeClosedAfter(let limit) = standardOutput {
+                // As `| head -c N` does: read N bytes, then go away.
+                outData = readAll(outRead, upTo: limit)
+            } else {
+                outData = readAll(outRead)
+            }
             errDone.wait()
             var status: Int32 = 0
             while waitpid(child, &status, 0) == -1, errno == EINTR {}
@@ -100,6 +111,28 @@ public func run(
                 stdoutBytes: outData))
         }.start()
     }
+}
+
+/// Runs `body` with spawn attributes that give the child no blocked signals and every signal's
+/// default action.
+///
+/// A child inherits the spawning thread's signal mask and its ignored signals. Test threads run
+/// with signals blocked (Dispatch's workers block most of them), so a tmux server started from
+/// one ignored the SIGTERM that `kill-server` sends and outlived the test run, one per test.
+public func withCleanSignals<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var all = sigset_t()
+    sigfillset(&all)
+    sigdelset(&all, SIGKILL)
+    sigdelset(&all, SIGSTOP)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return body(&attributes)
 }
 
 /// glibc's posix_spawn_file_actions_addchdir_np (2.29+), hidden from Swift's Glibc module.
@@ -118,19 +151,31 @@ private let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_
     return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
 }()
 
-/// Reads a descriptor to its end and closes it.
-private func readAll(_ fd: Int32) -> [UInt8] {
+/// Where a child's standard output goes.
+public enum OutputTarget: Sendable {
+    /// A pipe read to its end (``ProcessResult/stdout``).
+    case pipe
+    /// A pipe whose reader closes it after this many bytes, as `| head -c N` does; the
+    /// child's later writes fail with EPIPE.
+    case pipeClosedAfter(Int)
+    /// A file opened for writing, such as `/dev/full`.
+    case file(String)
+}
+
+/// Reads a descriptor to its end (or `limit` bytes) and closes it.
+private func readAll(_ fd: Int32, upTo limit: Int = .max) -> [UInt8] {
     defer { close(fd) }
     var result: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = read(fd, &chunk, chunk.count)
+    while result.count < limit {
+        let count = read(fd, &chunk, min(chunk.count, limit - result.count))
         if count > 0 {
             result += chunk[0..<count]
         } else if count == 0 || errno != EINTR {
             return result
         }
     }
+    return result
 }
 
 /// A program that could not be started.
@@ -166,8 +211,8 @@ import TincanCore
 import TincanDemoServer
 
 /// Runs the built `tincan` with `arguments` in a UTF-8 locale.
-public func tincan(_ arguments: [String], in directory: String? = nil) async throws -> ProcessResult {
-    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"], currentDirectory: directory)
+public func tincan(_ arguments: [String], in directory: String? = nil, standardOutput: OutputTarget = .pipe) async throws -> ProcessResult {
+    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"], currentDirectory: directory, standardOutput: standardOutput)
 }
 
 /// Runs `body` with a demo server started in-process on 127.0.0.1 and a free port (https with `tls`).
@@ -194,4 +239,17 @@ public func send(
     let result = try await manager.send(draft.build())
     try await manager.invalidate(cancelingTasks: true)
     return result
+}
+
+extension TemporaryDirectory {
+    /// A "full" device (every write fails with ENOSPC) of the test's own: a node made with mknod
+    /// inside the directory when the tests may (as root), else the system's `/dev/full`.
+    ///
+    /// A regression that renames a file over the device then replaces only this node: code that
+    /// did exactly that once turned a root machine's `/dev/full` into a regular file.
+    public func fullDevice() -> String {
+        let node = (path as NSString).appendingPathComponent("full")
+        // Device 1,7 is Linux's full device (dev_t 0x107 is makedev(1, 7)).
+        return mknod(node, S_IFCHR | 0o666, 0x107) == 0 ? node : "/dev/full"
+    }
 }

@@ -38,7 +38,7 @@ public final class TmuxSession: Sendable {
         var pid: pid_t = 0
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return -1 }
+        guard withCleanSignals({ posix_spawn(&pid, arguments[0], &actions, $0, &argv, environ) }) == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

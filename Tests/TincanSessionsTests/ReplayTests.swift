@@ -115,7 +115,7 @@ struct ReplayTests {
                 $0.variables["n"] = "2"
             }
             let failure = changed.outcomes[0].checks.first { $0.name == "recorded body" }?.failure
-            #expect(failure == "$.data is \"{\\\"n\\\":\\\"2\\\"}\", recorded \"{\\\"n\\\":1}\"")
+            #expect(failure == #"$.data: recorded "{\"n\":1}", got "{\"n\":\"2\"}""#)
         }
     }
 

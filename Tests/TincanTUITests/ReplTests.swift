@@ -194,3 +194,43 @@ struct ReplKeyScriptTests {
         #expect(state.commandLine?.error == "there is no environment 'staging'; the session defines none")
     }
 }
+
+@Suite("The command line's history hides secrets")
+struct ReplHistoryRedactionTests {
+    static func recorded(_ effects: [Effect]) -> [String] {
+        effects.compactMap { if case .recordCommand(let line) = $0 { line } else { nil } }
+    }
+
+    static func run(_ line: String, in state: inout AppState) -> [Effect] {
+        Fixtures.press([.key(.alt("x"))] + Fixtures.typing(line) + [.key(KeyEvent(.enter))], into: &state)
+    }
+
+    @Test("URL passwords typed at the command line are hidden in its history")
+    func urlPasswordsAreHidden() {
+        #expect(ReplCommand.redacted("get http://ann:pw@host/x") == "get http://ann:••••••@host/x")
+        #expect(ReplCommand.redacted("base http://bob:pw@host/v1/") == "base http://bob:••••••@host/v1/")
+        #expect(ReplCommand.redacted("url https://h/x?access_token=abc&page=2") == "url https://h/x?access_token=••••••&page=2")
+        #expect(ReplCommand.redacted("get http://host/x") == "get http://host/x")
+        var state = Fixtures.welcome()
+        let effects = Self.run("get http://ann:pw@127.0.0.1:8080/anything", in: &state)
+        #expect(Self.recorded(effects) == ["get http://ann:••••••@127.0.0.1:8080/anything"])
+    }
+
+    @Test("secret header values that run over several words are hidden")
+    func headerValuesOverSeveralWords() {
+        #expect(ReplCommand.redacted("get /me Authorization:Bearer abc") == "get /me Authorization:•••••• ••••••")
+        #expect(ReplCommand.redacted("get /me Authorization: Bearer abc") == "get /me Authorization: •••••• ••••••")
+        #expect(ReplCommand.redacted("get /me X-Api-Token:t0k Accept:json") == "get /me X-Api-Token:•••••• Accept:json")
+        #expect(ReplCommand.redacted("header Authorization Bearer abc") == "header Authorization ••••••")
+    }
+
+    @Test("a line that does not split is still recorded without its secrets")
+    func unsplittableLines() {
+        let line = "get http://ann:pw@host/x password=hunter2 'open"
+        #expect(ReplCommand.redacted(line) == "get http://ann:••••••@host/x password=•••••• 'open")
+        var state = Fixtures.welcome()
+        let effects = Self.run(line, in: &state)
+        #expect(state.commandLine?.error != nil, "the line was not run")
+        #expect(Self.recorded(effects).allSatisfy { !$0.contains("pw@") && !$0.contains("hunter2") })
+    }
+}

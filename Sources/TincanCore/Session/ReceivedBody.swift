@@ -147,9 +147,9 @@ struct DownloadFile: Sendable {
             return
         }
         do {
-            try Data((validator + "\n").utf8).write(to: URL(fileURLWithPath: validatorPath), options: .atomic)
+            try AtomicFile.write(Array((validator + "\n").utf8), to: validatorPath)
         } catch {
-            throw TransportError(.fileWrite(path: validatorPath, reason: error.localizedDescription))
+            throw TransportError(.fileWrite(path: validatorPath, reason: error.reasonText))
         }
     }
 
@@ -163,10 +163,13 @@ struct DownloadFile: Sendable {
         return descriptor
     }
 
-    /// Moves the complete partial file over the destination and forgets the validator.
+    /// Moves the complete partial file over the destination and forgets the validator. A
+    /// destination that is a symbolic link stays one: the file it names gets the content.
     func complete() throws {
-        guard rename(partialPath, path) == 0 else {
-            throw TransportError(.fileWrite(path: path, reason: String(cString: strerror(errno))))
+        do {
+            try AtomicFile.moveIntoPlace(partialPath, over: path)
+        } catch {
+            throw TransportError(.fileWrite(path: path, reason: error.reasonText))
         }
         try? FileManager.default.removeItem(atPath: validatorPath)
     }

@@ -76,6 +76,33 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// The path with `steps` as captures and assertions write it: `$`, `$.items[2].name`,
+    /// `$["odd key"]`. It reads back to the same steps.
+    public static func text(_ steps: [Step]) -> String {
+        "$" + steps.map(stepText).joined()
+    }
+
+    /// One step as written: `.name` for a name made of letters, digits and `_` that does not
+    /// start with a digit, `["…"]` for any other name (a backslash before `"` and `\`), `[2]`
+    /// for an index. The TUI's copy-path writes its paths with it too.
+    public static func stepText(_ step: Step) -> String {
+        switch step {
+        case .index(let index):
+            return "[\(index)]"
+        case .key(let name):
+            let scalars = name.unicodeScalars
+            let isIdentifier = scalars.first.map { !("0"..."9").contains($0) } ?? false
+                && scalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }
+            if isIdentifier { return ".\(name)" }
+            var quoted = "[\""
+            for character in name {
+                if character == "\"" || character == "\\" { quoted.append("\\") }
+                quoted.append(character)
+            }
+            return quoted + "\"]"
+        }
+    }
+
     /// The value at this path, or nil when a step is missing.
     public func value(in root: ParameterValue) -> ParameterValue? {
         var current = root

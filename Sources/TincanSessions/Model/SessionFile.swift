@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 
 /// Saving sessions: atomically, never over a file that does not parse, and never dropping a
 /// hand-written file's comments without saying so.
@@ -25,8 +26,8 @@ public enum SessionFile {
         }
     }
 
-    /// Writes `session` to `path` through a temporary file and a rename, so that a reader sees the
-    /// old file or the new one, never half of one.
+    /// Writes `session` to `path` through ``AtomicFile``, so that a reader sees the old file or the
+    /// new one, never half of one, and a symbolic link stays a link to the saved file.
     ///
     /// - Parameter allowDroppingComments: Whether to overwrite a file whose comments the writer would drop.
     /// - Returns: The text written.
@@ -34,7 +35,11 @@ public enum SessionFile {
     @discardableResult
     public static func save(_ session: Session, to path: String, allowDroppingComments: Bool = false) throws(SaveError) -> String {
         let text = session.yamlText()
-        if let data = FileManager.default.contents(atPath: path) {
+        // Only a regular file can hold a session to protect: reading a device such as
+        // /dev/full or a FIFO would never end.
+        var info = stat()
+        let isRegular = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        if isRegular, let data = FileManager.default.contents(atPath: path) {
             let existing = String(decoding: data, as: UTF8.self)
             if existing == text { return text }
             do {
@@ -46,43 +51,11 @@ public enum SessionFile {
             if !comments.isEmpty, !allowDroppingComments { throw .wouldDropComments(path: path, lines: comments) }
         }
         do {
-            try writeAtomically(Array(text.utf8), to: path)
+            try AtomicFile.write(Array(text.utf8), to: path)
         } catch {
-            throw .writeFailed(path: path, reason: "\(error)")
+            throw .writeFailed(path: path, reason: error.reasonText)
         }
         return text
-    }
-
-    /// Writes bytes to a temporary file beside `path`, flushes it to disk, and renames it over `path`,
-    /// keeping the old file's permissions.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\(name).tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        var info = stat()
-        let mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
-        }
     }
 
     /// The 1-based lines that hold a YAML comment. A `#` starts a comment at the start of a line or

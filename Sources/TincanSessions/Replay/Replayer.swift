@@ -100,6 +100,7 @@ public final class Replayer: Sendable {
         let started = clock.now
         var template = Template(variables: try session.variables(environment: options.environment, overrides: options.variables), environment: options.processEnvironment)
         let directory = sessionDirectory(of: path)
+        try checkDownloadFolders(template: template, directory: directory)
         let manager = try makeManager(template: template, directory: directory)
         var recordedSession = session
         var outcomes: [RequestOutcome] = []
@@ -125,6 +126,21 @@ public final class Replayer: Sendable {
         let report = ReplayReport(sessionName: session.name ?? (path as NSString).lastPathComponent, file: path, outcomes: outcomes,
                                   duration: (clock.now - started).inSeconds)
         return (report, recordedSession)
+    }
+
+    /// Stops the replay before anything is sent when a request would download into a folder
+    /// that does not exist. A path that needs a captured value is checked when its request runs.
+    ///
+    /// - Throws: ``SessionError`` naming the request and the folder.
+    private func checkDownloadFolders(template: Template, directory: String) throws(SessionError) {
+        for (index, saved) in session.requests.enumerated() {
+            guard let download = saved.download, let expanded = try? template.expand(download) else { continue }
+            do {
+                try DownloadDestination.check(resolveSessionPath(expanded, in: directory))
+            } catch {
+                throw SessionError("request '#\(index + 1) \(saved.displayName)'\(saved.line > 0 ? " (line \(saved.line))" : ""): \(error)")
+            }
+        }
     }
 
     private func makeManager(template: Template, directory: String) throws -> URLSessionManager {
@@ -156,6 +172,7 @@ public final class Replayer: Sendable {
         do {
             resolved = try session.resolve(index, template: template, directory: directory, file: path)
             request = try resolved.draft.build()
+            if let download = resolved.download { try DownloadDestination.check(download) }
         } catch {
             outcome.state = .failed
             outcome.error = "\(error)"
@@ -377,8 +394,7 @@ struct ResponseChecker {
         var failure: String?
         if let expected = try? JSONParser.parse(bytes: recordedBytes), let actual = try? JSONParser.parse(bytes: result.data) {
             let strip = { (value: ParameterValue) in recorded.ignore.reduce(value) { $1.removing(from: $0) } }
-            let (left, right) = (strip(actual), strip(expected))
-            if left != right { failure = Self.firstDifference(left, right, at: "$") ?? "differs from the recording" }
+            failure = Self.firstDifference(strip(actual), recorded: strip(expected))
         } else if recordedBytes != result.data {
             failure = "differs from the recording (\(result.data.count) bytes, recorded \(recordedBytes.count))"
         }
@@ -386,23 +402,36 @@ struct ResponseChecker {
         return checks
     }
 
-    /// The first path where two values differ, described.
-    static func firstDifference(_ actual: ParameterValue, _ expected: ParameterValue, at path: String) -> String? {
-        switch (actual, expected) {
-        case (.dictionary(let left), .dictionary(let right)):
-            for (key, value) in right {
-                guard let other = left[key] else { return "\(path).\(key) is missing, recorded \(Predicate.show(value))" }
-                if let difference = firstDifference(other, value, at: "\(path).\(key)") { return difference }
+    /// The first place where a body differs from its recording, as `PATH: recorded X, got Y`
+    /// with the path in the syntax of captures and assertions (`$.items[2].name`), or nil when
+    /// they are the same JSON value.
+    ///
+    /// Objects are compared as values: the order of their members does not matter (servers and
+    /// serializers reorder them freely), while arrays compare in order; `1` equals `1.0`.
+    static func firstDifference(_ actual: ParameterValue, recorded: ParameterValue, at steps: [BodyPath.Step] = []) -> String? {
+        let path = BodyPath.text(steps)
+        switch (actual, recorded) {
+        case (.dictionary(let got), .dictionary(let expected)):
+            for (key, value) in expected {
+                guard let other = got[key] else { return "\(BodyPath.text(steps + [.key(key)])): recorded \(Predicate.show(value)), got nothing" }
+                if let difference = firstDifference(other, recorded: value, at: steps + [.key(key)]) { return difference }
             }
-            if let extra = left.keys.first(where: { right[$0] == nil }) { return "\(path).\(extra) is new (\(Predicate.show(left[extra]!)))" }
+            if let extra = got.first(where: { expected[$0.key] == nil }) {
+                return "\(BodyPath.text(steps + [.key(extra.key)])): not recorded, got \(Predicate.show(extra.value))"
+            }
             return nil
-        case (.array(let left), .array(let right)):
-            for (index, (a, b)) in zip(left, right).enumerated() {
-                if let difference = firstDifference(a, b, at: "\(path)[\(index)]") { return difference }
+        case (.array(let got), .array(let expected)):
+            for index in 0..<max(got.count, expected.count) {
+                let step = steps + [.index(index)]
+                guard index < got.count else { return "\(BodyPath.text(step)): recorded \(Predicate.show(expected[index])), got nothing" }
+                guard index < expected.count else { return "\(BodyPath.text(step)): not recorded, got \(Predicate.show(got[index]))" }
+                if let difference = firstDifference(got[index], recorded: expected[index], at: step) { return difference }
             }
-            return left.count == right.count ? nil : "\(path) has \(left.count) elements, recorded \(right.count)"
+            return nil
+        case (.integer, .double), (.double, .integer), (.double, .double):
+            return Predicate.number(actual) == Predicate.number(recorded) ? nil : "\(path): recorded \(Predicate.show(recorded)), got \(Predicate.show(actual))"
         default:
-            return actual == expected ? nil : "\(path) is \(Predicate.show(actual)), recorded \(Predicate.show(expected))"
+            return actual == recorded ? nil : "\(path): recorded \(Predicate.show(recorded)), got \(Predicate.show(actual))"
         }
     }
 }

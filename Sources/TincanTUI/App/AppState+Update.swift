@@ -337,6 +337,15 @@ extension AppState {
             status = StatusMessage("Cannot send: the response contract: \(error)", .error)
             return []
         }
+        // Before anything is sent: the body would have nowhere to go.
+        if let download = resolved?.download {
+            do {
+                try DownloadDestination.check(download)
+            } catch {
+                status = StatusMessage("Cannot send: \(error)", .error)
+                return []
+            }
+        }
         let id = nextExchangeID
         nextExchangeID += 1
         var exchange = Exchange(id: id, request: request, startedAt: now)

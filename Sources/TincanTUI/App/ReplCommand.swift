@@ -154,37 +154,69 @@ public enum ReplCommand: Sendable, Equatable {
         }
     }
 
-    /// The line with the values of secret items (`password=x`, `Authorization:'Bearer x'`,
-    /// `api_key==x`) and of `header Secret-Name: value` hidden, for the history file. A line that
-    /// does not split is returned as it is (it was never run).
+    /// The line as the history file keeps it: the values of secret items (`password=x`,
+    /// `Authorization:'Bearer x'`, `api_key==x`) and of `header Secret-Name: value` hidden, and
+    /// URLs (`get http://ann:pw@host/`, `base …`, `url …`) with their passwords and secret query
+    /// fields hidden. The rules are ``Redaction``'s, as for history.jsonl; this only knows where
+    /// a command line keeps its values.
+    ///
+    /// A line that does not split (an open quote) is recorded too, so its words are redacted
+    /// one by one rather than kept as typed.
     public static func redacted(_ line: String) -> String {
-        guard let words = try? ReplWords.split(line), let first = words.first else { return line }
-        func quoted(_ word: String) -> String {
-            word.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" }) ? "'" + word.replacingOccurrences(of: "'", with: "") + "'" : word
+        guard let words = try? ReplWords.split(line) else {
+            return redactedWords(line.split(separator: " ").map(String.init), quoting: false).joined(separator: " ")
         }
+        guard let first = words.first else { return line }
         if first.lowercased() == "header", words.count >= 2 {
             let text = words.dropFirst().joined(separator: " ")
-            guard let colon = text.firstIndex(of: ":") else { return line }
+            guard let colon = text.firstIndex(of: ":") else {
+                // `header Authorization Bearer x` is not run (no colon), but it is recorded.
+                guard Redaction.isSecret(name: words[1]), words.count > 2 else { return line }
+                return "\(first) \(words[1]) \(Redaction.mask)"
+            }
             let name = text[..<colon].trimmingCharacters(in: .whitespaces)
             guard Redaction.isSecret(name: name) else { return line }
             return "\(first) \(name): " + Redaction.headerValue(name: name, value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        var changed = false
-        let masked = words.map { word -> String in
-            guard looksLikeItem(word), let item = try? RequestItem.parse(word) else { return quoted(word) }
+        let masked = redactedWords(words, quoting: true)
+        let quotedOriginal = words.enumerated().map { $0.offset == 0 ? $0.element : quoted($0.element) }
+        return masked == quotedOriginal ? line : masked.joined(separator: " ")
+    }
+
+    /// The words after the command word with their secrets hidden (the command word is kept).
+    ///
+    /// A secret header's value may run on over the next words when it was not quoted
+    /// (`Authorization:Bearer abc`): words after it that are not items are hidden too.
+    private static func redactedWords(_ words: [String], quoting: Bool) -> [String] {
+        let quote = { (word: String) in quoting ? quoted(word) : word }
+        var hidingValue = false
+        return words.enumerated().map { offset, word -> String in
+            guard offset > 0 else { return word }
+            guard looksLikeItem(word), let item = try? RequestItem.parse(word) else {
+                if hidingValue { return Redaction.mask }
+                return quote(Redaction.url(word))
+            }
+            hidingValue = false
             switch item {
             case .header(let name, let value) where Redaction.isSecret(name: name) && !value.isEmpty:
-                changed = true
-                return name + ":" + quoted(Redaction.headerValue(name: name, value: value))
+                hidingValue = true
+                return name + ":" + quote(Redaction.headerValue(name: name, value: value))
+            case .removeHeader(let name) where Redaction.isSecret(name: name) && word.hasSuffix(":"):
+                // `Authorization: Bearer abc` typed with spaces: the value is in the next words.
+                hidingValue = true
+                return word
             case .parameter(let key, _) where Redaction.isSecret(name: key), .query(let key, _) where Redaction.isSecret(name: key):
-                changed = true
                 let separator = word.contains("==") ? "==" : (word.contains(":=") ? ":=" : "=")
                 return key + separator + Redaction.mask
             default:
-                return quoted(word)
+                return quote(word)
             }
         }
-        return changed ? masked.joined(separator: " ") : line
+    }
+
+    /// A word quoted so that it splits back into one word.
+    private static func quoted(_ word: String) -> String {
+        word.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" }) ? "'" + word.replacingOccurrences(of: "'", with: "") + "'" : word
     }
 
     /// Whether a word is an item rather than a URL: it has an item separator before any `/`,

@@ -1,5 +1,6 @@
 import TerminalUI
 import TincanCore
+import TincanSessions
 
 /// A JSON body as an outline of rows read straight from its bytes: one row per scalar, per
 /// opening bracket and per closing bracket, as a pretty printer would write them.
@@ -305,8 +306,7 @@ struct JSONOutline: Sendable {
                 let literal = String(decoding: bytes[start..<stringEnd(from: start)], as: UTF8.self)
                 let name: String
                 if case .string(let decoded)? = try? JSONParser.parse(literal) { name = decoded } else { name = String(literal.dropFirst().dropLast()) }
-                let isIdentifier = !name.isEmpty && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" } && !("0"..."9").contains(name.unicodeScalars.first!)
-                components.append(isIdentifier ? ".\(name)" : "[\(literal)]")
+                components.append(BodyPath.stepText(.key(name)))
             } else {
                 var index = 0
                 var child = parent + 1
@@ -314,7 +314,7 @@ struct JSONOutline: Sendable {
                     index += 1
                     child = next(after: child)
                 }
-                components.append("[\(index)]")
+                components.append(BodyPath.stepText(.index(index)))
             }
             row = parent
         }
