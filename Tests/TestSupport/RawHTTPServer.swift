@@ -12,7 +12,7 @@ public final class RawHTTPServer: Sendable {
     /// The port it listens on, on 127.0.0.1.
     public let port: Int
     private let listener: Int32
-    private let stopped = Mutex(false)
+    private let stopped = StopFlag()
 
     /// Starts listening.
     ///
@@ -42,13 +42,13 @@ public final class RawHTTPServer: Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 if connection < 0 {
-                    if stopped.withLock({ $0 }) { return }
+                    if stopped.isSet { return }
                     continue
                 }
                 Thread {
                     var head: [UInt8] = []
                     var byte: UInt8 = 0
-                    while !head.ends(with: Array("\r\n\r\n".utf8)), recv(connection, &byte, 1, 0) == 1 { head.append(byte) }
+                    while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), recv(connection, &byte, 1, 0) == 1 { head.append(byte) }
                     respond(String(decoding: head, as: UTF8.self), connection)
                     close(connection)
                 }.start()
@@ -61,7 +61,7 @@ public final class RawHTTPServer: Sendable {
 
     /// Stops accepting connections.
     public func stop() {
-        stopped.withLock { $0 = true }
+        stopped.set()
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
@@ -83,6 +83,12 @@ public final class RawHTTPServer: Sendable {
     public static func write(_ socket: Int32, _ text: String) -> Bool {
         write(socket, Array(text.utf8))
     }
+}
+
+private final class StopFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
 
 /// Gzip of `count` zero bytes, made in pieces so that the zeros are never all in memory: a

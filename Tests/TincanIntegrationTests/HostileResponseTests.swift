@@ -49,7 +49,7 @@ struct HostileResponseTests {
             $0.decompression = DecompressionLimits(ratio: 1_000_000, maximumBytes: 8 << 20)
         }
         let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
-        #expect(message.contains("more than 8 MiB, the decompression limit"))
+        #expect(message.contains("more than 8,388,608 bytes (8.0 MiB), the decompression limit"))
     }
 
     @Test("A gzip body within the limits is decoded, and its progress counts the bytes on the wire")
@@ -79,7 +79,7 @@ struct HostileResponseTests {
         defer { server.stop() }
         let result = try await Self.send(server.baseURL + "/endless") { $0.maximumBodyBytes = 4 << 20 }
         let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
-        #expect(message.contains("passed the 4 MiB kept in memory"))
+        #expect(message.contains("passed the 4,194,304 bytes (4.0 MiB) kept in memory"))
         #expect(message.contains("--download FILE"))
         #expect(result.data.count <= 4 << 20)
     }
@@ -92,7 +92,7 @@ struct HostileResponseTests {
         defer { server.stop() }
         let result = try await Self.send(server.baseURL + "/big") { $0.maximumBodyBytes = 1 << 20 }
         let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
-        #expect(message.contains("is 10 GB, more than the 1 MiB kept in memory"))
+        #expect(message.contains("is 10,000,000,000 bytes (9.3 GiB), more than the 1,048,576 bytes (1.0 MiB) kept in memory"))
     }
 
     @Test("A redirect whose body never ends is still followed")
