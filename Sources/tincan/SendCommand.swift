@@ -58,6 +58,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Limit the upload rate, in bytes per second (k and M suffixes), so progress can be watched.")
     var throttle: String?
 
+    @Option(name: .customLong("max-body"), help: "The most response-body bytes kept in memory (k, M and G suffixes; default 256M, 0 for no limit). Larger bodies fail with exit 4; --download has no limit.")
+    var maxBody: String?
+
     @Option(name: .customLong("ca-file"), help: "Trust the CA certificates in this PEM file instead of the system's.")
     var caFile: String?
 
@@ -94,6 +97,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         let draft = try makeDraft()
         let serializer = try makeResponseSerializer()
+        let bodyLimit = try maxBody.map(Self.bodyLimit)
         let request = try draft.build(boundary: boundary)
         if upload != nil, let length = request.body.length, length > 0 {
             throw CLIFailure.badInput("--upload sends the file as the body, so body parameters would be lost; put them in the query with name==value")
@@ -124,6 +128,7 @@ struct SendCommand: AsyncParsableCommand {
         configuration.responseSerializer = serializer
         configuration.credential = try digestCredential
         configuration.uploadBytesPerSecond = try throttle.map(Self.rate)
+        if let bodyLimit { configuration.maximumBodyBytes = bodyLimit }
         let manager: URLSessionManager
         do {
             manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy(), configuration: configuration)
@@ -196,6 +201,15 @@ struct SendCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--throttle '\(text)' is not a rate; expected bytes per second such as 50000, 200k or 1.5M")
         }
         return rate
+    }
+
+    /// The in-memory body limit `--max-body` gives: nil (no limit) for 0.
+    static func bodyLimit(_ text: String) throws -> Int64? {
+        if text == "0" { return nil }
+        guard let bytes = ByteRate.parse(text) else {
+            throw CLIFailure.badInput("--max-body '\(text)' is not a size; expected bytes such as 1000000, 500k, 256M or 2G, or 0 for no limit")
+        }
+        return Int64(bytes)
     }
 
     /// The response serializer the options ask for.

@@ -46,6 +46,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Start the embedded demo server on a free loopback port and set the variable server to its URL.")
     var demo = false
 
+    @Option(name: .customLong("max-body"), help: "The most response-body bytes kept in memory per request (k, M and G suffixes; default 256M, 0 for no limit).")
+    var maxBody: String?
+
     @Flag(help: "List every check and capture, not only failures.")
     var verbose = false
 
@@ -72,6 +75,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.failFast = failFast
         options.compareRecorded = compareRecorded
         options.record = record || recordTo != nil
+        if let maxBody { options.maximumBodyBytes = try SendCommand.bodyLimit(maxBody) }
 
         var server: DemoServer?
         if demo {

@@ -10,6 +10,8 @@ public struct ProcessResult: Sendable {
     public var stdout: String
     public var stderr: String
     public var stdoutBytes: [UInt8]
+    /// The child's peak resident memory (VmHWM), in bytes.
+    public var maxRSSBytes: Int = 0
 }
 
 /// Locates the binaries the package builds, next to the test bundle.
@@ -101,14 +103,16 @@ public func run(
             }
             errDone.wait()
             var status: Int32 = 0
-            while waitpid(child, &status, 0) == -1, errno == EINTR {}
+            var usage = rusage()
+            while wait4(child, &status, 0, &usage) == -1, errno == EINTR {}
             let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
             let errBytes = errData.withLock { $0 }
             continuation.resume(returning: ProcessResult(
                 status: exitStatus,
                 stdout: String(decoding: outData, as: UTF8.self),
                 stderr: String(decoding: errBytes, as: UTF8.self),
-                stdoutBytes: outData))
+                stdoutBytes: outData,
+                maxRSSBytes: usage.ru_maxrss * 1024))
         }.start()
     }
 }

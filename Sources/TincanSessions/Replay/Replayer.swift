@@ -14,6 +14,8 @@ public struct ReplayOptions: Sendable {
     public var compareRecorded = false
     /// Save each response into its request's `recorded:`.
     public var record = false
+    /// The most response-body bytes kept in memory per request, or nil for no limit.
+    public var maximumBodyBytes: Int64? = SendingConfiguration.defaultMaximumBodyBytes
     /// The process environment, for `{{$env.NAME}}`.
     public var processEnvironment = ProcessInfo.processInfo.environment
 
@@ -189,6 +191,7 @@ public final class Replayer: Sendable {
         }
         configuration.credential = resolved.digest
         configuration.uploadBytesPerSecond = resolved.uploadRate
+        configuration.maximumBodyBytes = options.maximumBodyBytes
         manager.sendingConfiguration = configuration
         let result: TaskResult
         do {

@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The binary against servers that send without end: it stops at its limits, says which, exits 4,
+/// and its peak memory stays near the limit instead of growing with what the server sends.
+@Suite("Memory stays bounded whatever a server sends")
+struct BoundedMemoryTests {
+    @Test("A gzip bomb fails with exit 4 and the ratio limit, in bounded memory")
+    func gzipBomb() async throws {
+        let bomb = gzippedZeros(count: 256 << 20)
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
+            RawHTTPServer.write(socket, bomb)
+        }
+        defer { server.stop() }
+        let result = try await tincan(["send", "--timeout", "30", "GET", server.baseURL + "/bomb"])
+        #expect(result.status == 4)
+        #expect(result.stdout.contains("more than 200 times its size"), "\(result.stdout)")
+        #expect(result.maxRSSBytes < 150 << 20, "peak RSS \(result.maxRSSBytes)")
+    }
+
+    @Test("A chunked body without end fails with exit 4 at --max-body, in bounded memory")
+    func endlessBody() async throws {
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)
+            while RawHTTPServer.write(socket, chunk) {}
+        }
+        defer { server.stop() }
+        let result = try await tincan(["send", "--max-body", "20M", "GET", server.baseURL + "/endless"])
+        #expect(result.status == 4)
+        #expect(result.stdout.contains("kept in memory"), "\(result.stdout)")
+        #expect(result.stdout.contains("--download FILE"))
+        #expect(result.maxRSSBytes < 150 << 20, "peak RSS \(result.maxRSSBytes)")
+    }
+
+    @Test("--max-body that is not a size is refused with exit 2")
+    func badMaxBody() async throws {
+        let result = try await tincan(["send", "--offline", "--max-body", "lots", "GET", "http://127.0.0.1:9/"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--max-body 'lots' is not a size"))
+    }
+}
