@@ -136,12 +136,17 @@ struct SendCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("\(error)")
         }
         let task: SessionTask
-        if let download {
-            task = try manager.downloadTask(with: request, to: download, resuming: continueDownload)
-        } else if let upload {
-            task = try manager.uploadTask(with: request, fromFile: upload)
-        } else {
-            task = try manager.dataTask(with: request)
+        do {
+            if let download {
+                task = try manager.downloadTask(with: request, to: download, resuming: continueDownload)
+            } else if let upload {
+                task = try manager.uploadTask(with: request, fromFile: upload)
+            } else {
+                task = try manager.dataTask(with: request)
+            }
+        } catch let error as SecurityPolicyError {
+            try? await manager.invalidate(cancelingTasks: true)
+            throw CLIFailure.badInput("--pin: \(error)")
         }
         let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
         let watcher = Task {

@@ -82,6 +82,13 @@ public struct SecurityPolicy: Sendable {
         }
     }
 
+    /// Checks the policy against the URL of one request: a pinning policy is refused for a
+    /// request that is not https, rather than silently not applied.
+    public func validate(requestURL: URLReference) throws {
+        guard pinningMode != .none, requestURL.scheme?.lowercased() != "https" else { return }
+        throw SecurityPolicyError(.invalidPolicy("\(pinningMode.rawValue) pinning applies to https only, and \(requestURL) is not https"))
+    }
+
     /// The TLS configuration that enforces this policy.
     public func tlsConfiguration() throws -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
@@ -89,7 +96,15 @@ public struct SecurityPolicy: Sendable {
             guard FileManager.default.isReadableFile(atPath: caFile) else {
                 throw SecurityPolicyError(.unreadableFile(path: caFile, reason: "cannot read the CA file"))
             }
-            configuration.trustRoots = .file(caFile)
+            // Loaded now, so that a file with no certificate in it is bad input, not a failed handshake.
+            let roots: [NIOSSLCertificate]
+            do {
+                roots = try Self.certificates(inFile: caFile).map { try NIOSSLCertificate(bytes: $0, format: .der) }
+                guard !roots.isEmpty else { throw SecurityPolicyError(.unreadableFile(path: caFile, reason: "empty")) }
+            } catch {
+                throw SecurityPolicyError(.unreadableFile(path: caFile, reason: "not a CA file: it holds no PEM or DER certificate"))
+            }
+            configuration.trustRoots = .certificates(roots)
         }
         switch pinningMode {
         case .none:

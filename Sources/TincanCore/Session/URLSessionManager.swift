@@ -126,6 +126,7 @@ public final class URLSessionManager: Sendable {
     }
 
     private func makeTask(_ request: HTTPRequest, kind: SessionTask.Kind, completion: (@Sendable (TaskResult) -> Void)?) throws -> SessionTask {
+        try securityPolicy.validate(requestURL: request.url)
         let configuration = sendingConfiguration
         let identifier = try registry.withLock { registry -> Int in
             guard !registry.invalidated else { throw TransportError(.invalidRequest("the session was invalidated")) }

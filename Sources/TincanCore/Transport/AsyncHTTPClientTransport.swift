@@ -123,7 +123,7 @@ public final class AsyncHTTPClientTransport: Transport {
             }
         }
         if let error = error as? NIOSSLError { return TransportError(.tls(tlsReason(error))) }
-        if let error = error as? BoringSSLError { return TransportError(.tls("\(error)")) }
+        if let error = error as? BoringSSLError { return TransportError(.tls(tlsReason(boringSSL: "\(error)"))) }
         if let error = error as? NIOSSLExtraError {
             if error == .failedToValidateHostname { return TransportError(.tls("the certificate does not name this host (\(error))")) }
             return TransportError(.tls("\(error)"))
@@ -137,9 +137,27 @@ public final class AsyncHTTPClientTransport: Transport {
         return TransportError(.other("\(error)"))
     }
 
+    /// BoringSSL's error text in words, without its internal codes and source paths
+    /// (`… at …/handshake.cc:320`), which say nothing to a user.
+    static func tlsReason(boringSSL text: String) -> String {
+        let known: [(String, String)] = [
+            ("CERTIFICATE_VERIFY_FAILED", "the server's certificate could not be verified: it has expired, is self-signed, or was issued by an authority this machine does not trust (--ca-file names one to trust)"),
+            ("NO_CERTIFICATE_OR_CRL_FOUND", "the CA file holds no certificate"),
+            ("WRONG_VERSION_NUMBER", "the server did not answer in TLS (is it plain http?)"),
+            ("TLSV1_ALERT_PROTOCOL_VERSION", "the server and Tincan share no TLS version"),
+            ("SSLV3_ALERT_HANDSHAKE_FAILURE", "the server refused the handshake (no shared cipher, or it wants a client certificate)"),
+            ("CERTIFICATE_REQUIRED", "the server wants a client certificate"),
+            ("UNKNOWN_CA", "the server does not trust the client certificate's issuer"),
+        ]
+        if let (_, words) = known.first(where: { text.contains($0.0) }) { return words }
+        // Unknown errors keep BoringSSL's reason name, without the path of the file that raised it.
+        let withoutPaths = text.replacingOccurrences(of: #" at /[^\]\)]*"#, with: "", options: .regularExpression)
+        return "handshake failed: \(withoutPaths)"
+    }
+
     static func tlsReason(_ error: NIOSSLError) -> String {
         switch error {
-        case .handshakeFailed(let underlying): return "handshake failed: \(underlying)"
+        case .handshakeFailed(let underlying): return tlsReason(boringSSL: "\(underlying)")
         case .unableToValidateCertificate: return "the certificate could not be validated"
         case .uncleanShutdown: return "the server closed the connection without a TLS close"
         default: return "\(error)"
