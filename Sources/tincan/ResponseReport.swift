@@ -9,7 +9,7 @@ enum ResponseReport {
     static func exitCode(_ result: TaskResult) -> CLIExitCode {
         if result.transportError != nil { return .transportFailed }
         guard let error = result.serialization?.error else { return .success }
-        let validation = error.chain.contains { $0.domain == ResponseSerializationError.domain }
+        let validation = error.chain.contains(where: \.isValidationFailure)
         return validation ? .validationFailed : .decodingFailed
     }
 

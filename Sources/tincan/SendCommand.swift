@@ -88,6 +88,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("accept-status"), help: "Acceptable status codes, such as 200-299,304.")
     var acceptStatus: String?
 
+    @Flag(name: .customLong("remove-nulls"), help: "Remove object members whose value is null from decoded JSON (with the json and compound serializers).")
+    var removeNulls = false
+
     @Option(name: .customLong("accept-type"), help: "Acceptable content types, comma-separated (replaces the serializer's own).")
     var acceptType: String?
 
@@ -234,7 +237,7 @@ struct SendCommand: AsyncParsableCommand {
         var serializer = kind.makeSerializer()
         if let statuses { serializer.acceptableStatusCodes = statuses }
         if let types { serializer.acceptableContentTypes = types }
-        return serializer
+        return removeNulls ? NullRemoval.applied(to: serializer) : serializer
     }
 
     /// Turns the arguments into a draft, naming the argument at fault on bad input.

@@ -17,6 +17,18 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
         case unacceptableContentType(String?)
         /// The body is not valid in the expected format (code 3840 in the decoding domain).
         case decodingFailed(format: String, detail: String)
+        /// The body is not valid text in its charset (code -1016, as AFNetworking's "Data failed
+        /// decoding as a UTF-8 string").
+        case undecodableText(charset: String)
+    }
+
+    /// Whether this error says the response was not acceptable (its status or content type),
+    /// rather than that its body could not be decoded.
+    public var isValidationFailure: Bool {
+        switch reason {
+        case .unacceptableStatusCode, .unacceptableContentType: true
+        case .decodingFailed, .undecodableText: false
+        }
     }
 
     /// What went wrong.
@@ -58,6 +70,7 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
         case .unacceptableStatusCode: -1011
         case .unacceptableContentType: -1016
         case .decodingFailed: 3840
+        case .undecodableText: -1016
         }
     }
 
@@ -70,6 +83,8 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
             "Request failed: unacceptable content-type: \(type ?? "(none)")"
         case .decodingFailed(let format, let detail):
             "The \(format) body could not be decoded: \(detail)"
+        case .undecodableText(let charset):
+            "Data failed decoding as a UTF-8 string" + (charset == "utf-8" ? "" : " (from its charset \(charset))")
         }
     }
 

@@ -140,9 +140,13 @@ public struct JSONResponseSerializer: ResponseSerializer {
         validatingThenDecoding(response, data: data, request: request) { () throws(ResponseSerializationError) -> DecodedBody in
             // An empty body, or the single space some servers send for "nothing", is no object and no error.
             if data.isEmpty || data == [0x20] { return .none }
+            // As AFNetworking: the body is read in its charset (UTF-8 when none) and parsed as UTF-8.
+            guard let text = TextEncoding.utf8(data, charset: response.textEncodingName) else {
+                throw ResponseSerializationError(.undecodableText(charset: response.textEncodingName ?? "utf-8"), response: response, data: data)
+            }
             let value: ParameterValue
             do {
-                value = try JSONParser.parse(bytes: data)
+                value = try JSONParser.parse(bytes: text)
             } catch {
                 throw ResponseSerializationError(.decodingFailed(format: "JSON", detail: "\(error)"), response: response, data: data)
             }
@@ -172,6 +176,30 @@ public struct JSONResponseSerializer: ResponseSerializer {
             return .dictionary(result)
         default: return value
         }
+    }
+}
+
+/// Null removal (`removesKeysWithNullValues`) through every serializer that decodes JSON: the
+/// JSON serializer, and the JSON members of a compound one.
+public enum NullRemoval {
+    /// `serializer` with null removal turned on wherever it decodes JSON.
+    public static func applied(to serializer: any ResponseSerializer) -> any ResponseSerializer {
+        if var json = serializer as? JSONResponseSerializer {
+            json.removesKeysWithNullValues = true
+            return json
+        }
+        if var compound = serializer as? CompoundResponseSerializer {
+            compound.serializers = compound.serializers.map(applied(to:))
+            return compound
+        }
+        return serializer
+    }
+
+    /// Whether `serializer` removes nulls from the JSON it decodes.
+    public static func isOn(in serializer: any ResponseSerializer) -> Bool {
+        if let json = serializer as? JSONResponseSerializer { return json.removesKeysWithNullValues }
+        if let compound = serializer as? CompoundResponseSerializer { return compound.serializers.contains(where: isOn(in:)) }
+        return false
     }
 }
 

@@ -94,10 +94,7 @@ public struct ResponseContract: Sendable, Equatable {
         var serializer = (self.serializer ?? .compound).makeSerializer()
         if let acceptStatus { serializer.acceptableStatusCodes = try StatusCodeSet(parsing: acceptStatus) }
         if let acceptTypes { serializer.acceptableContentTypes = Set(acceptTypes.map { $0.lowercased() }) }
-        if removesNulls == true, var json = serializer as? JSONResponseSerializer {
-            json.removesKeysWithNullValues = true
-            serializer = json
-        }
+        if removesNulls == true { serializer = NullRemoval.applied(to: serializer) }
         return serializer
     }
 }

@@ -576,7 +576,7 @@ extension AppState {
                 + (result.serialization?.error == nil ? "" : ", validation failed")
             current.milestones.append((time, outcome))
             if current.phase == .sending { current.phase = .finished }
-            let removesNulls = (current.responseSerializer as? JSONResponseSerializer)?.removesKeysWithNullValues ?? false
+            let removesNulls = current.responseSerializer.map(NullRemoval.isOn(in:)) ?? false
             current.prettyBody = BodyFormatter.pretty(result, removesNulls: removesNulls)
             current.rawBody = BodyFormatter.raw(result.data)
             bodyList = ListState()
