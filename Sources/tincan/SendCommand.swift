@@ -37,8 +37,8 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customShort("H"), help: "A per-request header 'Name: value'; it replaces a default of the same name. Repeatable.")
     var headers: [String] = []
 
-    @Option(help: "The request timeout in seconds.")
-    var timeout: Double?
+    @Option(help: "The request timeout in seconds (0.001 to 2147483).")
+    var timeout: String?
 
     @Option(help: "Credentials as name:password (name alone asks for the password on a terminal).")
     var user: String?
@@ -55,7 +55,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Send FILE as the body, streamed from disk (as curl -T).")
     var upload: String?
 
-    @Option(help: "Limit the upload rate, in bytes per second (k and M suffixes), so progress can be watched.")
+    @Option(help: "Limit the upload rate, in bytes per second (k, M and G suffixes; 1 to 1T), so progress can be watched.")
     var throttle: String?
 
     @Option(name: .customLong("ca-file"), help: "Trust the CA certificates in this PEM file instead of the system's.")
@@ -93,6 +93,8 @@ struct SendCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--format '\(format)' is not a format; expected text or json")
         }
         let draft = try makeDraft()
+        // Checked before --offline returns, so a bad rate is an error whether or not it is used.
+        let uploadBytesPerSecond = try throttle.map(Self.rate)
         let serializer = try makeResponseSerializer()
         let request = try draft.build(boundary: boundary)
         if upload != nil, let length = request.body.length, length > 0 {
@@ -111,7 +113,7 @@ struct SendCommand: AsyncParsableCommand {
         var configuration = SendingConfiguration()
         configuration.responseSerializer = serializer
         configuration.credential = try digestCredential
-        configuration.uploadBytesPerSecond = try throttle.map(Self.rate)
+        configuration.uploadBytesPerSecond = uploadBytesPerSecond
         let manager: URLSessionManager
         do {
             manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy(), configuration: configuration)
@@ -173,10 +175,11 @@ struct SendCommand: AsyncParsableCommand {
 
     /// Bytes per second from `200000`, `200k` or `1.5M`.
     static func rate(_ text: String) throws -> Int {
-        guard let rate = ByteRate.parse(text) else {
-            throw CLIFailure.badInput("--throttle '\(text)' is not a rate; expected bytes per second such as 50000, 200k or 1.5M")
+        do {
+            return try ByteRate.checked(text, range: NumericRange.uploadRate.named("--throttle"))
+        } catch {
+            throw CLIFailure.badInput("\(error)")
         }
-        return rate
     }
 
     /// The response serializer the options ask for.
@@ -237,10 +240,11 @@ struct SendCommand: AsyncParsableCommand {
         }
         draft.items = headerItems + draft.items
         if let timeout {
-            guard timeout > 0, timeout.isFinite else {
-                throw CLIFailure.badInput("--timeout \(timeout) is not a duration; expected a positive number of seconds")
+            do {
+                draft.observed.timeoutInterval = try NumericRange.timeout.named("--timeout").value(parsing: timeout)
+            } catch {
+                throw CLIFailure.badInput("\(error)")
             }
-            draft.observed.timeoutInterval = timeout
         }
         guard ["basic", "digest"].contains(authType) else {
             throw CLIFailure.badInput("--auth-type '\(authType)' is not a scheme; expected basic or digest")
