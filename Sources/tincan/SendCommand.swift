@@ -37,8 +37,8 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customShort("H"), help: "A per-request header 'Name: value'; it replaces a default of the same name. Repeatable.")
     var headers: [String] = []
 
-    @Option(help: "The request timeout in seconds.")
-    var timeout: Double?
+    @Option(help: "The request timeout in seconds (0.001 to 2147483).")
+    var timeout: String?
 
     @Option(help: "Credentials as name:password (name alone asks for the password on a terminal).")
     var user: String?
@@ -55,7 +55,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Send FILE as the body, streamed from disk (as curl -T).")
     var upload: String?
 
-    @Option(help: "Limit the upload rate, in bytes per second (k and M suffixes), so progress can be watched.")
+    @Option(help: "Limit the upload rate, in bytes per second (k, M and G suffixes; 1 to 1T), so progress can be watched.")
     var throttle: String?
 
     @Option(name: .customLong("max-body"), help: "The most response-body bytes kept in memory (k, M and G suffixes; default 256M, 0 for no limit). Larger bodies fail with exit 4; --download has no limit.")
@@ -99,6 +99,8 @@ struct SendCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--format '\(format)' is not a format; expected text or json")
         }
         let draft = try makeDraft()
+        // Checked before --offline returns, so a bad rate is an error whether or not it is used.
+        let uploadBytesPerSecond = try throttle.map(Self.rate)
         let serializer = try makeResponseSerializer()
         let bodyLimit = try maxBody.map(Self.bodyLimit)
         let request = try draft.build(boundary: boundary)
@@ -130,7 +132,7 @@ struct SendCommand: AsyncParsableCommand {
         var configuration = SendingConfiguration()
         configuration.responseSerializer = serializer
         configuration.credential = try digestCredential
-        configuration.uploadBytesPerSecond = try throttle.map(Self.rate)
+        configuration.uploadBytesPerSecond = uploadBytesPerSecond
         if let bodyLimit { configuration.maximumBodyBytes = bodyLimit }
         let manager: URLSessionManager
         do {
@@ -205,19 +207,21 @@ struct SendCommand: AsyncParsableCommand {
 
     /// Bytes per second from `200000`, `200k` or `1.5M`.
     static func rate(_ text: String) throws -> Int {
-        guard let rate = ByteRate.parse(text) else {
-            throw CLIFailure.badInput("--throttle '\(text)' is not a rate; expected bytes per second such as 50000, 200k or 1.5M")
+        do {
+            return try ByteRate.checked(text, range: NumericRange.uploadRate.named("--throttle"))
+        } catch {
+            throw CLIFailure.badInput("\(error)")
         }
-        return rate
     }
 
     /// The in-memory body limit `--max-body` gives: nil (no limit) for 0.
     static func bodyLimit(_ text: String) throws -> Int64? {
-        if text == "0" { return nil }
-        guard let bytes = ByteRate.parse(text) else {
-            throw CLIFailure.badInput("--max-body '\(text)' is not a size; expected bytes such as 1000000, 500k, 256M or 2G, or 0 for no limit")
+        do {
+            let bytes = try NumericRange.bodySize.named("--max-body").integer(parsing: text)
+            return bytes == 0 ? nil : Int64(bytes)
+        } catch {
+            throw CLIFailure.badInput("\(error)")
         }
-        return Int64(bytes)
     }
 
     /// The response serializer the options ask for.
@@ -278,10 +282,11 @@ struct SendCommand: AsyncParsableCommand {
         }
         draft.items = headerItems + draft.items
         if let timeout {
-            guard timeout > 0, timeout.isFinite else {
-                throw CLIFailure.badInput("--timeout \(timeout) is not a duration; expected a positive number of seconds")
+            do {
+                draft.observed.timeoutInterval = try NumericRange.timeout.named("--timeout").value(parsing: timeout)
+            } catch {
+                throw CLIFailure.badInput("\(error)")
             }
-            draft.observed.timeoutInterval = timeout
         }
         guard ["basic", "digest"].contains(authType) else {
             throw CLIFailure.badInput("--auth-type '\(authType)' is not a scheme; expected basic or digest")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TincanCore
 import TincanDemoServer
 
 /// `tincan serve [--port N]`: the demo server in the foreground, one log line per request.
@@ -9,12 +10,15 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the demo server (httpbin-compatible routes) on loopback."
     )
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port: Int = 8080
+    @Option(help: "The port to listen on (0 to 65535); 0 picks a free one.")
+    var port: String = "8080"
 
     func run() async throws {
-        guard (0...65535).contains(port) else {
-            throw CLIFailure.badInput("--port \(port) is not a port; expected 0 to 65535")
+        let port: Int
+        do {
+            port = try NumericRange.port.named("--port").integer(parsing: self.port)
+        } catch {
+            throw CLIFailure.badInput("\(error)")
         }
         // The log is written from the server's threads; the first line that cannot be written
         // (a closed pipe, a full disk) stops the server and becomes the command's error.

@@ -286,16 +286,21 @@ struct ExportCommand: ParsableCommand {
 
     private func selectedIndices(_ session: Session) throws -> [Int] {
         guard let request else { return Array(session.requests.indices) }
-        if let number = Int(request) {
+        if let index = session.requests.firstIndex(where: { $0.name == request }) { return [index] }
+        // A number goes through the checked conversion: `Int(request) - 1` overflowed on Int.min.
+        if NumericRange.decimal(Substring(request)) != nil {
+            let number: Int
+            do {
+                number = try NumericRange.requestNumber.named("--request").integer(parsing: request)
+            } catch {
+                throw CLIFailure.badInput("\(error)")
+            }
             guard session.requests.indices.contains(number - 1) else {
                 throw CLIFailure.badInput("--request \(number): the session has \(session.requests.count) requests")
             }
             return [number - 1]
         }
-        guard let index = session.requests.firstIndex(where: { $0.name == request }) else {
-            throw CLIFailure.badInput("--request '\(request)' names no request; expected one of: \(session.requests.compactMap(\.name).joined(separator: ", "))")
-        }
-        return [index]
+        throw CLIFailure.badInput("--request '\(request)' names no request; expected one of: \(session.requests.compactMap(\.name).joined(separator: ", "))")
     }
 }
 

@@ -34,6 +34,8 @@ struct TincanCommand: AsyncParsableCommand {
             fail(error.description, code: .badInput)
         } catch let error as RequestItemError {
             fail(error.description, code: .badInput)
+        } catch let error as NumericRangeError {
+            fail(error.description, code: .badInput)
         } catch let error as ExitCode {
             Foundation.exit(error.rawValue)
         } catch {

@@ -82,7 +82,7 @@ struct ReplayTests {
         try await withDemoServer { server in
             let (report, _) = try await replay(session, path: "m.tincan.yaml", on: server)
             #expect(report.outcomes[0].state == .failed)
-            #expect(report.outcomes[0].error?.hasPrefix("m.tincan.yaml:3: request '#1 Uses id': the variable {{id}} is not defined") == true)
+            #expect(report.outcomes[0].error?.hasPrefix("m.tincan.yaml:4:19: request '#1 Uses id': the variable {{id}} is not defined") == true)
             #expect(report.outcomes[1].state == .passed)
         }
     }

@@ -12,9 +12,13 @@ public struct ParameterPath: Sendable, Equatable, CustomStringConvertible {
     /// The steps, the first always a key.
     public var components: [Component]
 
+    /// The largest index a name may give (`list[9999]`). The gap before an index is filled with
+    /// nulls, so without a bound `a[100000000]=x` would build a hundred-million-element array.
+    public static let maximumIndex = 9_999
+
     /// Parses a name; a name without brackets is a single key.
     ///
-    /// - Throws: ``RequestItemError`` for unbalanced brackets.
+    /// - Throws: ``RequestItemError`` for unbalanced brackets, or an index over ``maximumIndex``.
     public init(parsing name: String) throws(RequestItemError) {
         guard let open = name.firstIndex(of: "[") else {
             components = [.key(name)]
@@ -34,8 +38,16 @@ public struct ParameterPath: Sendable, Equatable, CustomStringConvertible {
             let inner = String(rest[rest.index(after: rest.startIndex)..<close])
             if inner.isEmpty {
                 components.append(.append)
-            } else if let index = Int(inner), index >= 0, inner.allSatisfy(\.isASCII) {
-                components.append(.index(index))
+            } else if inner.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+                // The gap before an index is filled with nulls (HTTPie's rule), so one short item
+                // could ask for any amount of memory: indexes are bounded, and a number too long
+                // for Int is the same mistake, not a key.
+                do {
+                    components.append(.index(try NumericRange.parameterIndex.integer(parsing: inner)))
+                } catch {
+                    throw RequestItemError(item: name, reason: "the index \(inner) is out of range (0…\(Self.maximumIndex)); "
+                        + "an index fills the gap before it with nulls, so it may be at most \(Self.maximumIndex)")
+                }
             } else {
                 components.append(.key(inner))
             }

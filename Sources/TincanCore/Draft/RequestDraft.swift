@@ -45,8 +45,14 @@ public struct RequestDraft: Sendable {
     /// - Parameters:
     ///   - settings: The serializer settings to start from; their default headers come first.
     ///   - boundary: A fixed multipart boundary, for reproducible output; random when nil.
-    /// - Throws: ``RequestSerializationError``, ``RequestItemError``, or a custom query serializer's error.
+    /// - Throws: ``RequestSerializationError``, ``RequestItemError``, ``NumericRangeError`` for a
+    ///   timeout out of range, or a custom query serializer's error.
     public func build(settings: RequestSettings = RequestSettings(), boundary: String? = nil) throws -> HTTPRequest {
+        // Every front end checks its numbers as they are typed; this is the backstop that keeps
+        // one that forgot from handing the transport a timeout it cannot represent.
+        if let timeout = observed.timeoutInterval {
+            _ = try NumericRange.timeout.check(timeout, text: ParameterValue.format(timeout))
+        }
         let settings = settings.copy()
         settings.updateObservedProperties { observed in
             for property in self.observed.changed { observed.copyValue(of: property, from: self.observed) }

@@ -1,12 +1,15 @@
 /// Byte rates as people type them: `50000`, `200k`, `1.5M` (decimal units, as curl's --limit-rate).
 public enum ByteRate {
-    /// Bytes per second, or nil when the text is not a positive rate.
+    /// Bytes per second, or nil when the text is not a rate in ``NumericRange/uploadRate``.
     public static func parse(_ text: String) -> Int? {
-        let multipliers: [Character: Double] = ["k": 1_000, "K": 1_000, "m": 1_000_000, "M": 1_000_000, "g": 1_000_000_000, "G": 1_000_000_000]
-        let multiplier = text.last.flatMap { multipliers[$0] } ?? 1
-        let digits = multiplier == 1 ? Substring(text) : text.dropLast()
-        guard let value = Double(digits), value.isFinite, value * multiplier >= 1 else { return nil }
-        return Int(value * multiplier)
+        try? checked(text)
+    }
+
+    /// Bytes per second, checked against `range` (``NumericRange/uploadRate`` under the caller's name).
+    ///
+    /// - Throws: ``NumericRangeError`` naming the field, the text and the range.
+    public static func checked(_ text: String, range: NumericRange = .uploadRate) throws(NumericRangeError) -> Int {
+        try range.integer(parsing: text)
     }
 }
 

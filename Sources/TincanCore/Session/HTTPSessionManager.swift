@@ -61,6 +61,10 @@ public final class HTTPSessionManager: Sendable {
     }
 
     static func validate(_ url: URLReference, typed: String) throws {
+        if let problem = URLReference.typedTextProblem(typed) {
+            // Shown escaped, so the message cannot carry the control character to a terminal.
+            throw RequestSerializationError(.invalidURL(URLReference.escapingInvalidCharacters(typed), reason: problem))
+        }
         guard let scheme = url.scheme else {
             throw RequestSerializationError(.invalidURL(typed, reason: "it has no scheme (expected http:// or https://) and there is no base URL"))
         }
@@ -70,12 +74,8 @@ public final class HTTPSessionManager: Sendable {
         guard let host = url.host, !host.isEmpty else {
             throw RequestSerializationError(.invalidURL(typed, reason: "it has no host"))
         }
-        if let authority = url.authority, let afterHost = authority.split(separator: "@").last,
-           let colon = afterHost.lastIndex(of: ":"), !afterHost.hasSuffix("]") {
-            let portText = afterHost[afterHost.index(after: colon)...]
-            if !portText.isEmpty, !(portText.allSatisfy(\.isASCII) && Int(portText).map({ (0...65535).contains($0) }) == true) {
-                throw RequestSerializationError(.invalidURL(typed, reason: "the port '\(portText)' is not a number from 0 to 65535"))
-            }
+        if let problem = url.authorityProblem {
+            throw RequestSerializationError(.invalidURL(typed, reason: problem))
         }
     }
 

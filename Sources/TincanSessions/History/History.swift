@@ -145,6 +145,15 @@ public struct HistoryEntry: Sendable, Equatable {
             return result
         }
         guard let seconds = number("time") else { throw HistoryLineError(reason: "'time' (seconds since 1970) is missing") }
+        // Through the status range: `Int(1e300)` from a damaged line would stop the TUI at start.
+        var status: Int?
+        if let code = number("status") {
+            do {
+                status = Int(try NumericRange.statusCode.check(code, text: ParameterValue.format(code)))
+            } catch {
+                throw HistoryLineError(reason: "\(error)")
+            }
+        }
         guard let url = try string("url"), let method = try string("method") else { throw HistoryLineError(reason: "'method' and 'url' are required") }
         var request = SavedRequest(name: try string("name"), method: method, url: url)
         if let serializer = try string("serializer") {
@@ -157,7 +166,7 @@ public struct HistoryEntry: Sendable, Equatable {
         if let body = try string("body") { request.body = .text(body) }
         request.files = try pairs("files").map { SavedFile(field: $0.0, path: $0.1 ?? "") }
         self.init(time: Date(timeIntervalSince1970: seconds), session: try string("session"), base: try string("base"), request: request,
-                  sentURL: try string("sent") ?? url, status: number("status").map { Int($0) }, duration: number("duration"), error: try string("error"))
+                  sentURL: try string("sent") ?? url, status: status, duration: number("duration"), error: try string("error"))
     }
 }
 

@@ -152,8 +152,11 @@ public enum CurlCommand {
             case "-T", "--upload-file": upload = try next()
             case "-m", "--max-time":
                 let text = try next()
-                guard let seconds = Double(text), seconds > 0 else { throw InterchangeError("\(word) '\(text)' is not a number of seconds") }
-                request.properties.timeoutInterval = seconds
+                do {
+                    request.properties.timeoutInterval = try NumericRange.timeout.named(word).value(parsing: text)
+                } catch {
+                    throw InterchangeError("\(error)")
+                }
             case "-o", "--output": request.download = try next()
             case "--cacert": _ = try next()
             case "--limit-rate": _ = try next()

@@ -22,6 +22,9 @@ public struct Session: Sendable, Equatable {
     public var environments: OrderedDictionary<String, OrderedDictionary<String, ParameterValue>> = [:]
     /// The requests, run in order.
     public var requests: [SavedRequest] = []
+    /// Where `{{name}}` references stand outside the requests (base, defaults, variables), for
+    /// errors; empty when the session is not from a file.
+    public var referenceLocations = ReferenceLocations()
 
     /// Creates a session.
     public init(name: String? = nil, base: String? = nil, requests: [SavedRequest] = []) {
@@ -152,6 +155,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var recorded: RecordedResponse?
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
     public var line = 0
+    /// Where the request's `{{name}}` references stand in its file, for error messages.
+    public var referenceLocations = ReferenceLocations()
 
     /// Creates a request.
     public init(name: String? = nil, method: String = "GET", url: String) {

@@ -35,6 +35,13 @@ extension Session {
 /// Turns a parsed YAML document into a ``Session``, refusing unknown keys and wrong kinds of value.
 struct SessionReader {
     let file: ConfigFile
+    /// Where references stand, for errors that name a variable with no value.
+    let references: ReferenceCollector
+
+    init(file: ConfigFile) {
+        self.file = file
+        references = ReferenceCollector(text: file.text)
+    }
 
     func session() throws -> Session {
         var session = Session()
@@ -58,6 +65,7 @@ struct SessionReader {
             default: throw file.error(at: keyNode, "unhandled key '\(key)'")
             }
         }
+        session.referenceLocations = references.sessionLocations
         return session
     }
 
@@ -83,6 +91,7 @@ struct SessionReader {
         }
         var request = SavedRequest(url: "")
         request.line = node.mark?.line ?? 0
+        references.begin()
         var sawURL = false
         for (key, _, value) in try file.entries(of: mapping, allowed: Session.requestKeys, in: "a request") {
             switch key {
@@ -119,6 +128,7 @@ struct SessionReader {
         if request.body != nil, request.upload != nil {
             throw file.error(at: node, "a request has either body: or upload:, not both")
         }
+        request.referenceLocations = references.end()
         return request
     }
 
@@ -127,10 +137,7 @@ struct SessionReader {
         for (key, _, value) in try entries(node, allowed: Session.propertyKeys, in: "properties") {
             switch key {
             case "timeout":
-                guard let seconds = number(value), seconds > 0, seconds.isFinite else {
-                    throw file.error(at: value, "expected a timeout in seconds greater than 0, such as 5 or 0.5")
-                }
-                properties.timeoutInterval = seconds
+                properties.timeoutInterval = try number(value, .timeout)
             case "cache-policy":
                 let name = try text(value, "a cache policy")
                 guard let policy = CachePolicy(rawValue: name) else {
@@ -255,7 +262,11 @@ struct SessionReader {
                 upload.file = try text(value, "a file to upload")
             } else {
                 let rate = try text(value, "a rate in bytes per second, such as 64k")
-                guard ByteRate.parse(rate) != nil else { throw file.error(at: value, "'\(rate)' is not a rate; expected bytes per second such as 50000, 64k or 1.5M") }
+                do {
+                    _ = try ByteRate.checked(rate)
+                } catch {
+                    throw file.error(at: value, "\(error)")
+                }
                 upload.rate = rate
             }
         }
@@ -317,8 +328,7 @@ struct SessionReader {
                     for (key, _, value) in try entries(item, allowed: ["code", "domain", "message"], in: "an expected error") {
                         switch key {
                         case "code":
-                            guard let code = value.int else { throw file.error(at: value, "expected an error code such as -1011") }
-                            expectation.code = code
+                            expectation.code = Int(try number(value, .errorCode))
                         case "domain": expectation.domain = try text(value, "an error domain")
                         default: expectation.message = try predicate(value)
                         }
@@ -326,10 +336,7 @@ struct SessionReader {
                     return expectation
                 }))
             default:
-                guard let seconds = duration(value) else {
-                    throw file.error(at: value, "expected a duration such as 2s, 500ms or 1.5 (seconds)")
-                }
-                assertions.append(.maxDuration(seconds))
+                assertions.append(.maxDuration(try number(value, .maxDuration)))
             }
         }
         return assertions
@@ -341,8 +348,7 @@ struct SessionReader {
         for (key, _, value) in try entries(node, allowed: ["status", "headers", "body", "body-base64", "ignore"], in: "recorded") {
             switch key {
             case "status":
-                guard let status = value.int, (100...599).contains(status) else { throw file.error(at: value, "expected a status code from 100 to 599") }
-                recorded.status = status
+                recorded.status = Int(try number(value, .statusCode))
                 sawStatus = true
             case "headers": recorded.headers = try headers(value)
             case "body": recorded.body = try text(value, "the body text")
@@ -382,11 +388,10 @@ struct SessionReader {
                 }
                 checks.append(.type(type))
             case "less-than", "greater-than":
-                guard let bound = number(value) else { throw file.error(at: value, "expected a number after \(key)") }
+                let bound = try number(value, NumericRange.comparison.named(key))
                 checks.append(key == "less-than" ? .lessThan(bound) : .greaterThan(bound))
             case "count":
-                guard let count = value.int, count >= 0 else { throw file.error(at: value, "expected a count of 0 or more") }
-                checks.append(.count(count))
+                checks.append(.count(Int(try number(value, .count))))
             default:
                 guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of allowed values") }
                 checks.append(.oneOf(try sequence.map(parameter)))
@@ -407,7 +412,9 @@ struct SessionReader {
             case .float: return .double(node.float ?? .nan)
             case .bool: return .bool(node.bool ?? false)
             case .null: return .null
-            default: return .string(scalar.string)
+            default:
+                references.note(scalar.string, at: node)
+                return .string(scalar.string)
             }
         case .sequence(let sequence):
             return .array(try sequence.map(parameter))
@@ -415,6 +422,7 @@ struct SessionReader {
             var members: OrderedDictionary<String, ParameterValue> = [:]
             for (key, value) in mapping {
                 guard let name = key.scalar?.string else { throw file.error(at: key, "expected a text key") }
+                references.note(name, at: key)
                 members[name] = try parameter(value)
             }
             return .dictionary(members)
@@ -490,6 +498,7 @@ struct SessionReader {
 
     private func text(_ node: Node, _ expected: String) throws -> String {
         guard let scalar = node.scalar else { throw file.error(at: node, "expected \(expected)") }
+        references.note(scalar.string, at: node)
         return scalar.string
     }
 
@@ -504,20 +513,14 @@ struct SessionReader {
         return value
     }
 
-    private func number(_ node: Node) -> Double? {
-        switch try? parameter(node) {
-        case .integer(let integer)?: Double(integer)
-        case .double(let double)?: double
-        default: nil
+    /// A number through its field's range (the one checked conversion), with the error at the value.
+    private func number(_ node: Node, _ range: NumericRange) throws -> Double {
+        guard let scalar = node.scalar else { throw file.error(at: node, "expected a number: \(range.name) takes \(range.expected)") }
+        do {
+            return try range.value(parsing: scalar.string)
+        } catch {
+            throw file.error(at: node, "\(error)")
         }
-    }
-
-    private func duration(_ node: Node) -> Double? {
-        if let seconds = number(node) { return seconds >= 0 ? seconds : nil }
-        guard let text = node.scalar?.string.trimmingCharacters(in: .whitespaces) else { return nil }
-        if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value >= 0 { return value / 1000 }
-        if text.hasSuffix("s"), let value = Double(text.dropLast(1)), value >= 0 { return value }
-        return nil
     }
 
     private func entries(_ node: Node, allowed: [String], in context: String) throws -> [(key: String, keyNode: Node, value: Node)] {
@@ -532,6 +535,7 @@ struct SessionReader {
         guard let mapping = node.mapping else { throw file.error(at: node, "expected \(expected)") }
         return try mapping.map { key, value in
             guard let name = key.scalar?.string else { throw file.error(at: key, "expected a text key") }
+            references.note(name, at: key)
             return (name, key, value)
         }
     }

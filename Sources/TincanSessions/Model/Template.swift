@@ -7,14 +7,27 @@ import TincanCore
 /// Besides the session's variables, environments, `--var` values and captures, three built-ins
 /// are known: `{{$uuid}}`, `{{$timestamp}}` (Unix seconds) and `{{$env.NAME}}` (a process
 /// environment variable, so that secrets need not be saved in the file).
+///
+/// A variable's own value may hold references (`url: "{{host}}/v1"`, `auth: "Bearer
+/// {{$env.TOKEN}}"`): they are expanded when the variable is used, against the same layered
+/// variables, so an environment or `--var` that changes `host` changes `url` too. A cycle is an
+/// error naming it (`a → b → a`). Captured values are taken as they came from the response and
+/// never expanded. `{{'text'}}` is `text` itself, so `{{'{{'}}` writes a literal `{{`.
 public struct Template: Sendable {
-    /// The variables, by name.
+    /// The variables, by name: the file's, the environment's and `--var`'s, layered. Their
+    /// values are expanded when used.
     public var variables: [String: ParameterValue]
+    /// Values captured from responses: they win over ``variables`` and are used as they are.
+    public var captured: [String: ParameterValue] = [:]
     /// The process environment for `{{$env.NAME}}`.
     public var environment: [String: String]
     /// Names left as `{{name}}` when they have no value: captures, when a session is exported
     /// without being run.
     public var passthrough: Set<String> = []
+
+    /// The most references one expansion may follow, variables within variables included:
+    /// `a: "{{b}}{{b}}"`, `b: "{{c}}{{c}}"`… doubles at each step, as YAML's billion laughs do.
+    public static let expansionLimit = 100_000
 
     /// Creates a template context.
     public init(variables: [String: ParameterValue] = [:], environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -24,43 +37,81 @@ public struct Template: Sendable {
 
     /// `text` with every reference replaced by its value's text.
     ///
-    /// - Throws: ``MissingVariableError`` naming the first reference with no value.
+    /// - Throws: ``MissingVariableError`` naming the first reference with no value, or a cycle.
     public func expand(_ text: String) throws(MissingVariableError) -> String {
+        var budget = Self.expansionLimit
+        return try expand(text, through: [], budget: &budget)
+    }
+
+    /// A value with its strings expanded. A string that is exactly one reference becomes the
+    /// variable's value with its type, so `count: "{{n}}"` sends the number a capture took.
+    ///
+    /// - Throws: ``MissingVariableError`` naming the first reference with no value, or a cycle.
+    public func expand(_ value: ParameterValue) throws(MissingVariableError) -> ParameterValue {
+        var budget = Self.expansionLimit
+        return try expand(value, through: [], budget: &budget)
+    }
+
+    /// The value of one name, its own references expanded.
+    ///
+    /// - Throws: ``MissingVariableError`` when the name, or one its value refers to, has no value.
+    public func value(of name: String) throws(MissingVariableError) -> ParameterValue {
+        var budget = Self.expansionLimit
+        return try value(of: name, through: [], budget: &budget)
+    }
+
+    // MARK: - Expansion
+
+    /// `chain` holds the variables being expanded, outermost first, to find cycles.
+    private func expand(_ text: String, through chain: [String], budget: inout Int) throws(MissingVariableError) -> String {
         guard text.contains("{{") else { return text }
         var result = ""
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             result += rest[..<open.lowerBound]
             let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            result += Self.text(try value(of: name))
+            result += Self.text(try value(of: name, through: chain, budget: &budget))
             rest = rest[close.upperBound...]
         }
         return result + rest
     }
 
-    /// A value with its strings expanded. A string that is exactly one reference becomes the
-    /// variable's value with its type, so `count: "{{n}}"` sends the number a capture took.
-    public func expand(_ value: ParameterValue) throws(MissingVariableError) -> ParameterValue {
+    private func expand(_ value: ParameterValue, through chain: [String], budget: inout Int) throws(MissingVariableError) -> ParameterValue {
         switch value {
         case .string(let string):
-            if let name = Self.soleReference(string) { return try self.value(of: name) }
-            return .string(try expand(string))
+            if let name = Self.soleReference(string) { return try self.value(of: name, through: chain, budget: &budget) }
+            return .string(try expand(string, through: chain, budget: &budget))
         case .array(let items):
             var expanded: [ParameterValue] = []
-            for item in items { expanded.append(try expand(item)) }
+            for item in items { expanded.append(try expand(item, through: chain, budget: &budget)) }
             return .array(expanded)
         case .dictionary(let members):
             var expanded: OrderedDictionary<String, ParameterValue> = [:]
-            for (key, member) in members { expanded[try expand(key)] = try expand(member) }
+            for (key, member) in members {
+                expanded[try expand(key, through: chain, budget: &budget)] = try expand(member, through: chain, budget: &budget)
+            }
             return .dictionary(expanded)
         default:
             return value
         }
     }
 
-    /// The value of one name.
-    public func value(of name: String) throws(MissingVariableError) -> ParameterValue {
-        if let value = variables[name] { return value }
+    private func value(of name: String, through chain: [String], budget: inout Int) throws(MissingVariableError) -> ParameterValue {
+        budget -= 1
+        guard budget >= 0 else {
+            throw MissingVariableError(name: chain.first ?? name, known: [], detail: "expanding it follows more than \(Self.expansionLimit) references; "
+                + "do its variables refer to one another many times over?")
+        }
+        if let literal = Self.quotedLiteral(name) { return .string(literal) }
+        if let value = captured[name] { return value }
+        if let value = variables[name] {
+            if let start = chain.firstIndex(of: name) {
+                let cycle = chain[start...] + [name]
+                throw MissingVariableError(name: name, known: [], detail: "the variables refer to one another in a cycle: \(cycle.joined(separator: " → "))",
+                                           cycle: Array(cycle))
+            }
+            return try expand(value, through: chain + [name], budget: &budget)
+        }
         if passthrough.contains(name) { return .string("{{\(name)}}") }
         switch name {
         case "$uuid", "$guid": return .string(UUID().uuidString.lowercased())
@@ -72,7 +123,25 @@ public struct Template: Sendable {
             if let value = environment[key] { return .string(value) }
             throw MissingVariableError(name: name, known: [], detail: "the environment variable \(key) is not set")
         }
-        throw MissingVariableError(name: name, known: variables.keys.sorted())
+        throw MissingVariableError(name: name, known: Set(variables.keys).union(captured.keys).sorted())
+    }
+
+    /// The text of `{{'text'}}`: a quoted name is itself, which is how a literal `{{` is written.
+    static func quotedLiteral(_ name: String) -> String? {
+        guard name.count >= 2, name.hasPrefix("'"), name.hasSuffix("'") else { return nil }
+        return String(name.dropFirst().dropLast())
+    }
+
+    /// The names referred to in `text`, in order (quoted literals left out).
+    static func references(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            if quotedLiteral(name) == nil { names.append(name) }
+            rest = rest[close.upperBound...]
+        }
+        return names
     }
 
     /// A value's text in a URL, header, body or check: scalars as themselves, collections as JSON.
@@ -120,11 +189,15 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
     public var known: [String]
     /// A more specific reason, when there is one.
     public var detail: String?
+    /// The variables of a cycle, the first repeated at the end (`a`, `b`, `a`); empty otherwise.
+    public var cycle: [String]
 
-    public init(name: String, known: [String], detail: String? = nil) {
+    /// Creates an error.
+    public init(name: String, known: [String], detail: String? = nil, cycle: [String] = []) {
         self.name = name
         self.known = known
         self.detail = detail
+        self.cycle = cycle
     }
 
     public var description: String {

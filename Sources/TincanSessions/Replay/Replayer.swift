@@ -214,7 +214,8 @@ public final class Replayer: Sendable {
         let evaluation = ResponseEvaluation(saved, result: result, template: template, compareRecorded: options.compareRecorded)
         outcome.checks = evaluation.checks
         outcome.captures = evaluation.captures
-        for (name, value) in evaluation.captures { template.variables[name] = value }
+        // Captured values are the response's text, used as they are: never expanded again.
+        for (name, value) in evaluation.captures { template.captured[name] = value }
         if !outcome.checks.allSatisfy(\.passed) { outcome.state = .failed }
     }
 

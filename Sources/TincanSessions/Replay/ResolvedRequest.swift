@@ -23,11 +23,19 @@ public struct ResolvedRequest: Sendable {
 public struct RequestResolutionError: Error, Sendable, CustomStringConvertible {
     public var request: String
     public var file: String?
+    /// The line of the reference at fault when it is known, else of the request; 0 for none.
     public var line: Int
     public var reason: String
+    /// The column of the reference at fault, when it is known.
+    public var column: Int?
 
     public var description: String {
-        let location = file.map { line > 0 ? "\($0):\(line): " : "\($0): " } ?? ""
+        var location = ""
+        if let file {
+            location = file
+            if line > 0 { location += ":\(line)" + (column.map { ":\($0)" } ?? "") }
+            location += ": "
+        }
         return "\(location)request '\(request)': \(reason)"
     }
 }
@@ -59,11 +67,22 @@ extension Session {
         func fail(_ reason: String) -> RequestResolutionError {
             RequestResolutionError(request: "#\(index + 1) \(saved.displayName)", file: file, line: saved.line, reason: reason)
         }
+        /// The error at the reference the variable is missing for: in the request, else in the
+        /// session's base, defaults or variables (a variable whose value refers to it).
+        func fail(_ error: MissingVariableError) -> RequestResolutionError {
+            var failure = fail(error.description)
+            let name = error.cycle.first ?? error.name
+            if let location = saved.referenceLocations[name] ?? referenceLocations[name] {
+                failure.line = location.line
+                failure.column = location.column
+            }
+            return failure
+        }
         func expand(_ text: String) throws(RequestResolutionError) -> String {
             do {
                 return try template.expand(text)
             } catch {
-                throw fail(error.description)
+                throw fail(error)
             }
         }
         func resolvePath(_ path: String) throws(RequestResolutionError) -> String {
@@ -91,7 +110,7 @@ extension Session {
             do {
                 draft.parameters = try template.expand(params)
             } catch {
-                throw fail(error.description)
+                throw fail(error)
             }
         }
         switch saved.body {
@@ -118,8 +137,12 @@ extension Session {
         if let upload = saved.upload {
             resolved.upload = try resolvePath(upload.file)
             if let rate = upload.rate {
-                guard let bytes = ByteRate.parse(try expand(rate)) else { throw fail("upload rate '\(rate)' is not a rate; expected bytes per second such as 64k") }
-                resolved.uploadRate = bytes
+                let text = try expand(rate)
+                do {
+                    resolved.uploadRate = try ByteRate.checked(text, range: NumericRange.uploadRate.named("upload rate"))
+                } catch {
+                    throw fail("\(error)")
+                }
             }
             let hasType = headers.contains { HTTPHeaders.same($0.name, "Content-Type") }
             if !hasType, let path = resolved.upload {

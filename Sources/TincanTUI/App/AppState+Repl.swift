@@ -70,13 +70,15 @@ extension AppState {
             replHistory.append(text)
             if recordsHistory { effects.append(.recordCommand(keepsSecretsInHistory ? text : ReplCommand.redacted(text))) }
         }
+        // Kept so a line that parses but cannot apply (`set timeout 1e17`) stays as typed too.
+        let typed = commandLine
         do {
             let command = try ReplCommand.parse(text)
             commandLine = nil
             effects += try execute(command)
             refreshPreview()
         } catch {
-            var line = commandLine ?? CommandLineState()
+            var line = commandLine ?? typed ?? CommandLineState()
             line.error = error.description
             line.historyIndex = nil
             line.completions = []
@@ -221,8 +223,11 @@ extension AppState {
         }
         switch property {
         case "timeout":
-            guard let seconds = Double(value), seconds > 0 else { throw ReplError("timeout takes seconds greater than 0, such as 5 or 0.5, not '\(value)'") }
-            observed.timeoutInterval = seconds
+            do {
+                observed.timeoutInterval = try NumericRange.timeout.value(parsing: value)
+            } catch {
+                throw ReplError("\(error)")
+            }
         case "cache":
             guard let policy = CachePolicy(rawValue: value) else { throw ReplError("cache takes one of: \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", "))") }
             observed.cachePolicy = policy
@@ -236,8 +241,11 @@ extension AppState {
             if value.lowercased() == "off" || value == "0" {
                 uploadBytesPerSecond = nil
             } else {
-                guard let rate = ByteRate.parse(value) else { throw ReplError("upload takes bytes per second such as 50000, 64k or 1.5M, or off") }
-                uploadBytesPerSecond = rate
+                do {
+                    uploadBytesPerSecond = try ByteRate.checked(value, range: NumericRange.uploadRate.named("upload"))
+                } catch {
+                    throw ReplError("\(error) (or off)")
+                }
             }
         }
         status = StatusMessage("\(property) = \(value)")

@@ -470,10 +470,11 @@ extension AppState {
                 return "\(error)"
             }
         case .timeout:
-            guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0 else {
-                return "'\(text)' is not a number of seconds greater than 0"
+            do {
+                observed.timeoutInterval = try NumericRange.timeout.value(parsing: text)
+            } catch {
+                return "\(error)"
             }
-            observed.timeoutInterval = seconds
         case .acceptableStatusCodes:
             do {
                 acceptableStatusCodes = try StatusCodeSet(parsing: text)
@@ -485,8 +486,11 @@ extension AppState {
             if trimmed.isEmpty || trimmed == "0" {
                 uploadBytesPerSecond = nil
             } else {
-                guard let rate = ByteRate.parse(trimmed) else { return "'\(text)' is not a rate; expected bytes per second such as 50000, 64k or 1.5M" }
-                uploadBytesPerSecond = rate
+                do {
+                    uploadBytesPerSecond = try ByteRate.checked(trimmed, range: NumericRange.uploadRate.named("upload"))
+                } catch {
+                    return "\(error)"
+                }
             }
         case .saveAs: return answerSaveAs(text)
         case .openSession: return answerOpen(text)

@@ -36,13 +36,13 @@ public enum ReplCommand: Sendable, Equatable {
 
     /// The properties `set` knows, with what each expects.
     public static let properties: [(name: String, expects: String)] = [
-        ("timeout", "seconds, such as 5 or 0.5"),
+        ("timeout", "seconds (0.001…2147483), such as 5 or 0.5"),
         ("cache", CachePolicy.allCases.map(\.rawValue).joined(separator: ", ")),
         ("cookies", "on or off"),
         ("pipelining", "on or off"),
         ("cellular", "on or off"),
         ("service", NetworkServiceType.allCases.map(\.rawValue).joined(separator: ", ")),
-        ("upload", "bytes per second such as 64k, or off"),
+        ("upload", "bytes per second (1…1000000000000) such as 64k, or off"),
     ]
 
     /// One line per command, for `help`.
@@ -119,6 +119,17 @@ public enum ReplCommand: Sendable, Equatable {
             let property = rest[0].lowercased()
             guard properties.contains(where: { $0.name == property }) else {
                 throw ReplError("'\(rest[0])' is not a property; expected one of: \(properties.map(\.name).joined(separator: ", "))")
+            }
+            // Numbers go through their field's range here, so a bad one is a parse error.
+            do {
+                switch property {
+                case "timeout": _ = try NumericRange.timeout.value(parsing: rest[1])
+                case "upload" where !["off", "0"].contains(rest[1].lowercased()):
+                    _ = try ByteRate.checked(rest[1], range: NumericRange.uploadRate.named("upload"))
+                default: break
+                }
+            } catch {
+                throw ReplError("\(error)" + (property == "upload" ? " (or off)" : ""))
             }
             return .set(property: property, value: rest[1])
         case "serializer":

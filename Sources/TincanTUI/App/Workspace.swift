@@ -65,9 +65,9 @@ public struct Workspace: Sendable {
 
     /// The variables in effect: the file's, the environment's, `--var`, then captures.
     public func template(processEnvironment: [String: String] = ProcessInfo.processInfo.environment) throws -> Template {
-        var variables = try session.variables(environment: environment, overrides: overrides)
-        for (name, value) in captured { variables[name] = value }
-        return Template(variables: variables, environment: processEnvironment)
+        var template = Template(variables: try session.variables(environment: environment, overrides: overrides), environment: processEnvironment)
+        template.captured = captured
+        return template
     }
 }
 

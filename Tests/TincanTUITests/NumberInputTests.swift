@@ -1,0 +1,84 @@
+import Testing
+import TerminalUI
+import TincanCore
+@testable import TincanTUI
+
+/// Numbers a user might type that a field must refuse.
+private let hostileNumbers = ["inf", "-inf", "nan", "1e308", "-0", "99999999999999999999", "-5", "1e17", "1e300"]
+
+/// The error for `text` in `range`: NaN is not a number, the rest is out of range (every one
+/// of the hostile numbers is outside the TUI's ranges).
+private func expectedError(_ range: NumericRange, _ text: String) -> String {
+    text == "nan"
+        ? "\(range.name): 'nan' is not a number; expected \(range.expected)" + (range.examples.isEmpty ? "" : ", such as \(range.examples)")
+        : "\(range.name): \(text) is out of range (\(range.expected))"
+}
+
+@Suite("Numbers typed in the TUI are checked before anything is applied")
+struct NumberInputTests {
+    static func run(_ line: String, in state: inout AppState) -> [Effect] {
+        Fixtures.press([.key(.alt("x"))] + Fixtures.typing(line) + [.key(KeyEvent(.enter))], into: &state)
+    }
+
+    @Test("':set timeout' and ':set upload' refuse every hostile number, keep the line, and change nothing")
+    func setRefusesHostileNumbers() {
+        for (property, range) in [("timeout", NumericRange.timeout), ("upload", NumericRange.uploadRate.named("upload"))] {
+            for text in hostileNumbers {
+                var state = Fixtures.welcome()
+                _ = Self.run("set \(property) \(text)", in: &state)
+                let suffix = property == "upload" ? " (or off)" : ""
+                #expect(state.commandLine?.error == expectedError(range, text) + suffix, "set \(property) \(text)")
+                #expect(state.commandLine?.field.text == "set \(property) \(text)")
+                #expect(state.observed.timeoutInterval == nil)
+                #expect(state.uploadBytesPerSecond == nil)
+            }
+        }
+    }
+
+    @Test("After a refused ':set timeout 1e17' the request still sends, with nothing lost")
+    func aRefusedTimeoutLeavesASendableRequest() {
+        var state = Fixtures.welcome()
+        _ = Self.run("set timeout 1e17", in: &state)
+        Fixtures.press([.key(KeyEvent(.escape))], into: &state)
+        let effects = Self.run("send", in: &state)
+        guard case .send(_, let request, _)? = effects.first(where: { if case .send = $0 { true } else { false } }) else {
+            Issue.record("send did not send: \(effects)")
+            return
+        }
+        #expect(request.properties.timeoutInterval == RequestProperties().timeoutInterval)
+    }
+
+    @Test("The Props prompts for timeout and upload pace refuse every hostile number and stay open")
+    func propertyPromptsRefuseHostileNumbers() throws {
+        let rows: [(PropertyRow, NumericRange)] = [(.timeout, .timeout), (.uploadLimit, NumericRange.uploadRate.named("upload"))]
+        for (row, range) in rows {
+            let downs = try #require(PropertyRow.allCases.firstIndex(of: row))
+            for text in hostileNumbers {
+                var state = Fixtures.welcome()
+                state.setFocus(.properties)
+                Fixtures.press(Array(repeating: .key(KeyEvent(.down)), count: downs) + [.key(KeyEvent(.enter)), .key(.ctrl("u"))]
+                               + Fixtures.typing(text) + [.key(KeyEvent(.enter))], into: &state)
+                guard case let .prompt(prompt)? = state.modal else {
+                    Issue.record("the \(row) prompt closed on \(text)")
+                    continue
+                }
+                #expect(prompt.error == expectedError(range, text), "\(row) \(text)")
+                #expect(state.observed.timeoutInterval == nil)
+                #expect(state.uploadBytesPerSecond == nil)
+            }
+        }
+    }
+}
+
+@Suite("The command-line parser checks numbers")
+struct ReplNumberParsingTests {
+    @Test("'set timeout' and 'set upload' with a hostile number are parse errors naming the range")
+    func hostileNumbersAreParseErrors() {
+        for text in hostileNumbers {
+            #expect(throws: ReplError(expectedError(.timeout, text))) { try ReplCommand.parse("set timeout \(text)") }
+            #expect(throws: ReplError(expectedError(NumericRange.uploadRate.named("upload"), text) + " (or off)")) { try ReplCommand.parse("set upload \(text)") }
+        }
+        #expect(throws: Never.self) { try ReplCommand.parse("set upload off") }
+        #expect(throws: Never.self) { try ReplCommand.parse("set timeout 0.5") }
+    }
+}
