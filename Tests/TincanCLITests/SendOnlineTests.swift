@@ -63,9 +63,14 @@ struct SendOnlineTests {
 
     @Test func anUndecodableBodyExitsFive() async throws {
         try await withDemoServer { server in
+            // Bytes that are not UTF-8 fail as AFNetworking fails them, before any JSON is parsed.
             let result = try await tincan(["send", "--response-serializer", "json", "--accept-type", "application/octet-stream", "GET", "\(server.baseURL)/bytes/16"])
             #expect(result.status == 5)
-            #expect(result.stdout.contains("The JSON body could not be decoded"))
+            #expect(result.stdout.contains("Data failed decoding as a UTF-8 string"))
+            // Text that is not JSON fails in the JSON parser.
+            let xml = try await tincan(["send", "--response-serializer", "json", "--accept-type", "application/xml", "GET", "\(server.baseURL)/xml"])
+            #expect(xml.status == 5)
+            #expect(xml.stdout.contains("The JSON body could not be decoded"))
         }
     }
 

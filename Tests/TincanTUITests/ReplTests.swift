@@ -111,6 +111,18 @@ struct ReplKeyScriptTests {
         #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["greeting": "hello", "page": 1, "tags": ["a", "b", "c"], "name": "x"]))
     }
 
+    @Test("Query items are escaped by the core's rule, exactly as tincan send escapes them")
+    func queryItemsAreEscapedAsSendEscapesThem() throws {
+        var state = Fixtures.welcome()
+        _ = Self.run("clear params", in: &state)
+        _ = Self.run("get anything q==a:b(c) 'k!'==x*y", in: &state)
+        var draft = RequestDraft(method: "GET", url: "http://example.com/anything")
+        draft.items = try ["q==a:b(c)", "k!==x*y"].map(RequestItem.parse)
+        let expected = try draft.build().url.query
+        #expect(state.urlField.text == "anything?" + (expected ?? ""))
+        #expect(state.urlField.text == "anything?q=a%3Ab%28c%29&k%21=x%2Ay")
+    }
+
     @Test func queryItemsGoIntoTheURLAndSendSends() {
         var state = Fixtures.welcome()
         _ = Self.run("clear params", in: &state)

@@ -171,8 +171,8 @@ extension AppState {
                 try insertParameter(key, .string(String(decoding: data, as: UTF8.self)))
             }
         case let .query(name, value):
-            let allowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))
-            let pair = (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name) + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
+            // Escaped by the core's rule, as `tincan send` escapes `name==value`.
+            let pair = QueryStringPair(field: name, value: value).escaped
             urlField = TextField(urlField.text + (urlField.text.contains("?") ? "&" : "?") + pair)
         case let .header(name, value):
             if let index = headers.firstIndex(where: { HTTPHeaders.same($0.name, name) }) {
