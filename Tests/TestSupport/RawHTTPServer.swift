@@ -78,6 +78,13 @@ public final class RawHTTPServer: Sendable {
         return true
     }
 
+    /// A 200 whose chunked text body never ends: 64 KiB chunks until the client goes.
+    public static func writeEndlessBody(_ socket: Int32) {
+        write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)
+        while write(socket, chunk) {}
+    }
+
     /// Writes a text, such as a response head.
     @discardableResult
     public static func write(_ socket: Int32, _ text: String) -> Bool {

@@ -22,11 +22,7 @@ struct BoundedMemoryTests {
 
     @Test("A chunked body without end fails with exit 4 at --max-body, in bounded memory")
     func endlessBody() async throws {
-        let server = try RawHTTPServer { _, socket in
-            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
-            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)
-            while RawHTTPServer.write(socket, chunk) {}
-        }
+        let server = try RawHTTPServer { _, socket in RawHTTPServer.writeEndlessBody(socket) }
         defer { server.stop() }
         let result = try await tincan(["send", "--max-body", "20M", "GET", server.baseURL + "/endless"])
         #expect(result.status == 4)

@@ -71,11 +71,7 @@ struct HostileResponseTests {
 
     @Test("A body without end stops at the memory limit, with advice to download it")
     func endlessBodyStopsAtTheMemoryLimit() async throws {
-        let server = try RawHTTPServer { _, socket in
-            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
-            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)
-            while RawHTTPServer.write(socket, chunk) {}
-        }
+        let server = try RawHTTPServer { _, socket in RawHTTPServer.writeEndlessBody(socket) }
         defer { server.stop() }
         let result = try await Self.send(server.baseURL + "/endless") { $0.maximumBodyBytes = 4 << 20 }
         let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
