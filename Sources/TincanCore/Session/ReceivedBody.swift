@@ -67,8 +67,15 @@ final class ReceivedBody: Sendable {
                 if state.written > Self.discardLimit { throw BodyNotNeeded() }
                 return 0
             case .memory:
-                if let memoryLimit, Int64(state.data.count + buffer.readableBytes) > memoryLimit {
-                    throw tooLarge("passed")
+                let needed = state.data.count + buffer.readableBytes
+                if let memoryLimit {
+                    if Int64(needed) > memoryLimit { throw tooLarge("passed") }
+                    // Grown by doubling, but never past the limit, and straight to it when a
+                    // doubling would land just short (the array's header takes a few bytes of a
+                    // power of two): one more growth would hold twice the limit for a moment.
+                    if needed > state.data.capacity {
+                        state.data.reserveCapacity(Int(min(Int64(max(needed, state.data.capacity * 2 + 65_536)), memoryLimit)))
+                    }
                 }
                 state.data.append(contentsOf: buffer.readableBytesView)
             case .file:

@@ -179,7 +179,9 @@ struct TaskRunner {
                 transportError = transportError ?? error
             } catch {}
             guard transportError == nil, let current = response else {
-                data = body.target == .memory ? body.data : []
+                // A body stopped at a limit is not kept: it is what the limit keeps out of memory.
+                let stoppedAtALimit = if case .limitExceeded = transportError?.reason { true } else { false }
+                data = body.target == .memory && !stoppedAtALimit ? body.data : []
                 return finish(nil)
             }
 
