@@ -91,6 +91,42 @@ struct HostileResponseTests {
         #expect(message.contains("is 10,000,000,000 bytes (9.3 GiB), more than the 1,048,576 bytes (1.0 MiB) kept in memory"))
     }
 
+    @Test("HEAD, 204 and 304 have no body, so a Content-Length over the memory limit is no error")
+    func bodilessResponsesIgnoreTheMemoryLimit() async throws {
+        let server = try RawHTTPServer { head, socket in
+            let status = head.hasPrefix("HEAD ") ? "200 OK" : head.contains("/204") ? "204 No Content" : "304 Not Modified"
+            RawHTTPServer.write(socket, "HTTP/1.1 \(status)\r\nContent-Length: 10000000000\r\n\r\n")
+        }
+        defer { server.stop() }
+        for (method, path) in [("HEAD", "/big"), ("GET", "/204"), ("GET", "/304")] {
+            var configuration = SendingConfiguration()
+            configuration.maximumBodyBytes = 1 << 20
+            configuration.requestDeadline = 10
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), configuration: configuration)
+            let result = try await manager.send(try RequestDraft(method: method, url: server.baseURL + path).build())
+            try await manager.invalidate(cancelingTasks: true)
+            #expect(result.transportError == nil, "\(method) \(path): \(String(describing: result.transportError))")
+            #expect(result.data.isEmpty)
+        }
+    }
+
+    @Test("A POST with an empty body completes")
+    func emptyBodyCompletes() async throws {
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok")
+        }
+        defer { server.stop() }
+        var configuration = SendingConfiguration()
+        configuration.requestDeadline = 10
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), configuration: configuration)
+        var request = try RequestDraft(method: "POST", url: server.baseURL + "/empty").build()
+        request.body = .bytes([])
+        let result = try await manager.send(request)
+        try await manager.invalidate(cancelingTasks: true)
+        #expect(result.transportError == nil, "\(String(describing: result.transportError))")
+        #expect(result.data == Array("ok".utf8))
+    }
+
     @Test("A redirect whose body never ends is still followed")
     func endlessRedirectBodyIsDropped() async throws {
         let server = try RawHTTPServer { head, socket in

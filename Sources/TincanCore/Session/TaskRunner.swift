@@ -265,8 +265,10 @@ struct TaskRunner {
             try body.begin(.discard, expectedLength: nil)
             return hop
         }
-        guard let download = body.download, method != "HEAD" else {
-            try body.begin(.memory, expectedLength: head.expectedContentLength)
+        // HEAD, 204 and 304 responses have no body, whatever their Content-Length says.
+        let hasBody = method != "HEAD" && ![204, 304].contains(status) && !(100..<200).contains(status)
+        guard let download = body.download, hasBody else {
+            try body.begin(.memory, expectedLength: hasBody ? head.expectedContentLength : nil)
             return hop
         }
         switch status {

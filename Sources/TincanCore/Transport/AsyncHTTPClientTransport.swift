@@ -14,6 +14,9 @@ import Synchronization
 public final class AsyncHTTPClientTransport: Transport {
     private let client: HTTPClient
     private let isShutDown = Mutex(false)
+    /// The one event loop of this transport's requests and connections: a body stream can then
+    /// end in the same turn as its last write on the connection's own loop (see UploadStream).
+    private let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
 
     /// Creates a transport with its own client.
     ///
@@ -62,23 +65,23 @@ public final class AsyncHTTPClientTransport: Transport {
             throw TransportError(.invalidRequest("\(error)"))
         }
         clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
-        // The request's event loop is chosen here so that the body stream can end on it in the
-        // same turn as its last write (see UploadStream).
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
-        var upload: UploadStream?
-        if let length = request.body.length {
-            let stream = UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, eventLoop: eventLoop)
-            upload = stream
-            clientRequest.body = .stream(contentLength: length) { writer in stream.start(writer) }
+        let upload = request.body.length.flatMap { length in
+            length > 0 ? UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, eventLoop: eventLoop) : nil
+        }
+        if let upload, let length = request.body.length {
+            clientRequest.body = .stream(contentLength: length) { writer in upload.start(writer) }
+        } else if request.body.length == 0 {
+            // AsyncHTTPClient sends the head with its end and never starts a stream of length 0.
+            clientRequest.body = .bytes([UInt8]())
         }
         let delegate = ResponseDelegate(url: request.url, upload: upload, uploadLength: request.body.length, options: options, eventLoop: eventLoop, events: events)
         let task = client.execute(
             request: clientRequest,
             delegate: delegate,
-            eventLoop: .delegate(on: eventLoop),
+            eventLoop: .delegateAndChannel(on: eventLoop),
             deadline: options.deadline.map { .now() + .milliseconds(Int64($0 * 1000)) }
         )
-        delegate.attach(task)
+        delegate.attach(task, deadline: options.deadline)
         return try await withTaskCancellationHandler {
             do {
                 return try await task.futureResult.get()
@@ -105,6 +108,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 throw Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
             }
         } onCancel: {
+            upload?.abort(TransportError(.cancelled))
             task.cancel()
         }
     }
@@ -183,6 +187,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         var stoppedUploadCompletesAt: Int64?
         var lastActivity = NIODeadline.now()
         var idleTimer: Scheduled<Void>?
+        var deadlineTimer: Scheduled<Void>?
     }
 
     private let url: URLReference
@@ -207,12 +212,23 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         self.events = events
     }
 
-    func attach(_ task: HTTPClient.Task<HTTPResponse>) {
+    func attach(_ task: HTTPClient.Task<HTTPResponse>, deadline: Double?) {
         state.withLock {
             $0.task = task
             $0.lastActivity = .now()
         }
         armIdleTimer(on: task.eventLoop, at: .now() + idleTimeout)
+        if let upload, let deadline {
+            // AsyncHTTPClient's own deadline cannot end a request whose body stream is still
+            // open (see UploadStream.abort): this one ends the stream first.
+            let scheduled = task.eventLoop.scheduleTask(in: .milliseconds(Int64(deadline * 1000))) { [weak self] in
+                guard let self, let task = self.state.withLock({ $0.task }) else { return }
+                let error = TransportError(.timedOut(.deadline, seconds: deadline))
+                upload.abort(error)
+                task.fail(reason: error)
+            }
+            state.withLock { $0.deadlineTimer = scheduled }
+        }
     }
 
     /// Notes that a byte moved. The per-chunk path only stores a time; the one pending timer
@@ -231,7 +247,9 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             if idleUntil > .now() {
                 self.armIdleTimer(on: eventLoop, at: idleUntil)
             } else {
-                task.fail(reason: TransportError(.timedOut(.idle, seconds: self.idleSeconds)))
+                let error = TransportError(.timedOut(.idle, seconds: self.idleSeconds))
+                self.upload?.abort(error)
+                task.fail(reason: error)
             }
         }
         state.withLock { $0.idleTimer = scheduled }
@@ -240,6 +258,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private func cancelIdleTimer() {
         state.withLock {
             $0.idleTimer?.cancel()
+            $0.deadlineTimer?.cancel()
             $0.task = nil
         }
     }
@@ -290,8 +309,9 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         let held = upload?.responseHeadArrived(status: response.statusCode)
         if let upload, upload.wasStopped {
             // The writer ends the body stream once this response is complete: when its length
-            // (counted on the wire, before any decoding) says so, else now.
-            if let length = response.expectedContentLength, length > 0 {
+            // (counted on the wire, before any decoding) says so, else now. A 204 or 304 has no
+            // body whatever its Content-Length says.
+            if let length = response.expectedContentLength, length > 0, ![204, 304].contains(response.statusCode) {
                 state.withLock { $0.stoppedUploadCompletesAt = length }
             } else {
                 upload.responseCompleted()

@@ -36,6 +36,10 @@ final class ContentDecoder {
     private let limits: DecompressionLimits
     /// Whether the body is a raw deflate stream (some servers send `deflate` without zlib's header).
     private var raw = false
+    /// Whether the coding is gzip, whose members may follow one another.
+    private let isGzip: Bool
+    /// The stream ended; anything after it is not part of the body.
+    private var ended = false
     private var started = false
     /// Encoded bytes taken in.
     private(set) var encoded: Int64 = 0
@@ -53,6 +57,7 @@ final class ContentDecoder {
     init?(contentEncoding: String?, limits: DecompressionLimits) {
         guard Self.decodes(contentEncoding) else { return nil }
         self.limits = limits
+        self.isGzip = contentEncoding?.trimmingCharacters(in: .whitespaces).lowercased() != "deflate"
         // 15 + 32: zlib detects the gzip or zlib header by itself.
         guard czlib_inflate_init(&stream, 15 + 32) == Z_OK else { return nil }
     }
@@ -64,9 +69,10 @@ final class ContentDecoder {
     /// - Throws: ``TransportError`` when the bytes are not valid for their coding or a limit is passed.
     func decode(_ input: ByteBuffer, emit: (ByteBuffer) throws -> Void) throws {
         encoded += Int64(input.readableBytes)
-        var input = input
-        try input.withUnsafeMutableReadableBytes { bytes in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return }
+        guard !ended else { return }
+        // zlib never writes through next_in, so the buffer is read in place, not copied.
+        try input.withUnsafeReadableBytes { bytes in
+            guard let base = bytes.baseAddress.map({ UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }) else { return }
             stream.next_in = base
             stream.avail_in = uInt(bytes.count)
             while stream.avail_in > 0 {
@@ -78,7 +84,7 @@ final class ContentDecoder {
                     status = inflate(&stream, Z_NO_FLUSH)
                     return out.count - Int(stream.avail_out)
                 }
-                if status == Z_DATA_ERROR, !started, !raw {
+                if status == Z_DATA_ERROR, !started, !raw, !isGzip, encoded == Int64(bytes.count) {
                     // Not a zlib stream: try raw deflate from the first byte.
                     raw = true
                     inflateEnd(&stream)
@@ -98,8 +104,12 @@ final class ContentDecoder {
                     try emit(output)
                 }
                 if status == Z_STREAM_END {
-                    // gzip allows several members one after another.
-                    guard stream.avail_in > 0, inflateReset(&stream) == Z_OK else { break }
+                    // gzip allows several members one after another; after a zlib or raw
+                    // deflate stream, nothing more belongs to the body.
+                    guard isGzip, stream.avail_in > 0, inflateReset(&stream) == Z_OK else {
+                        ended = true
+                        break
+                    }
                 } else if status == Z_BUF_ERROR, output.readableBytes == 0 {
                     break
                 }

@@ -46,6 +46,8 @@ final class UploadStream: Sendable {
         var writeWaiter: CheckedContinuation<Bool, any Error>?
         /// The writer, stopped, waiting for the response to be complete.
         var completionWaiter: CheckedContinuation<Void, Never>?
+        /// The stream's future, completed when the streamed body ends or fails.
+        var finished: EventLoopPromise<Void>?
     }
 
     private let body: RequestBody
@@ -76,13 +78,18 @@ final class UploadStream: Sendable {
             return written
         }
         let finished = eventLoop.makePromise(of: Void.self)
+        state.withLock { $0.finished = finished }
         Task {
             do {
                 try await self.write(to: writer, finished: finished)
             } catch {
                 self.eventLoop.execute {
-                    self.markEnded()
-                    finished.fail(error)
+                    // An abort may have ended the stream already.
+                    let ended = self.state.withLock { state in
+                        defer { state.ended = true }
+                        return state.ended
+                    }
+                    if !ended { finished.fail(error) }
                     self.releaseHead()
                 }
             }
@@ -108,12 +115,16 @@ final class UploadStream: Sendable {
         }
         while !isStopped {
             let next: ByteBuffer? = if let file { try file.readBuffer() } else { try reader?.read().map { ByteBuffer(bytes: $0) } }
-            guard let buffer = next else {
+            guard var buffer = next else {
                 throw RequestSerializationError(.fileUnreadable(path: body.sourceDescription, reason: "the body ended after \(sent) of its \(length) bytes (did the file change while it was sent?)"))
             }
             if let bytesPerSecond {
                 let due = start + .microseconds(Int64(min(Double(sent) / Double(bytesPerSecond) * 1_000_000, 1e15)))
                 if due > clock.now { try await Task.sleep(until: due, clock: clock) }
+            }
+            if sent + Int64(buffer.readableBytes) > length {
+                // The file grew since its length was taken: the body is the length announced.
+                buffer = buffer.getSlice(at: buffer.readerIndex, length: Int(length - sent)) ?? buffer
             }
             sent += Int64(buffer.readableBytes)
             if sent >= length {
@@ -121,7 +132,7 @@ final class UploadStream: Sendable {
                 // stopped the body meanwhile (the end would then be refused as too short).
                 let ended = try await eventLoop.submit {
                     guard self.state.withLock({ state in
-                        guard !state.stopped else { return false }
+                        guard !state.stopped, !state.ended else { return false }
                         state.ended = true
                         return true
                     }) else { return false }
@@ -207,18 +218,38 @@ final class UploadStream: Sendable {
     }
 
     /// The response is complete (its length reached), or the request is over: a stopped writer
-    /// may end the stream, and a held head is let go.
+    /// may end the stream, a writer waiting on a write stops waiting, and a held head is let go.
     func responseCompleted() {
-        let (waiter, head) = state.withLock { state in
+        let (waiter, writeWaiter, head) = state.withLock { state in
             state.responseComplete = true
             defer {
                 state.completionWaiter = nil
+                state.writeWaiter = nil
                 state.heldHead = nil
             }
-            return (state.completionWaiter, state.heldHead)
+            return (state.completionWaiter, state.writeWaiter, state.heldHead)
         }
         waiter?.resume()
+        writeWaiter?.resume(returning: false)
         head?.succeed(())
+    }
+
+    /// Ends the body stream with `error` before the request is failed or cancelled.
+    ///
+    /// AsyncHTTPClient fails a request whose response is complete but held back (see above) only
+    /// once its body stream has ended, and drops a paused write's future without completing it;
+    /// so a timeout or a cancel first fails the stream here, which fails the request, and wakes
+    /// the writer.
+    func abort(_ error: any Error) {
+        eventLoop.execute {
+            let finished = self.state.withLock { state -> EventLoopPromise<Void>? in
+                guard !state.ended else { return nil }
+                state.ended = true
+                return state.finished
+            }
+            finished?.fail(error)
+            self.responseCompleted()
+        }
     }
 
     /// Whether a response stopped the body: the delegate then reports when the response is complete.
