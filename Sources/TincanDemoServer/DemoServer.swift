@@ -5,6 +5,7 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 
 /// Tincan's demo server: httpbin-compatible routes on loopback, so every example runs offline.
 ///
@@ -18,15 +19,17 @@ public final class DemoServer: Sendable {
     /// Whether it speaks TLS.
     public let usesTLS: Bool
     private let task: Task<Void, any Error>
+    private let group: ServiceGroup
 
     /// The base URL of the running server, such as `http://127.0.0.1:49152`.
     public var baseURL: String { "\(usesTLS ? "https" : "http")://\(host):\(port)" }
 
-    private init(host: String, port: Int, usesTLS: Bool, task: Task<Void, any Error>) {
+    private init(host: String, port: Int, usesTLS: Bool, task: Task<Void, any Error>, group: ServiceGroup) {
         self.host = host
         self.port = port
         self.usesTLS = usesTLS
         self.task = task
+        self.group = group
     }
 
     /// Starts a server and returns once it is listening.
@@ -60,14 +63,15 @@ public final class DemoServer: Sendable {
             },
             logger: logger
         )
-        let task = Task { try await application.runService(gracefulShutdownSignals: []) }
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let boundPort = await iterator.next() else {
             task.cancel()
             _ = try await task.value
             throw DemoServerError.didNotStart
         }
-        return DemoServer(host: host, port: boundPort, usesTLS: tls != nil, task: task)
+        return DemoServer(host: host, port: boundPort, usesTLS: tls != nil, task: task, group: group)
     }
 
     /// Runs until the server stops (for `tincan serve`).
@@ -76,9 +80,20 @@ public final class DemoServer: Sendable {
     }
 
     /// Stops the server and waits until it has stopped.
+    ///
+    /// The listener closes first and open connections finish their requests (a graceful
+    /// shutdown); cancelling at once instead could accept a connection after the server had
+    /// stopped taking them, which Hummingbird's connection wrapper traps on. Connections still
+    /// busy after five seconds are cut.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
+        let task = self.task
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(5))
+            task.cancel()
+        }
         _ = try? await task.value
+        watchdog.cancel()
     }
 }
 

@@ -145,6 +145,20 @@ struct ConnectionStressTests {
         }
     }
 
+    @Test("Stopping the demo server while clients keep connecting never crashes it")
+    func stoppingWhileClientsConnect() async throws {
+        for _ in 0..<20 {
+            let server = try await DemoServer.start()
+            let port = UInt16(server.port)
+            let connector = Task.detached {
+                for _ in 0..<300 { RawSocket.connectAndClose(port: port) }
+            }
+            try await Task.sleep(for: .milliseconds(10))
+            await server.stop()
+            await connector.value
+        }
+    }
+
     @Test("The demo server answers Expect: 100-continue at once")
     func theDemoServerAnswers100Continue() async throws {
         try await withDemoServer { server in
@@ -161,6 +175,20 @@ struct ConnectionStressTests {
 
 /// A plain TCP exchange with a server on loopback, for what an HTTP client hides.
 enum RawSocket {
+    /// Connects and closes at once (refused connections included), as a client that gives up.
+    static func connectAndClose(port: UInt16) {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
     /// Sends `text`, reads until the reply contains `marker`, then sends `more` and reads until it
     /// contains `finalMarker` (each read gives up after 5 s), and returns the whole reply.
     static func exchange(port: UInt16, send text: String, until marker: String, thenSend more: String, until finalMarker: String) throws -> String {

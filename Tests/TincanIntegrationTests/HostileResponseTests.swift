@@ -110,6 +110,24 @@ struct HostileResponseTests {
         }
     }
 
+    @Test("The transport takes any timeout it is given without trapping", arguments: [1e17, .infinity, .nan, -1])
+    func transportTimeoutsCannotTrap(seconds: Double) async throws {
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        }
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(connectTimeout: seconds)
+        let request = try RequestDraft(method: "POST", url: server.baseURL + "/x").build()
+        // A huge or infinite limit is no limit; a NaN or negative one is spent at once. Neither traps.
+        do {
+            let response = try await transport.send(request, options: TransportOptions(idleTimeout: seconds.isFinite && seconds > 0 ? seconds : 30, deadline: seconds)) { _ in }
+            #expect(response.statusCode == 200)
+        } catch let error as TransportError {
+            #expect(seconds <= 0 || seconds.isNaN, "\(error)")
+        }
+        try await transport.shutdown()
+    }
+
     @Test("A POST with an empty body completes")
     func emptyBodyCompletes() async throws {
         let server = try RawHTTPServer { _, socket in

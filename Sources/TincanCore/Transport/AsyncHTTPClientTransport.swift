@@ -28,7 +28,7 @@ public final class AsyncHTTPClientTransport: Transport {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration,
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .milliseconds(Int64(connectTimeout * 1000))),
+            timeout: .init(connect: .milliseconds(seconds: connectTimeout)),
             decompression: .disabled
         )
         // Certificate errors must come back at once with their reason, not after retrying until the connect timeout.
@@ -79,7 +79,7 @@ public final class AsyncHTTPClientTransport: Transport {
             request: clientRequest,
             delegate: delegate,
             eventLoop: .delegateAndChannel(on: eventLoop),
-            deadline: options.deadline.map { .now() + .milliseconds(Int64($0 * 1000)) }
+            deadline: options.deadline.map { .now() + .milliseconds(seconds: $0) }
         )
         delegate.attach(task, deadline: options.deadline)
         return try await withTaskCancellationHandler {
@@ -206,7 +206,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         self.upload = upload
         self.uploadLength = uploadLength
         self.idleSeconds = options.idleTimeout
-        self.idleTimeout = .milliseconds(Int64(options.idleTimeout * 1000))
+        self.idleTimeout = .milliseconds(seconds: options.idleTimeout)
         self.decompression = options.decompression
         self.decoder = .makeEmptyBox(valueType: ContentDecoder.self, eventLoop: eventLoop)
         self.events = events
@@ -221,7 +221,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         if let upload, let deadline {
             // AsyncHTTPClient's own deadline cannot end a request whose body stream is still
             // open (see UploadStream.abort): this one ends the stream first.
-            let scheduled = task.eventLoop.scheduleTask(in: .milliseconds(Int64(deadline * 1000))) { [weak self] in
+            let scheduled = task.eventLoop.scheduleTask(in: .milliseconds(seconds: deadline)) { [weak self] in
                 guard let self, let task = self.state.withLock({ $0.task }) else { return }
                 let error = TransportError(.timedOut(.deadline, seconds: deadline))
                 upload.abort(error)
@@ -362,5 +362,14 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             throw TransportError(.connectionClosed("no response head arrived"))
         }
         return response
+    }
+}
+
+extension TimeAmount {
+    /// Seconds as a time amount that cannot trap: the numbers users give are range-checked
+    /// where they are read (NumericRange), and this keeps any other caller's NaN, infinity or
+    /// 1e17 from overflowing the conversion (clamped to 0…1e9 seconds, about 31 years).
+    static func milliseconds(seconds: Double) -> TimeAmount {
+        .milliseconds(Int64((seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)) * 1000))
     }
 }
