@@ -130,13 +130,14 @@ final class UploadStream: Sendable {
             if sent >= length {
                 // The last bytes and the end in one turn of the event loop, unless a response
                 // stopped the body meanwhile (the end would then be refused as too short).
+                let last = buffer
                 let ended = try await eventLoop.submit {
                     guard self.state.withLock({ state in
                         guard !state.stopped, !state.ended else { return false }
                         state.ended = true
                         return true
                     }) else { return false }
-                    _ = writer.write(.byteBuffer(buffer))
+                    _ = writer.write(.byteBuffer(last))
                     finished.succeed(())
                     self.releaseHead()
                     return true
