@@ -306,8 +306,8 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         if let decompression {
             decoder.value = ContentDecoder(contentEncoding: response.headers["Content-Encoding"], limits: decompression)
         }
-        let held = upload?.responseHeadArrived(status: response.statusCode)
-        if let upload, upload.wasStopped {
+        let early = upload?.responseHeadArrived(status: response.statusCode) ?? UploadStream.EarlyHead.none
+        if let upload, case .stopped = early {
             // The writer ends the body stream once this response is complete: when its length
             // (counted on the wire, before any decoding) says so, else now. A 204 or 304 has no
             // body whatever its Content-Length says.
@@ -318,7 +318,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             }
         }
         let delivered = deliver(.responseHead(response), on: task.eventLoop)
-        guard let held else { return delivered }
+        guard case .held(let held) = early else { return delivered }
         return delivered.flatMap { held }
     }
 

@@ -68,7 +68,9 @@ final class ContentDecoder {
     ///
     /// - Throws: ``TransportError`` when the bytes are not valid for their coding or a limit is passed.
     func decode(_ input: ByteBuffer, emit: (ByteBuffer) throws -> Void) throws {
-        encoded += Int64(input.readableBytes)
+        // Counted as zlib takes the bytes in, not per chunk: one large read would otherwise raise
+        // the ratio limit by its whole size before a byte of it had been decoded.
+        let encodedBefore = encoded
         guard !ended else { return }
         // zlib never writes through next_in, so the buffer is read in place, not copied.
         try input.withUnsafeReadableBytes { bytes in
@@ -84,7 +86,7 @@ final class ContentDecoder {
                     status = inflate(&stream, Z_NO_FLUSH)
                     return out.count - Int(stream.avail_out)
                 }
-                if status == Z_DATA_ERROR, !started, !raw, !isGzip, encoded == Int64(bytes.count) {
+                if status == Z_DATA_ERROR, !started, !raw, !isGzip, encodedBefore == 0 {
                     // Not a zlib stream: try raw deflate from the first byte.
                     raw = true
                     inflateEnd(&stream)
@@ -100,6 +102,7 @@ final class ContentDecoder {
                 if output.readableBytes > 0 {
                     started = true
                     decoded += Int64(output.readableBytes)
+                    encoded = encodedBefore + Int64(bytes.count - Int(stream.avail_in))
                     try check()
                     try emit(output)
                 }
@@ -114,6 +117,7 @@ final class ContentDecoder {
                     break
                 }
             }
+            encoded = encodedBefore + Int64(bytes.count - Int(stream.avail_in))
         }
     }
 

@@ -199,23 +199,32 @@ final class UploadStream: Sendable {
 
     // MARK: - What the response delegate reports
 
-    /// A response head arrived. Returns the future to give AsyncHTTPClient for it: one that waits
-    /// for the end of the body stream when the head came early with a status under 300, else nil.
-    /// An early head of 300 or more stops the writer instead.
-    func responseHeadArrived(status: Int) -> EventLoopFuture<Void>? {
-        state.withLock { state -> EventLoopFuture<Void>? in
-            guard !state.ended else { return nil }
+    /// What an early response head does to the body.
+    enum EarlyHead {
+        /// The body had ended: nothing to do.
+        case none
+        /// Under 300: give AsyncHTTPClient this future for the head; it waits for the body's end.
+        case held(EventLoopFuture<Void>)
+        /// 300 or more: the writer stopped; report ``responseCompleted()`` when the response is.
+        case stopped
+    }
+
+    /// A response head arrived: one under 300 is held until the body has ended, and one of 300
+    /// or more stops the writer (AsyncHTTPClient sends no more of the body).
+    func responseHeadArrived(status: Int) -> EarlyHead {
+        let (outcome, waiter) = state.withLock { state -> (EarlyHead, CheckedContinuation<Bool, any Error>?) in
+            guard !state.ended else { return (.none, nil) }
             if status >= 300 {
                 state.stopped = true
-                let waiter = state.writeWaiter
-                state.writeWaiter = nil
-                waiter?.resume(returning: false)
-                return nil
+                defer { state.writeWaiter = nil }
+                return (.stopped, state.writeWaiter)
             }
             let promise = eventLoop.makePromise(of: Void.self)
             state.heldHead = promise
-            return promise.futureResult
+            return (.held(promise.futureResult), nil)
         }
+        waiter?.resume(returning: false)
+        return outcome
     }
 
     /// The response is complete (its length reached), or the request is over: a stopped writer
@@ -252,9 +261,6 @@ final class UploadStream: Sendable {
             self.responseCompleted()
         }
     }
-
-    /// Whether a response stopped the body: the delegate then reports when the response is complete.
-    var wasStopped: Bool { isStopped }
 }
 
 extension RequestBody {
