@@ -349,9 +349,11 @@ struct UploadTests {
             request.items.append(try RequestItem.parse("blob@\(path)"))
             let built = try request.build()
             let task = try session.dataTask(with: built)
+            // Subscribed before the task starts, so no early step is missed under load.
+            let events = task.events
             let steps = Task { () -> [TransferProgress] in
                 var steps: [TransferProgress] = []
-                for await event in task.events { if case .uploadProgress(let step) = event { steps.append(step) } }
+                for await event in events { if case .uploadProgress(let step) = event { steps.append(step) } }
                 return steps
             }
             let clock = ContinuousClock()

@@ -198,9 +198,12 @@ struct TaskEventTests {
         try await withDemoServer { server in
             let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
             let task = try manager.dataTask(with: try draft("GET", "drip?duration=0.5&numbytes=5", on: server).build())
+            // Subscribed before the task starts: a collector task that started late under load
+            // missed the first steps (progress is not replayed to later subscribers).
+            let events = task.events
             let collector = Task { () -> [TransferProgress] in
                 var progress: [TransferProgress] = []
-                for await event in task.events { if case .downloadProgress(let step) = event { progress.append(step) } }
+                for await event in events { if case .downloadProgress(let step) = event { progress.append(step) } }
                 return progress
             }
             task.resume()
