@@ -26,7 +26,7 @@ enum ResponseReport {
             return lines.joined(separator: "\n") + "\n"
         }
         guard let response = result.response else { return "" }
-        lines.append("HTTP/1.1 \(response.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode))")
+        lines.append(response.statusLine)
         for field in response.headers { lines.append("\(field.name): \(field.value)") }
         lines.append("")
         if let download = result.download { lines.append(downloadText(download)) }
@@ -110,6 +110,7 @@ enum ResponseReport {
             }
             object["response"] = [
                 "status": .integer(Int64(response.statusCode)),
+                "version": .string(response.version.description),
                 "headers": .array(response.headers.fields.map { .array([.string($0.name), .string($0.value)]) }),
                 "mimeType": response.mimeType.map(ParameterValue.string) ?? .null,
                 "bytes": .integer(Int64(result.data.count)),

@@ -29,6 +29,7 @@ struct SendOnlineTests {
             #expect(request["body"] as? String == #"{"n":2}"#)
             let response = try #require(object["response"] as? [String: Any])
             #expect(response["status"] as? Int == 200)
+            #expect(response["version"] as? String == "HTTP/1.1", "the version the server answered in")
             #expect(response["mimeType"] as? String == "application/json")
             #expect(((response["body"] as? [String: Any])?["json"] as? [String: Int]) == ["n": 2])
             let validation = try #require(object["validation"] as? [String: Any])

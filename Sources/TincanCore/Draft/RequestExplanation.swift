@@ -121,6 +121,7 @@ extension RequestDraft {
         if !queryItems.isEmpty {
             lines.append(.init("\(queryItems.count) query item\(queryItems.count == 1 ? "" : "s") (`name==value`) appended as typed, escaped: `\(queryItems.map(\.escaped).joined(separator: "&"))`.", .detail))
         }
+        lines.append(.init(HTTPVersion.negotiation(for: request.url), .detail))
         lines.append(.init("Resolved: `\(request.url.string)`", .passed))
         return Explanation.Step(topic: .url, title: "URL", lines: lines)
     }
@@ -144,12 +145,12 @@ extension RequestDraft {
             lines.append(.init("\(request.method) is in methodsEncodingParametersInURI (\(methods)): the \(count) parameter\(count == 1 ? "" : "s") go into the query string, whatever the serializer."))
             lines.append(.init("The \(serializer.rawValue) serializer only shapes bodies; this request has none.", .detail))
         } else if let body {
-            lines.append(.init("A raw body is sent as it is (\(Self.describe(body))); no serializer encodes it."))
+            lines.append(.init("A raw body is sent as it is (\(Self.describe(body, in: request))); no serializer encodes it."))
         } else {
             lines.append(.init("\(request.method) is not in methodsEncodingParametersInURI (\(methods)): the \(count) parameter\(count == 1 ? "" : "s") go into the body, encoded by the \(serializer.rawValue) serializer."))
         }
         if inURI, body != nil, !isMultipart {
-            lines.append(.init("A raw body is sent as it is (\(Self.describe(body!)))."))
+            lines.append(.init("A raw body is sent as it is (\(Self.describe(body!, in: request)))."))
         }
         if let length = request.body.length, length > 0 {
             lines.append(.init("Body: \(length) byte\(length == 1 ? "" : "s").", .detail))
@@ -327,11 +328,16 @@ extension RequestDraft {
         }
     }
 
-    private static func describe(_ body: RawBody) -> String {
+    private static func describe(_ body: RawBody, in request: HTTPRequest) -> String {
         switch body {
-        case .text(let text): "\(text.utf8.count) bytes of text"
-        case .bytes(let bytes): "\(bytes.count) bytes"
-        case .file(let path): "streamed from `\(path)`"
+        case .text(let text): "\(RequestPreview.byteCount(Int64(text.utf8.count))) of text"
+        case .bytes(let bytes): RequestPreview.byteCount(Int64(bytes.count))
+        case .file(let path):
+            if case .file(let resolved, let length) = request.body {
+                "\(RequestPreview.byteCount(length)) streamed from `\(resolved)`"
+            } else {
+                "streamed from `\(path)`"
+            }
         }
     }
 }

@@ -6,10 +6,13 @@ public enum RequestPreview {
 
     /// The preview text, with `\n` line ends (the wire uses CRLF).
     ///
+    /// The request line names the version tried first (``HTTPVersion/firstTried(for:)``), and the
+    /// fields are written as HTTP/1.1 writes them, as `curl -v` shows an HTTP/2 request.
+    ///
     /// - Throws: ``RequestSerializationError`` when a body file cannot be read.
     public static func text(_ request: HTTPRequest, bodyLimit: Int = defaultBodyLimit) throws -> String {
         let head = request.wireHead
-        var lines = ["\(head.method) \(head.target) HTTP/1.1"]
+        var lines = ["\(head.method) \(head.target) \(HTTPVersion.firstTried(for: request.url))"]
         for field in head.headers { lines.append("\(field.name): \(field.value)") }
         lines.append("")
         var text = lines.joined(separator: "\n") + "\n"
@@ -19,7 +22,7 @@ public enum RequestPreview {
         case .bytes(let bytes):
             text += describe(bytes, limit: bodyLimit, label: "body")
         case .file(let path, let length):
-            text += "<file body: \(path), \(byteCount(length))>\n"
+            text += "<\(byteCount(length)) streamed from \(path)>\n"
         case .multipart(let form):
             text += describe(form, limit: bodyLimit)
         }

@@ -8,12 +8,21 @@ public struct HTTPResponse: Sendable, Hashable {
     public var statusCode: Int
     /// The header fields, in the order received.
     public var headers: HTTPHeaders
+    /// The protocol version the server answered in: what was negotiated, not what was offered.
+    public var version: HTTPVersion
 
     /// Creates a response head.
-    public init(url: URLReference, statusCode: Int, headers: HTTPHeaders = [:]) {
+    public init(url: URLReference, statusCode: Int, headers: HTTPHeaders = [:], version: HTTPVersion = .http1_1) {
         self.url = url
         self.statusCode = statusCode
         self.headers = headers
+        self.version = version
+    }
+
+    /// The status line: `HTTP/2 200 OK`.
+    public var statusLine: String {
+        let reason = Self.reasonPhrase(forStatusCode: statusCode)
+        return reason.isEmpty ? "\(version) \(statusCode)" : "\(version) \(statusCode) \(reason)"
     }
 
     /// The MIME type from Content-Type, lower case and without parameters, or nil.

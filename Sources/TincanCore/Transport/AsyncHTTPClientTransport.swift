@@ -298,7 +298,9 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch()
-        let response = HTTPResponse(url: url, statusCode: Int(head.status.code), headers: TincanCore.HTTPHeaders(head.headers.map { ($0.name, $0.value) }))
+        let response = HTTPResponse(
+            url: url, statusCode: Int(head.status.code), headers: TincanCore.HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
+            version: HTTPVersion(major: head.version.major, minor: head.version.minor) ?? .http1_1)
         state.withLock {
             $0.response = response
             $0.expectedLength = response.expectedContentLength

@@ -70,6 +70,7 @@ public enum ReportWriter {
                 "url": .string(outcome.url),
                 "state": .string("\(outcome.state)"),
                 "status": outcome.status.map { .integer(Int64($0)) } ?? .null,
+                "version": outcome.result?.response.map { .string($0.version.description) } ?? .null,
                 "durationMs": .double((outcome.duration * 1000 * 10).rounded() / 10),
                 "error": outcome.error.map(ParameterValue.string) ?? .null,
             ]

@@ -135,7 +135,11 @@ extension Session {
         resolved.draft.observed = properties
         resolved.download = try saved.download.map(resolvePath)
         if let upload = saved.upload {
-            resolved.upload = try resolvePath(upload.file)
+            let path = try resolvePath(upload.file)
+            resolved.upload = path
+            // The draft carries the file as its body, so that the preview, the Explain view and
+            // an export show what the upload task streams.
+            resolved.draft.body = .file(path: path)
             if let rate = upload.rate {
                 let text = try expand(rate)
                 do {

@@ -24,7 +24,7 @@ extension AppState {
         }
         var response: [String] = []
         if let head = result.response {
-            response.append("HTTP/1.1 \(head.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: head.statusCode))")
+            response.append(head.statusLine)
             // Headers that differ on every send would drown the real differences.
             for field in head.headers where !["date", "age", "x-request-id"].contains(field.name.lowercased()) {
                 response.append("\(field.name): \(Redaction.headerValue(name: field.name, value: field.value))")

@@ -5,10 +5,11 @@ import TincanCore
 import TincanSessions
 
 extension AppState {
-    /// Loads a pasted curl command into the request panes: method, URL, headers, and a body the
-    /// panes can edit (a JSON object or a form body become the parameter tree; `-F` fields and
-    /// files become multipart parameters). Returns false, with the reason in the status line,
-    /// when the command cannot be loaded; the panes are then unchanged.
+    /// Replaces the selected request with a pasted curl command: method, URL, headers, and a body
+    /// the panes can edit (a JSON object or a form body become the parameter tree; `-F` fields and
+    /// files become multipart parameters), with its upload, download, credentials and timeout.
+    /// Returns false, with the reason in the status line, when the command cannot be loaded; the
+    /// request is then unchanged.
     @discardableResult
     public mutating func loadCurlCommand(_ text: String) -> Bool {
         let request: SavedRequest
@@ -21,10 +22,6 @@ extension AppState {
         let contentType = request.headers.last { HTTPHeaders.same($0.name, "Content-Type") }?.value?.lowercased() ?? ""
         var kind: SerializerKind = request.serializer ?? .form
         var parameters = request.params ?? .dictionary([:])
-        if !request.files.isEmpty, case var .dictionary(members) = parameters {
-            for file in request.files { members[file.field] = .string("@" + file.path) }
-            parameters = .dictionary(members)
-        }
         switch request.body {
         case nil: break
         case .text(let body)?:
@@ -61,12 +58,22 @@ extension AppState {
             status = StatusMessage("Not loaded: the parameters must be an object", .error)
             return false
         }
-        method = request.method
-        serializer = kind
-        // A session's base is shared by its requests, and curl's URL is absolute, so the base stays;
-        // the scratch request has nothing else that needs it.
-        if workspace.path == nil { baseField = TextField() }
-        urlField = TextField(request.url)
+        // The pasted command replaces everything that shapes the request (method, URL, headers,
+        // body, files, upload, download, credentials, properties); only the name and the
+        // response checks stay. A session's base is shared by its requests and curl's URL is
+        // absolute, so the base stays; the scratch request has nothing else that needs it.
+        if bodyIsDirty, !applyBody() { return false }
+        commitPanes()
+        let current = workspace.session.requests[workspace.selected]
+        var replacement = request
+        replacement.name = current.name
+        replacement.response = current.response
+        replacement.captures = current.captures
+        replacement.assertions = current.assertions
+        replacement.line = current.line
+        replacement.serializer = kind
+        replacement.body = nil
+        if case .dictionary(let members) = parameters { replacement.params = members.isEmpty ? nil : parameters }
         // The serializer writes its own Content-Type; a pasted one that says the same is dropped.
         let serializerType = switch kind {
         case .json: "application/json"
@@ -74,16 +81,13 @@ extension AppState {
         case .plist: "application/x-plist"
         case .multipart: "multipart/form-data"
         }
-        headers = request.headers.compactMap { header in
-            guard let value = header.value else { return nil }
-            if HTTPHeaders.same(header.name, "Content-Type"), value.lowercased().hasPrefix(serializerType) { return nil }
-            return HeaderRow(name: header.name, value: value)
+        replacement.headers = request.headers.filter { header in
+            !(HTTPHeaders.same(header.name, "Content-Type") && (header.value?.lowercased().hasPrefix(serializerType) ?? false))
         }
-        self.parameters = TreeEditor(root: Self.treeNode(key: "", parameters))
-        if let timeout = request.properties.timeoutInterval { observed.timeoutInterval = timeout }
-        bodyIsDirty = false
+        workspace.session.requests[workspace.selected] = replacement
+        if workspace.path == nil { workspace.session.base = nil }
+        loadRequest(workspace.selected, committing: false)
         status = StatusMessage("Loaded the curl command: \(request.method) \(request.url)")
-        refreshPreview()
         return true
     }
 }

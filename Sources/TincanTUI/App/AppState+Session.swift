@@ -51,7 +51,7 @@ extension AppState {
         loadRequest(index, committing: true)
     }
 
-    private mutating func loadRequest(_ index: Int, committing: Bool) {
+    mutating func loadRequest(_ index: Int, committing: Bool) {
         if committing {
             if bodyIsDirty, !applyBody() { return }
             commitPanes()

@@ -565,7 +565,7 @@ extension AppState {
         case let .uploadProgress(progress):
             if let note = Self.progressMilestone("upload", from: current.upload.progress, to: progress) { current.milestones.append((time, note)) }
             current.upload.record(progress, at: time)
-        case let .responseHead(response): current.milestones.append((time, "response head: \(response.statusCode)"))
+        case let .responseHead(response): current.milestones.append((time, "response head: \(response.version) \(response.statusCode)"))
         case let .downloadProgress(progress):
             if let note = Self.progressMilestone("download", from: current.download.progress, to: progress) { current.milestones.append((time, note)) }
             current.download.record(progress, at: time)

@@ -110,7 +110,7 @@ extension AppState {
             return []
         case .headers:
             guard let response = result.response else { return [] }
-            return [[Token(.method, "HTTP/1.1 \(response.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode))")]]
+            return [[Token(.method, response.statusLine)]]
                 + response.headers.map { [Token(.headerName, $0.name), Token(.headerValue, ": " + $0.value)] }
         case .timing:
             let metrics = result.metrics

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TerminalUI
+import TestSupport
+import TincanCore
+import TincanSessions
+@testable import TincanTUI
+
+@Suite("A saved upload is shown wherever the request is")
+struct UploadPreviewTests {
+    /// A session whose one request streams a 24 KiB file, opened in the panes.
+    private func openUpload(in directory: TemporaryDirectory) throws -> (AppState, file: String) {
+        let file = try directory.write("sample.txt", Array(repeating: UInt8(ascii: "a"), count: 24_576))
+        var request = SavedRequest(name: "Up", method: "POST", url: "http://127.0.0.1:9/upload")
+        request.upload = SavedUpload(file: "sample.txt")
+        let path = directory.path + "/up.tincan.yaml"
+        try SessionFile.save(Session(name: "U", requests: [request]), to: path)
+        var state = AppState(width: 120, height: 40)
+        state.open(Workspace(session: try Session.load(path: path), path: path))
+        return (state, file)
+    }
+
+    private func previewText(_ state: AppState) -> String {
+        guard case let .request(_, text) = state.preview else { return "error: \(state.preview)" }
+        return text
+    }
+
+    @Test("the preview shows the file's size and path, with its Content-Length and type")
+    func previewShowsTheUpload() throws {
+        let directory = try TemporaryDirectory()
+        let (state, file) = try openUpload(in: directory)
+        let preview = previewText(state)
+        #expect(preview.contains("Content-Length: 24576\n"), "\(preview)")
+        #expect(preview.contains("Content-Type: text/plain\n"), "\(preview)")
+        #expect(preview.hasSuffix("\n\n<24,576 bytes (24.0 KiB) streamed from \(file)>\n"), "\(preview)")
+    }
+
+    @Test("the Explain view says the body is streamed from the file")
+    func explainShowsTheUpload() throws {
+        let directory = try TemporaryDirectory()
+        var (state, file) = try openUpload(in: directory)
+        state.previewView = .explain
+        state.refreshPreview()
+        let lines = state.explanation?.step(.parameters)?.lines.map(\.text) ?? []
+        #expect(lines.contains("A raw body is sent as it is (24,576 bytes (24.0 KiB) streamed from `\(file)`); no serializer encodes it."), "\(lines)")
+    }
+
+    @Test("copy as curl sends the file with -T, as the upload task does")
+    func copyAsCurlUploadsTheFile() throws {
+        let directory = try TemporaryDirectory()
+        var (state, file) = try openUpload(in: directory)
+        let effects = state.copyAsCurl()
+        let copied = effects.compactMap { effect -> String? in if case .copyToClipboard(let text) = effect { text } else { nil } }.first ?? ""
+        #expect(copied.contains("-T \(file)"), "\(copied)")
+        #expect(copied.contains("-X POST"), "-T alone would be a PUT: \(copied)")
+    }
+
+    @Test("a method change keeps the upload, and it stays in sight")
+    func methodChangeKeepsItVisible() throws {
+        let directory = try TemporaryDirectory()
+        var (state, file) = try openUpload(in: directory)
+        state.method = "PUT"
+        state.refreshPreview()
+        #expect(previewText(state).hasPrefix("PUT /upload HTTP/1.1\n"))
+        #expect(previewText(state).contains("streamed from \(file)"))
+    }
+
+    @Test("a pasted curl command replaces the request, upload and all")
+    func pasteDropsTheUpload() throws {
+        let directory = try TemporaryDirectory()
+        var (state, _) = try openUpload(in: directory)
+        state.focus = .url
+        Fixtures.press([.paste("curl http://127.0.0.1:9/post -d a=1")], into: &state)
+        let preview = previewText(state)
+        #expect(!preview.contains("streamed"), "\(preview)")
+        #expect(preview.hasSuffix("Content-Length: 3\n\na=1\n"), "\(preview)")
+        #expect(state.editedSession.requests[0].upload == nil)
+        #expect(state.editedSession.requests[0].name == "Up", "the name stays")
+    }
+
+    @Test("a pasted curl -T becomes the request's upload")
+    func pastedUploadIsKept() throws {
+        let directory = try TemporaryDirectory()
+        var (state, file) = try openUpload(in: directory)
+        state.focus = .url
+        Fixtures.press([.paste("curl -T '\(file)' http://127.0.0.1:9/put")], into: &state)
+        #expect(state.method == "PUT")
+        #expect(previewText(state).contains("<24,576 bytes (24.0 KiB) streamed from \(file)>"), "\(previewText(state))")
+    }
+}
