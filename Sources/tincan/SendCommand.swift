@@ -217,8 +217,7 @@ struct SendCommand: AsyncParsableCommand {
     /// The in-memory body limit `--max-body` gives: nil (no limit) for 0.
     static func bodyLimit(_ text: String) throws -> Int64? {
         do {
-            let bytes = try NumericRange.bodySize.named("--max-body").integer(parsing: text)
-            return bytes == 0 ? nil : Int64(bytes)
+            return try SendingConfiguration.maximumBodyBytes(parsing: text, name: "--max-body")
         } catch {
             throw CLIFailure.badInput("\(error)")
         }

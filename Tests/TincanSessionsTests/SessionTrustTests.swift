@@ -32,6 +32,7 @@ struct SessionNumberTests {
         ("count", "requests:\n  - url: /x\n    assert:\n      body: {$.a: {count: VALUE}}\n", 27, .count),
         ("less-than", "requests:\n  - url: /x\n    assert:\n      body: {$.a: {less-than: VALUE}}\n", 31, NumericRange.comparison.named("less-than")),
         ("greater-than", "requests:\n  - url: /x\n    assert:\n      body: {$.a: {greater-than: VALUE}}\n", 34, NumericRange.comparison.named("greater-than")),
+        ("max-body", "requests:\n  - url: /x\n    response:\n      max-body: VALUE\n", 17, .bodySize),
     ]
 
     @Test("Every numeric field of a session refuses hostile numbers at their line and column")
@@ -226,5 +227,47 @@ struct NestedVariableTests {
         #expect(try template.expand("{{greeting}}") == "{{name}} is Ada")
         template.captured["token"] = "{{name}}"
         #expect(try template.expand("{{token}}") == "{{name}}")
+    }
+}
+
+@Suite("A session sets the response-body limit itself")
+struct SessionBodyLimitTests {
+    private static let yaml = """
+        base: "{{server}}"
+        defaults:
+          response:
+            max-body: 2k
+        requests:
+          - name: small
+            url: /bytes/1500
+          - name: large
+            url: /bytes/5000
+          - name: lifted
+            url: /bytes/5000
+            response:
+              max-body: 0
+        """
+
+    @Test("max-body is read, written back as written, and laid over the defaults")
+    func maxBodyRoundTrips() throws {
+        let session = try Session.parse(Self.yaml, path: "s.yaml")
+        #expect(session.defaults.response.maxBody == "2k")
+        #expect(session.requests[2].response.maxBody == "0")
+        #expect(session.defaults.response.merged(with: session.requests[2].response).maxBody == "0")
+        let written = session.yamlText()
+        #expect(written.contains("max-body: 2k"), "\(written)")
+        let reread = try Session.parse(written, path: "t.yaml")
+        #expect(reread.defaults.response.maxBody == "2k")
+        #expect(reread.requests.map(\.response.maxBody) == [nil, nil, "0"])
+    }
+
+    @Test("a replay keeps each request within its session's limit, and a request can lift it")
+    func replayHonoursTheLimit() async throws {
+        try await withDemoServer { server in
+            let session = try Session.parse(Self.yaml, path: "s.yaml")
+            let (report, _) = try await replay(session, on: server) { $0.maximumBodyBytes = 1 << 30 }
+            #expect(report.outcomes.map(\.state) == [.passed, .failed, .passed], "\(report.outcomes.map { $0.error ?? "" })")
+            #expect(report.outcomes[1].error?.contains("max-body") == true, "\(report.outcomes[1].error ?? "")")
+        }
     }
 }

@@ -48,9 +48,9 @@ struct NumberInputTests {
         #expect(request.properties.timeoutInterval == RequestProperties().timeoutInterval)
     }
 
-    @Test("The Props prompts for timeout and upload pace refuse every hostile number and stay open")
+    @Test("The Props prompts for timeout, body limit and upload pace refuse every hostile number and stay open")
     func propertyPromptsRefuseHostileNumbers() throws {
-        let rows: [(PropertyRow, NumericRange)] = [(.timeout, .timeout), (.uploadLimit, NumericRange.uploadRate.named("upload"))]
+        let rows: [(PropertyRow, NumericRange)] = [(.timeout, .timeout), (.maxBody, .bodySize), (.uploadLimit, NumericRange.uploadRate.named("upload"))]
         for (row, range) in rows {
             let downs = try #require(PropertyRow.allCases.firstIndex(of: row))
             for text in hostileNumbers {
@@ -65,8 +65,57 @@ struct NumberInputTests {
                 #expect(prompt.error == expectedError(range, text), "\(row) \(text)")
                 #expect(state.observed.timeoutInterval == nil)
                 #expect(state.uploadBytesPerSecond == nil)
+                #expect(state.maxBody == nil)
             }
         }
+    }
+
+    /// Opens the Props row `row` of the welcome request and answers its prompt with `text`.
+    private func answer(_ row: PropertyRow, _ text: String?, in state: inout AppState) throws {
+        let downs = try #require(PropertyRow.allCases.firstIndex(of: row))
+        state.setFocus(.properties)
+        var keys: [InputEvent] = Array(repeating: .key(KeyEvent(.down)), count: downs) + [.key(KeyEvent(.enter))]
+        if let text { keys += [.key(.ctrl("u"))] + Fixtures.typing(text) + [.key(KeyEvent(.enter))] }
+        Fixtures.press(keys, into: &state)
+    }
+
+    @Test("The Props body limit goes with the send and into the saved request")
+    func bodyLimitRowIsSentAndSaved() throws {
+        var state = Fixtures.welcome()
+        try answer(.maxBody, "2k", in: &state)
+        #expect(state.modal == nil)
+        #expect(PropertyRow.maxBody.value(in: state) == "2k")
+        #expect(state.editedSession.requests[0].response.maxBody == "2k")
+        guard case let .send(_, _, plan)? = state.perform(.send).first else {
+            Issue.record("send did not send")
+            return
+        }
+        #expect(plan.maximumBodyBytes == 2000)
+        var unlimited = Fixtures.welcome()
+        try answer(.maxBody, "0", in: &unlimited)
+        #expect(PropertyRow.maxBody.value(in: unlimited) == "no limit")
+        guard case let .send(_, _, lifted)? = unlimited.perform(.send).first else {
+            Issue.record("send did not send")
+            return
+        }
+        #expect(lifted.maximumBodyBytes == nil)
+        #expect(PropertyRow.maxBody.value(in: Fixtures.welcome()) == "256.0 MiB", "the default is shown")
+    }
+
+    @Test("The Props remove-nulls switch toggles, is saved, and removes nulls from the response")
+    func removeNullsRowTogglesAndApplies() throws {
+        var state = Fixtures.welcome()
+        try answer(.removeNulls, nil, in: &state)
+        #expect(state.removesNulls)
+        #expect(PropertyRow.removeNulls.value(in: state) == "yes")
+        #expect(state.editedSession.requests[0].response.removesNulls == true)
+        guard case let .send(_, request, plan)? = state.perform(.send).first else {
+            Issue.record("send did not send")
+            return
+        }
+        let response = HTTPResponse(url: request.url, statusCode: 200, headers: HTTPHeaders([("Content-Type", "application/json")]))
+        let serialized = plan.responseSerializer.serialize(response, data: Array(#"{"a":null,"b":1}"#.utf8), request: request)
+        #expect(serialized.body == .json(.dictionary(["b": .integer(1)])), "\(serialized)")
     }
 }
 

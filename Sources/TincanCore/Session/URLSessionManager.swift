@@ -25,6 +25,15 @@ public struct SendingConfiguration: Sendable {
     /// The default of ``maximumBodyBytes``: 256 MiB.
     public static let defaultMaximumBodyBytes: Int64 = 256 << 20
 
+    /// The in-memory body limit `text` gives (`500k`, `256M`, `2G`), or nil for `0`, no limit.
+    ///
+    /// - Parameter name: The option or key it came from, for the error.
+    /// - Throws: ``NumericRangeError`` naming `name` for a value that is not a size in range.
+    public static func maximumBodyBytes(parsing text: String, name: String = "max-body") throws -> Int64? {
+        let bytes = try NumericRange.bodySize.named(name).integer(parsing: text)
+        return bytes == 0 ? nil : Int64(bytes)
+    }
+
     /// Creates the defaults.
     public init() {}
 }

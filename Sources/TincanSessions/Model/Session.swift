@@ -76,6 +76,9 @@ public struct ResponseContract: Sendable, Equatable {
     public var acceptTypes: [String]?
     /// Whether the JSON serializer removes keys whose value is null.
     public var removesNulls: Bool?
+    /// The most response-body bytes kept in memory, as written (`512M`; `0` for no limit); nil
+    /// for the default, or for what `--max-body` says.
+    public var maxBody: String?
 
     /// Creates an empty contract (the serializer's defaults).
     public init() {}
@@ -87,6 +90,7 @@ public struct ResponseContract: Sendable, Equatable {
         if let value = other.acceptStatus { merged.acceptStatus = value }
         if let value = other.acceptTypes { merged.acceptTypes = value }
         if let value = other.removesNulls { merged.removesNulls = value }
+        if let value = other.maxBody { merged.maxBody = value }
         return merged
     }
 

@@ -8,7 +8,7 @@ extension Session {
     public static let topLevelKeys = ["name", "description", "base", "defaults", "variables", "environments", "requests"]
     public static let defaultsKeys = ["serializer", "headers", "properties", "response", "security"]
     public static let propertyKeys = ["timeout", "cache-policy", "cookies", "pipelining", "cellular", "network-service"]
-    public static let responseKeys = ["serializer", "accept-status", "accept-type", "remove-nulls"]
+    public static let responseKeys = ["serializer", "accept-status", "accept-type", "remove-nulls", "max-body"]
     public static let securityKeys = ["ca-file", "pins", "pin-mode", "insecure"]
     public static let requestKeys = [
         "name", "method", "url", "serializer", "headers", "query", "params", "body", "files", "auth", "download", "upload",
@@ -177,6 +177,14 @@ struct SessionReader {
                 }
                 contract.acceptStatus = statuses
             case "accept-type": contract.acceptTypes = try textList(value, "content types such as [application/json]")
+            case "max-body":
+                let size = try text(value, "a size such as 512M, or 0 for no limit")
+                do {
+                    _ = try SendingConfiguration.maximumBodyBytes(parsing: size)
+                } catch {
+                    throw file.error(at: value, "\(error)")
+                }
+                contract.maxBody = size
             default: contract.removesNulls = try bool(value)
             }
         }

@@ -113,6 +113,7 @@ extension ResponseContract {
         if let acceptStatus { pairs.append(("accept-status", .string(acceptStatus))) }
         if let acceptTypes { pairs.append(("accept-type", .sequence(acceptTypes.map(YAMLValue.string)))) }
         if let removesNulls { pairs.append(("remove-nulls", YAMLValue(.bool(removesNulls)))) }
+        if let maxBody { pairs.append(("max-body", .string(maxBody))) }
         return pairs
     }
 }

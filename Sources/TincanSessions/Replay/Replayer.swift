@@ -191,7 +191,14 @@ public final class Replayer: Sendable {
         }
         configuration.credential = resolved.digest
         configuration.uploadBytesPerSecond = resolved.uploadRate
-        configuration.maximumBodyBytes = options.maximumBodyBytes
+        // The request's own max-body (or the session's default) wins over --max-body.
+        do {
+            configuration.maximumBodyBytes = try resolved.contract.maxBody.map { try SendingConfiguration.maximumBodyBytes(parsing: $0) } ?? options.maximumBodyBytes
+        } catch {
+            outcome.state = .failed
+            outcome.error = "response max-body: \(error)"
+            return
+        }
         manager.sendingConfiguration = configuration
         let result: TaskResult
         do {

@@ -11,7 +11,8 @@ extension AppState {
     var paneValues: PaneValues {
         PaneValues(method: method, serializer: serializer, base: baseField.text, url: urlField.text, headers: headers,
                    parameters: Self.parameterValue(parameters.root), observed: observed,
-                   responseSerializer: responseSerializer, acceptableStatusCodes: acceptableStatusCodes)
+                   responseSerializer: responseSerializer, acceptableStatusCodes: acceptableStatusCodes,
+                   removesNulls: removesNulls, maxBody: maxBody)
     }
 
     /// The session with the panes written into the selected request (and the base), without
@@ -75,6 +76,8 @@ extension AppState {
         observed = values.observed
         responseSerializer = values.responseSerializer
         acceptableStatusCodes = values.acceptableStatusCodes
+        removesNulls = values.removesNulls
+        maxBody = values.maxBody
         bodyIsDirty = false
         if requestTab == .body { loadBodyFromParameters() }
         refreshPreview()

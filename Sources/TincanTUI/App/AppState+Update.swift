@@ -328,10 +328,13 @@ extension AppState {
             return []
         }
         let serializer: any ResponseSerializer
+        var bodyLimit = SendingConfiguration.defaultMaximumBodyBytes as Int64?
         do {
+            if let maxBody { bodyLimit = try SendingConfiguration.maximumBodyBytes(parsing: maxBody) }
             var contract = resolved?.contract ?? ResponseContract()
             contract.serializer = responseSerializer
             contract.acceptStatus = acceptableStatusCodes.description
+            contract.removesNulls = removesNulls
             serializer = try contract.makeSerializer()
         } catch {
             status = StatusMessage("Cannot send: the response contract: \(error)", .error)
@@ -357,8 +360,9 @@ extension AppState {
         self.exchange = exchange
         responseScroll = ScrollState()
         status = StatusMessage("Sending \(request.method) \(Redaction.url(request.url.string))…")
-        let plan = SendPlan(responseSerializer: serializer, uploadBytesPerSecond: uploadBytesPerSecond ?? resolved?.uploadRate,
+        var plan = SendPlan(responseSerializer: serializer, uploadBytesPerSecond: uploadBytesPerSecond ?? resolved?.uploadRate,
                             digest: resolved?.digest, uploadFile: resolved?.upload, downloadPath: resolved?.download)
+        plan.maximumBodyBytes = bodyLimit
         return [.send(exchange: id, request: request, plan: plan)]
     }
 
@@ -492,6 +496,18 @@ extension AppState {
                     return "\(error)"
                 }
             }
+        case .maxBody:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty {
+                maxBody = nil
+            } else {
+                do {
+                    _ = try SendingConfiguration.maximumBodyBytes(parsing: trimmed)
+                } catch {
+                    return "\(error)"
+                }
+                maxBody = trimmed
+            }
         case .saveAs: return answerSaveAs(text)
         case .openSession: return answerOpen(text)
         case .renameRequest: renameRequest(text)
@@ -535,6 +551,9 @@ extension AppState {
             modal = .picker(Picker(.responseSerializer, title: "Response serializer", options: ResponseSerializerKind.allCases.map(\.rawValue), selected: responseSerializer.rawValue))
         case .acceptableStatus:
             modal = .prompt(Prompt(.acceptableStatusCodes, title: "Acceptable status codes", question: "Codes and ranges, such as 200-299,304", text: acceptableStatusCodes.description))
+        case .removeNulls: removesNulls.toggle()
+        case .maxBody:
+            modal = .prompt(Prompt(.maxBody, title: "Body kept in memory", question: "Bytes (500k, 256M, 2G), 0 for no limit, empty for the default", text: maxBody ?? ""))
         case .uploadLimit:
             modal = .prompt(Prompt(.uploadLimit, title: "Upload pace", question: "Bytes per second (64k, 1m), empty for full speed", text: uploadBytesPerSecond.map(String.init) ?? ""))
         }
@@ -550,6 +569,8 @@ extension AppState {
         case .networkService: observed.networkServiceType = nil
         case .responseSerializer: responseSerializer = .compound
         case .acceptableStatus: acceptableStatusCodes = .successful
+        case .removeNulls: removesNulls = false
+        case .maxBody: maxBody = nil
         case .uploadLimit: uploadBytesPerSecond = nil
         }
     }

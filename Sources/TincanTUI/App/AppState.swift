@@ -96,6 +96,11 @@ public struct AppState: Sendable {
     public var observed = ObservedProperties()
     public var responseSerializer: ResponseSerializerKind = .compound
     public var acceptableStatusCodes: StatusCodeSet = .successful
+    /// Whether the JSON serializer removes keys whose value is null (`remove-nulls`).
+    public var removesNulls = false
+    /// The most response-body bytes kept in memory, as written (`512M`, `0` for no limit), or nil
+    /// for the default (`max-body`).
+    public var maxBody: String?
     /// Pace uploads to this many bytes per second (to watch a progress bar move), or nil.
     public var uploadBytesPerSecond: Int?
     public var propertyList = ListState()

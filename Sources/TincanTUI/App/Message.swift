@@ -49,6 +49,8 @@ public struct SendPlan: Sendable {
     public var uploadFile: String?
     /// Write the body to this file (a download task).
     public var downloadPath: String?
+    /// The most response-body bytes kept in memory, or nil for no limit.
+    public var maximumBodyBytes: Int64? = SendingConfiguration.defaultMaximumBodyBytes
 
     public init(responseSerializer: any ResponseSerializer, uploadBytesPerSecond: Int? = nil, digest: Credential? = nil, uploadFile: String? = nil, downloadPath: String? = nil) {
         self.responseSerializer = responseSerializer

@@ -25,6 +25,7 @@ public struct Prompt: Sendable, Equatable {
         case timeout
         case acceptableStatusCodes
         case uploadLimit
+        case maxBody
         case saveAs
         case openSession
         case renameRequest

@@ -82,6 +82,8 @@ struct PaneValues: Sendable, Equatable {
     var observed: ObservedProperties
     var responseSerializer: ResponseSerializerKind
     var acceptableStatusCodes: StatusCodeSet
+    var removesNulls: Bool
+    var maxBody: String?
 }
 
 // In an extension, so the memberwise initializer stays (the panes build their values with it).
@@ -107,6 +109,8 @@ extension PaneValues {
         let contract = session.defaults.response.merged(with: saved.response)
         responseSerializer = contract.serializer ?? .compound
         acceptableStatusCodes = contract.acceptStatus.flatMap { try? StatusSet($0).codes } ?? .successful
+        removesNulls = contract.removesNulls ?? false
+        maxBody = contract.maxBody
     }
 
     /// `original` with what changed between `loaded` and these values written into it; what did
@@ -145,6 +149,8 @@ extension PaneValues {
         if observed != loaded.observed { request.properties = observed }
         if responseSerializer != loaded.responseSerializer { request.response.serializer = responseSerializer }
         if acceptableStatusCodes != loaded.acceptableStatusCodes { request.response.acceptStatus = acceptableStatusCodes.description }
+        if removesNulls != loaded.removesNulls { request.response.removesNulls = removesNulls }
+        if maxBody != loaded.maxBody { request.response.maxBody = maxBody }
         return request
     }
 }

@@ -2,7 +2,7 @@ import TincanCore
 
 /// A row of the properties panel: an observed property, or a send setting beside them.
 enum PropertyRow: CaseIterable {
-    case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus, uploadLimit
+    case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus, removeNulls, maxBody, uploadLimit
 
     var label: String {
         switch self {
@@ -14,6 +14,8 @@ enum PropertyRow: CaseIterable {
         case .networkService: "networkServiceType"
         case .responseSerializer: "response serializer"
         case .acceptableStatus: "acceptable status"
+        case .removeNulls: "remove nulls"
+        case .maxBody: "max body"
         case .uploadLimit: "upload pace"
         }
     }
@@ -27,7 +29,7 @@ enum PropertyRow: CaseIterable {
         case .pipelining: .httpShouldUsePipelining
         case .cellular: .allowsCellularAccess
         case .networkService: .networkServiceType
-        case .responseSerializer, .acceptableStatus, .uploadLimit: nil
+        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit: nil
         }
     }
 
@@ -42,6 +44,11 @@ enum PropertyRow: CaseIterable {
         case .networkService: return effective.networkServiceType.rawValue
         case .responseSerializer: return state.responseSerializer.rawValue
         case .acceptableStatus: return state.acceptableStatusCodes.description
+        case .removeNulls: return state.removesNulls ? "yes" : "no"
+        case .maxBody:
+            // As written (`2k`), since the row is narrow; the default as a size.
+            guard let text = state.maxBody else { return RequestPreview.shortSize(Double(SendingConfiguration.defaultMaximumBodyBytes)) }
+            return text == "0" ? "no limit" : text
         case .uploadLimit: return state.uploadBytesPerSecond.map { "\(RequestPreview.byteCount(Int64($0)))/s" } ?? "full speed"
         }
     }
@@ -52,6 +59,8 @@ enum PropertyRow: CaseIterable {
         switch self {
         case .responseSerializer: return state.responseSerializer != .compound
         case .acceptableStatus: return state.acceptableStatusCodes != .successful
+        case .removeNulls: return state.removesNulls
+        case .maxBody: return state.maxBody != nil
         case .uploadLimit: return state.uploadBytesPerSecond != nil
         default: return false
         }

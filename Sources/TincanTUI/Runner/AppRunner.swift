@@ -108,6 +108,7 @@ public final class AppRunner: Sendable {
         configuration.responseSerializer = plan.responseSerializer
         configuration.uploadBytesPerSecond = plan.uploadBytesPerSecond
         configuration.credential = plan.digest
+        configuration.maximumBodyBytes = plan.maximumBodyBytes
         manager.sendingConfiguration = configuration
         do {
             let task = try manager.task(with: request, uploadFile: plan.uploadFile, downloadPath: plan.downloadPath)
