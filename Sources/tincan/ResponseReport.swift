@@ -72,13 +72,18 @@ enum ResponseReport {
         case .xml(let tree): return tree.indented()
         case .image(let info): return "<\(info), \(RequestPreview.byteCount(Int64(result.data.count)))>"
         case .data(let bytes):
-            if RequestPreview.isText(bytes) { return String(decoding: bytes, as: UTF8.self) }
-            return "<binary body: \(RequestPreview.byteCount(Int64(bytes.count)))>"
+            return text(of: bytes, charset: result.response?.textEncodingName)
         case .none:
             guard !result.data.isEmpty else { return nil }
-            if RequestPreview.isText(result.data) { return String(decoding: result.data, as: UTF8.self) }
-            return "<binary body: \(RequestPreview.byteCount(Int64(result.data.count)))>"
+            return text(of: result.data, charset: result.response?.textEncodingName)
         }
+    }
+
+    /// A body that is text in its charset, as UTF-8 text; otherwise its size.
+    private static func text(of bytes: [UInt8], charset: String?) -> String {
+        let shown = TextEncoding.forDisplay(bytes, charset: charset)
+        if RequestPreview.isText(shown) { return String(decoding: shown, as: UTF8.self) }
+        return "<binary body: \(RequestPreview.byteCount(Int64(bytes.count)))>"
     }
 
     static func timing(_ metrics: TaskMetrics) -> String {
@@ -105,7 +110,9 @@ enum ResponseReport {
             case .json(let value), .propertyList(let value): body = value
             case .xml(let tree): body = .string(tree.indented())
             case .image(let info): body = .string(info.description)
-            case .data(let bytes): body = .string(RequestPreview.isText(bytes) ? String(decoding: bytes, as: UTF8.self) : "<binary body: \(bytes.count) bytes>")
+            case .data(let bytes):
+                let shown = TextEncoding.forDisplay(bytes, charset: response.textEncodingName)
+                body = .string(RequestPreview.isText(shown) ? String(decoding: shown, as: UTF8.self) : "<binary body: \(bytes.count) bytes>")
             case .none: body = .null
             }
             object["response"] = [

@@ -15,6 +15,13 @@ struct CharsetTests {
         #expect(result.body == .json(["name": "José"]))
     }
 
+    @Test("Text is shown converted from its charset, and as received when it is not valid there")
+    func displayConvertsOrKeeps() {
+        #expect(TextEncoding.forDisplay(Array("caf".utf8) + [0xE9], charset: "ISO-8859-1") == Array("café".utf8))
+        #expect(TextEncoding.forDisplay([0x61, 0xFF], charset: "us-ascii") == [0x61, 0xFF])
+        #expect(TextEncoding.forDisplay([0x61, 0xFF], charset: nil) == [0x61, 0xFF])
+    }
+
     @Test("A JSON body in UTF-16 is converted too")
     func utf16IsConverted() throws {
         let body = Array(#"{"a":"ü"}"#.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }

@@ -44,3 +44,40 @@ struct TUITrustTests {
         #expect(state.status?.text.contains("the folder \(directory.path)/nodir does not exist") == true, "\(state.status?.text ?? "")")
     }
 }
+
+@Suite("The response views show text in its charset")
+struct CharsetViewTests {
+    /// A finished exchange whose body is `bytes` with `contentType`.
+    private func result(_ contentType: String, _ bytes: [UInt8], serializer: any ResponseSerializer = CompoundResponseSerializer()) -> TaskResult {
+        let request = HTTPRequest(method: "GET", url: URLReference(parsing: "http://127.0.0.1:9/x"))
+        let response = HTTPResponse(url: request.url, statusCode: 200, headers: HTTPHeaders([("Content-Type", contentType)]))
+        return TaskResult(request: request, response: response, data: bytes, serialization: serializer.serialize(response, data: bytes, request: request),
+                          metrics: TaskMetrics(connect: nil, firstByte: nil, total: .milliseconds(1), requestCount: 1))
+    }
+
+    private func lines(_ document: BodyDocument) -> [String] {
+        (0..<document.rowCount).map(document.text)
+    }
+
+    @Test("an ISO-8859-1 JSON body reads José in the Pretty and Raw views")
+    func latin1JSON() {
+        let bytes: [UInt8] = Array(#"{"name":"Jos"#.utf8) + [0xE9] + Array(#""}"#.utf8)
+        let finished = result("application/json; charset=iso-8859-1", bytes)
+        #expect(finished.serialization?.error == nil)
+        #expect(lines(BodyFormatter.pretty(finished)).joined(separator: "\n").contains("\"José\""), "\(lines(BodyFormatter.pretty(finished)))")
+        #expect(lines(BodyFormatter.raw(BodyFormatter.displayBytes(finished))) == [#"{"name":"José"}"#])
+    }
+
+    @Test("an ISO-8859-1 text body is text, not a hex dump")
+    func latin1Text() {
+        let finished = result("text/plain; charset=iso-8859-1", Array("caf".utf8) + [0xE9])
+        #expect(lines(BodyFormatter.pretty(finished)) == ["café"])
+    }
+
+    @Test("bytes invalid in their charset are shown as received")
+    func invalidBytesStayAsReceived() {
+        let bytes: [UInt8] = [0x61, 0xFF, 0xFE, 0x00]
+        #expect(BodyFormatter.displayBytes(result("text/plain; charset=us-ascii", bytes)) == bytes)
+        #expect(BodyFormatter.displayBytes(result("text/plain", bytes)) == bytes)
+    }
+}

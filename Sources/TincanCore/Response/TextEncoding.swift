@@ -36,4 +36,11 @@ public enum TextEncoding {
         }
         return String(data: Data(bytes), encoding: encoding).map { Array($0.utf8) }
     }
+
+    /// `bytes` to show as text: converted to UTF-8 when `charset` names another encoding and
+    /// they are valid in it, else as they are (a viewer then shows what was received).
+    public static func forDisplay(_ bytes: [UInt8], charset: String?) -> [UInt8] {
+        guard encoding(forCharset: charset) != .utf8 else { return bytes }
+        return utf8(bytes, charset: charset) ?? bytes
+    }
 }

@@ -603,7 +603,7 @@ extension AppState {
             if current.phase == .sending { current.phase = .finished }
             let removesNulls = current.responseSerializer.map(NullRemoval.isOn(in:)) ?? false
             current.prettyBody = BodyFormatter.pretty(result, removesNulls: removesNulls)
-            current.rawBody = BodyFormatter.raw(result.data)
+            current.rawBody = BodyFormatter.raw(BodyFormatter.displayBytes(result))
             bodyList = ListState()
             search.current = nil
             if let query = search.query { search.matchCount = current.prettyBody.matchCount(query) }

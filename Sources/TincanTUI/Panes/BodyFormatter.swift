@@ -27,7 +27,7 @@ enum BodyFormatter {
         case let .json(value):
             // The received bytes when they are one JSON value (they nearly always are), so no
             // copy is written; else the decoded value written out.
-            guard var outline = JSONOutline(result.data) else { return document(of: value) }
+            guard var outline = JSONOutline(displayBytes(result)) else { return document(of: value) }
             outline.marksRemovedNulls = removesNulls
             return BodyDocument(.json(outline))
         case let .propertyList(value):
@@ -45,8 +45,14 @@ enum BodyFormatter {
                 [Token(.muted, "Read from the header; the pixels are not decoded. Raw (F3) shows the bytes as hex.")],
             ])
         case .data, .none:
-            return raw(result.data)
+            return raw(displayBytes(result))
         }
+    }
+
+    /// The body to show, in UTF-8 when its Content-Type names another charset, as the
+    /// serializers convert it before decoding.
+    static func displayBytes(_ result: TaskResult) -> [UInt8] {
+        TextEncoding.forDisplay(result.data, charset: result.response?.textEncodingName)
     }
 
     /// The body as received: text rows, or a hex dump when it is not text.
