@@ -38,6 +38,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Reads a refused certificate's names and dates, to say why it was refused.
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         .target(

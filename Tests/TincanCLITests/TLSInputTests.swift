@@ -34,7 +34,7 @@ struct TLSInputTests {
             let result = try await tincan(["send", "GET", server.baseURL + "/get"])
             #expect(result.status == 4)
             let output = result.stdout + result.stderr
-            #expect(output.contains("could not be verified: it has expired, is self-signed, or was issued by an authority this machine does not trust"), "\(output)")
+            #expect(output.contains("TLS failed: the server's certificate is self-signed ('localhost'), and no trusted authority vouches for it"), "\(output)")
             #expect(!output.contains(".cc:") && !output.contains("OPENSSL_internal"), "\(output)")
         }
     }

@@ -53,6 +53,49 @@ struct TLSTests {
         }
     }
 
+    /// The TLS reason `policy` gives for a server presenting `certificate`, or what came instead.
+    private func refusal(_ certificate: TestCertificate, policy: SecurityPolicy = .default) async throws -> String {
+        try await withDemoServer(tls: try certificate.serverConfiguration()) { server in
+            let result = try await get(server, policy: policy)
+            guard case .tls(let reason)? = result.transportError?.reason else {
+                return "not a TLS error: \(String(describing: result.transportError)) \(String(describing: result.response))"
+            }
+            return reason
+        }
+    }
+
+    @Test("a refused certificate is named for why: self-signed, expired, not yet valid, unknown issuer, pin mismatch")
+    func refusalsSayWhy() async throws {
+        let selfSigned = try await refusal(try TestCertificate.selfSigned())
+        #expect(selfSigned.hasPrefix("the server's certificate is self-signed ('localhost')"), "\(selfSigned)")
+        let expired = try await refusal(try TestCertificate.selfSigned(notValidBefore: Date(timeIntervalSince1970: 1_700_000_000), notValidAfter: Date(timeIntervalSince1970: 1_700_086_400)))
+        #expect(expired == "the server's certificate expired on 2023-11-15T22:13:20Z", "\(expired)")
+        let early = try await refusal(try TestCertificate.selfSigned(notValidBefore: Date(timeIntervalSince1970: 4_000_000_000), notValidAfter: Date(timeIntervalSince1970: 4_100_000_000)))
+        #expect(early == "the server's certificate is not valid until 2096-10-02T07:06:40Z", "\(early)")
+        let authority = try TestCertificate.authority()
+        let unknown = try await refusal(try TestCertificate.issued(by: authority))
+        #expect(unknown.hasPrefix("the server's certificate was issued by 'Tincan Test CA', an authority this machine does not trust (unknown issuer"), "\(unknown)")
+        let pinned = try await refusal(try TestCertificate.selfSigned(), policy: SecurityPolicy(pinningMode: .certificate, pinnedCertificates: [try TestCertificate.selfSigned().certificateDER]))
+        #expect(pinned.hasPrefix("pin mismatch: the server's certificate ('localhost') matches none of the pinned certificates"), "\(pinned)")
+        let directory = try TemporaryDirectory()
+        var policy = SecurityPolicy.default
+        policy.caFile = try directory.write("other.pem", Array(try TestCertificate.authority(commonName: "Other CA").certificatePEM.utf8))
+        let notInFile = try await refusal(try TestCertificate.issued(by: authority), policy: policy)
+        #expect(notInFile == "the server's certificate was issued by 'Tincan Test CA', which the CA file \(policy.caFile!) does not hold (unknown issuer)", "\(notInFile)")
+    }
+
+    @Test("a certificate issued by the CA file's authority is trusted")
+    func anIssuedCertificateIsTrustedThroughTheCAFile() async throws {
+        let authority = try TestCertificate.authority()
+        let directory = try TemporaryDirectory()
+        var policy = SecurityPolicy.default
+        policy.caFile = try directory.write("ca.pem", Array(authority.certificatePEM.utf8))
+        try await withDemoServer(tls: try TestCertificate.issued(by: authority).serverConfiguration()) { server in
+            let result = try await get(server, policy: policy)
+            #expect(result.response?.statusCode == 200, "\(String(describing: result.transportError))")
+        }
+    }
+
     @Test func aCAFileIsTrustedInsteadOfTheSystemRoots() async throws {
         let certificate = try TestCertificate.selfSigned()
         let directory = try TemporaryDirectory()

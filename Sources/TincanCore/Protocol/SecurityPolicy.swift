@@ -89,6 +89,12 @@ public struct SecurityPolicy: Sendable {
         throw SecurityPolicyError(.invalidPolicy("\(pinningMode.rawValue) pinning applies to https only, and \(requestURL) is not https"))
     }
 
+    /// What ``tlsConfiguration()`` checks server certificates against.
+    public var trust: TLSDiagnosis.Trust {
+        if pinningMode != .none { return .pins }
+        return caFile.map(TLSDiagnosis.Trust.caFile) ?? .system
+    }
+
     /// The TLS configuration that enforces this policy.
     public func tlsConfiguration() throws -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()

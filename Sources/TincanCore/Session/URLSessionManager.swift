@@ -75,7 +75,7 @@ public final class URLSessionManager: Sendable {
     public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy, configuration: SendingConfiguration = SendingConfiguration()) throws {
         try securityPolicy.validate(baseURL: http.baseURL)
         self.http = http
-        self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration())
+        self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration(), trust: securityPolicy.trust)
         self.securityPolicy = securityPolicy
         self.configuration = Mutex(configuration)
     }

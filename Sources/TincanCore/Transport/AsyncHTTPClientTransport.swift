@@ -17,13 +17,17 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The one event loop of this transport's requests and connections: a body stream can then
     /// end in the same turn as its last write on the connection's own loop (see UploadStream).
     private let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
+    /// What server certificates are checked against, to say why one was refused.
+    private let trust: TLSDiagnosis.Trust
 
     /// Creates a transport with its own client.
     ///
     /// - Parameters:
     ///   - tlsConfiguration: TLS settings; certificate verification is on by default.
     ///   - connectTimeout: Seconds to set up a connection.
-    public init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration(), connectTimeout: Double = 30) {
+    ///   - trust: What `tlsConfiguration` trusts, for the words of a refused certificate.
+    public init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration(), connectTimeout: Double = 30, trust: TLSDiagnosis.Trust = .system) {
+        self.trust = trust
         // Bodies are decoded by each request's ContentDecoder, within its limits.
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration,
@@ -105,7 +109,13 @@ public final class AsyncHTTPClientTransport: Transport {
                 }
                 return response
             } catch {
-                throw Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
+                let failure = Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
+                // BoringSSL gives one code for every refused certificate; a second look says which refusal it was.
+                if "\(error)".contains("CERTIFICATE_VERIFY_FAILED"), let host = request.url.host,
+                   let reason = await TLSDiagnosis.reason(host: host, port: request.url.port ?? 443, trust: trust, eventLoop: eventLoop) {
+                    throw TransportError(.tls(reason))
+                }
+                throw failure
             }
         } onCancel: {
             upload?.abort(TransportError(.cancelled))
