@@ -69,6 +69,42 @@ struct HostileResponseTests {
         #expect(task.downloadProgress == TransferProgress(completed: Int64(bomb.count), expected: Int64(bomb.count)))
     }
 
+    @Test("A gzip body cut inside its stream is an error, not a shorter body")
+    func truncatedGzipFails() async throws {
+        let whole = gzippedZeros(count: 1 << 20)
+        let cut = Array(whole.dropLast(12))
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(cut.count)\r\n\r\n")
+            RawHTTPServer.write(socket, cut)
+        }
+        defer { server.stop() }
+        let result = try await Self.send(server.baseURL + "/cut")
+        guard case .badResponse(let message)? = result.transportError?.reason else {
+            Issue.record("expected a bad response, got \(String(describing: result.transportError)) with \(result.data.count) bytes")
+            return
+        }
+        #expect(message.contains("ended inside its compressed stream"), "\(message)")
+    }
+
+    @Test("Gzip members one after another are one body, wherever the chunks split them")
+    func gzipMembersAcrossChunks() async throws {
+        let member = gzippedZeros(count: 1000)
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n")
+            for _ in 0..<3 {
+                RawHTTPServer.write(socket, String(member.count, radix: 16) + "\r\n")
+                RawHTTPServer.write(socket, member)
+                RawHTTPServer.write(socket, "\r\n")
+                usleep(20_000)
+            }
+            RawHTTPServer.write(socket, "0\r\n\r\n")
+        }
+        defer { server.stop() }
+        let result = try await Self.send(server.baseURL + "/members")
+        #expect(result.transportError == nil, "\(String(describing: result.transportError))")
+        #expect(result.data.count == 3000 && result.data.allSatisfy { $0 == 0 })
+    }
+
     @Test("A body without end stops at the memory limit, with advice to download it")
     func endlessBodyStopsAtTheMemoryLimit() async throws {
         let server = try RawHTTPServer { _, socket in RawHTTPServer.writeEndlessBody(socket) }

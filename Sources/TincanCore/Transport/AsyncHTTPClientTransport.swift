@@ -373,6 +373,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         guard let response = state.withLock({ $0.response }) else {
             throw TransportError(.connectionClosed("no response head arrived"))
         }
+        try decoder.value?.finish()
         return response
     }
 }

@@ -40,6 +40,8 @@ final class ContentDecoder {
     private let isGzip: Bool
     /// The stream ended; anything after it is not part of the body.
     private var ended = false
+    /// The last byte taken in ended a stream (a gzip member), so the body may end here.
+    private var atStreamEnd = false
     private var started = false
     /// Encoded bytes taken in.
     private(set) var encoded: Int64 = 0
@@ -78,6 +80,7 @@ final class ContentDecoder {
             stream.next_in = base
             stream.avail_in = uInt(bytes.count)
             while stream.avail_in > 0 {
+                atStreamEnd = false
                 var output = ByteBufferAllocator().buffer(capacity: 64 * 1024)
                 var status: Int32 = Z_OK
                 output.writeWithUnsafeMutableBytes(minimumWritableBytes: 64 * 1024) { out in
@@ -107,9 +110,10 @@ final class ContentDecoder {
                     try emit(output)
                 }
                 if status == Z_STREAM_END {
-                    // gzip allows several members one after another; after a zlib or raw
-                    // deflate stream, nothing more belongs to the body.
-                    guard isGzip, stream.avail_in > 0, inflateReset(&stream) == Z_OK else {
+                    // gzip allows several members one after another, in this chunk or the next;
+                    // after a zlib or raw deflate stream, nothing more belongs to the body.
+                    atStreamEnd = true
+                    guard isGzip, inflateReset(&stream) == Z_OK else {
                         ended = true
                         break
                     }
@@ -119,6 +123,15 @@ final class ContentDecoder {
             }
             encoded = encodedBefore + Int64(bytes.count - Int(stream.avail_in))
         }
+    }
+
+    /// Checks that the body ended where its compressed stream did.
+    ///
+    /// - Throws: ``TransportError`` for a body cut inside its stream, which would otherwise pass
+    ///   as a shorter body.
+    func finish() throws {
+        guard encoded > 0, !ended, !atStreamEnd else { return }
+        throw Self.invalid("the body ended inside its compressed stream (truncated after \(RequestPreview.byteCount(encoded)))")
     }
 
     private func check() throws {
