@@ -10,7 +10,11 @@ public struct ProcessResult: Sendable {
     public var stdout: String
     public var stderr: String
     public var stdoutBytes: [UInt8]
-    /// The child's peak resident memory (VmHWM), in bytes.
+    /// The child's peak resident memory (its VmHWM, read while it runs), in bytes.
+    ///
+    /// Not `ru_maxrss`: posix_spawn starts the child with the parent's memory (vfork), and exec
+    /// folds that memory's high-water mark into the child's, so under the whole suite a small
+    /// child reported the test runner's 179 MB.
     public var maxRSSBytes: Int = 0
 }
 
@@ -85,6 +89,7 @@ public func run(
         throw SpawnError(message: "cannot start \(executable): \(String(cString: strerror(spawned)))")
     }
     let (outRead, errRead, child) = (outPipe[0], errPipe[0], pid)
+    let peak = PeakMemory(pid: child, executable: executable)
     return await withCheckedContinuation { continuation in
         let errData = Mutex<[UInt8]>([])
         let errDone = DispatchSemaphore(value: 0)
@@ -105,6 +110,7 @@ public func run(
             var status: Int32 = 0
             var usage = rusage()
             while wait4(child, &status, 0, &usage) == -1, errno == EINTR {}
+            let maxRSS = peak.stop()
             let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
             let errBytes = errData.withLock { $0 }
             continuation.resume(returning: ProcessResult(
@@ -112,8 +118,43 @@ public func run(
                 stdout: String(decoding: outData, as: UTF8.self),
                 stderr: String(decoding: errBytes, as: UTF8.self),
                 stdoutBytes: outData,
-                maxRSSBytes: usage.ru_maxrss * 1024))
+                maxRSSBytes: maxRSS))
         }.start()
+    }
+}
+
+/// Follows a child's peak resident memory from /proc while it runs, every 2 ms.
+private final class PeakMemory: Sendable {
+    private let stopped = Mutex(false)
+    private let peak = Mutex(0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(pid: pid_t, executable: String) {
+        // The kernel keeps the first 15 bytes of the program's name; before the exec, the name
+        // (and the memory) is still the parent's, and is not counted.
+        let name = String((executable as NSString).lastPathComponent.prefix(15))
+        Thread { [self] in
+            while !stopped.withLock({ $0 }) {
+                if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) {
+                    let fields = Dictionary(status.split(separator: "\n").compactMap { line -> (String, String)? in
+                        guard let colon = line.firstIndex(of: ":") else { return nil }
+                        return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                    }, uniquingKeysWith: { first, _ in first })
+                    if fields["Name"] == name, let kilobytes = fields["VmHWM"]?.split(separator: " ").first.flatMap({ Int($0) }) {
+                        peak.withLock { $0 = max($0, kilobytes * 1024) }
+                    }
+                }
+                usleep(2000)
+            }
+            finished.signal()
+        }.start()
+    }
+
+    /// Stops following, and returns the highest peak seen.
+    func stop() -> Int {
+        stopped.withLock { $0 = true }
+        finished.wait()
+        return peak.withLock { $0 }
     }
 }
 
