@@ -45,6 +45,18 @@ struct PasteCurlTests {
         #expect(state.status?.text.contains("the curl option --proxy cannot be imported") == true)
     }
 
+    @Test func whatThePanesCannotHoldIsNamedInTheStatusLine() {
+        var state = Fixtures.welcome()
+        Fixtures.press([.paste("curl -L -u ada:pw -H 'User-Agent:' http://127.0.0.1:9/items -d a=1")], into: &state)
+        #expect(state.method == "POST")
+        #expect(state.status?.kind == .warning)
+        let text = state.status?.text ?? ""
+        #expect(text.hasPrefix("Loaded the curl command: POST http://127.0.0.1:9/items. Not as curl sends it: "), "\(text)")
+        #expect(text.contains("the panes cannot remove headers (User-Agent, Accept-Encoding, Accept-Language), so they are sent"))
+        #expect(text.contains("credentials (-u) are not loaded"))
+        #expect(text.hasSuffix("use tincan import curl to keep them"))
+    }
+
     @Test func otherPastesAreTextInTheField() {
         var state = Fixtures.welcome()
         Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k")), .paste("anything/curly")], into: &state)

@@ -8,16 +8,18 @@ extension AppState {
     /// Loads a pasted curl command into the request panes: method, URL, headers, and a body the
     /// panes can edit (a JSON object or a form body become the parameter tree; `-F` fields and
     /// files become multipart parameters). Returns false, with the reason in the status line,
-    /// when the command cannot be loaded; the panes are then unchanged.
+    /// when the command cannot be loaded; the panes are then unchanged. What the import or the
+    /// panes cannot keep is named in the status line, as a warning.
     @discardableResult
     public mutating func loadCurlCommand(_ text: String) -> Bool {
-        let request: SavedRequest
+        let imported: CurlCommand.Imported
         do {
-            request = try CurlCommand.parse(text)
+            imported = try CurlCommand.parse(text)
         } catch {
             status = StatusMessage("Not loaded: \(error)", .error)
             return false
         }
+        let request = imported.request
         let contentType = request.headers.last { HTTPHeaders.same($0.name, "Content-Type") }?.value?.lowercased() ?? ""
         var kind: SerializerKind = request.serializer ?? .form
         var parameters = request.params ?? .dictionary([:])
@@ -82,8 +84,23 @@ extension AppState {
         self.parameters = TreeEditor(root: Self.treeNode(key: "", parameters))
         if let timeout = request.properties.timeoutInterval { observed.timeoutInterval = timeout }
         bodyIsDirty = false
-        status = StatusMessage("Loaded the curl command: \(request.method) \(request.url)")
+        let dropped = imported.warnings + Self.notInPanes(request)
+        status = dropped.isEmpty
+            ? StatusMessage("Loaded the curl command: \(request.method) \(request.url)")
+            : StatusMessage("Loaded the curl command: \(request.method) \(request.url). Not as curl sends it: \(dropped.joined(separator: "; "))", .warning)
         refreshPreview()
         return true
+    }
+
+    /// What of an imported request the panes do not hold (`tincan import curl` keeps it).
+    static func notInPanes(_ request: SavedRequest) -> [String] {
+        var dropped: [String] = []
+        let removed = request.headers.filter { $0.value == nil }.map(\.name)
+        if !removed.isEmpty { dropped.append("the panes cannot remove headers (\(removed.joined(separator: ", "))), so they are sent") }
+        if request.auth != nil { dropped.append("credentials (-u) are not loaded") }
+        if request.upload != nil { dropped.append("the upload (-T) is not loaded") }
+        if request.download != nil { dropped.append("the download (-o) is not loaded") }
+        if !dropped.isEmpty { dropped.append("use tincan import curl to keep them") }
+        return dropped
     }
 }
