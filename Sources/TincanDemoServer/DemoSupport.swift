@@ -74,13 +74,7 @@ struct RequestBodyEcho {
     }
 
     static func boundary(_ contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" {
-                return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            }
-        }
-        return nil
+        TincanCore.HTTPHeaders.parameter("boundary", in: contentType)
     }
 
     /// Text as it is; anything else as a `data:` URL, as httpbin shows binary uploads.
@@ -120,8 +114,8 @@ struct MultipartParts: Sequence {
             for line in head.components(separatedBy: "\r\n") {
                 let lower = line.lowercased()
                 if lower.hasPrefix("content-disposition:") {
-                    part.name = Self.parameter("name", in: line) ?? ""
-                    part.fileName = Self.parameter("filename", in: line)
+                    part.name = TincanCore.HTTPHeaders.parameter("name", in: line) ?? ""
+                    part.fileName = TincanCore.HTTPHeaders.parameter("filename", in: line)
                 } else if lower.hasPrefix("content-type:") {
                     part.contentType = line.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces)
                 }
@@ -132,12 +126,6 @@ struct MultipartParts: Sequence {
     }
 
     func makeIterator() -> IndexingIterator<[Part]> { parts.makeIterator() }
-
-    private static func parameter(_ name: String, in line: String) -> String? {
-        guard let range = line.range(of: "; \(name)=\"") else { return nil }
-        let rest = line[range.upperBound...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
-    }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
         guard needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }

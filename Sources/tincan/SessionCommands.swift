@@ -146,7 +146,15 @@ struct ImportOutput: ParsableArguments {
     var force = false
 
     /// Prints the session, or appends its requests to the output file.
-    func write(_ imported: Session) throws {
+    ///
+    /// - Parameter pathsFrom: The folder the imported file paths are relative to (where curl
+    ///   runs, or the `.http` file's folder); they are rewritten to be relative to the session
+    ///   file's folder, or to the current folder when the session is printed.
+    func write(_ imported: Session, pathsFrom source: String, warnings: [String]) throws {
+        for warning in warnings { StandardError.print("tincan: warning: \(warning)\n") }
+        var imported = imported
+        let target = output.map(Session.directory(of:)) ?? FileManager.default.currentDirectoryPath
+        imported.requests = imported.requests.map { $0.rebasingPaths(from: source, to: target) }
         guard let output else {
             try StandardOutput.print(imported.yamlText())
             return
@@ -191,14 +199,15 @@ struct ImportCurl: ParsableCommand {
 
     func run() throws {
         let text = command.count == 1 ? command[0] : command.map(ShellWords.quote).joined(separator: " ")
-        var request: SavedRequest
+        var imported: CurlCommand.Imported
         do {
-            request = try CurlCommand.parse(text)
+            imported = try CurlCommand.parse(text)
         } catch {
             throw CLIFailure.badInput("cannot import the curl command: \(error)")
         }
-        request.name = name ?? request.name
-        try output.write(Session(name: name ?? "Imported from curl", requests: [request]))
+        imported.request.name = name ?? imported.request.name
+        try output.write(Session(name: name ?? "Imported from curl", requests: [imported.request]),
+                         pathsFrom: FileManager.default.currentDirectoryPath, warnings: imported.warnings)
     }
 }
 
@@ -218,8 +227,7 @@ struct ImportHTTP: ParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
-        for warning in imported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
-        try output.write(imported.session)
+        try output.write(imported.session, pathsFrom: Session.directory(of: file), warnings: imported.warnings)
     }
 }
 
@@ -271,15 +279,23 @@ struct ExportCommand: ParsableCommand {
             }
         }
         var text: String
+        var warnings: [String] = []
         if format == "curl" {
-            text = built.map { "# \($0.name)\n" + CurlCommand.export($0.request, digest: $0.resolved.digest, upload: $0.resolved.upload, download: $0.resolved.download) }.joined(separator: "\n\n") + "\n"
+            text = built.map { item in
+                let exported = CurlCommand.export(item.request, resolved: item.resolved)
+                warnings += exported.warnings.map { "request '\(item.name)': \($0)" }
+                return "# \(item.name)\n" + exported.command
+            }.joined(separator: "\n\n") + "\n"
         } else {
             do {
-                text = try HTTPFile.export(built.map { ($0.name, $0.request) })
+                let exported = try HTTPFile.export(built.map { ($0.name, $0.request, $0.resolved) })
+                text = exported.text
+                warnings = exported.warnings
             } catch {
                 throw CLIFailure.badInput("\(error)")
             }
         }
+        for warning in warnings { StandardError.print("tincan: warning: \(warning)\n") }
         if built.count == 1, format == "curl" { text = String(text.drop { $0 != "\n" }.dropFirst()) }
         try StandardOutput.print(text)
     }

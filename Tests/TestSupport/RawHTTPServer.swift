@@ -46,10 +46,7 @@ public final class RawHTTPServer: Sendable {
                     continue
                 }
                 Thread {
-                    var head: [UInt8] = []
-                    var byte: UInt8 = 0
-                    while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), recv(connection, &byte, 1, 0) == 1 { head.append(byte) }
-                    respond(String(decoding: head, as: UTF8.self), connection)
+                    respond(Self.readHead(connection), connection)
                     close(connection)
                 }.start()
             }
@@ -64,6 +61,14 @@ public final class RawHTTPServer: Sendable {
         stopped.set()
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+    }
+
+    /// Reads a request head, up to and with its blank line; empty when the client closed first.
+    public static func readHead(_ socket: Int32) -> String {
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), recv(socket, &byte, 1, 0) == 1 { head.append(byte) }
+        return String(decoding: head, as: UTF8.self)
     }
 
     /// Writes all of `bytes`; false once the client has gone.

@@ -112,7 +112,8 @@ struct SessionCommandTests {
         let directory = try TemporaryDirectory()
         let printed = try await tincan(["import", "curl", "curl -X PUT https://api.example/items/1 -H 'Content-Type: application/json' -d '{\"a\":1}'"])
         #expect(printed.status == 0)
-        #expect(printed.stdout.contains("  - method: PUT\n    url: https://api.example/items/1\n    headers:\n      Content-Type: application/json\n    body: \"{\\\"a\\\":1}\"\n"))
+        // curl sends neither Accept-Encoding nor Accept-Language, so Tincan's own are removed.
+        #expect(printed.stdout.contains("  - method: PUT\n    url: https://api.example/items/1\n    headers:\n      Content-Type: application/json\n      Accept-Encoding: null\n      Accept-Language: null\n    body: \"{\\\"a\\\":1}\"\n"))
 
         let file = directory.path + "/api.tincan.yaml"
         for name in ["one", "two"] {
@@ -125,6 +126,39 @@ struct SessionCommandTests {
         let bad = try await tincan(["import", "curl", "curl --proxy x https://h/"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("the curl option --proxy cannot be imported"))
+    }
+
+    @Test func importedPathsStillNameTheSameFilesFromTheSessionsFolder() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("data.txt", Array("a\r\nb".utf8))
+        try directory.write("doc.txt", Array("doc".utf8))
+        try FileManager.default.createDirectory(atPath: directory.path + "/other/dir", withIntermediateDirectories: true)
+        let imported = try await tincan(["import", "curl", "-o", "other/dir/x.tincan.yaml",
+                                         "curl -L http://127.0.0.1:9/up -F 'doc=@doc.txt' -o out.json"], in: directory.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let saved = try String(contentsOfFile: directory.path + "/other/dir/x.tincan.yaml", encoding: .utf8)
+        #expect(saved.contains("path: ../../doc.txt"), "\(saved)")
+        #expect(saved.contains("download: ../../out.json"))
+        // The session reads them from its folder: the export names the files curl named.
+        let exported = try await tincan(["export", "other/dir/x.tincan.yaml"], in: directory.path)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("-F 'doc=@\(directory.path)/other/dir/../../doc.txt;type=text/plain'"), "\(exported.stdout)")
+        #expect(exported.stdout.contains("-o \(directory.path)/other/dir/../../out.json"))
+
+        // What the session cannot keep is named on standard error; the printed YAML keeps paths as given.
+        let stripped = try await tincan(["import", "curl", "curl -L http://127.0.0.1:9/up -d @data.txt"], in: directory.path)
+        #expect(stripped.stdout.contains("body: ab\n"), "\(stripped.stdout)")
+        #expect(stripped.stderr.contains("tincan: warning: -d @data.txt: curl sends the file without its line breaks"))
+    }
+
+    @Test func exportNamesWhatCurlWillNotDoAsTincanDoes() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("s.tincan.yaml", Array("requests:\n  - name: slow\n    method: DELETE\n    url: http://127.0.0.1:9/x\n    properties:\n      timeout: 0.5\n".utf8))
+        let exported = try await tincan(["export", file])
+        #expect(exported.status == 0)
+        #expect(exported.stdout.contains("--connect-timeout 0.5 --speed-limit 1 --speed-time 1"))
+        #expect(exported.stderr.contains("tincan: warning: request 'slow': timeout 0.5: curl's --speed-time counts whole seconds, so it is 1\n"))
+        #expect(exported.stderr.contains("tincan: warning: request 'slow': -X DELETE: after a 303 redirect curl sends DELETE again, where Tincan switches to GET\n"))
     }
 
     @Test func importHTTPThenExportHTTP() async throws {

@@ -194,28 +194,71 @@ struct SendingTests {
 
 @Suite("Tasks report progress and events")
 struct TaskEventTests {
-    @Test func aDripMovesTheDownloadProgressStepByStep() async throws {
-        try await withDemoServer { server in
-            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
-            let task = try manager.dataTask(with: try draft("GET", "drip?duration=0.5&numbytes=5", on: server).build())
-            // Subscribed before the task starts: a collector task that started late under load
-            // missed the first steps (progress is not replayed to later subscribers).
-            let events = task.events
-            let collector = Task { () -> [TransferProgress] in
-                var progress: [TransferProgress] = []
-                for await event in events { if case .downloadProgress(let step) = event { progress.append(step) } }
-                return progress
+    @Test("one request opens one connection, and the next request to the host reuses it", arguments: ["GET", "POST"])
+    func oneConnectionPerHost(method: String) async throws {
+        let connections = Mutex(0)
+        let server = try RawHTTPServer { head, socket in
+            connections.withLock { $0 += 1 }
+            var head = head
+            // Two requests on one keep-alive connection: answer each head as it comes.
+            while !head.isEmpty {
+                if method == "POST" {
+                    var body = [UInt8](repeating: 0, count: 3)
+                    _ = recv(socket, &body, 3, Int32(MSG_WAITALL))
+                }
+                RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                head = RawHTTPServer.readHead(socket)
             }
-            task.resume()
-            let result = await task.result()
-            let steps = await collector.value
-            #expect(result.data == Array("*****".utf8))
-            #expect(steps.count >= 3)
-            #expect(steps.last == TransferProgress(completed: 5, expected: 5))
-            #expect(steps.map(\.completed) == steps.map(\.completed).sorted())
-            #expect(task.downloadProgress.fractionCompleted == 1)
-            try await manager.invalidate(cancelingTasks: true)
         }
+        defer { server.stop() }
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil))
+        for _ in 0..<2 {
+            var draft = RequestDraft(method: method, url: server.baseURL + "/one")
+            if method == "POST" { draft.body = .text("a=1") }
+            let result = try await manager.send(try draft.build())
+            #expect(result.response?.statusCode == 200, "\(String(describing: result.transportError))")
+        }
+        try await manager.invalidate(cancelingTasks: true)
+        #expect(connections.withLock { $0 } == 1)
+    }
+
+    @Test func aBodyInStepsMovesTheDownloadProgressStepByStep() async throws {
+        // In lock step: the server sends the next byte only after the task reported the last one
+        // and the 50 ms between progress events has passed, so no load can fold two steps into one.
+        let reported = DispatchSemaphore(value: 0)
+        let server = try RawHTTPServer { _, socket in
+            RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n")
+            for index in 0..<5 {
+                if index > 0 {
+                    guard reported.wait(timeout: .now() + 10) == .success else { return }
+                    usleep(60_000)
+                }
+                RawHTTPServer.write(socket, "*")
+            }
+        }
+        defer { server.stop() }
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil))
+        let task = try manager.dataTask(with: try RequestDraft(method: "GET", url: server.baseURL + "/steps").build())
+        // Subscribed before the task starts: progress is not replayed to later subscribers.
+        let events = task.events
+        let collector = Task { () -> [TransferProgress] in
+            var progress: [TransferProgress] = []
+            for await event in events {
+                if case .downloadProgress(let step) = event {
+                    progress.append(step)
+                    reported.signal()
+                }
+            }
+            return progress
+        }
+        task.resume()
+        let result = await task.result()
+        let steps = await collector.value
+        #expect(result.transportError == nil, "\(String(describing: result.transportError))")
+        #expect(result.data == Array("*****".utf8))
+        #expect(steps == (1...5).map { TransferProgress(completed: Int64($0), expected: 5) })
+        #expect(task.downloadProgress.fractionCompleted == 1)
+        try await manager.invalidate(cancelingTasks: true)
     }
 
     @Test func uploadProgressReachesTheBodyLength() async throws {

@@ -43,36 +43,39 @@ struct CurlTests {
         let request = try CurlCommand.parse("""
             curl 'https://api.example.com/items?x=1' -X PATCH -H 'Authorization: Bearer t' \\
               -H 'Content-Type: application/json' --data-raw '{"a":1}' --compressed -sS -m 5
-            """)
+            """).request
         #expect(request.method == "PATCH")
         #expect(request.url == "https://api.example.com/items?x=1")
-        #expect(request.headers == [HeaderSetting(name: "Authorization", value: "Bearer t"), HeaderSetting(name: "Content-Type", value: "application/json")])
+        // Tincan's own Accept-Language is removed: curl does not send one.
+        #expect(request.headers == [HeaderSetting(name: "Authorization", value: "Bearer t"), HeaderSetting(name: "Content-Type", value: "application/json"),
+                                    HeaderSetting(name: "Accept-Language", value: nil)])
         #expect(request.body == .text(#"{"a":1}"#))
         #expect(request.properties.timeoutInterval == 5)
     }
 
     @Test func curlDefaultsAreKept() throws {
-        let form = try CurlCommand.parse("curl example.com/post -d a=1 -d b=2")
+        let form = try CurlCommand.parse("curl example.com/post -d a=1 -d b=2").request
         #expect(form.method == "POST")
         #expect(form.url == "http://example.com/post")
         #expect(form.body == .text("a=1&b=2"))
-        #expect(form.headers == [HeaderSetting(name: "Content-Type", value: "application/x-www-form-urlencoded")])
-        let get = try CurlCommand.parse("curl -G https://h/search --data-urlencode 'q=tin can'")
+        #expect(form.headers == [HeaderSetting(name: "Content-Type", value: "application/x-www-form-urlencoded"),
+                                 HeaderSetting(name: "Accept-Encoding", value: nil), HeaderSetting(name: "Accept-Language", value: nil)])
+        let get = try CurlCommand.parse("curl -G https://h/search --data-urlencode 'q=tin can'").request
         #expect(get.method == "GET")
-        #expect(get.url == "https://h/search?q=tin%20can")
-        #expect(try CurlCommand.parse("curl -I https://h/").method == "HEAD")
-        let json = try CurlCommand.parse("curl --json '{\"a\":1}' https://h/")
-        #expect(json.headers.map(\.name) == ["Content-Type", "Accept"])
-        let multipart = try CurlCommand.parse("curl -F 'name=Ada' -F 'avatar=@a.png;type=image/png' https://h/upload")
+        #expect(get.url == "https://h/search?q=tin+can")
+        #expect(try CurlCommand.parse("curl -I https://h/").request.method == "HEAD")
+        let json = try CurlCommand.parse("curl --json '{\"a\":1}' https://h/").request
+        #expect(json.headers.map(\.name) == ["Content-Type", "Accept", "Accept-Encoding", "Accept-Language"])
+        let multipart = try CurlCommand.parse("curl -F 'name=Ada' -F 'avatar=@a.png;type=image/png' https://h/upload").request
         #expect(multipart.serializer == .multipart)
         #expect(multipart.files == [SavedFile(field: "avatar", path: "a.png", type: "image/png")])
         #expect(multipart.params == .dictionary(["name": "Ada"]))
-        let auth = try CurlCommand.parse("curl --digest -u ada:pw https://h/")
+        let auth = try CurlCommand.parse("curl --digest -u ada:pw https://h/").request
         #expect(auth.auth == SavedAuth(scheme: .digest, user: "ada", password: "pw"))
     }
 
     @Test func aRepeatedPlainFormFieldIsRefusedWithTheReason() {
-        #expect(throws: InterchangeError("-F 'a=…' is given twice; a parameter holds one value per name (write a[]= for a list)")) {
+        #expect(throws: InterchangeError("-F 'a=…': the field a is given twice; a parameter holds one value per name (write a[] for a list)")) {
             try CurlCommand.parse("curl -F a=1 -F a=2 https://h/")
         }
     }
@@ -100,8 +103,8 @@ struct CurlTests {
     func exportThenImportKeepsMethodURLHeadersAndBody(_ text: String) throws {
         let session = try Session.parse(text, path: "s.yaml")
         let original = try build(session)
-        let command = CurlCommand.export(original)
-        let imported = try CurlCommand.parse(command)
+        let command = CurlCommand.export(original).command
+        let imported = try CurlCommand.parse(command).request
         let rebuilt = try build(Session(requests: [imported]))
         #expect(try WireShape(rebuilt) == WireShape(original), "\(command)")
     }
@@ -111,12 +114,85 @@ struct CurlTests {
         try directory.write("a.txt", Array("file body".utf8))
         let session = try Session.parse("requests:\n  - method: POST\n    url: http://127.0.0.1:9/up\n    serializer: multipart\n    params:\n      name: Ada\n      tags: [a, b]\n      user:\n        role: admin\n    files:\n      - field: doc\n        path: a.txt\n        type: text/plain\n", path: "s.yaml")
         let original = try build(session, directory: directory.path)
-        let command = CurlCommand.export(original)
+        let command = CurlCommand.export(original).command
         #expect(command.contains("--form-string name=Ada"))
         #expect(command.contains("--form-string 'tags[]=a' \\\n  --form-string 'tags[]=b'"), "both list elements are exported")
         #expect(command.contains("-F 'doc=@\(directory.path)/a.txt;type=text/plain'"))
-        let rebuilt = try build(Session(requests: [try CurlCommand.parse(command)]), directory: directory.path)
+        let rebuilt = try build(Session(requests: [try CurlCommand.parse(command).request]), directory: directory.path)
         #expect(try WireShape(rebuilt) == WireShape(original))
+    }
+}
+
+@Suite("curl export carries what the session says")
+struct CurlExportTests {
+    /// Request 0 of a one-request session, resolved in `directory` and exported.
+    static func export(_ yaml: String, directory: String = "/tmp") throws -> (CurlCommand.Exported, ResolvedRequest) {
+        let session = try Session.parse(yaml, path: "s.yaml")
+        let resolved = try session.resolve(0, template: Template(variables: [:]), directory: directory)
+        return (CurlCommand.export(try resolved.draft.build(), resolved: resolved), resolved)
+    }
+
+    @Test func anUploadIsDashTWithItsRate() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("up.txt", Array("x".utf8))
+        let (exported, _) = try Self.export("requests:\n  - method: PUT\n    url: http://127.0.0.1:9/files/up.txt\n    upload:\n      file: up.txt\n      rate: 64k\n", directory: folder.path)
+        #expect(exported.command.hasPrefix("curl http://127.0.0.1:9/files/up.txt"), "PUT is -T's own method")
+        #expect(exported.command.contains("-T \(folder.path)/up.txt"))
+        // curl would send Expect: 100-continue with -T; Tincan does not.
+        #expect(exported.command.contains("-H Expect:"))
+        #expect(exported.command.contains("--limit-rate 64000"))
+        let imported = try CurlCommand.parse(exported.command).request
+        #expect(imported.upload == SavedUpload(file: "\(folder.path)/up.txt", rate: "64000"))
+    }
+
+    @Test func headersTheSessionRemovesAreRemovedFromCurlsDefaultsToo() throws {
+        let (exported, _) = try Self.export("""
+            requests:
+              - method: POST
+                url: http://127.0.0.1:9/x
+                headers:
+                  User-Agent: null
+                  Accept: null
+                  Content-Type: null
+                  X-Empty: ""
+                body: raw
+            """)
+        for option in ["-H User-Agent:", "-H Accept:", "-H Content-Type:", "-H 'X-Empty;'", "--data-raw raw"] {
+            #expect(exported.command.contains(option), "\(option) in \(exported.command)")
+        }
+        let head = try build(Session(requests: [try CurlCommand.parse(exported.command).request])).wireHead
+        #expect(head.headers.map(\.name) == ["Host", "Accept-Encoding", "Accept-Language", "X-Empty", "Content-Length"])
+    }
+
+    @Test func redirectsTheTimeoutAndTrustAreCarriedOver() throws {
+        let (exported, _) = try Self.export("""
+            defaults:
+              security:
+                insecure: true
+                ca-file: ca.pem
+                pins: [server.der]
+            requests:
+              - method: GET
+                url: http://127.0.0.1:9/x
+                properties:
+                  timeout: 2.5
+            """)
+        for option in ["-L --max-redirs 10", "--connect-timeout 2.5 --speed-limit 1 --speed-time 3", "--compressed", "-k", "--cacert /tmp/ca.pem"] {
+            #expect(exported.command.contains(option), "\(option) in \(exported.command)")
+        }
+        #expect(exported.warnings == [
+            "timeout 2.5: curl's --speed-time counts whole seconds, so it is 3",
+            "pins (/tmp/server.der): curl pins public keys only (--pinnedpubkey), so the pinned certificates are not carried over and curl trusts its CA store",
+        ])
+        #expect(try CurlCommand.parse(exported.command).request.properties.timeoutInterval == 3)
+    }
+
+    @Test func aBodilessPostIsFramedAsTincanFramesIt() throws {
+        let (exported, _) = try Self.export("requests:\n  - method: POST\n    url: http://127.0.0.1:9/x\n")
+        // Tincan sends Content-Length: 0 and the form's Content-Type; an empty --data-binary does both.
+        #expect(exported.command.contains("--data-binary ''"))
+        #expect(exported.command.contains("-H 'Content-Type: application/x-www-form-urlencoded'"))
+        #expect(!exported.command.contains("-X"))
     }
 }
 
@@ -176,7 +252,7 @@ struct HTTPFileTests {
     @Test(arguments: CurlTests.roundTripSessions.filter { !$0.contains("base64") })
     func exportThenImportKeepsMethodURLHeadersAndBody(_ text: String) throws {
         let original = try build(try Session.parse(text, path: "s.yaml"))
-        let exported = try HTTPFile.export([("r", original)])
+        let exported = try HTTPFile.export([("r", original, nil)]).text
         let imported = try HTTPFile.parse(exported, path: "r.http").session
         var expected = try WireShape(original)
         // .http files end a body at the last line with text: a final newline is not kept,
@@ -185,8 +261,110 @@ struct HTTPFileTests {
         #expect(try WireShape(build(imported)) == expected, "\(exported)")
     }
 
+    @Test func uploadsTimeoutsDigestDownloadsAndFormsAreCarriedOver() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("a.txt", Array("file body".utf8))
+        let session = try Session.parse("""
+            requests:
+              - name: up
+                method: PUT
+                url: http://127.0.0.1:9/files
+                upload: a.txt
+                properties:
+                  timeout: 5
+              - name: form
+                method: POST
+                url: http://127.0.0.1:9/up
+                serializer: multipart
+                params:
+                  name: Ada
+                files:
+                  - field: doc
+                    path: a.txt
+                    type: text/plain
+                auth:
+                  type: digest
+                  user: ada
+                  password: pw
+                download: out.bin
+            """, path: "s.yaml")
+        let built = try session.requests.indices.map { index in
+            let resolved = try session.resolve(index, template: Template(variables: [:]), directory: folder.path)
+            return (name: session.requests[index].name!, request: try resolved.draft.build(boundary: "Boundary+FIXED"), resolved: Optional(resolved))
+        }
+        let exported = try HTTPFile.export(built)
+        #expect(exported.text.contains("### up\n# @timeout 5\nPUT http://127.0.0.1:9/files\n"))
+        #expect(exported.text.contains("\n\n< \(folder.path)/a.txt\n"))
+        #expect(exported.text.contains("Authorization: Digest ada pw\n"))
+        #expect(exported.text.contains("--Boundary+FIXED\nContent-Disposition: form-data; name=\"doc\"; filename=\"a.txt\"\nContent-Type: text/plain\n\n< \(folder.path)/a.txt\n--Boundary+FIXED--\n>>! \(folder.path)/out.bin\n"))
+        #expect(exported.warnings.isEmpty, "\(exported.warnings)")
+
+        let imported = try HTTPFile.parse(exported.text, path: "r.http")
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        let form = imported.session.requests[1]
+        #expect(form.files == [SavedFile(field: "doc", path: "\(folder.path)/a.txt", type: "text/plain")])
+        #expect(form.params == .dictionary(["name": "Ada"]))
+        #expect(form.auth == SavedAuth(scheme: .digest, user: "ada", password: "pw"))
+        #expect(form.download == "\(folder.path)/out.bin")
+        let upload = imported.session.requests[0]
+        #expect(upload.properties.timeoutInterval == 5)
+        #expect(upload.body == .file("\(folder.path)/a.txt"))
+        #expect(try build(imported.session, 0, directory: folder.path).headers.map(\.name) == built[0].request.headers.map(\.name))
+        #expect(try WireShape(build(imported.session, 1, directory: folder.path)) == WireShape(built[1].request))
+    }
+
+    @Test func whatAnHTTPFileCannotSayIsReported() throws {
+        let session = try Session.parse("defaults:\n  headers:\n    User-Agent: null\n  security:\n    insecure: true\nrequests:\n  - url: http://h/\n    upload:\n      file: a.txt\n      rate: 1k\n", path: "s.yaml")
+        let folder = try TemporaryDirectory()
+        try folder.write("a.txt", Array("x".utf8))
+        let resolved = try session.resolve(0, template: Template(variables: [:]), directory: folder.path)
+        let exported = try HTTPFile.export([("r", try resolved.draft.build(), resolved)])
+        #expect(exported.warnings == [
+            "request 'r': User-Agent is removed in the session, which a .http file cannot say; the client sends its own User-Agent if it has one",
+            "request 'r': the upload rate (1000 bytes/s) is not carried over",
+            "request 'r': the session's security settings (insecure, ca-file, pins) belong in the client's environment file, not the .http file",
+        ])
+    }
+
+    @Test func aMultipartBodyWithFilePartsBecomesAForm() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("input.txt", Array("from the file".utf8))
+        let imported = try HTTPFile.parse("""
+            POST http://127.0.0.1:9/upload
+            Content-Type: multipart/form-data; boundary=abcd
+
+            --abcd
+            Content-Disposition: form-data; name="text"
+
+            Text
+            --abcd
+            Content-Disposition: form-data; name="file_to_send"; filename="input.txt"
+            Content-Type: text/plain
+
+            < ./input.txt
+            --abcd
+            Content-Disposition: form-data; name="renamed"; filename="other.txt"
+
+            < ./input.txt
+            --abcd--
+            """, path: folder.path + "/api.http")
+        let request = imported.session.requests[0]
+        #expect(request.serializer == .multipart)
+        #expect(request.params == .dictionary(["text": "Text"]))
+        #expect(request.files == [SavedFile(field: "file_to_send", path: "./input.txt", type: "text/plain"), SavedFile(field: "renamed", path: "./input.txt")])
+        #expect(!request.headers.contains { HTTPHeaders.same($0.name, "Content-Type") }, "Tincan's form writes its own boundary")
+        #expect(imported.warnings == ["\(folder.path)/api.http:13: the part 'renamed' is sent with the file name input.txt, not other.txt; Tincan names a file part after its file"])
+        let body = String(decoding: try build(imported.session, directory: folder.path).body.collect(), as: UTF8.self)
+        #expect(body.contains("name=\"file_to_send\"; filename=\"input.txt\"\r\nContent-Type: text/plain\r\n\r\nfrom the file\r\n"))
+    }
+
+    @Test func bodyLinesThatWouldReadAsSyntaxAreRefused() throws {
+        let original = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body: \"a\\n< not a file\"\n", path: "s.yaml"))
+        #expect(throws: InterchangeError.self) { try HTTPFile.export([("lt", original, nil)]) }
+    }
+
     @Test func binaryBodiesAreRefusedWithTheReason() throws {
         let original = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body:\n      base64: AP8=\n", path: "s.yaml"))
-        #expect(throws: InterchangeError.self) { try HTTPFile.export([("bin", original)]) }
+        #expect(throws: InterchangeError.self) { try HTTPFile.export([("bin", original, nil)]) }
     }
 }

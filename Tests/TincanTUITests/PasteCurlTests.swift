@@ -45,6 +45,20 @@ struct PasteCurlTests {
         #expect(state.status?.text.contains("the curl option --proxy cannot be imported") == true)
     }
 
+    @Test func credentialsAndHeaderRemovalsAreKeptAndWhatCannotBeIsNamed() {
+        var state = Fixtures.welcome()
+        Fixtures.press([.paste("curl -u ada:pw -H 'User-Agent:' --retry 3 http://127.0.0.1:9/items -d a=1")], into: &state)
+        #expect(state.method == "POST")
+        let preview = previewText(state)
+        #expect(preview.contains("Authorization: Basic YWRhOnB3\n"), "\(preview)")
+        #expect(!preview.contains("User-Agent:"), "\(preview)")
+        #expect(state.editedSession.requests[0].headers.contains { $0.name == "User-Agent" && $0.value == nil })
+        #expect(state.status?.kind == .warning)
+        let text = state.status?.text ?? ""
+        #expect(text.hasPrefix("Loaded the curl command: POST http://127.0.0.1:9/items. Not as curl sends it: "), "\(text)")
+        #expect(text.contains("--retry"), "\(text)")
+    }
+
     @Test func otherPastesAreTextInTheField() {
         var state = Fixtures.welcome()
         Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k")), .paste("anything/curly")], into: &state)

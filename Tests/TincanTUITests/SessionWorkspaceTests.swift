@@ -336,7 +336,7 @@ struct SessionWorkspaceTests {
             Issue.record("expected a clipboard effect, got \(effects)")
             return
         }
-        let parsed = try CurlCommand.parse(command)
+        let parsed = try CurlCommand.parse(command).request
         #expect(parsed.method == "POST")
         #expect(parsed.url == "http://127.0.0.1:8080/v1/login")
         #expect(parsed.body == .text(#"{"user":"ada","password":"hunter2"}"#))

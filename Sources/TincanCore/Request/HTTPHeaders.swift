@@ -108,3 +108,45 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 }
+
+extension HTTPHeaders {
+    /// A parameter of a field value such as `multipart/form-data; boundary=x`, `text/plain;
+    /// charset="utf-8"` or `form-data; name="doc"; filename="a;b.txt"`: its value with the quotes
+    /// (and quoted-pair backslashes) taken off, or nil. Names compare case-insensitively; a `;`
+    /// inside quotes does not end a parameter.
+    public static func parameter(_ name: String, in value: String) -> String? {
+        var rest = Substring(value)
+        // Past the first `;`: the type or disposition before it is not a parameter.
+        guard let first = rest.firstIndex(of: ";") else { return nil }
+        rest = rest[rest.index(after: first)...]
+        while !rest.isEmpty {
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            let key = rest.prefix { $0 != "=" && $0 != ";" }
+            rest = rest[key.endIndex...]
+            var text = ""
+            if rest.first == "=" {
+                rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+                if rest.first == "\"" {
+                    rest = rest.dropFirst()
+                    while let character = rest.popFirst(), character != "\"" {
+                        text.append(character == "\\" ? rest.popFirst() ?? character : character)
+                    }
+                    rest = rest.drop { $0 != ";" }
+                } else {
+                    let token = rest.prefix { $0 != ";" }
+                    text = String(trimmed(token))
+                    rest = rest[token.endIndex...]
+                }
+            }
+            if same(String(trimmed(key)), name) { return text }
+            rest = rest.dropFirst()
+        }
+        return nil
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        let start = text.drop(while: isBlank)
+        return start[..<(start.lastIndex { !isBlank($0) }.map(start.index(after:)) ?? start.startIndex)]
+    }
+}

@@ -31,10 +31,17 @@ extension HTTPRequest {
             headers.add(name: field.name, value: field.value)
         }
         let length = body.length ?? 0
-        if length > 0 || !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(method) {
+        if length > 0 || Self.framesEmptyBody(method) {
             headers.add(name: "Content-Length", value: String(length))
         }
         return WireHead(method: method, target: url.requestTarget, headers: headers)
+    }
+
+    /// Whether an empty body of `method` is sent with `Content-Length: 0`: AsyncHTTPClient frames
+    /// every method that way except GET, HEAD, DELETE, CONNECT and TRACE, whose semantics
+    /// anticipate no body.
+    public static func framesEmptyBody(_ method: String) -> Bool {
+        !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(method)
     }
 
     /// Checks that every header can be sent, as the transport will.

@@ -34,14 +34,7 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// The `charset` parameter of Content-Type, lower case, or nil.
     public var textEncodingName: String? {
-        guard let contentType = headers["Content-Type"] else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" {
-                return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
-            }
-        }
-        return nil
+        headers["Content-Type"].flatMap { HTTPHeaders.parameter("charset", in: $0) }?.lowercased()
     }
 
     /// The length Content-Length announces, or nil when it is absent or not a number.

@@ -37,7 +37,10 @@ public final class AsyncHTTPClientTransport: Transport {
         )
         // Certificate errors must come back at once with their reason, not after retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // The client's group is the one loop, so every connection is on it; asking for the loop
+        // per request instead (`.delegateAndChannel(on:)`) made AsyncHTTPClient 1.37 open a
+        // second, unused connection for the first request to each host.
+        client = HTTPClient(eventLoopGroupProvider: .shared(eventLoop), configuration: configuration)
     }
 
     /// A transport dropped without ``shutdown()`` (a session never invalidated) still shuts its
@@ -82,7 +85,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let task = client.execute(
             request: clientRequest,
             delegate: delegate,
-            eventLoop: .delegateAndChannel(on: eventLoop),
+            eventLoop: .delegate(on: eventLoop),
             deadline: options.deadline.map { .now() + .milliseconds(seconds: $0) }
         )
         delegate.attach(task, deadline: options.deadline)

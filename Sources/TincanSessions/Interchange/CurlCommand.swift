@@ -12,409 +12,427 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
 }
 
 /// `curl` command lines: importing one as a saved request, and exporting a built request as one.
+///
+/// The rule both ways: what Tincan sends for an imported command is what curl sends for it, and
+/// an exported command makes curl send what Tincan sends. What cannot be carried over is named
+/// in the warnings, never dropped silently.
 public enum CurlCommand {
-    // MARK: - Import
+    /// An imported request, and what of the command it could not keep.
+    public struct Imported: Sendable {
+        public var request: SavedRequest
+        /// One sentence per option or behaviour that Tincan does not send as curl does.
+        public var warnings: [String]
+    }
 
-    /// Options that change nothing Tincan saves (output, verbosity, redirects, compression are its own choices).
-    static let ignoredFlags: Set<String> = [
-        "-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include", "-L", "--location", "--compressed",
-        "-f", "--fail", "--fail-with-body", "-#", "--progress-bar", "--http1.1", "--http1.0", "--http2", "-N", "--no-buffer",
-        "-g", "--globoff", "--basic", "-q", "--disable", "--no-progress-meter", "-sS", "--tr-encoding",
-    ]
-    /// Options with a value that Tincan does not keep.
-    static let ignoredOptions: Set<String> = ["--connect-timeout", "-w", "--write-out", "--retry", "--max-redirs", "-D", "--dump-header", "-c", "--cookie-jar", "--stderr", "--trace", "--trace-ascii"]
-    static let valueOptions: Set<String> = [
-        "-X", "--request", "-H", "--header", "-d", "--data", "--data-ascii", "--data-raw", "--data-binary", "--data-urlencode", "--json",
-        "-F", "--form", "--form-string", "-u", "--user", "--url", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
-        "-T", "--upload-file", "-m", "--max-time", "-o", "--output", "--cacert", "--limit-rate",
-    ]
+    /// The headers curl sends unless told not to (besides Host); curl's User-Agent differs from
+    /// Tincan's by design.
+    static let curlDefaultHeaders = ["User-Agent", "Accept"]
+
+    /// SwiftNIO writes an empty field as `Name: ` and curl as `Name:`; HTTP reads them the same.
+    static func emptyHeaderWarning(_ name: String) -> String {
+        "\(name) is empty: Tincan's transport (SwiftNIO) sends '\(name): ' with a space, curl '\(name):' without; servers read both as empty"
+    }
 
     /// Parses a curl command (with or without the leading `curl`) into a saved request.
     ///
+    /// File paths are kept as written; `@file` data that curl would change (line breaks taken out
+    /// by `-d`, escaping by `--data-urlencode`) is read now, as curl reads it when it runs.
+    /// - Parameter workingDirectory: Where the command would run: relative files are read from it.
     /// - Throws: ``InterchangeError`` naming the option that cannot be imported.
-    public static func parse(_ command: String) throws(InterchangeError) -> SavedRequest {
-        var rawWords = try ShellWords.splitBytes(command)
-        if rawWords.first == Array("curl".utf8) { rawWords.removeFirst() }
-        let words = rawWords.map { String(decoding: $0, as: UTF8.self) }
+    public static func parse(_ command: String, workingDirectory: String = FileManager.default.currentDirectoryPath) throws(InterchangeError) -> Imported {
+        var words = try ShellWords.splitBytes(command)
+        if words.first == Array("curl".utf8) { words.removeFirst() }
         guard !words.isEmpty else { throw InterchangeError("expected a curl command such as curl -X POST https://example.com -d a=1") }
+        var reader = CurlCommandReader(workingDirectory: workingDirectory)
+        try reader.read(words)
+        return try reader.finish()
+    }
+}
 
-        var method: String?
-        var url: String?
-        var headers: [HeaderSetting] = []
-        var data: [[UInt8]] = []
-        var dataFile: String?
-        var formParts: [(name: String, value: String, isFile: Bool, type: String?)] = []
-        var json = false
-        var get = false
-        var head = false
-        var upload: String?
-        var request = SavedRequest(url: "")
+/// Reads a curl command's words into a saved request: one pass over the options, then
+/// ``finish()`` applies curl's defaults.
+struct CurlCommandReader {
+    /// A piece of data from `-d`, `--data-*` or `--json`, in the order given.
+    enum DataPiece {
+        case bytes([UInt8])
+        /// `@file`: `binary` keeps its bytes (`--data-binary`, `--json`), else curl strips its line breaks.
+        case file(String, binary: Bool)
+    }
 
+    enum FormPart {
+        case field(name: String, value: String)
+        case file(name: String, path: String, type: String?)
+    }
+
+    let workingDirectory: String
+    var request = SavedRequest(url: "")
+    var method: String?
+    var url: String?
+    var headers: [HeaderSetting] = []
+    /// Data pieces; `separated` is false for `--json`, which curl appends without an `&`.
+    var data: [(piece: DataPiece, separated: Bool)] = []
+    var formParts: [FormPart] = []
+    var json = false
+    var get = false
+    var head = false
+    var location = false
+    var compressed = false
+    var maximumRedirects: String?
+    var upload: String?
+    var rate: String?
+    var speedLimit: String?
+    var connectTimeout: String?
+    var warnings: [String] = []
+
+    init(workingDirectory: String) {
+        self.workingDirectory = workingDirectory
+    }
+
+    // MARK: - Options
+
+    mutating func read(_ words: [[UInt8]]) throws(InterchangeError) {
         var index = 0
-        func value(for option: String) throws(InterchangeError) -> String {
-            index += 1
-            guard index < words.count else { throw InterchangeError("\(option) needs a value") }
-            return words[index]
-        }
-        /// The next word's bytes: a `$'\xff'` body need not be UTF-8.
-        func bytes(for option: String) throws(InterchangeError) -> [UInt8] {
-            index += 1
-            guard index < rawWords.count else { throw InterchangeError("\(option) needs a value") }
-            return rawWords[index]
-        }
         while index < words.count {
-            var word = words[index]
-            var attached: String?
-            // -XPOST, -H'Name: v', --data=x
-            if word.hasPrefix("--"), let equals = word.firstIndex(of: "="), valueOptions.contains(String(word[..<equals])) {
-                attached = String(word[word.index(after: equals)...])
-                word = String(word[..<equals])
-            } else if word.hasPrefix("-"), !word.hasPrefix("--"), word.count > 2 {
-                let flag = String(word.prefix(2))
-                if valueOptions.contains(flag) {
-                    attached = String(word.dropFirst(2))
-                    word = flag
-                } else if word.dropFirst().allSatisfy({ ignoredFlags.contains("-\($0)") || $0 == "k" || $0 == "I" || $0 == "G" }) {
-                    for letter in word.dropFirst() {
-                        if letter == "I" { head = true }
-                        if letter == "G" { get = true }
-                    }
-                    index += 1
-                    continue
-                }
-            }
-            func next() throws(InterchangeError) -> String {
+            let word = String(decoding: words[index], as: UTF8.self)
+            index += 1
+            /// The option's value: attached (`-XPOST`, `--data=x`) or the next word, as bytes.
+            func value(_ option: String, attached: [UInt8]?) throws(InterchangeError) -> [UInt8] {
                 if let attached { return attached }
-                return try value(for: word)
+                guard index < words.count else { throw InterchangeError("\(option) needs a value") }
+                index += 1
+                return words[index - 1]
             }
-            switch word {
-            case "-X", "--request": method = try next()
-            case "-H", "--header":
-                let line = try next()
-                guard let colon = line.firstIndex(of: ":") ?? line.firstIndex(of: ";") else {
-                    throw InterchangeError("-H '\(line)' is not a header; expected 'Name: value'")
+            if word.hasPrefix("--") {
+                var spelling = word
+                var attached: [UInt8]?
+                if let equals = word.firstIndex(of: "="), CurlOption(long: String(word[..<equals]))?.takesValue == true {
+                    spelling = String(word[..<equals])
+                    attached = Array(words[index - 1].dropFirst(spelling.utf8.count + 1))
                 }
-                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-                let fieldValue = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                guard HTTPHeaders.isValidName(name) else { throw InterchangeError("-H '\(line)': '\(name)' is not a valid header name") }
-                // curl: 'Name:' removes a header curl would send, 'Name;' sends it empty.
-                let removes = line[colon] == ":" && fieldValue.isEmpty
-                headers.append(HeaderSetting(name: name, value: removes ? nil : fieldValue))
-            case "-d", "--data", "--data-ascii", "--data-binary", "--data-raw", "--json":
-                let content: [UInt8]
-                if let attached { content = Array(attached.utf8) } else { content = try bytes(for: word) }
-                if word == "--json" { json = true }
-                if word != "--data-raw", content.first == UInt8(ascii: "@") {
-                    guard data.isEmpty, dataFile == nil else { throw InterchangeError("\(word): a body read from a file cannot be combined with other data") }
-                    dataFile = String(decoding: content.dropFirst(), as: UTF8.self)
-                } else {
-                    guard dataFile == nil else { throw InterchangeError("\(word): a body read from a file cannot be combined with other data") }
-                    data.append(content)
-                }
-            case "--data-urlencode":
-                let text = try next()
-                if let equals = text.firstIndex(of: "=") {
-                    let name = text[..<equals]
-                    let content = String(text[text.index(after: equals)...])
-                    data.append(Array(((name.isEmpty ? "" : "\(name)=") + QueryStringPair(field: "", value: content).escaped.dropFirst()).utf8))
-                } else {
-                    data.append(Array(QueryStringPair(field: "", value: text).escaped.dropFirst().utf8))
-                }
-            case "-F", "--form", "--form-string":
-                let text = try next()
-                guard let equals = text.firstIndex(of: "=") else { throw InterchangeError("\(word) '\(text)' is not a form field; expected name=value or name=@file") }
-                let name = String(text[..<equals])
-                var content = String(text[text.index(after: equals)...])
-                if word != "--form-string", content.hasPrefix("@") || content.hasPrefix("<") {
-                    content.removeFirst()
-                    var type: String?
-                    if let range = content.range(of: ";type=") {
-                        type = String(content[range.upperBound...])
-                        content = String(content[..<range.lowerBound])
+                guard let option = CurlOption(long: spelling) else { throw unsupported(spelling) }
+                try apply(option, value: option.takesValue ? value(spelling, attached: attached) : nil)
+            } else if word.hasPrefix("-"), word.count > 1 {
+                // A cluster of short options (-sSL); a letter that takes a value takes the rest of
+                // the word, or the next word (-XPOST, -X POST).
+                var letters = words[index - 1].dropFirst()
+                while let byte = letters.popFirst() {
+                    let letter = Character(Unicode.Scalar(byte))
+                    guard let option = CurlOption.shortNames[letter] else { throw unsupported(word.count == 2 ? word : "-\(letter)") }
+                    if option.takesValue {
+                        try apply(option, value: value("-\(letter)", attached: letters.isEmpty ? nil : Array(letters)))
+                        break
                     }
-                    formParts.append((name, content, true, type))
-                } else {
-                    formParts.append((name, content, false, nil))
+                    try apply(option, value: nil)
                 }
-            case "-u", "--user":
-                let text = try next()
-                let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-                request.auth = SavedAuth(scheme: request.auth?.scheme ?? .basic, user: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "")
-            case "--digest":
-                request.auth = SavedAuth(scheme: .digest, user: request.auth?.user ?? "", password: request.auth?.password ?? "")
-            case "--url": url = try next()
-            case "-A", "--user-agent": headers.append(HeaderSetting(name: "User-Agent", value: try next()))
-            case "-e", "--referer": headers.append(HeaderSetting(name: "Referer", value: try next()))
-            case "-b", "--cookie":
-                let text = try next()
-                guard text.contains("=") else { throw InterchangeError("-b '\(text)' reads cookies from a file, which cannot be imported; give them as -b 'name=value'") }
-                headers.append(HeaderSetting(name: "Cookie", value: text))
-            case "-T", "--upload-file": upload = try next()
-            case "-m", "--max-time":
-                let text = try next()
-                do {
-                    request.properties.timeoutInterval = try NumericRange.timeout.named(word).value(parsing: text)
-                } catch {
-                    throw InterchangeError("\(error)")
-                }
-            case "-o", "--output": request.download = try next()
-            case "--cacert": _ = try next()
-            case "--limit-rate": _ = try next()
-            case "-k", "--insecure": break
-            case "-I", "--head": head = true
-            case "-G", "--get": get = true
-            default:
-                if ignoredFlags.contains(word) { break }
-                if ignoredOptions.contains(word) {
-                    _ = try next()
-                    break
-                }
-                if word.hasPrefix("-"), word.count > 1 {
-                    throw InterchangeError("the curl option \(word) cannot be imported; Tincan imports -X, -H, -d, --data-*, --json, -F, -u, --digest, -b, -A, -e, -G, -I, -T, -m and -o")
-                }
+            } else {
                 guard url == nil else { throw InterchangeError("two URLs ('\(url!)' and '\(word)'); Tincan imports one request at a time") }
                 url = word
             }
-            index += 1
         }
+    }
+
+    func unsupported(_ option: String) -> InterchangeError {
+        InterchangeError("the curl option \(option) cannot be imported; Tincan imports -X, -H, -d, --data-*, --json, -F, -u, --digest, -b, -A, -e, -G, -I, -T, -m and -o")
+    }
+
+    /// One option; `bytes` is its value when it takes one.
+    mutating func apply(_ option: CurlOption, value bytes: [UInt8]?) throws(InterchangeError) {
+        let text = bytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        switch option {
+        case .request: method = text
+        case .header:
+            let header = try Self.header(text)
+            if header.value?.isEmpty == true { warnings.append(CurlCommand.emptyHeaderWarning(header.name)) }
+            headers.append(header)
+        case .data, .dataASCII, .dataBinary, .dataRaw, .json:
+            let content = bytes ?? []
+            if option == .json { json = true }
+            if option != .dataRaw, content.first == UInt8(ascii: "@") {
+                let path = String(decoding: content.dropFirst(), as: UTF8.self)
+                guard path != "-" else { throw InterchangeError("\(option.spelling) @- reads standard input, which cannot be imported; save the data to a file and give @FILE") }
+                data.append((.file(path, binary: option == .dataBinary || option == .json), option != .json))
+            } else {
+                data.append((.bytes(content), option != .json))
+            }
+        case .dataURLEncode:
+            let encoded = CurlData.urlencoded(bytes ?? []) { path in readFile(path) }
+            if let unreadable = encoded.unreadable {
+                warnings.append("--data-urlencode: \(unreadable) cannot be read, so nothing is sent for it (as curl does)")
+            }
+            data.append((.bytes(encoded.bytes), true))
+        case .form, .formString:
+            let part = try formPart(text, option: option)
+            formParts.append(part)
+        case .user:
+            let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            request.auth = SavedAuth(scheme: request.auth?.scheme ?? .basic, user: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "")
+        case .digest:
+            request.auth = SavedAuth(scheme: .digest, user: request.auth?.user ?? "", password: request.auth?.password ?? "")
+        case .url:
+            guard url == nil else { throw InterchangeError("two URLs ('\(url!)' and '\(text)'); Tincan imports one request at a time") }
+            url = text
+        // curl leaves out a User-Agent or Referer given empty.
+        case .userAgent: headers.append(HeaderSetting(name: "User-Agent", value: text.isEmpty ? nil : text))
+        case .referer: headers.append(HeaderSetting(name: "Referer", value: text.isEmpty ? nil : text))
+        case .cookie:
+            guard text.contains("=") else { throw InterchangeError("-b '\(text)' reads cookies from a file, which cannot be imported; give them as -b 'name=value'") }
+            headers.append(HeaderSetting(name: "Cookie", value: text))
+        case .uploadFile:
+            guard text != "-", text != "." else { throw InterchangeError("-T \(text) reads standard input, which cannot be imported; save the data to a file and give -T FILE") }
+            upload = text
+        case .maxTime:
+            request.properties.timeoutInterval = try timeout(text, option: "-m")
+            warnings.append("-m \(text): curl stops the whole transfer after \(text) s; Tincan's timeout is an idle timeout (no byte moved for \(text) s), the closest a session can say")
+        case .speedTime: request.properties.timeoutInterval = try timeout(text, option: "--speed-time")
+        case .speedLimit: speedLimit = text
+        case .connectTimeout: connectTimeout = text
+        case .output: request.download = text
+        case .cacert:
+            warnings.append("--cacert \(text): trusted CA files are session-wide in Tincan; add ca-file: \(text) under defaults: security: in the session")
+        case .insecure:
+            warnings.append("-k: certificate checks are session-wide in Tincan; add insecure: true under defaults: security: in the session")
+        case .limitRate: rate = text
+        case .head: head = true
+        case .get: get = true
+        case .location: location = true
+        case .maxRedirs: maximumRedirects = text
+        case .compressed: compressed = true
+        case .http2, .http10, .trEncoding:
+            warnings.append("\(option.spelling): not kept; Tincan speaks HTTP/1.1\(option == .trEncoding ? " and asks for no transfer encoding" : "")")
+        case .retry: warnings.append("--retry \(text): not kept; Tincan sends each request once")
+        // --basic is the default; --http1.1 is what Tincan speaks; the rest only change curl's output.
+        case .basic, .http11, .silent, .showError, .verbose, .include, .fail, .failWithBody, .progressBar, .noBuffer, .globoff,
+             .disable, .noProgressMeter, .writeOut, .dumpHeader, .cookieJar, .stderr, .trace, .traceASCII:
+            break
+        }
+    }
+
+    static func header(_ line: String) throws(InterchangeError) -> HeaderSetting {
+        guard let colon = line.firstIndex(of: ":") ?? line.firstIndex(of: ";") else {
+            throw InterchangeError("-H '\(line)' is not a header; expected 'Name: value'")
+        }
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard HTTPHeaders.isValidName(name) else { throw InterchangeError("-H '\(line)': '\(name)' is not a valid header name") }
+        // curl: 'Name:' removes a header curl would send, 'Name;' sends it empty.
+        return HeaderSetting(name: name, value: line[colon] == ":" && value.isEmpty ? nil : value)
+    }
+
+    /// `-F name=value`, `name=@file;type=…`, `name=<file` (the file's text as the value).
+    mutating func formPart(_ text: String, option: CurlOption) throws(InterchangeError) -> FormPart {
+        guard let equals = text.firstIndex(of: "=") else { throw InterchangeError("\(option == .form ? "-F" : option.spelling) '\(text)' is not a form field; expected name=value or name=@file") }
+        let name = String(text[..<equals])
+        let content = String(text[text.index(after: equals)...])
+        guard option == .form, let sigil = content.first, sigil == "@" || sigil == "<" else { return .field(name: name, value: content) }
+        var path = String(content.dropFirst())
+        var attributes: [(String, String)] = []
+        if path.hasPrefix("\""), let close = path.dropFirst().firstIndex(of: "\"") {
+            let rest = path[path.index(after: close)...]
+            path = String(path[path.index(after: path.startIndex)..<close])
+            attributes = Self.attributes(rest)
+        } else if let semicolon = path.firstIndex(of: ";") {
+            attributes = Self.attributes(path[semicolon...])
+            path = String(path[..<semicolon])
+        }
+        var type: String?
+        for (key, value) in attributes {
+            if key == "type" {
+                type = value
+            } else if key == "filename", value == (path as NSString).lastPathComponent {
+                continue
+            } else {
+                warnings.append("-F '\(name)=…;\(key)=\(value)': not kept; Tincan sends a file part with its own name and type only")
+            }
+        }
+        guard sigil == "<" else { return .file(name: name, path: path, type: type) }
+        // The file's contents as a plain field: read now, as curl reads them when it runs.
+        guard let bytes = readFile(path), let value = String(validating: bytes, as: UTF8.self) else {
+            throw InterchangeError("-F '\(name)=<\(path)': the file cannot be read as text, and a form field's value is text; send it as a file part with -F '\(name)=@\(path)'")
+        }
+        if type != nil { warnings.append("-F '\(name)=<\(path);type=…': a field's type is not kept") }
+        warnings.append("-F '\(name)=<\(path)': the file's text was read now and saved as the field's value; later changes to the file are not sent")
+        return .field(name: name, value: value)
+    }
+
+    /// `;key=value` pairs after a form file.
+    static func attributes(_ text: Substring) -> [(String, String)] {
+        text.split(separator: ";").compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            return (pair[..<equals].trimmingCharacters(in: .whitespaces), pair[pair.index(after: equals)...].trimmingCharacters(in: CharacterSet(charactersIn: " \"")))
+        }
+    }
+
+    func timeout(_ text: String, option: String) throws(InterchangeError) -> Double {
+        do {
+            return try NumericRange.timeout.named(option).value(parsing: text)
+        } catch {
+            throw InterchangeError("\(error)")
+        }
+    }
+
+    func readFile(_ path: String) -> [UInt8]? {
+        let full = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        return FileManager.default.contents(atPath: full).map { Array($0) }
+    }
+
+    // MARK: - curl's defaults
+
+    /// Applies what curl does with the options read, and returns the request.
+    mutating func finish() throws(InterchangeError) -> CurlCommand.Imported {
         guard let url else { throw InterchangeError("the curl command has no URL") }
         request.url = url.contains("://") ? url : "http://" + url
+        let hasData = !data.isEmpty
         if json {
             if !headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) { headers.append(HeaderSetting(name: "Content-Type", value: "application/json")) }
             if !headers.contains(where: { HTTPHeaders.same($0.name, "Accept") }) { headers.append(HeaderSetting(name: "Accept", value: "application/json")) }
         }
-        let hasBody = !data.isEmpty || dataFile != nil
-        let joined = Array(data.joined(separator: [UInt8(ascii: "&")]))
-        if get, hasBody {
-            request.url += (request.url.contains("?") ? "&" : "?") + String(decoding: joined, as: UTF8.self)
-        } else if let dataFile {
-            request.body = .file(dataFile)
-        } else if hasBody {
-            request.body = String(validating: joined, as: UTF8.self).map(SavedBody.text) ?? .base64(joined)
-        }
-        if hasBody, !get, !headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) {
-            headers.append(HeaderSetting(name: "Content-Type", value: "application/x-www-form-urlencoded"))
-        }
-        if !formParts.isEmpty {
-            guard !hasBody else { throw InterchangeError("-F and -d cannot go together: a body is either a form or data") }
-            request.serializer = .multipart
-            var fields: OrderedDictionary<String, ParameterValue> = [:]
-            for part in formParts {
-                if part.isFile {
-                    request.files.append(SavedFile(field: part.name, path: part.value, type: part.type))
-                } else {
-                    // Bracketed names nest as they do on tincan's command line: tags[]=a builds a list.
-                    guard part.name.contains("[") || fields[part.name] == nil else {
-                        throw InterchangeError("-F '\(part.name)=…' is given twice; a parameter holds one value per name (write \(part.name)[]= for a list)")
-                    }
-                    do {
-                        try ParameterPath(parsing: part.name).insert(.string(part.value), into: &fields)
-                    } catch {
-                        throw InterchangeError("-F '\(part.name)=…': \(error)")
-                    }
-                }
+        if get, hasData {
+            request.url = CurlData.urlWithQuery(request.url, try joinedData())
+        } else if hasData {
+            try applyBody()
+            if !headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) {
+                headers.append(HeaderSetting(name: "Content-Type", value: "application/x-www-form-urlencoded"))
             }
-            if !fields.isEmpty { request.params = .dictionary(fields) }
+        }
+        let sendsData = hasData && !get
+        if !formParts.isEmpty {
+            guard !sendsData else { throw InterchangeError("-F and -d cannot go together: a body is either a form or data") }
+            try applyForm()
         }
         if let upload {
-            guard !hasBody, formParts.isEmpty else { throw InterchangeError("-T sends a file as the body, so it cannot go with -d or -F") }
-            request.upload = SavedUpload(file: upload)
+            guard !sendsData, formParts.isEmpty else { throw InterchangeError("-T sends a file as the body, so it cannot go with -d or -F") }
+            request.url = CurlData.uploadURL(request.url, file: upload)
+            request.upload = SavedUpload(file: upload, rate: try rate.map(Self.uploadRate))
+            // curl sends an upload with no Content-Type; Tincan would name one from the extension.
+            if !headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) { headers.append(HeaderSetting(name: "Content-Type", value: nil)) }
+            warnings.append("-T: curl sends Expect: 100-continue and waits for the server's 100 before the file; Tincan sends the file at once, without that header")
+        } else if let rate {
+            warnings.append("--limit-rate \(rate): not kept; Tincan limits the rate of uploads (-T) only")
         }
-        request.headers = headers
-        request.method = method ?? (head ? "HEAD" : upload != nil ? "PUT" : (hasBody && !get) || !formParts.isEmpty ? "POST" : "GET")
+        request.method = method ?? (head ? "HEAD" : upload != nil ? "PUT" : sendsData || !formParts.isEmpty ? "POST" : "GET")
         guard HTTPMethod.isValid(request.method) else { throw InterchangeError("-X '\(request.method)' is not a method") }
-        return request
+        if !sendsData, formParts.isEmpty, upload == nil { noteBodilessRequest() }
+        removeTincanDefaults()
+        noteRedirectsAndTimeouts()
+        request.headers = headers
+        return CurlCommand.Imported(request: request, warnings: warnings)
     }
 
-    // MARK: - Export
-
-    /// A built request as a curl command with the same method, URL, headers and body.
-    ///
-    /// - Parameters:
-    ///   - digest: Credentials to answer a Digest challenge with (`--digest -u`).
-    ///   - upload: A file sent as the body (`-T`).
-    ///   - download: Where to save the body (`-o`).
-    public static func export(_ request: HTTPRequest, digest: Credential? = nil, upload: String? = nil, download: String? = nil, multiline: Bool = true) -> String {
-        var words: [String] = ["curl"]
-        var hasBody = false
-        var bodyWords: [String] = []
-        switch request.body {
-        case .none: break
-        case .bytes(let bytes) where bytes.isEmpty: break
-        case .bytes(let bytes):
-            hasBody = true
-            if let text = String(validating: bytes, as: UTF8.self), !text.hasPrefix("@"), !text.contains("\0") {
-                bodyWords = ["--data-raw", ShellWords.quote(text)]
-            } else {
-                bodyWords = ["--data-binary", ShellWords.ansiQuote(bytes)]
+    /// The data as one body: the sole file curl sends unchanged stays a file; anything else is read now.
+    mutating func applyBody() throws(InterchangeError) {
+        if data.count == 1, case .file(let path, let binary) = data[0].piece {
+            guard let bytes = readFile(path) else {
+                if !binary { warnings.append("-d @\(path): the file cannot be read now, so it is kept as a file body; curl takes the line breaks out of it, Tincan will not (use --data-binary to send it as it is)") }
+                request.body = .file(path)
+                return
             }
-        case .file(let path, _):
-            hasBody = true
-            bodyWords = upload != nil ? ["-T", ShellWords.quote(path)] : ["--data-binary", ShellWords.quote("@" + path)]
-        case .multipart(let form):
-            hasBody = true
-            for part in form.parts {
-                let disposition = part.headers["Content-Disposition"] ?? ""
-                let name = parameter("name", in: disposition) ?? "file"
-                switch part.content {
-                case .file(let path, _):
-                    var text = "\(name)=@\(path)"
-                    if let type = part.headers["Content-Type"] { text += ";type=\(type)" }
-                    bodyWords += ["-F", ShellWords.quote(text)]
-                case .bytes(let bytes):
-                    if parameter("filename", in: disposition) != nil {
-                        bodyWords += ["-F", ShellWords.quote("\(name)=@-")]
-                    } else {
-                        bodyWords += ["--form-string", ShellWords.quote("\(name)=\(String(decoding: bytes, as: UTF8.self))")]
-                    }
-                case .stream:
-                    bodyWords += ["-F", ShellWords.quote("\(name)=@-")]
+            if binary || CurlData.textFromFile(bytes) == bytes {
+                request.body = .file(path)
+                return
+            }
+            warnings.append("-d @\(path): curl sends the file without its line breaks (CR, LF, and the rest of a line after a CR), which a session cannot say of a file; the body was read now as curl sends it (use --data-binary @\(path) to send the file as it is)")
+        } else if data.contains(where: { if case .file = $0.piece { true } else { false } }) {
+            warnings.append("data from files (@FILE) joined with other data was read now; later changes to the files are not sent")
+        }
+        let bytes = try joinedData()
+        request.body = String(validating: bytes, as: UTF8.self).map(SavedBody.text) ?? .base64(bytes)
+    }
+
+    /// The data pieces joined as curl joins them (`&` before each, except `--json`'s).
+    func joinedData() throws(InterchangeError) -> [UInt8] {
+        var joined: [UInt8] = []
+        for (offset, item) in data.enumerated() {
+            if offset > 0, item.separated { joined.append(UInt8(ascii: "&")) }
+            switch item.piece {
+            case .bytes(let bytes): joined += bytes
+            case .file(let path, let binary):
+                guard let bytes = readFile(path) else { throw InterchangeError("@\(path) cannot be read (from \(workingDirectory)), and its data is joined with other data, so it must be read now") }
+                joined += binary ? bytes : CurlData.textFromFile(bytes)
+            }
+        }
+        return joined
+    }
+
+    mutating func applyForm() throws(InterchangeError) {
+        request.serializer = .multipart
+        var fields: OrderedDictionary<String, ParameterValue> = [:]
+        var sawFile = false
+        for part in formParts {
+            switch part {
+            case let .file(name, path, type):
+                sawFile = true
+                // Without ;type= curl names the type from its own table, which Tincan's may not match.
+                let curlType = CurlData.formFileType(path)
+                let tincanType = MIMEType.forPathExtension((path as NSString).pathExtension)
+                request.files.append(SavedFile(field: name, path: path, type: type ?? (curlType == tincanType ? nil : curlType)))
+            case let .field(name, value):
+                if sawFile {
+                    warnings.append("-F \(name): a field after a file part is sent before the files (Tincan's form puts fields first)")
                 }
+                try FormFields.insert(name, value, into: &fields, source: "-F '\(name)=…'")
             }
         }
-        let implied = hasBody ? (upload != nil ? "PUT" : "POST") : "GET"
-        if request.method == "HEAD" {
-            words.append("--head")
-        } else if request.method != implied {
-            words += ["-X", ShellWords.quote(request.method)]
-        }
-        words.append(ShellWords.quote(request.url.string))
-        var lines = [words.joined(separator: " ")]
-        for field in request.headers {
-            if HTTPHeaders.same(field.name, "Content-Length") { continue }
-            if case .multipart = request.body, HTTPHeaders.same(field.name, "Content-Type") { continue }
-            lines.append("-H " + ShellWords.quote("\(field.name): \(field.value)"))
-        }
-        if let digest { lines.append("--digest -u " + ShellWords.quote("\(digest.user):\(digest.password)")) }
-        if !bodyWords.isEmpty {
-            var index = 0
-            while index < bodyWords.count {
-                lines.append(bodyWords[index] + " " + bodyWords[index + 1])
-                index += 2
-            }
-        }
-        if let download { lines.append("-o " + ShellWords.quote(download)) }
-        return lines.joined(separator: multiline ? " \\\n  " : " ")
+        if !fields.isEmpty { request.params = .dictionary(fields) }
     }
 
-    private static func parameter(_ name: String, in disposition: String) -> String? {
-        guard let range = disposition.range(of: "\(name)=\"") else { return nil }
-        let rest = disposition[range.upperBound...]
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end])
-    }
-}
-
-/// Splitting and quoting POSIX shell words, for curl commands.
-public enum ShellWords {
-    /// Splits a command line as a POSIX shell would: quotes, backslashes, `$'…'`, line continuations.
-    ///
-    /// - Throws: ``InterchangeError`` for an unterminated quote.
-    public static func split(_ text: String) throws(InterchangeError) -> [String] {
-        try splitBytes(text).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Splits as ``split(_:)`` does, keeping each word's bytes: `$'\xff'` need not be UTF-8.
-    public static func splitBytes(_ text: String) throws(InterchangeError) -> [[UInt8]] {
-        var words: [[UInt8]] = []
-        var current: [UInt8] = []
-        var inWord = false
-        var characters = Array(text)[...]
-        while let character = characters.popFirst() {
-            switch character {
-            case " ", "\t", "\n", "\r":
-                if inWord { words.append(current) }
-                current = []
-                inWord = false
-            case "\\":
-                guard let next = characters.popFirst() else { break }
-                if next == "\n" || next == "\r" {
-                    if next == "\r", characters.first == "\n" { characters.removeFirst() }
-                    continue
-                }
-                current += Array(String(next).utf8)
-                inWord = true
-            case "'":
-                inWord = true
-                guard let end = characters.firstIndex(of: "'") else { throw InterchangeError("a single quote is not closed") }
-                current += Array(String(characters[..<end]).utf8)
-                characters = characters[(end + 1)...]
-            case "\"":
-                inWord = true
-                var closed = false
-                while let next = characters.popFirst() {
-                    if next == "\"" {
-                        closed = true
-                        break
-                    }
-                    if next == "\\", let escaped = characters.first, "$`\"\\\n".contains(escaped) {
-                        characters.removeFirst()
-                        if escaped != "\n" { current += Array(String(escaped).utf8) }
-                    } else {
-                        current += Array(String(next).utf8)
-                    }
-                }
-                guard closed else { throw InterchangeError("a double quote is not closed") }
-            case "$" where characters.first == "'":
-                characters.removeFirst()
-                inWord = true
-                current += try ansiC(&characters)
-            default:
-                current += Array(String(character).utf8)
-                inWord = true
-            }
+    /// curl's `--limit-rate` (`k`, `M`, `G` are powers of 1024) as a number of bytes.
+    static func uploadRate(_ text: String) throws(InterchangeError) -> String {
+        let multipliers: [Character: Double] = ["k": 1024, "K": 1024, "m": 1_048_576, "M": 1_048_576, "g": 1_073_741_824, "G": 1_073_741_824]
+        var number = Substring(text)
+        var multiplier = 1.0
+        if let last = number.last, let value = multipliers[last] {
+            multiplier = value
+            number = number.dropLast()
         }
-        if inWord { words.append(current) }
-        return words
+        guard let value = Double(number), value.isFinite, value >= 1 else {
+            throw InterchangeError("--limit-rate '\(text)' is not a rate; expected bytes per second such as 64k")
+        }
+        return String(Int((value * multiplier).rounded()))
     }
 
-    /// Reads a `$'…'` string's body (after the opening quote) and its closing quote.
-    private static func ansiC(_ characters: inout ArraySlice<Character>) throws(InterchangeError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        while let character = characters.popFirst() {
-            if character == "'" { return bytes }
-            guard character == "\\", let escape = characters.popFirst() else {
-                bytes += Array(String(character).utf8)
+    /// curl sends a bodiless POST with neither Content-Type nor Content-Length.
+    mutating func noteBodilessRequest() {
+        let method = request.method
+        if !RequestSettings().encodesParametersInURI(method), !headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) {
+            headers.append(HeaderSetting(name: "Content-Type", value: nil))
+        }
+        if HTTPRequest.framesEmptyBody(method) {
+            warnings.append("\(method) without a body: curl sends no Content-Length; Tincan's transport (AsyncHTTPClient) always sends Content-Length: 0 for \(method)")
+        }
+    }
+
+    /// Tincan's default headers that curl does not send are removed, unless the command sets them.
+    mutating func removeTincanDefaults() {
+        for field in RequestSettings.defaultHeaders(environment: [:]) where !CurlCommand.curlDefaultHeaders.contains(field.name) {
+            guard !headers.contains(where: { HTTPHeaders.same($0.name, field.name) }) else { continue }
+            if compressed, HTTPHeaders.same(field.name, "Accept-Encoding") {
+                warnings.append("--compressed: Tincan asks for \(field.value) (what it can decode); curl also asks for br and zstd")
                 continue
             }
-            switch escape {
-            case "n": bytes.append(0x0A)
-            case "t": bytes.append(0x09)
-            case "r": bytes.append(0x0D)
-            case "0": bytes.append(0)
-            case "e", "E": bytes.append(0x1B)
-            case "x":
-                var digits = ""
-                while digits.count < 2, let next = characters.first, next.isHexDigit { digits.append(characters.removeFirst()) }
-                bytes.append(UInt8(digits, radix: 16) ?? 0)
-            case "u", "U":
-                var digits = ""
-                while digits.count < (escape == "u" ? 4 : 8), let next = characters.first, next.isHexDigit { digits.append(characters.removeFirst()) }
-                if let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) { bytes += Array(String(scalar).utf8) }
-            default: bytes += Array(String(escape).utf8)
-            }
+            headers.append(HeaderSetting(name: field.name, value: nil))
         }
-        throw InterchangeError("a $'…' quote is not closed")
     }
 
-    /// A word quoted for a POSIX shell: bare when safe, else in single quotes.
-    public static func quote(_ word: String) -> String {
-        let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_./:=@,+%".unicodeScalars.contains($0) }
-        if safe { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// Bytes as a `$'…'` word (bash, zsh, ksh), for bodies that are not text.
-    public static func ansiQuote(_ bytes: [UInt8]) -> String {
-        var output = "$'"
-        for byte in bytes {
-            switch byte {
-            case 0x27: output += "\\'"
-            case 0x5C: output += "\\\\"
-            case 0x20...0x7E: output.unicodeScalars.append(Unicode.Scalar(byte))
-            default: output += String(format: "\\x%02x", byte)
+    mutating func noteRedirectsAndTimeouts() {
+        let tincanLimit = SendingConfiguration().maximumRedirects
+        if !location {
+            warnings.append("redirects: curl without -L stops at the first one; Tincan follows up to \(tincanLimit)")
+        } else {
+            if let maximumRedirects, maximumRedirects != String(tincanLimit) {
+                warnings.append("--max-redirs \(maximumRedirects): not kept; Tincan follows up to \(tincanLimit) redirects")
+            }
+            if let method, !["GET", "HEAD"].contains(method) {
+                warnings.append("-X \(method) -L: after a 303 redirect curl sends \(method) again, where Tincan switches to GET")
             }
         }
-        return output + "'"
+        if let speedLimit, speedLimit != "1" {
+            warnings.append("--speed-limit \(speedLimit): not kept; Tincan's timeout fires when no byte moves at all")
+        }
+        if let connectTimeout {
+            let idle = request.properties.timeoutInterval.map(ParameterValue.format)
+            if idle != connectTimeout {
+                warnings.append("--connect-timeout \(connectTimeout): not kept; Tincan's one timeout (\(idle.map { "\($0) s" } ?? "60 s by default")) covers connecting too")
+            }
+        }
     }
 }

@@ -119,6 +119,14 @@ public struct SecuritySettings: Sendable, Equatable {
 
     /// Creates the default settings: verification on, nothing pinned.
     public init() {}
+
+    /// These settings with relative file paths read from `directory` (the session file's).
+    public func resolvingPaths(in directory: String) -> SecuritySettings {
+        var resolved = self
+        resolved.caFile = caFile.map { resolveSessionPath($0, in: directory) }
+        resolved.pins = pins.map { resolveSessionPath($0, in: directory) }
+        return resolved
+    }
 }
 
 /// One saved request.

@@ -152,14 +152,13 @@ public final class Replayer: Sendable {
         } catch {
             throw SessionError("base: \(error)")
         }
-        let security = session.defaults.security
-        let resolve = { (text: String) in resolveSessionPath(text, in: directory) }
+        let security = session.defaults.security.resolvingPaths(in: directory)
         do {
             var policy = SecurityPolicy.default
             if !security.pins.isEmpty {
-                policy = SecurityPolicy(pinningMode: security.pinMode, pinnedCertificates: try security.pins.flatMap { try SecurityPolicy.certificates(inFile: resolve($0)) })
+                policy = SecurityPolicy(pinningMode: security.pinMode, pinnedCertificates: try security.pins.flatMap { try SecurityPolicy.certificates(inFile: $0) })
             }
-            policy.caFile = security.caFile.map(resolve)
+            policy.caFile = security.caFile
             policy.allowInvalidCertificates = security.insecure
             return try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: policy)
         } catch {

@@ -17,6 +17,8 @@ public struct ResolvedRequest: Sendable {
     public var upload: String?
     /// The upload rate limit in bytes per second.
     public var uploadRate: Int?
+    /// The session's security settings, their file paths resolved.
+    public var security = SecuritySettings()
 }
 
 /// A request that could not be resolved: which one, where, and why.
@@ -64,6 +66,9 @@ extension Session {
     /// - Throws: ``RequestResolutionError`` naming the request and the missing variable or bad value.
     public func resolve(_ index: Int, template: Template, directory: String, file: String? = nil) throws(RequestResolutionError) -> ResolvedRequest {
         let saved = requests[index]
+        // Absolute, so the draft (which reads its files from the same folder) does not add a
+        // relative folder a second time (`other/dir/other/dir/../../a.txt`).
+        let directory = resolveSessionPath(directory, in: FileManager.default.currentDirectoryPath)
         func fail(_ reason: String) -> RequestResolutionError {
             RequestResolutionError(request: "#\(index + 1) \(saved.displayName)", file: file, line: saved.line, reason: reason)
         }
@@ -123,6 +128,7 @@ extension Session {
             draft.items.append(.file(field: try expand(part.field), path: try resolvePath(part.path), mimeType: part.type))
         }
         var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
+        resolved.security = defaults.security.resolvingPaths(in: directory)
         if let auth = saved.auth {
             let credential = Credential(user: try expand(auth.user), password: try expand(auth.password))
             switch auth.scheme {

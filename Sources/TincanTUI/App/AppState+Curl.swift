@@ -5,20 +5,22 @@ import TincanCore
 import TincanSessions
 
 extension AppState {
-    /// Replaces the selected request with a pasted curl command: method, URL, headers, and a body
-    /// the panes can edit (a JSON object or a form body become the parameter tree; `-F` fields and
-    /// files become multipart parameters), with its upload, download, credentials and timeout.
-    /// Returns false, with the reason in the status line, when the command cannot be loaded; the
-    /// request is then unchanged.
+    /// Replaces the selected request with a pasted curl command: method, URL, headers (removals
+    /// too), and a body the panes can edit (a JSON object or a form body become the parameter
+    /// tree; `-F` fields and files become multipart parameters), with its upload, download,
+    /// credentials and timeout. Returns false, with the reason in the status line, when the
+    /// command cannot be loaded; the request is then unchanged. What the import cannot carry
+    /// over is named in the status line, as a warning.
     @discardableResult
     public mutating func loadCurlCommand(_ text: String) -> Bool {
-        let request: SavedRequest
+        let imported: CurlCommand.Imported
         do {
-            request = try CurlCommand.parse(text)
+            imported = try CurlCommand.parse(text)
         } catch {
             status = StatusMessage("Not loaded: \(error)", .error)
             return false
         }
+        let request = imported.request
         let contentType = request.headers.last { HTTPHeaders.same($0.name, "Content-Type") }?.value?.lowercased() ?? ""
         var kind: SerializerKind = request.serializer ?? .form
         var parameters = request.params ?? .dictionary([:])
@@ -87,7 +89,10 @@ extension AppState {
         workspace.session.requests[workspace.selected] = replacement
         if workspace.path == nil { workspace.session.base = nil }
         loadRequest(workspace.selected, committing: false)
-        status = StatusMessage("Loaded the curl command: \(request.method) \(request.url)")
+        // What the import could not carry over (and the panes then cannot either) is named.
+        status = imported.warnings.isEmpty
+            ? StatusMessage("Loaded the curl command: \(request.method) \(request.url)")
+            : StatusMessage("Loaded the curl command: \(request.method) \(request.url). Not as curl sends it: \(imported.warnings.joined(separator: "; "))", .warning)
         return true
     }
 }

@@ -351,11 +351,14 @@ extension AppState {
             if case .error(let reason) = preview { status = StatusMessage("Nothing to copy: \(reason)", .error) }
             return []
         }
-        let command = CurlCommand.export(request, digest: resolved?.digest, upload: resolved?.upload, download: resolved?.download)
+        let exported = CurlCommand.export(request, resolved: resolved)
+        let command = exported.command
         // Long lines fold at the dialog's width (the clipboard gets them whole).
         let width = max(20, self.width - 10)
         var lines: [StyledLine] = []
-        for line in command.split(separator: "\n", omittingEmptySubsequences: false) {
+        // What curl will not do as Tincan does is shown above the command, not copied.
+        let notes = exported.warnings.map { "# warning: \($0)" }
+        for line in (notes + command.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)) {
             var rest = Substring(line)
             repeat {
                 let piece = TextWidth.prefix(rest, fitting: width)
@@ -364,7 +367,9 @@ extension AppState {
             } while !rest.isEmpty
         }
         modal = .message(Dialog(title: "Copied as curl (OSC 52 clipboard)", lines: lines, hint: "↑↓ scroll · esc close"))
-        status = StatusMessage("Copied the curl command to the clipboard (through the terminal: OSC 52).", .success)
+        status = exported.warnings.isEmpty
+            ? StatusMessage("Copied the curl command to the clipboard (through the terminal: OSC 52).", .success)
+            : StatusMessage("Copied the curl command (OSC 52); \(exported.warnings.count) setting\(exported.warnings.count == 1 ? "" : "s") curl does not carry out as Tincan does, listed in the dialog.", .warning)
         return [.copyToClipboard(command)]
     }
 }

@@ -1,0 +1,20 @@
+import OrderedCollections
+import TincanCore
+
+/// Text fields of an imported multipart form, as the session's parameter tree.
+enum FormFields {
+    /// Adds `name` = `value`; bracketed names nest as on tincan's command line (`tags[]=a`
+    /// builds a list), and a plain name given twice is refused, since a parameter holds one value.
+    ///
+    /// - Parameter source: How the field was written, for errors (`-F 'a=…'`, `api.http:12`).
+    static func insert(_ name: String, _ value: String, into fields: inout OrderedDictionary<String, ParameterValue>, source: String) throws(InterchangeError) {
+        guard name.contains("[") || fields[name] == nil else {
+            throw InterchangeError("\(source): the field \(name) is given twice; a parameter holds one value per name (write \(name)[] for a list)")
+        }
+        do {
+            try ParameterPath(parsing: name).insert(.string(value), into: &fields)
+        } catch {
+            throw InterchangeError("\(source): \(error)")
+        }
+    }
+}
