@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "TincanCLITests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
         .testTarget(
             name: "TincanTUITests",
-            dependencies: ["TerminalUI", "TincanTUI", "TincanSessions", "TincanCore", "TestSupport"],
+            dependencies: ["TerminalUI", "TincanTUI", "TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "TincanIntegrationTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),

@@ -121,6 +121,19 @@ public struct SecuritySettings: Sendable, Equatable {
     public init() {}
 
     /// These settings with relative file paths read from `directory` (the session file's).
+    /// The security policy these settings describe; their paths must be resolved.
+    ///
+    /// - Throws: What reading a pinned certificate file throws.
+    public func policy() throws -> SecurityPolicy {
+        var policy = SecurityPolicy.default
+        if !pins.isEmpty {
+            policy = SecurityPolicy(pinningMode: pinMode, pinnedCertificates: try pins.flatMap { try SecurityPolicy.certificates(inFile: $0) })
+        }
+        policy.caFile = caFile
+        policy.allowInvalidCertificates = insecure
+        return policy
+    }
+
     public func resolvingPaths(in directory: String) -> SecuritySettings {
         var resolved = self
         resolved.caFile = caFile.map { resolveSessionPath($0, in: directory) }

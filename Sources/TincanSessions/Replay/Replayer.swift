@@ -154,13 +154,7 @@ public final class Replayer: Sendable {
         }
         let security = session.defaults.security.resolvingPaths(in: directory)
         do {
-            var policy = SecurityPolicy.default
-            if !security.pins.isEmpty {
-                policy = SecurityPolicy(pinningMode: security.pinMode, pinnedCertificates: try security.pins.flatMap { try SecurityPolicy.certificates(inFile: $0) })
-            }
-            policy.caFile = security.caFile
-            policy.allowInvalidCertificates = security.insecure
-            return try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: policy)
+            return try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try security.policy())
         } catch {
             throw SessionError("\(self.path): the session's security settings or base cannot be used: \(error)")
         }

@@ -363,6 +363,7 @@ extension AppState {
         var plan = SendPlan(responseSerializer: serializer, uploadBytesPerSecond: uploadBytesPerSecond ?? resolved?.uploadRate,
                             digest: resolved?.digest, uploadFile: resolved?.upload, downloadPath: resolved?.download)
         plan.maximumBodyBytes = bodyLimit
+        plan.security = resolved?.security ?? SecuritySettings()
         return [.send(exchange: id, request: request, plan: plan)]
     }
 

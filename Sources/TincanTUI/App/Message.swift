@@ -51,6 +51,8 @@ public struct SendPlan: Sendable {
     public var downloadPath: String?
     /// The most response-body bytes kept in memory, or nil for no limit.
     public var maximumBodyBytes: Int64? = SendingConfiguration.defaultMaximumBodyBytes
+    /// The session's trust settings (CA file, pins, insecure), paths resolved.
+    public var security = SecuritySettings()
 
     public init(responseSerializer: any ResponseSerializer, uploadBytesPerSecond: Int? = nil, digest: Credential? = nil, uploadFile: String? = nil, downloadPath: String? = nil) {
         self.responseSerializer = responseSerializer

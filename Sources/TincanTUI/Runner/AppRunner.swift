@@ -17,6 +17,9 @@ public final class AppRunner: Sendable {
     private let commands: CommandHistoryStore?
     private let inbox: Inbox
     private let tasks = Mutex<[Int: SessionTask]>([:])
+    /// Managers for sessions whose security settings are not the defaults, made on first use:
+    /// trust roots belong to a manager's transport.
+    private let securedManagers = Mutex<[(security: SecuritySettings, manager: URLSessionManager)]>([])
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
 
@@ -103,7 +106,25 @@ public final class AppRunner: Sendable {
         return state
     }
 
+    /// The manager that trusts servers as `security` says.
+    private func manager(for security: SecuritySettings) throws -> URLSessionManager {
+        guard security != SecuritySettings() else { return manager }
+        return try securedManagers.withLock { managers in
+            if let known = managers.first(where: { $0.security == security }) { return known.manager }
+            let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy())
+            managers.append((security, made))
+            return made
+        }
+    }
+
     private func send(_ id: Int, _ request: HTTPRequest, _ plan: SendPlan) {
+        let manager: URLSessionManager
+        do {
+            manager = try self.manager(for: plan.security)
+        } catch {
+            inbox.post(.sendFailed(exchange: id, "the session's security settings cannot be used: \(error)", at: seconds()))
+            return
+        }
         var configuration = manager.sendingConfiguration
         configuration.responseSerializer = plan.responseSerializer
         configuration.uploadBytesPerSecond = plan.uploadBytesPerSecond
