@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TincanCore
-import TincanSessions
+@testable import TincanSessions
 
 /// Numbers a session file might hold that a field must refuse unless its range holds them, in YAML's spellings.
 private let hostileYAMLNumbers = [".inf", "-.inf", ".nan", "inf", "nan", "1e308", "-0", "99999999999999999999", "-5", "1e17", "1e300"]
@@ -269,5 +269,51 @@ struct SessionBodyLimitTests {
             #expect(report.outcomes.map(\.state) == [.passed, .failed, .passed], "\(report.outcomes.map { $0.error ?? "" })")
             #expect(report.outcomes[1].error?.contains("max-body") == true, "\(report.outcomes[1].error ?? "")")
         }
+    }
+}
+
+@Suite("An alias as a key is refused before it is composed")
+struct AliasKeyTests {
+    /// Nine levels of nine aliases each: 9⁹ nodes behind the last anchor.
+    private static func laughs(_ last: String) -> String {
+        var lines = ["variables:", #"  a: &a ["x","x","x","x","x","x","x","x","x"]"#]
+        var previous = "a"
+        for name in "bcdefghi".map(String.init) {
+            lines.append("  \(name): &\(name) [\(Array(repeating: "*" + previous, count: 9).joined(separator: ","))]")
+            previous = name
+        }
+        return lines.joined(separator: "\n") + "\n" + last + "requests:\n  - url: /x\n"
+    }
+
+    @Test("an alias of aliases as an explicit or implicit key is refused at once, at its place", arguments: [
+        ("  k:\n    ? *i\n    : 1\n", 12, 7),
+        ("  k:\n    *i : 1\n", 12, 5),
+        ("  k: {*i : 1}\n", 11, 7),
+    ])
+    func aliasKeysAreRefused(last: String, line: Int, column: Int) throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect {
+            _ = try Session.parse(Self.laughs(last), path: "s.yaml")
+        } throws: { error in
+            "\(error)" == "s.yaml:\(line):\(column): the alias *i is used as a key; keys are text, so write the key out"
+        }
+        #expect(clock.now - started < .seconds(5))
+    }
+
+    @Test("aliases as values, and look-alikes in quotes, comments and block text, are not keys")
+    func lookAlikesAreNotKeys() {
+        let text = """
+            a: &x 1
+            b: *x
+            c: "*x: y"
+            d: '*x: it''s'
+            e: [*x, *x]
+            f: |
+              *x: inside a block scalar
+            # *x: a comment
+            g: Ada's *x
+            """
+        #expect(AliasKeyScan.firstAliasKey(in: text) == nil)
     }
 }

@@ -83,6 +83,10 @@ public struct ConfigFile {
 
     /// Parses YAML text, naming `path` in errors.
     public static func parse(_ text: String, path: String) throws -> ConfigFile {
+        if let (name, location) = AliasKeyScan.firstAliasKey(in: text) {
+            throw ConfigFileError(file: path, line: location.line, column: location.column,
+                                  message: "the alias *\(name) is used as a key; keys are text, so write the key out")
+        }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
