@@ -9,8 +9,9 @@ import TincanCore
 enum DemoRoutes {
     typealias Context = BasicRequestContext
 
-    static func makeRouter(log: (@Sendable (String) -> Void)?) -> Router<Context> {
+    static func makeRouter(log: (@Sendable (String) -> Void)?, secure: Bool = false) -> Router<Context> {
         let router = Router(context: Context.self)
+        if secure { router.add(middleware: SecureSchemeMiddleware()) }
         if let log { router.add(middleware: RequestLogMiddleware(log: log)) }
 
         router.getAndHead("/get") { request, context in try await echo(request, context, withBody: false) }
@@ -154,7 +155,7 @@ enum DemoRoutes {
     }
 
     static func absoluteURL(_ request: Request) -> String {
-        "http://\(request.head.authority ?? "127.0.0.1")\(request.uri.string)"
+        "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1")\(request.uri.string)"
     }
 
     static func json(_ value: ParameterValue, status: HTTPResponse.Status = .ok) -> Response {

@@ -48,7 +48,7 @@ public final class DemoServer: Sendable {
         tls: TLSConfiguration? = nil,
         closesEveryConnection: Bool = false
     ) async throws -> DemoServer {
-        let router = DemoRoutes.makeRouter(log: log)
+        let router = DemoRoutes.makeRouter(log: log, secure: tls != nil)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "tincan.demo-server")
         logger.logLevel = .critical

@@ -4,6 +4,16 @@ import Hummingbird
 import OrderedCollections
 import TincanCore
 
+/// Marks requests that came over TLS as https, so the echoed `url` says so as httpbin's does
+/// (Hummingbird's HTTP/1 channel gives every request no scheme, TLS or not).
+struct SecureSchemeMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var head = request.head
+        head.scheme = "https"
+        return try await next(Request(head: head, body: request.body), context)
+    }
+}
+
 /// Logs one line per request: method, path, status and time, for `tincan serve`.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let log: @Sendable (String) -> Void

@@ -96,6 +96,32 @@ struct TLSTests {
         }
     }
 
+    @Test("a body goes over TLS whole, and the echo names the https URL it was sent to")
+    func aBodyOverTLS() async throws {
+        let certificate = try TestCertificate.selfSigned()
+        let directory = try TemporaryDirectory()
+        var policy = SecurityPolicy.default
+        policy.caFile = try directory.write("ca.pem", Array(certificate.certificatePEM.utf8))
+        try await withDemoServer(tls: try certificate.serverConfiguration()) { server in
+            let manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), securityPolicy: policy)
+            var request = try draft("POST", "anything", on: server).build()
+            request.body = .bytes(Array(repeating: UInt8(ascii: "z"), count: 300_000))
+            request.headers.set(name: "Content-Type", value: "text/plain")
+            let result = try await manager.send(request)
+            try await manager.invalidate(cancelingTasks: true)
+            guard case .json(let echo)? = result.serialization?.body, case .dictionary(let object) = echo else {
+                Issue.record("no JSON echo: \(String(describing: result.transportError))")
+                return
+            }
+            guard case .string(let data)? = object["data"] else {
+                Issue.record("no data in the echo")
+                return
+            }
+            #expect(data.utf8.count == 300_000 && data.utf8.allSatisfy { $0 == UInt8(ascii: "z") }, "\(data.utf8.count) bytes came back")
+            #expect(object["url"] == .string(server.baseURL + "/anything"))
+        }
+    }
+
     @Test func aCAFileIsTrustedInsteadOfTheSystemRoots() async throws {
         let certificate = try TestCertificate.selfSigned()
         let directory = try TemporaryDirectory()

@@ -47,6 +47,7 @@ struct RunLoopTests {
             let path = try session(for: server, security: "    ca-file: ca.pem\n", in: directory)
             let (state, screen) = try await sendFirstRequest(of: path, waitingFor: "200 OK in")
             #expect(state.exchange?.result?.response?.statusCode == 200, "\(screen)")
+            #expect(screen.contains("\"url\": \"https://127.0.0.1:"), "the demo server echoes the scheme it was reached by: \(screen)")
         }
     }
 
