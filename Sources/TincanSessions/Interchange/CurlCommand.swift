@@ -132,7 +132,7 @@ struct CurlCommandReader {
     }
 
     func unsupported(_ option: String) -> InterchangeError {
-        InterchangeError("the curl option \(option) cannot be imported; Tincan imports -X, -H, -d, --data-*, --json, -F, -u, --digest, -b, -A, -e, -G, -I, -T, -m and -o")
+        InterchangeError("the curl option \(option) cannot be imported; Tincan reads \(CurlOption.requestOptions.map(\.spelling).joined(separator: ", ")), and options that only change curl's output")
     }
 
     /// One option; `bytes` is its value when it takes one.

@@ -12,6 +12,9 @@ enum CurlOption: String, CaseIterable {
     case noBuffer = "no-buffer", globoff, disable, noProgressMeter = "no-progress-meter", writeOut = "write-out"
     case dumpHeader = "dump-header", cookieJar = "cookie-jar", stderr, trace, traceASCII = "trace-ascii"
 
+    /// The options that shape the request (the rest only change what curl prints or saves).
+    static var requestOptions: some Collection<CurlOption> { allCases.prefix { $0 != .silent } }
+
     /// The letters that stand for options (`-X`, `-sSL`).
     static let shortNames: [Character: CurlOption] = [
         "X": .request, "H": .header, "d": .data, "F": .form, "u": .user, "A": .userAgent, "e": .referer, "b": .cookie,
