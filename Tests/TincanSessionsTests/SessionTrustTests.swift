@@ -289,6 +289,8 @@ struct AliasKeyTests {
         ("  k:\n    ? *i\n    : 1\n", 12, 7),
         ("  k:\n    *i : 1\n", 12, 5),
         ("  k: {*i : 1}\n", 11, 7),
+        ("  k: {[*i]: 1}\n", 11, 8),
+        ("  k:\n    ? [x, {y: *i}]\n    : 1\n", 12, 15),
     ])
     func aliasKeysAreRefused(last: String, line: Int, column: Int) throws {
         let clock = ContinuousClock()
@@ -296,9 +298,21 @@ struct AliasKeyTests {
         #expect {
             _ = try Session.parse(Self.laughs(last), path: "s.yaml")
         } throws: { error in
-            "\(error)" == "s.yaml:\(line):\(column): the alias *i is used as a key; keys are text, so write the key out"
+            "\(error)" == "s.yaml:\(line):\(column): the alias *i is used in a key; keys are text, so write the key out"
         }
         #expect(clock.now - started < .seconds(5))
+    }
+
+    @Test("a file with CRLF line ends is read as YAML reads it: a comment ends at the line break")
+    func crlfLinesAreLines() throws {
+        let text = Self.laughs("  k:\n    *i : 1\n").replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(AliasKeyScan.firstAliasKey(in: "# note\r\n" + text)?.name == "i")
+    }
+
+    @Test("a quote inside plain text and a block scalar under a sequence item do not hide a key")
+    func plainQuotesAndBlockScalarsDoNotHideKeys() {
+        #expect(AliasKeyScan.firstAliasKey(in: "a: &x [1]\nnote: rock 'n roll\n*x : 1\n")?.location == SourceLocation(line: 3, column: 1))
+        #expect(AliasKeyScan.firstAliasKey(in: "a: &x [1]\nl:\n- body: |\n    text\n  *x : 1\n")?.location == SourceLocation(line: 5, column: 3))
     }
 
     @Test("aliases as values, and look-alikes in quotes, comments and block text, are not keys")
@@ -313,6 +327,9 @@ struct AliasKeyTests {
               *x: inside a block scalar
             # *x: a comment
             g: Ada's *x
+            h: 'see *x: y'
+            i: {"k": "v *x: y"}
+            j: rock 'n roll *x
             """
         #expect(AliasKeyScan.firstAliasKey(in: text) == nil)
     }

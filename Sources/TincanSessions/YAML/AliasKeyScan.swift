@@ -1,88 +1,52 @@
-/// Finds an alias used as a mapping key, before Yams composes the text.
+// libyaml, as Yams builds it: its scanner reads the text exactly as Yams will, without
+// composing anything. Yams exposes no token API of its own.
+import CYaml
+
+/// Finds an alias used in a mapping key, before Yams composes the text.
 ///
 /// Yams checks every mapping for duplicate keys by hashing them, and the hash of an alias walks
-/// the whole node it names: a key that is an alias of aliases ("billion laughs" as a key) keeps
-/// the composer busy for ever, before ``AliasLimit`` can count anything. Tincan's keys are text,
-/// so an alias is never a valid key; the scan refuses one at its place.
+/// the whole node it names: a key that is (or holds) an alias of aliases ("billion laughs" as a
+/// key) keeps the composer busy for ever, before ``AliasLimit`` can count anything. Tincan's keys
+/// are text, so an alias is never part of a valid key; the scan refuses one at its place.
 ///
-/// It reads the text as YAML's lexer would for this one question: quoted scalars (which may span
-/// lines), comments, and the content of block scalars (`|`, `>`) are skipped; an alias (`*name`)
-/// is a key when `: ` follows it, or when it follows an explicit `? `.
+/// It runs libyaml's scanner over the tokens: after a KEY token and until its VALUE token, an
+/// ALIAS token, alone or inside a flow or block collection used as the key, is the fault. The
+/// scanner reads line breaks, quotes, comments and block scalars as the composer will; a text
+/// the scanner cannot read is left to the composer, which reports it.
 enum AliasKeyScan {
-    /// The first alias that is a key: its name and 1-based line and column.
+    /// The first alias inside a key: its name and 1-based line and column.
     static func firstAliasKey(in text: String) -> (name: String, location: SourceLocation)? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
-        var quote: Unicode.Scalar?
-        var blockIndent: Int?
-        for (number, line) in lines.enumerated() {
-            let indent = line.prefix { $0 == " " }.count
-            if let block = blockIndent {
-                // A block scalar's content: its lines are more indented than the line that opened it.
-                if indent > block || line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-                blockIndent = nil
-            }
-            var index = 0
-            var lastSignificant = -1
-            while index < line.count {
-                let scalar = line[index]
-                if let open = quote {
-                    if open == "\"", scalar == "\\" { index += 2; continue }
-                    if scalar == open {
-                        if open == "'", index + 1 < line.count, line[index + 1] == "'" { index += 2; continue }
-                        quote = nil
-                        lastSignificant = index
-                    }
-                    index += 1
-                    continue
-                }
-                let atTokenStart = index == 0 || " \t[{,".unicodeScalars.contains(line[index - 1])
-                switch scalar {
-                case "\"", "'":
-                    // A quote opens a quoted scalar only where a token starts; inside a plain
-                    // scalar (`Ada's`) it is text.
-                    if atTokenStart { quote = scalar }
-                case "#" where index == 0 || line[index - 1] == " " || line[index - 1] == "\t":
-                    index = line.count
-                    continue
-                case "*" where atTokenStart || "?:-".unicodeScalars.contains(line[index - 1]):
-                    var end = index + 1
-                    while end < line.count, Self.isAnchorCharacter(line[end]) { end += 1 }
-                    if end > index + 1, isKey(aliasFrom: index, to: end, in: line) {
-                        return (String(String.UnicodeScalarView(line[(index + 1)..<end])), SourceLocation(line: number + 1, column: index + 1))
-                    }
-                    index = end
-                    lastSignificant = end - 1
-                    continue
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return nil }
+        defer { yaml_parser_delete(&parser) }
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer -> (String, SourceLocation)? in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var inKey = false
+            // Collections opened inside the key being read: their own keys and values are part of it.
+            var depth = 0
+            var token = yaml_token_t()
+            while yaml_parser_scan(&parser, &token) == 1 {
+                defer { yaml_token_delete(&token) }
+                switch token.type {
+                case YAML_STREAM_END_TOKEN:
+                    return nil
+                case YAML_KEY_TOKEN where depth == 0:
+                    inKey = true
+                case YAML_VALUE_TOKEN where depth == 0:
+                    inKey = false
+                case YAML_ALIAS_TOKEN where inKey:
+                    let name = token.data.alias.value.map { String(cString: $0) } ?? "?"
+                    return (name, SourceLocation(line: token.start_mark.line + 1, column: token.start_mark.column + 1))
+                case YAML_FLOW_SEQUENCE_START_TOKEN, YAML_FLOW_MAPPING_START_TOKEN, YAML_BLOCK_SEQUENCE_START_TOKEN, YAML_BLOCK_MAPPING_START_TOKEN:
+                    if inKey { depth += 1 }
+                case YAML_FLOW_SEQUENCE_END_TOKEN, YAML_FLOW_MAPPING_END_TOKEN, YAML_BLOCK_END_TOKEN:
+                    if inKey, depth > 0 { depth -= 1 }
                 default:
                     break
                 }
-                if scalar != " ", scalar != "\t", scalar != "\r" { lastSignificant = index }
-                index += 1
             }
-            // `key: |`, `- >-`, `|2`: the lines after it, more indented, are the scalar's content.
-            if quote == nil, lastSignificant >= 0 {
-                var start = lastSignificant
-                while start >= 0, "+-0123456789".unicodeScalars.contains(line[start]) { start -= 1 }
-                if start >= 0, line[start] == "|" || line[start] == ">", start == 0 || line[start - 1] == " " {
-                    blockIndent = indent
-                }
-            }
+            return nil
         }
-        return nil
-    }
-
-    /// libyaml's anchor names: letters, digits, `_` and `-`.
-    private static func isAnchorCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
-    }
-
-    /// Whether the alias at `start..<end` of `line` is a mapping key.
-    private static func isKey(aliasFrom start: Int, to end: Int, in line: [Unicode.Scalar]) -> Bool {
-        var after = end
-        while after < line.count, line[after] == " " || line[after] == "\t" { after += 1 }
-        if after < line.count, line[after] == ":", after + 1 == line.count || " \t\r,]}".unicodeScalars.contains(line[after + 1]) { return true }
-        var before = start - 1
-        while before >= 0, line[before] == " " || line[before] == "\t" { before -= 1 }
-        return before >= 0 && line[before] == "?" && (before == 0 || " \t[{,".unicodeScalars.contains(line[before - 1]))
     }
 }

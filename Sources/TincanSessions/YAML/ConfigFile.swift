@@ -85,7 +85,7 @@ public struct ConfigFile {
     public static func parse(_ text: String, path: String) throws -> ConfigFile {
         if let (name, location) = AliasKeyScan.firstAliasKey(in: text) {
             throw ConfigFileError(file: path, line: location.line, column: location.column,
-                                  message: "the alias *\(name) is used as a key; keys are text, so write the key out")
+                                  message: "the alias *\(name) is used in a key; keys are text, so write the key out")
         }
         let node: Node?
         do {
