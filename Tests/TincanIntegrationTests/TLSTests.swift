@@ -1,7 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
-import TincanCore
+@testable import TincanCore
+import X509
+import NIOPosix
 import TincanDemoServer
 
 @Suite("TLS and the security policy")
@@ -82,6 +84,35 @@ struct TLSTests {
         policy.caFile = try directory.write("other.pem", Array(try TestCertificate.authority(commonName: "Other CA").certificatePEM.utf8))
         let notInFile = try await refusal(try TestCertificate.issued(by: authority), policy: policy)
         #expect(notInFile == "the server's certificate was issued by 'Tincan Test CA', which the CA file \(policy.caFile!) does not hold (unknown issuer)", "\(notInFile)")
+    }
+
+    @Test("a chain the same roots verify gets no made-up reason: BoringSSL's own words stand")
+    func aVerifiableChainIsNotNamed() async throws {
+        let authority = try TestCertificate.authority()
+        let leaf = try Certificate(derEncoded: try TestCertificate.issued(by: authority).certificateDER)
+        let directory = try TemporaryDirectory()
+        let caFile = try directory.write("ca.pem", Array(authority.certificatePEM.utf8))
+        #expect(await TLSDiagnosis.verifies([leaf], against: .caFile(caFile)))
+        #expect(!(await TLSDiagnosis.verifies([leaf], against: .system)))
+        let other = try directory.write("other.pem", Array(try TestCertificate.authority(commonName: "Other").certificatePEM.utf8))
+        #expect(!(await TLSDiagnosis.verifies([leaf], against: .caFile(other))))
+    }
+
+    @Test("a server that accepts and then says nothing is diagnosed within the bound, and a cancel ends it at once")
+    func aSilentServerIsCutOff() async throws {
+        let server = try RawHTTPServer { _, socket in
+            var byte: UInt8 = 0
+            _ = recv(socket, &byte, 1, Int32(MSG_WAITALL))
+            usleep(8_000_000)
+        }
+        defer { server.stop() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let task = Task { await TLSDiagnosis.reason(host: "127.0.0.1", port: server.port, trust: .system, eventLoop: MultiThreadedEventLoopGroup.singleton.next()) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        #expect(await task.value == nil)
+        #expect(clock.now - started < .seconds(3), "a cancel ends the look")
     }
 
     @Test("a certificate issued by the CA file's authority is trusted")

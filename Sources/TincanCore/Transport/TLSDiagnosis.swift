@@ -53,35 +53,74 @@ public enum TLSDiagnosis {
     }
 
     /// The reason for a refused certificate of `host`:`port`, from a second handshake; nil when
-    /// that handshake shows no chain (the server went away, or refused before its certificate).
+    /// that handshake shows no chain (the server went away, or refused before its certificate),
+    /// or when the chain verifies against the same roots, so the refusal is one this reading
+    /// cannot name (BoringSSL's own words then stand).
+    ///
+    /// The whole look takes at most ``timeLimit``, and a cancel ends it at once.
     static func reason(host: String, port: Int, trust: Trust, eventLoop: any EventLoop) async -> String? {
+        guard !Task.isCancelled else { return nil }
         let presented = Mutex<[NIOSSLCertificate]>([])
-        do {
-            let context = try NIOSSLContext(configuration: .makeClientConfiguration())
-            let serverName = host.isIPAddress ? nil : host
-            let channel = try await ClientBootstrap(group: eventLoop)
-                .connectTimeout(timeLimit)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName) { (certificates: [NIOSSLCertificate], verdict: EventLoopPromise<NIOSSLVerificationResult>) in
-                            presented.withLock { $0 = certificates }
-                            verdict.succeed(NIOSSLVerificationResult.failed)
+        let opened = Mutex<(any Channel)?>(nil)
+        let cancelled = Mutex(false)
+        await withTaskCancellationHandler {
+            do {
+                let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+                let serverName = host.isIPAddress ? nil : host
+                let channel = try await ClientBootstrap(group: eventLoop)
+                    .connectTimeout(timeLimit)
+                    .channelInitializer { channel in
+                        // Armed as the connection starts, so connecting and the handshake share one bound.
+                        channel.eventLoop.scheduleTask(in: timeLimit) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
+                        let stop = cancelled.withLock { isCancelled in
+                            if !isCancelled { opened.withLock { $0 = channel } }
+                            return isCancelled
                         }
-                        try channel.pipeline.syncOperations.addHandler(handler)
+                        if stop { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
+                        return channel.eventLoop.makeCompletedFuture {
+                            let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName) { (certificates: [NIOSSLCertificate], verdict: EventLoopPromise<NIOSSLVerificationResult>) in
+                                presented.withLock { $0 = certificates }
+                                verdict.succeed(NIOSSLVerificationResult.failed)
+                            }
+                            try channel.pipeline.syncOperations.addHandler(handler)
+                        }
                     }
-                }
-                .connect(host: host, port: port).get()
-            // The refusal closes the channel; a server that stalls is cut off at the limit.
-            let cutoff = channel.eventLoop.scheduleTask(in: timeLimit) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
-            try? await channel.closeFuture.get()
-            cutoff.cancel()
-        } catch {
-            return nil
+                    .connect(host: host, port: port).get()
+                // The refusal closes the channel; a server that stalls is cut off at the limit.
+                try? await channel.closeFuture.get()
+            } catch {
+                return
+            }
+        } onCancel: {
+            cancelled.withLock { isCancelled in
+                isCancelled = true
+                opened.withLock { $0?.close(promise: Optional<EventLoopPromise<Void>>.none) }
+            }
         }
         let chain = presented.withLock { $0 }.compactMap { certificate in
             (try? certificate.toDERBytes()).flatMap { try? Certificate(derEncoded: $0) }
         }
+        guard !chain.isEmpty, !(await verifies(chain, against: trust)) else { return nil }
         return reason(forChain: chain, trust: trust)
+    }
+
+    /// Whether `chain` (leaf first) verifies against the roots `trust` names, by RFC 5280's rules.
+    /// Pins are checked by their own rule, not here.
+    static func verifies(_ chain: [Certificate], against trust: Trust, now: Date = Date()) async -> Bool {
+        guard let leaf = chain.first else { return false }
+        let roots: CertificateStore
+        switch trust {
+        case .system:
+            roots = CertificateStore.systemTrustRoots
+        case .caFile(let path):
+            guard let certificates = try? SecurityPolicy.certificates(inFile: path) else { return false }
+            roots = CertificateStore(certificates.compactMap { try? Certificate(derEncoded: $0) })
+        case .pins:
+            return false
+        }
+        var verifier = Verifier(rootCertificates: roots) { RFC5280Policy(validationTime: now) }
+        if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: CertificateStore(chain.dropFirst())) { return true }
+        return false
     }
 
     /// A distinguished name as people read it: its common name, else the whole name.
