@@ -158,4 +158,14 @@ struct ImportedPathTests {
         #expect(rebased.body == .file("../../body.txt"))
         #expect(request.rebasingPaths(from: folder.path, to: folder.path + "/.") == request)
     }
+
+    @Test func aDeviceOrAFIFOIsNeverReadAndABinaryFileIsNotReadAtAll() throws {
+        let started = ContinuousClock.now
+        let zero = try CurlCommand.parse("curl http://h/ -d @/dev/zero")
+        #expect(zero.request.body == .file("/dev/zero"))
+        #expect(zero.warnings.contains { $0.contains("cannot be read now (missing, not a regular file") }, "\(zero.warnings)")
+        let binary = try CurlCommand.parse("curl http://h/ --data-binary @/dev/zero")
+        #expect(binary.request.body == .file("/dev/zero"))
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
 }

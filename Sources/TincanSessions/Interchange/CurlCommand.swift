@@ -270,9 +270,16 @@ struct CurlCommandReader {
         }
     }
 
+    /// The most bytes of a file read into an imported body; a larger one stays a file.
+    static let fileReadLimit = 16 << 20
+
+    /// A file's bytes, or nil when it is not a regular file of at most ``fileReadLimit`` bytes
+    /// that can be read: a device or a FIFO (`-d @/dev/zero`) would never end.
     func readFile(_ path: String) -> [UInt8]? {
         let full = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
-        return FileManager.default.contents(atPath: full).map { Array($0) }
+        var info = stat()
+        guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= Self.fileReadLimit else { return nil }
+        return FileManager.default.contents(atPath: full).map { Array($0.prefix(Self.fileReadLimit)) }
     }
 
     // MARK: - curl's defaults
@@ -321,12 +328,17 @@ struct CurlCommandReader {
     /// The data as one body: the sole file curl sends unchanged stays a file; anything else is read now.
     mutating func applyBody() throws(InterchangeError) {
         if data.count == 1, case .file(let path, let binary) = data[0].piece {
-            guard let bytes = readFile(path) else {
-                if !binary { warnings.append("-d @\(path): the file cannot be read now, so it is kept as a file body; curl takes the line breaks out of it, Tincan will not (use --data-binary to send it as it is)") }
+            // curl sends it as it is: it stays a file, unread.
+            if binary {
                 request.body = .file(path)
                 return
             }
-            if binary || CurlData.textFromFile(bytes) == bytes {
+            guard let bytes = readFile(path) else {
+                warnings.append("-d @\(path): the file cannot be read now (missing, not a regular file, or over \(RequestPreview.byteCount(Int64(Self.fileReadLimit)))), so it is kept as a file body; curl takes the line breaks out of it, Tincan will not (use --data-binary to send it as it is)")
+                request.body = .file(path)
+                return
+            }
+            if CurlData.textFromFile(bytes) == bytes {
                 request.body = .file(path)
                 return
             }
