@@ -3,7 +3,7 @@ import Testing
 import TerminalUI
 import TestSupport
 import TincanCore
-import TincanSessions
+@testable import TincanSessions
 @testable import TincanTUI
 
 @Suite("A saved upload is shown wherever the request is")
@@ -86,5 +86,19 @@ struct UploadPreviewTests {
         Fixtures.press([.paste("curl -T '\(file)' http://127.0.0.1:9/put")], into: &state)
         #expect(state.method == "PUT")
         #expect(previewText(state).contains("<24,576 bytes (24.0 KiB) streamed from \(file)>"), "\(previewText(state))")
+    }
+
+    @Test("a pasted command's relative paths still name the same files from the session's folder")
+    func pastedPathsAreRebased() throws {
+        let directory = try TemporaryDirectory()
+        var (state, _) = try openUpload(in: directory)
+        state.focus = .url
+        Fixtures.press([.paste("curl -T relative/data.bin -o out/result.json http://127.0.0.1:9/put")], into: &state)
+        let saved = state.editedSession.requests[0]
+        let here = FileManager.default.currentDirectoryPath
+        let upload = (resolveSessionPath(try #require(saved.upload?.file), in: directory.path) as NSString).standardizingPath
+        let download = (resolveSessionPath(try #require(saved.download), in: directory.path) as NSString).standardizingPath
+        #expect(upload == (here as NSString).appendingPathComponent("relative/data.bin"), "\(saved.upload?.file ?? "")")
+        #expect(download == (here as NSString).appendingPathComponent("out/result.json"), "\(saved.download ?? "")")
     }
 }

@@ -67,7 +67,8 @@ extension AppState {
         if bodyIsDirty, !applyBody() { return false }
         commitPanes()
         let current = workspace.session.requests[workspace.selected]
-        var replacement = request
+        // curl's relative paths are from where Tincan runs; a session's are from its file's folder.
+        var replacement = request.rebasingPaths(from: FileManager.default.currentDirectoryPath, to: workspace.directory)
         replacement.name = current.name
         replacement.response = current.response
         replacement.captures = current.captures
