@@ -1,6 +1,8 @@
 import Testing
 import TerminalUI
+import TestSupport
 import TincanCore
+import TincanSessions
 @testable import TincanTUI
 
 /// Numbers a user might type that a field must refuse.
@@ -129,5 +131,28 @@ struct ReplNumberParsingTests {
         }
         #expect(throws: Never.self) { try ReplCommand.parse("set upload off") }
         #expect(throws: Never.self) { try ReplCommand.parse("set timeout 0.5") }
+    }
+}
+
+@Suite("Props rows and the session's defaults")
+struct PropsDefaultsTests {
+    @Test("resetting the body limit goes back to the session's default, and the saved request inherits it")
+    func resetInheritsTheSessionsDefault() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("d.tincan.yaml", Array("defaults:\n  response:\n    max-body: 0\nrequests:\n  - url: http://127.0.0.1:9/x\n    response:\n      max-body: 2k\n".utf8))
+        var state = AppState(width: 120, height: 40)
+        state.open(Workspace(session: try Session.load(path: path), path: path))
+        #expect(PropertyRow.maxBody.value(in: state) == "2k")
+        state.setFocus(.properties)
+        let downs = try #require(PropertyRow.allCases.firstIndex(of: .maxBody))
+        Fixtures.press(Array(repeating: .key(KeyEvent(.down)), count: downs), into: &state)
+        state.perform(.resetProperty)
+        #expect(PropertyRow.maxBody.value(in: state) == "no limit", "the session's default, not the built-in one")
+        #expect(state.editedSession.requests[0].response.maxBody == nil, "inherited, not written again")
+        guard case let .send(_, _, plan)? = state.perform(.send).first else {
+            Issue.record("send did not send")
+            return
+        }
+        #expect(plan.maximumBodyBytes == nil)
     }
 }

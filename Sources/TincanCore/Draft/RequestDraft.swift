@@ -109,7 +109,7 @@ public struct RequestDraft: Sendable {
         if let body {
             guard (request.body.length ?? 0) == 0 else {
                 throw RequestSerializationError(.invalidFormParameters(
-                    "a \(method) request with parameters in its body cannot also have a raw body; put the parameters in the query with name==value"))
+                    "a \(method) request with parameters in its body cannot also have a raw body; put the parameters in the query (name==value on the command line, query: in a session)"))
             }
             request.body = try body.requestBody(resolvingPathsWith: resolvePath)
         }

@@ -128,6 +128,9 @@ struct SessionReader {
         if request.body != nil, request.upload != nil {
             throw file.error(at: node, "a request has either body: or upload:, not both")
         }
+        if !request.files.isEmpty, request.upload != nil {
+            throw file.error(at: node, "a request has either files: (a multipart form) or upload: (one file as the body), not both")
+        }
         request.referenceLocations = references.end()
         return request
     }

@@ -21,7 +21,7 @@ extension AppState {
         var session = workspace.session
         guard let loaded = workspace.loaded, let original = workspace.loadedRequest else { return session }
         let current = paneValues
-        session.requests[workspace.selected] = current.merged(into: original, loaded: loaded)
+        session.requests[workspace.selected] = current.merged(into: original, loaded: loaded, defaults: session.defaults.response)
         if current.base != loaded.base {
             let base = current.base.trimmingCharacters(in: .whitespaces)
             session.base = base.isEmpty ? nil : base

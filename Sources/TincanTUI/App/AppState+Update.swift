@@ -570,8 +570,9 @@ extension AppState {
         case .networkService: observed.networkServiceType = nil
         case .responseSerializer: responseSerializer = .compound
         case .acceptableStatus: acceptableStatusCodes = .successful
-        case .removeNulls: removesNulls = false
-        case .maxBody: maxBody = nil
+        // Back to what the session's defaults say, which the request then inherits.
+        case .removeNulls: removesNulls = workspace.session.defaults.response.removesNulls ?? false
+        case .maxBody: maxBody = workspace.session.defaults.response.maxBody
         case .uploadLimit: uploadBytesPerSecond = nil
         }
     }

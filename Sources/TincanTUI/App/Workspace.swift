@@ -115,7 +115,9 @@ extension PaneValues {
 
     /// `original` with what changed between `loaded` and these values written into it; what did
     /// not change keeps the original's spelling.
-    func merged(into original: SavedRequest, loaded: PaneValues) -> SavedRequest {
+    ///
+    /// - Parameter defaults: The session's default response settings, which the request inherits.
+    func merged(into original: SavedRequest, loaded: PaneValues, defaults: ResponseContract) -> SavedRequest {
         var request = original
         if method != loaded.method { request.method = method }
         if serializer != loaded.serializer { request.serializer = serializer }
@@ -151,6 +153,8 @@ extension PaneValues {
         if acceptableStatusCodes != loaded.acceptableStatusCodes { request.response.acceptStatus = acceptableStatusCodes.description }
         if removesNulls != loaded.removesNulls { request.response.removesNulls = removesNulls }
         if maxBody != loaded.maxBody { request.response.maxBody = maxBody }
+        // A value the session's defaults already give is inherited, not written again.
+        if request.response.maxBody != nil, request.response.maxBody == defaults.maxBody { request.response.maxBody = nil }
         return request
     }
 }
