@@ -98,21 +98,21 @@ struct TUICommand: AsyncParsableCommand {
         if !settings.problems.isEmpty {
             state.modal = .message(Dialog(title: "Settings not used", lines: settings.problems.map { [Span($0)] }, hint: "esc close"))
         }
-        let manager = URLSessionManager(http: try HTTPSessionManager())
+        let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
         let mouse = settings.mouse
         let marker = firstPaintMarker
         let initial = state
 
         let status = try await Self.runOnUIThread {
             let terminal = try CursesTerminal(mouse: mouse)
-            let runner = AppRunner(terminal: terminal, manager: manager, history: historyStore, commands: commandStore)
+            let runner = AppRunner(terminal: terminal, managers: managers, history: historyStore, commands: commandStore)
             _ = runner.run(initial) {
                 if marker { StandardError.print("tincan: first paint\n") }
             }
             terminal.stop()
             return terminal.stopSignal == 0 ? 0 : 128 + terminal.stopSignal
         }
-        try? await manager.invalidate(cancelingTasks: true)
+        await managers.invalidateAll()
         await server.stop()
         if status != 0 { throw ExitCode(status) }
     }

@@ -59,6 +59,14 @@ struct PasteCurlTests {
         #expect(text.contains("--retry"), "\(text)")
     }
 
+    @Test func thePasswordInAPastedURLIsHiddenInTheStatusLine() {
+        var state = Fixtures.welcome()
+        Fixtures.press([.paste("curl http://ann:s3cret@127.0.0.1:9/items")], into: &state)
+        let text = state.status?.text ?? ""
+        #expect(text.hasPrefix("Loaded the curl command: GET http://ann:"), "\(text)")
+        #expect(!text.contains("s3cret"), "\(text)")
+    }
+
     @Test func otherPastesAreTextInTheField() {
         var state = Fixtures.welcome()
         Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k")), .paste("anything/curly")], into: &state)

@@ -16,8 +16,8 @@ struct RunLoopTests {
         var state = AppState(width: 120, height: 40)
         state.open(Workspace(session: try Session.load(path: path), path: path))
         let terminal = MemoryTerminal(width: 120, height: 40)
-        let manager = URLSessionManager(http: try HTTPSessionManager())
-        let runner = AppRunner(terminal: terminal, manager: manager)
+        let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+        let runner = AppRunner(terminal: terminal, managers: managers)
         let initial = state
         async let final: AppState = withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: runner.run(initial)) }.start()
@@ -27,7 +27,7 @@ struct RunLoopTests {
         let screen = terminal.text
         terminal.type([.key(KeyEvent(.function(10)))])
         let ended = await final
-        try await manager.invalidate(cancelingTasks: true)
+        await managers.invalidateAll()
         #expect(shown, "the screen never showed \(needle):\n\(screen)")
         return (ended, screen)
     }

@@ -92,8 +92,8 @@ extension AppState {
         loadRequest(workspace.selected, committing: false)
         // What the import could not carry over (and the panes then cannot either) is named.
         status = imported.warnings.isEmpty
-            ? StatusMessage("Loaded the curl command: \(request.method) \(request.url)")
-            : StatusMessage("Loaded the curl command: \(request.method) \(request.url). Not as curl sends it: \(imported.warnings.joined(separator: "; "))", .warning)
+            ? StatusMessage("Loaded the curl command: \(request.method) \(Redaction.url(request.url))")
+            : StatusMessage("Loaded the curl command: \(request.method) \(Redaction.url(request.url)). Not as curl sends it: \(imported.warnings.joined(separator: "; "))", .warning)
         return true
     }
 }

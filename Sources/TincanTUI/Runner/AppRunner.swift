@@ -12,24 +12,21 @@ import TincanSessions
 /// Nothing here is `@MainActor`: the loop blocks, and must run on a thread of its own.
 public final class AppRunner: Sendable {
     private let terminal: any TerminalDevice
-    private let manager: URLSessionManager
+    private let managers: ManagerPool
     private let history: HistoryStore?
     private let commands: CommandHistoryStore?
     private let inbox: Inbox
     private let tasks = Mutex<[Int: SessionTask]>([:])
-    /// Managers for sessions whose security settings are not the defaults, made on first use:
-    /// trust roots belong to a manager's transport.
-    private let securedManagers = Mutex<[(security: SecuritySettings, manager: URLSessionManager)]>([])
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
 
-    /// Creates a runner over a terminal, sending through a session manager (its cookie jar and
-    /// cache last as long as the app).
+    /// Creates a runner over a terminal, sending through the pool's managers (their cookie jars
+    /// and caches last as long as the app; the caller ends them).
     ///
     /// - Parameter history: Where sends are recorded, or nil for none.
-    public init(terminal: any TerminalDevice, manager: URLSessionManager, history: HistoryStore? = nil, commands: CommandHistoryStore? = nil) {
+    public init(terminal: any TerminalDevice, managers: ManagerPool, history: HistoryStore? = nil, commands: CommandHistoryStore? = nil) {
         self.terminal = terminal
-        self.manager = manager
+        self.managers = managers
         self.history = history
         self.commands = commands
         inbox = Inbox(terminal: terminal)
@@ -106,21 +103,10 @@ public final class AppRunner: Sendable {
         return state
     }
 
-    /// The manager that trusts servers as `security` says.
-    private func manager(for security: SecuritySettings) throws -> URLSessionManager {
-        guard security != SecuritySettings() else { return manager }
-        return try securedManagers.withLock { managers in
-            if let known = managers.first(where: { $0.security == security }) { return known.manager }
-            let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy())
-            managers.append((security, made))
-            return made
-        }
-    }
-
     private func send(_ id: Int, _ request: HTTPRequest, _ plan: SendPlan) {
         let manager: URLSessionManager
         do {
-            manager = try self.manager(for: plan.security)
+            manager = try managers.manager(for: plan.security)
         } catch {
             inbox.post(.sendFailed(exchange: id, "the session's security settings cannot be used: \(error)", at: seconds()))
             return
@@ -203,5 +189,40 @@ final class Inbox: Sendable {
             defer { queue.removeAll(keepingCapacity: true) }
             return queue
         }
+    }
+}
+
+/// The session managers the TUI sends through: one for the default trust settings, and one per
+/// session `security:` block, made on first use (trust roots belong to a manager's transport).
+/// Cookies and the cache live as long as their manager.
+public final class ManagerPool: Sendable {
+    private let standard: URLSessionManager
+    private let secured = Mutex<[(security: SecuritySettings, manager: URLSessionManager)]>([])
+
+    /// A pool whose default-trust manager is `standard`.
+    public init(_ standard: URLSessionManager) {
+        self.standard = standard
+    }
+
+    /// The manager that trusts servers as `security` says.
+    ///
+    /// - Throws: What making a policy of the settings throws (an unreadable pin, a CA file that holds none).
+    public func manager(for security: SecuritySettings) throws -> URLSessionManager {
+        guard security != SecuritySettings() else { return standard }
+        return try secured.withLock { managers in
+            if let known = managers.first(where: { $0.security == security }) { return known.manager }
+            let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy())
+            managers.append((security, made))
+            return made
+        }
+    }
+
+    /// Ends every manager, cancelling what is still running.
+    public func invalidateAll() async {
+        let all = [standard] + secured.withLock { managers in
+            defer { managers.removeAll() }
+            return managers.map(\.manager)
+        }
+        for manager in all { try? await manager.invalidate(cancelingTasks: true) }
     }
 }
