@@ -98,21 +98,39 @@ struct TLSTests {
         #expect(!(await TLSDiagnosis.verifies([leaf], against: .caFile(other))))
     }
 
-    @Test("a server that accepts and then says nothing is diagnosed within the bound, and a cancel ends it at once")
-    func aSilentServerIsCutOff() async throws {
-        let server = try RawHTTPServer { _, socket in
+    /// A server that takes the connection and never answers the TLS handshake (for 30 s).
+    private func silentServer() throws -> RawHTTPServer {
+        try RawHTTPServer { _, socket in
             var byte: UInt8 = 0
             _ = recv(socket, &byte, 1, Int32(MSG_WAITALL))
-            usleep(8_000_000)
+            usleep(30_000_000)
         }
+    }
+
+    @Test("the diagnosis of a server that never answers ends at its time limit")
+    func aSilentServerIsCutOffAtTheLimit() async throws {
+        let server = try silentServer()
         defer { server.stop() }
         let clock = ContinuousClock()
         let started = clock.now
-        let task = Task { await TLSDiagnosis.reason(host: "127.0.0.1", port: server.port, trust: .system, eventLoop: MultiThreadedEventLoopGroup.singleton.next()) }
+        let reason = await TLSDiagnosis.reason(host: "127.0.0.1", port: server.port, trust: .system, eventLoop: MultiThreadedEventLoopGroup.singleton.next(), limit: .seconds(1))
+        #expect(reason == nil)
+        // The server would hold it for 30 s.
+        #expect(clock.now - started < .seconds(20))
+    }
+
+    @Test("a cancel ends the diagnosis at once, long before its time limit")
+    func aCancelEndsTheDiagnosis() async throws {
+        let server = try silentServer()
+        defer { server.stop() }
+        let clock = ContinuousClock()
+        let task = Task { await TLSDiagnosis.reason(host: "127.0.0.1", port: server.port, trust: .system, eventLoop: MultiThreadedEventLoopGroup.singleton.next(), limit: .seconds(60)) }
         try await Task.sleep(for: .milliseconds(300))
+        let cancelled = clock.now
         task.cancel()
         #expect(await task.value == nil)
-        #expect(clock.now - started < .seconds(3), "a cancel ends the look")
+        // The limit is 60 s and the server would hold it for 30 s.
+        #expect(clock.now - cancelled < .seconds(20))
     }
 
     @Test("a certificate issued by the CA file's authority is trusted")

@@ -57,8 +57,8 @@ public enum TLSDiagnosis {
     /// or when the chain verifies against the same roots, so the refusal is one this reading
     /// cannot name (BoringSSL's own words then stand).
     ///
-    /// The whole look takes at most ``timeLimit``, and a cancel ends it at once.
-    static func reason(host: String, port: Int, trust: Trust, eventLoop: any EventLoop) async -> String? {
+    /// The whole look takes at most `limit` (``timeLimit``), and a cancel ends it at once.
+    static func reason(host: String, port: Int, trust: Trust, eventLoop: any EventLoop, limit: TimeAmount = timeLimit) async -> String? {
         guard !Task.isCancelled else { return nil }
         let presented = Mutex<[NIOSSLCertificate]>([])
         let opened = Mutex<(any Channel)?>(nil)
@@ -68,15 +68,10 @@ public enum TLSDiagnosis {
                 let context = try NIOSSLContext(configuration: .makeClientConfiguration())
                 let serverName = host.isIPAddress ? nil : host
                 let channel = try await ClientBootstrap(group: eventLoop)
-                    .connectTimeout(timeLimit)
+                    .connectTimeout(limit)
                     .channelInitializer { channel in
                         // Armed as the connection starts, so connecting and the handshake share one bound.
-                        channel.eventLoop.scheduleTask(in: timeLimit) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
-                        let stop = cancelled.withLock { isCancelled in
-                            if !isCancelled { opened.withLock { $0 = channel } }
-                            return isCancelled
-                        }
-                        if stop { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
+                        channel.eventLoop.scheduleTask(in: limit) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
                         return channel.eventLoop.makeCompletedFuture {
                             let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName) { (certificates: [NIOSSLCertificate], verdict: EventLoopPromise<NIOSSLVerificationResult>) in
                                 presented.withLock { $0 = certificates }
@@ -86,6 +81,12 @@ public enum TLSDiagnosis {
                         }
                     }
                     .connect(host: host, port: port).get()
+                // A cancel that came while connecting closes it now; one that comes later, at once.
+                let stop = cancelled.withLock { isCancelled in
+                    if !isCancelled { opened.withLock { $0 = channel } }
+                    return isCancelled
+                }
+                if stop { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
                 // The refusal closes the channel; a server that stalls is cut off at the limit.
                 try? await channel.closeFuture.get()
             } catch {
