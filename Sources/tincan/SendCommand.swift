@@ -269,15 +269,16 @@ struct SendCommand: AsyncParsableCommand {
         }
         var headerItems: [RequestItem] = []
         for header in headers {
-            guard let colon = header.firstIndex(of: ":") else {
-                throw CLIFailure.badInput("-H '\(header)' is not a header; expected 'Name: value'")
+            let line: HeaderLine
+            do throws(HeaderLine.Failure) {
+                line = try HeaderLine(parsing: header)
+            } catch {
+                switch error {
+                case .noSeparator: throw CLIFailure.badInput("-H '\(header)' is not a header; expected 'Name: value'")
+                case .invalidName(let name): throw CLIFailure.badInput("-H '\(header)': '\(name)' is not a valid header name")
+                }
             }
-            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard HTTPHeaders.isValidName(name) else {
-                throw CLIFailure.badInput("-H '\(header)': '\(name)' is not a valid header name")
-            }
-            headerItems.append(value.isEmpty ? .removeHeader(name: name) : .header(name: name, value: value))
+            headerItems.append(line.value.isEmpty ? .removeHeader(name: line.name) : .header(name: line.name, value: line.value))
         }
         draft.items = headerItems + draft.items
         if let timeout {

@@ -113,3 +113,28 @@ struct ObservedPropertyTests {
         #expect(request.properties.timeoutInterval == 60)
     }
 }
+
+@Suite("A header written on one line")
+struct HeaderLineTests {
+    @Test("the name is before the first colon and the value after it, both trimmed")
+    func splitsAtTheFirstColon() throws {
+        let line = try HeaderLine(parsing: "  X-Time :  12:30:00  ")
+        #expect(line == (try HeaderLine(parsing: "X-Time: 12:30:00")))
+        #expect((line.name, line.value, line.separator) == ("X-Time", "12:30:00", ":"))
+        #expect(try HeaderLine(parsing: "Accept:").value == "")
+    }
+
+    @Test("a later separator is used only when the first is absent, as curl's -H reads ';'")
+    func separatorsInOrderOfPreference() throws {
+        #expect(try HeaderLine(parsing: "X-Empty;", separators: [":", ";"]).separator == ";")
+        #expect(try HeaderLine(parsing: "X-A: b;c", separators: [":", ";"]).value == "b;c")
+        #expect(throws: HeaderLine.Failure.invalidName("X;a")) { try HeaderLine(parsing: "X;a: b", separators: [":", ";"]) }
+    }
+
+    @Test("a line without a separator, or with a name that is not a token, is refused")
+    func refusals() {
+        #expect(throws: HeaderLine.Failure.noSeparator) { try HeaderLine(parsing: "Accept json") }
+        #expect(throws: HeaderLine.Failure.invalidName("Bad Name")) { try HeaderLine(parsing: "Bad Name: x") }
+        #expect(throws: HeaderLine.Failure.invalidName("")) { try HeaderLine(parsing: ": x") }
+    }
+}

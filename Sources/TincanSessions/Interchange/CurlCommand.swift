@@ -207,15 +207,18 @@ struct CurlCommandReader {
         }
     }
 
-    static func header(_ line: String) throws(InterchangeError) -> HeaderSetting {
-        guard let colon = line.firstIndex(of: ":") ?? line.firstIndex(of: ";") else {
-            throw InterchangeError("-H '\(line)' is not a header; expected 'Name: value'")
+    static func header(_ text: String) throws(InterchangeError) -> HeaderSetting {
+        let line: HeaderLine
+        do throws(HeaderLine.Failure) {
+            line = try HeaderLine(parsing: text, separators: [":", ";"])
+        } catch {
+            switch error {
+            case .noSeparator: throw InterchangeError("-H '\(text)' is not a header; expected 'Name: value'")
+            case .invalidName(let name): throw InterchangeError("-H '\(text)': '\(name)' is not a valid header name")
+            }
         }
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        guard HTTPHeaders.isValidName(name) else { throw InterchangeError("-H '\(line)': '\(name)' is not a valid header name") }
         // curl: 'Name:' removes a header curl would send, 'Name;' sends it empty.
-        return HeaderSetting(name: name, value: line[colon] == ":" && value.isEmpty ? nil : value)
+        return HeaderSetting(name: line.name, value: line.separator == ":" && line.value.isEmpty ? nil : line.value)
     }
 
     /// `-F name=value`, `name=@file;type=…`, `name=<file` (the file's text as the value).

@@ -81,12 +81,16 @@ struct HTTPFileReader {
                 request?.url += trimmed
                 return
             }
-            guard let colon = trimmed.firstIndex(of: ":") else {
-                throw InterchangeError("\(path):\(number): expected a header 'Name: value' or a blank line before the body, found '\(trimmed)'")
+            let line: HeaderLine
+            do throws(HeaderLine.Failure) {
+                line = try HeaderLine(parsing: trimmed)
+            } catch {
+                switch error {
+                case .noSeparator: throw InterchangeError("\(path):\(number): expected a header 'Name: value' or a blank line before the body, found '\(trimmed)'")
+                case .invalidName(let name): throw InterchangeError("\(path):\(number): '\(name)' is not a valid header name")
+                }
             }
-            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
-            guard HTTPHeaders.isValidName(name) else { throw InterchangeError("\(path):\(number): '\(name)' is not a valid header name") }
-            request?.headers.append(HeaderSetting(name: name, value: trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            request?.headers.append(HeaderSetting(name: line.name, value: line.value))
         case .before:
             try readBeforeRequest(trimmed, number: number)
         }
@@ -203,8 +207,8 @@ struct HTTPFileReader {
             } else if inHeaders {
                 if trimmed.isEmpty {
                     inHeaders = false
-                } else if let colon = trimmed.firstIndex(of: ":") {
-                    parts[parts.count - 1].headers.append((trimmed[..<colon].trimmingCharacters(in: .whitespaces), trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                } else if let line = try? HeaderLine(parsing: trimmed) {
+                    parts[parts.count - 1].headers.append((line.name, line.value))
                 } else {
                     throw InterchangeError("\(path):\(number): expected a part header 'Name: value' or a blank line, found '\(trimmed)'")
                 }

@@ -444,10 +444,16 @@ extension AppState {
     private mutating func answer(_ purpose: Prompt.Purpose, _ text: String) -> String? {
         switch purpose {
         case .addHeader, .editHeader:
-            guard let colon = text.firstIndex(of: ":") else { return "expected Name: value" }
-            let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard HTTPHeaders.isValidName(name) else { return "'\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)" }
+            let header: HeaderLine
+            do throws(HeaderLine.Failure) {
+                header = try HeaderLine(parsing: text)
+            } catch {
+                switch error {
+                case .noSeparator: return "expected Name: value"
+                case .invalidName(let name): return HeaderLine.invalidNameMessage(name)
+                }
+            }
+            let (name, value) = (header.name, header.value)
             if case let .editHeader(index) = purpose, headers.indices.contains(index) {
                 headers[index].name = name
                 headers[index].value = value

@@ -104,10 +104,15 @@ public enum ReplCommand: Sendable, Equatable {
                 return .header(name: String(nameWord.dropFirst()), value: nil)
             }
             let text = rest.joined(separator: " ")
-            guard let colon = text.firstIndex(of: ":") else { throw ReplError("header takes NAME: VALUE; '\(text)' has no colon") }
-            let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-            guard HTTPHeaders.isValidName(name) else { throw ReplError("'\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)") }
-            return .header(name: name, value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            do throws(HeaderLine.Failure) {
+                let line = try HeaderLine(parsing: text)
+                return .header(name: line.name, value: line.value)
+            } catch {
+                switch error {
+                case .noSeparator: throw ReplError("header takes NAME: VALUE; '\(text)' has no colon")
+                case .invalidName(let name): throw ReplError(HeaderLine.invalidNameMessage(name))
+                }
+            }
         case "base":
             if rest.isEmpty || rest == ["none"] { return .base(nil) }
             return .base(try one("one URL"))
@@ -180,14 +185,13 @@ public enum ReplCommand: Sendable, Equatable {
         guard let first = words.first else { return line }
         if first.lowercased() == "header", words.count >= 2 {
             let text = words.dropFirst().joined(separator: " ")
-            guard let colon = text.firstIndex(of: ":") else {
+            guard let header = try? HeaderLine(parsing: text) else {
                 // `header Authorization Bearer x` is not run (no colon), but it is recorded.
                 guard Redaction.isSecret(name: words[1]), words.count > 2 else { return line }
                 return "\(first) \(words[1]) \(Redaction.mask)"
             }
-            let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-            guard Redaction.isSecret(name: name) else { return line }
-            return "\(first) \(name): " + Redaction.headerValue(name: name, value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            guard Redaction.isSecret(name: header.name) else { return line }
+            return "\(first) \(header.name): " + Redaction.headerValue(name: header.name, value: header.value)
         }
         let masked = redactedWords(words, quoting: true)
         let quotedOriginal = words.enumerated().map { $0.offset == 0 ? $0.element : quoted($0.element) }
