@@ -104,17 +104,11 @@ struct SendCommand: AsyncParsableCommand {
         let serializer = try makeResponseSerializer()
         let bodyLimit = try maxBody.map(Self.bodyLimit)
         let request = try draft.build(boundary: boundary)
-        if upload != nil, let length = request.body.length, length > 0 {
-            throw CLIFailure.badInput("--upload sends the file as the body, so body parameters would be lost; put them in the query with name==value")
-        }
         var output = StandardOutput()
         guard !offline else {
-            // What would be sent: the upload task streams the file as the body.
-            var shown = request
-            if let upload, let length = Self.regularFileSize(upload) { shown.body = .file(path: upload, length: length) }
             switch outputFormat {
-            case .text: try output.write(try RequestPreview.text(shown))
-            case .json: try RequestJSON.write(shown, to: &output)
+            case .text: try output.write(try RequestPreview.text(request))
+            case .json: try RequestJSON.write(request, to: &output)
             }
             try output.flush()
             return
@@ -304,10 +298,7 @@ struct SendCommand: AsyncParsableCommand {
             guard Self.regularFileSize(upload) != nil else {
                 throw CLIFailure.badInput("--upload '\(upload)' is not a readable file")
             }
-            if !draft.items.contains(where: { if case .header(let name, _) = $0 { HTTPHeaders.same(name, "Content-Type") } else { false } }) {
-                let type = MIMEType.forPathExtension((upload as NSString).pathExtension)
-                draft.items.append(.header(name: "Content-Type", value: type))
-            }
+            draft.upload(fromFile: upload)
         }
         return draft
     }

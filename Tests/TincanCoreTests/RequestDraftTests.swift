@@ -145,3 +145,31 @@ struct RequestDraftTests {
         #expect(request.appliedProperties == [.timeoutInterval])
     }
 }
+
+@Suite("An upload in a draft")
+struct DraftUploadTests {
+    @Test("the file is the body, and its extension names the type unless the draft names or removes one")
+    func fileIsTheBodyAndNamesItsType() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("photo.png", [1, 2, 3, 4])
+        var named = RequestDraft(method: "PUT", url: "http://example.test/up")
+        named.upload(fromFile: path)
+        let request = try named.build()
+        guard case .file(let file, let length) = request.body else {
+            Issue.record("the body is \(request.body)")
+            return
+        }
+        #expect(file == path && length == 4)
+        #expect(request.headers["Content-Type"] == "image/png")
+
+        var given = RequestDraft(method: "PUT", url: "http://example.test/up")
+        given.items = [.header(name: "content-type", value: "application/octet-stream")]
+        given.upload(fromFile: path)
+        #expect(try given.build().headers["Content-Type"] == "application/octet-stream")
+
+        var removed = RequestDraft(method: "PUT", url: "http://example.test/up")
+        removed.items = [.removeHeader(name: "Content-Type")]
+        removed.upload(fromFile: path)
+        #expect(try removed.build().headers["Content-Type"] == nil)
+    }
+}

@@ -177,6 +177,22 @@ public struct RequestDraft: Sendable {
         return expanded.hasPrefix("/") ? expanded : (workingDirectory as NSString).appendingPathComponent(expanded)
     }
 
+    /// Streams the file at `path` as the body, as an upload task does. Unless the draft names a
+    /// Content-Type (or removes it), the file's extension names one, as AFNetworking's
+    /// `uploadTaskWithRequest:fromFile:` leaves to the request and `tincan send --upload` did.
+    public mutating func upload(fromFile path: String) {
+        body = .file(path: path)
+        let namesType = headers.contains(name: "Content-Type") || items.contains { item in
+            switch item {
+            case .header(let name, _), .removeHeader(let name): HTTPHeaders.same(name, "Content-Type")
+            default: false
+            }
+        }
+        if !namesType {
+            items.append(.header(name: "Content-Type", value: MIMEType.forPathExtension((path as NSString).pathExtension)))
+        }
+    }
+
     /// HTTPie's URL shorthands, used when there is no base URL: `:8080/x` means
     /// `http://localhost:8080/x`, and a URL with no scheme gets `http://`.
     public static func expandingShorthand(_ url: String) -> String {

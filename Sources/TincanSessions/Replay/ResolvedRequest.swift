@@ -145,7 +145,7 @@ extension Session {
             resolved.upload = path
             // The draft carries the file as its body, so that the preview, the Explain view and
             // an export show what the upload task streams.
-            resolved.draft.body = .file(path: path)
+            resolved.draft.upload(fromFile: path)
             if let rate = upload.rate {
                 let text = try expand(rate)
                 do {
@@ -153,10 +153,6 @@ extension Session {
                 } catch {
                     throw fail("\(error)")
                 }
-            }
-            let hasType = headers.contains { HTTPHeaders.same($0.name, "Content-Type") }
-            if !hasType, let path = resolved.upload {
-                resolved.draft.items.append(.header(name: "Content-Type", value: MIMEType.forPathExtension((path as NSString).pathExtension)))
             }
         }
         return resolved
