@@ -85,7 +85,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("response-serializer"), help: "How the response is validated and decoded: http, json, xml, plist, image or compound.")
     var responseSerializer: String = "compound"
 
-    @Option(name: .customLong("accept-status"), help: "Acceptable status codes, such as 200-299,304.")
+    @Option(name: .customLong("accept-status"), help: "Acceptable status codes, such as 200-299,304 or 2xx.")
     var acceptStatus: String?
 
     @Flag(name: .customLong("remove-nulls"), help: "Remove object members whose value is null from decoded JSON (with the json and compound serializers).")

@@ -74,8 +74,11 @@ struct HTTPValidationTests {
         #expect(set.contains(250) && set.contains(304) && set.contains(418))
         #expect(!set.contains(300))
         #expect(set.description == "200-299,304,418")
-        #expect(throws: StatusCodeSetError.self) { try StatusCodeSet(parsing: "2xx") }
-        #expect(throws: StatusCodeSetError.self) { try StatusCodeSet(parsing: "300-200") }
+        #expect(try StatusCodeSet(parsing: "2xx,304").description == "200-299,304", "a class of codes, as session files and the TUI take it")
+        #expect(try StatusCodeSet(parsing: "4XX").contains(404))
+        for bad in ["300-200", "6xx", "2x", "xx", "abc"] {
+            #expect { try StatusCodeSet(parsing: bad) } throws: { ($0 as? StatusCodeSetError)?.item == bad }
+        }
     }
 }
 

@@ -155,4 +155,17 @@ struct PropsDefaultsTests {
         }
         #expect(plan.maximumBodyBytes == nil)
     }
+
+    @Test("the acceptable-status prompt takes classes of codes, as session files do")
+    func statusClassesInTheProps() throws {
+        var state = Fixtures.welcome()
+        state.setFocus(.properties)
+        let downs = try #require(PropertyRow.allCases.firstIndex(of: .acceptableStatus))
+        Fixtures.press(Array(repeating: .key(KeyEvent(.down)), count: downs) + [.key(KeyEvent(.enter)), .key(.ctrl("u"))]
+                       + Fixtures.typing("2xx,304") + [.key(KeyEvent(.enter))], into: &state)
+        #expect(state.modal == nil)
+        #expect(state.acceptableStatusCodes.description == "200-299,304")
+        let line = try ReplCommand.parse("accept status 4xx")
+        #expect(line == .acceptStatus(try StatusCodeSet(parsing: "400-499")))
+    }
 }

@@ -11,12 +11,18 @@ public struct StatusCodeSet: Sendable, Hashable, CustomStringConvertible {
     /// 200 through 299, the default of the HTTP serializer.
     public static let successful = StatusCodeSet([200...299])
 
-    /// Parses `200-299,304` (commas or spaces between items).
+    /// Parses `200-299,304` or `2xx,304` (commas or spaces between items). This is the one
+    /// reading of a status set: the command line, session files and the TUI all parse through it.
     ///
-    /// - Throws: ``StatusCodeSetError`` naming the item that is not a code or a range of codes.
+    /// - Throws: ``StatusCodeSetError`` naming the item that is not a code, a range or a class.
     public init(parsing text: String) throws(StatusCodeSetError) {
         var ranges: [ClosedRange<Int>] = []
         for item in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
+            // A class of codes: `2xx` is 200-299.
+            if item.count == 3, item.lowercased().hasSuffix("xx"), let digit = item.first?.wholeNumberValue, (1...5).contains(digit) {
+                ranges.append((digit * 100)...(digit * 100 + 99))
+                continue
+            }
             let bounds = item.split(separator: "-", omittingEmptySubsequences: false)
             guard (1...2).contains(bounds.count),
                   let low = Int(bounds[0]), let high = Int(bounds.last!),
@@ -42,5 +48,5 @@ public struct StatusCodeSet: Sendable, Hashable, CustomStringConvertible {
 public struct StatusCodeSetError: Error, Sendable, CustomStringConvertible {
     /// The item at fault.
     public var item: String
-    public var description: String { "'\(item)' is not a status code or range; expected codes from 100 to 599 such as 200-299,304" }
+    public var description: String { "'\(item)' is not a status code or range; expected codes from 100 to 599 such as 200-299,304 or 2xx" }
 }

@@ -556,15 +556,9 @@ struct SessionReader {
 public struct StatusSet: Sendable, Equatable {
     public let codes: StatusCodeSet
 
-    /// Parses `200`, `2xx`, `200-299,304` or `[200, 201]` joined with commas.
+    /// Parses `200`, `2xx`, `200-299,304` or `[200, 201]` joined with commas, through
+    /// ``StatusCodeSet/init(parsing:)``.
     public init(_ text: String) throws {
-        let expanded = text.split(separator: ",").map { part -> String in
-            let trimmed = part.trimmingCharacters(in: .whitespaces).lowercased()
-            if trimmed.count == 3, trimmed.hasSuffix("xx"), let digit = trimmed.first?.wholeNumberValue, (1...5).contains(digit) {
-                return "\(digit)00-\(digit)99"
-            }
-            return trimmed
-        }
-        codes = try StatusCodeSet(parsing: expanded.joined(separator: ","))
+        codes = try StatusCodeSet(parsing: text)
     }
 }

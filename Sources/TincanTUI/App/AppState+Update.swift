@@ -557,7 +557,7 @@ extension AppState {
         case .responseSerializer:
             modal = .picker(Picker(.responseSerializer, title: "Response serializer", options: ResponseSerializerKind.allCases.map(\.rawValue), selected: responseSerializer.rawValue))
         case .acceptableStatus:
-            modal = .prompt(Prompt(.acceptableStatusCodes, title: "Acceptable status codes", question: "Codes and ranges, such as 200-299,304", text: acceptableStatusCodes.description))
+            modal = .prompt(Prompt(.acceptableStatusCodes, title: "Acceptable status codes", question: "Codes, ranges and classes, such as 200-299,304 or 2xx", text: acceptableStatusCodes.description))
         case .removeNulls: removesNulls.toggle()
         case .maxBody:
             modal = .prompt(Prompt(.maxBody, title: "Body kept in memory", question: "Bytes (500k, 256M, 2G), 0 for no limit, empty for the default", text: maxBody ?? ""))

@@ -53,7 +53,7 @@ public enum ReplCommand: Sendable, Equatable {
         ("url URL", "set the URL (a path against the base, or absolute)"),
         ("set PROPERTY VALUE", "timeout, cache, cookies, pipelining, cellular, service, upload"),
         ("serializer KIND", "form, json, plist or multipart"),
-        ("accept status CODES", "acceptable status codes, such as 200-299,304"),
+        ("accept status CODES", "acceptable status codes, such as 200-299,304 or 2xx"),
         ("response KIND", "the response serializer: " + ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", ")),
         ("send", "send the request"),
         ("theme NAME", "switch the theme"),
