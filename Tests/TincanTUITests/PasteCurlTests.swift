@@ -35,13 +35,23 @@ struct PasteCurlTests {
         #expect(state.headers.isEmpty)
     }
 
-    @Test func aBodyThePanesCannotEditIsRefusedAndNothingChanges() {
+    @Test func aBodyThatIsNotParametersIsKeptAsItIsAndSaidSo() {
+        var state = Fixtures.welcome()
+        Fixtures.press([.paste("curl http://h/raw -H 'Content-Type: text/plain' -d 'just text'")], into: &state)
+        let preview = previewText(state)
+        #expect(preview.hasPrefix("POST /raw HTTP/1.1\n"), "\(preview)")
+        #expect(preview.contains("Content-Type: text/plain\n"), "\(preview)")
+        #expect(preview.hasSuffix("Content-Length: 9\n\njust text\n"), "\(preview)")
+        #expect(state.editedSession.requests[0].body == .text("just text"))
+        #expect(state.status?.kind == .warning)
+        #expect(state.status?.text.contains("the body is kept as it is, not as parameters") == true, "\(state.status?.text ?? "")")
+    }
+
+    @Test func aCommandThatCannotBeReadChangesNothing() {
         var state = Fixtures.welcome()
         let before = previewText(state)
-        Fixtures.press([.paste("curl http://h/raw -H 'Content-Type: text/plain' -d 'just text'")], into: &state)
-        #expect(previewText(state) == before)
-        #expect(state.status?.text.hasPrefix("Not loaded: a text/plain body is not a parameter tree") == true)
         Fixtures.press([.paste("curl --proxy p http://h/")], into: &state)
+        #expect(previewText(state) == before)
         #expect(state.status?.text.contains("the curl option --proxy cannot be imported") == true)
     }
 
@@ -55,7 +65,7 @@ struct PasteCurlTests {
         #expect(state.editedSession.requests[0].headers.contains { $0.name == "User-Agent" && $0.value == nil })
         #expect(state.status?.kind == .warning)
         let text = state.status?.text ?? ""
-        #expect(text.hasPrefix("Loaded the curl command: POST http://127.0.0.1:9/items. Not as curl sends it: "), "\(text)")
+        #expect(text.hasPrefix("Loaded the curl command: POST http://127.0.0.1:9/items. Note: "), "\(text)")
         #expect(text.contains("--retry"), "\(text)")
     }
 

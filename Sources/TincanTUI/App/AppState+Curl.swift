@@ -6,11 +6,11 @@ import TincanSessions
 
 extension AppState {
     /// Replaces the selected request with a pasted curl command: method, URL, headers (removals
-    /// too), and a body the panes can edit (a JSON object or a form body become the parameter
-    /// tree; `-F` fields and files become multipart parameters), with its upload, download,
+    /// too), its body (a JSON object or a form body become the parameter tree; `-F` fields and
+    /// files become multipart parameters; any other body is kept as it is), upload, download,
     /// credentials and timeout. Returns false, with the reason in the status line, when the
-    /// command cannot be loaded; the request is then unchanged. What the import cannot carry
-    /// over is named in the status line, as a warning.
+    /// command cannot be read; the request is then unchanged. What the import cannot carry over,
+    /// and a body the panes show but do not edit, are named in the status line.
     @discardableResult
     public mutating func loadCurlCommand(_ text: String) -> Bool {
         let imported: CurlCommand.Imported
@@ -21,44 +21,16 @@ extension AppState {
             return false
         }
         let request = imported.request
-        let contentType = request.headers.last { HTTPHeaders.same($0.name, "Content-Type") }?.value?.lowercased() ?? ""
-        var kind: SerializerKind = request.serializer ?? .form
-        var parameters = request.params ?? .dictionary([:])
-        switch request.body {
-        case nil: break
-        case .text(let body)?:
-            if contentType.contains("json") || (contentType.isEmpty && body.first == "{") {
-                guard let object = try? JSONParser.parse(body), case .dictionary = object else {
-                    status = StatusMessage("Not loaded: the body is not a JSON object, and the panes edit parameters; use tincan import curl for a raw body", .error)
-                    return false
-                }
-                parameters = object
-                kind = .json
-            } else if contentType.contains("x-www-form-urlencoded") {
-                var members: OrderedDictionary<String, ParameterValue> = [:]
-                for field in body.split(separator: "&") where !field.isEmpty {
-                    let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
-                    do {
-                        try ParameterPath(parsing: decode(parts[0])).insert(.string(parts.count > 1 ? decode(parts[1]) : ""), into: &members)
-                    } catch {
-                        status = StatusMessage("Not loaded: \(error)", .error)
-                        return false
-                    }
-                }
-                parameters = .dictionary(members)
-                kind = .form
-            } else {
-                status = StatusMessage("Not loaded: a \(contentType.isEmpty ? "raw" : contentType) body is not a parameter tree; use tincan import curl to keep it", .error)
-                return false
+        // A JSON object or a form body becomes the parameter tree the panes edit; any other body
+        // stays as it is (a raw `body:`, shown and sent as `tincan import curl` keeps it).
+        var tree: (kind: SerializerKind, parameters: ParameterValue)?
+        if case .text(let body)? = request.body {
+            let contentType = request.headers.last { HTTPHeaders.same($0.name, "Content-Type") }?.value?.lowercased() ?? ""
+            if contentType.contains("json") || (contentType.isEmpty && body.first == "{"), let object = try? JSONParser.parse(body), case .dictionary = object {
+                tree = (.json, object)
+            } else if contentType.contains("x-www-form-urlencoded"), let members = Self.formParameters(body) {
+                tree = (.form, .dictionary(members))
             }
-        case .base64?, .file?:
-            status = StatusMessage("Not loaded: a binary or file body is not a parameter tree; use tincan import curl to keep it", .error)
-            return false
-        }
-        guard case .dictionary = parameters else {
-            status = StatusMessage("Not loaded: the parameters must be an object", .error)
-            return false
         }
         // The pasted command replaces everything that shapes the request (method, URL, headers,
         // body, files, upload, download, credentials, properties); only the name and the
@@ -74,26 +46,41 @@ extension AppState {
         replacement.captures = current.captures
         replacement.assertions = current.assertions
         replacement.line = current.line
-        replacement.serializer = kind
-        replacement.body = nil
-        if case .dictionary(let members) = parameters { replacement.params = members.isEmpty ? nil : parameters }
-        // The serializer writes its own Content-Type; a pasted one that says the same is dropped.
-        let serializerType = switch kind {
-        case .json: "application/json"
-        case .form: "application/x-www-form-urlencoded"
-        case .plist: "application/x-plist"
-        case .multipart: "multipart/form-data"
-        }
-        replacement.headers = request.headers.filter { header in
-            !(HTTPHeaders.same(header.name, "Content-Type") && (header.value?.lowercased().hasPrefix(serializerType) ?? false))
+        var notes = imported.warnings
+        if let tree {
+            replacement.serializer = tree.kind
+            replacement.body = nil
+            if case .dictionary(let members) = tree.parameters, !members.isEmpty { replacement.params = tree.parameters }
+            // The serializer writes its own Content-Type; a pasted one that says the same is dropped.
+            let serializerType = tree.kind == .json ? "application/json" : "application/x-www-form-urlencoded"
+            replacement.headers = request.headers.filter { header in
+                !(HTTPHeaders.same(header.name, "Content-Type") && (header.value?.lowercased().hasPrefix(serializerType) ?? false))
+            }
+        } else if replacement.body != nil {
+            notes.append("the body is kept as it is, not as parameters (the preview shows it; the panes edit parameters only)")
         }
         workspace.session.requests[workspace.selected] = replacement
         if workspace.path == nil { workspace.session.base = nil }
         loadRequest(workspace.selected, committing: false)
         // What the import could not carry over (and the panes then cannot either) is named.
-        status = imported.warnings.isEmpty
+        status = notes.isEmpty
             ? StatusMessage("Loaded the curl command: \(request.method) \(Redaction.url(request.url))")
-            : StatusMessage("Loaded the curl command: \(request.method) \(Redaction.url(request.url)). Not as curl sends it: \(imported.warnings.joined(separator: "; "))", .warning)
+            : StatusMessage("Loaded the curl command: \(request.method) \(Redaction.url(request.url)). Note: \(notes.joined(separator: "; "))", .warning)
         return true
+    }
+
+    /// A form body as nested parameters (`user[name]=Ada`), or nil when a key is not a path.
+    static func formParameters(_ body: String) -> OrderedDictionary<String, ParameterValue>? {
+        var members: OrderedDictionary<String, ParameterValue> = [:]
+        let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
+        for field in body.split(separator: "&") where !field.isEmpty {
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            do {
+                try ParameterPath(parsing: decode(parts[0])).insert(.string(parts.count > 1 ? decode(parts[1]) : ""), into: &members)
+            } catch {
+                return nil
+            }
+        }
+        return members
     }
 }
