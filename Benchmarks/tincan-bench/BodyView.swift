@@ -47,7 +47,7 @@ func benchmarkBodyView() throws {
     var withTree = 0
     func deliver() {
         let decodeStart = DispatchTime.now().uptimeNanoseconds
-        let serialization = plan.responseSerializer.serialize(response, data: bytes, request: request)
+        let serialization = plan.options.responseSerializer.serialize(response, data: bytes, request: request)
         decoded = DispatchTime.now().uptimeNanoseconds - decodeStart
         withTree = residentBytes()
         let openStart = DispatchTime.now().uptimeNanoseconds

@@ -6,7 +6,7 @@ import OrderedCollections
 import TincanCore
 
 /// The demo server's routes, with httpbin's paths and JSON shapes.
-enum DemoRoutes {
+public enum DemoRoutes {
     typealias Context = BasicRequestContext
 
     static func makeRouter(log: (@Sendable (String) -> Void)?, secure: Bool = false) -> Router<Context> {
@@ -205,22 +205,49 @@ enum DemoRoutes {
     }
 
     /// Drips `numbytes` asterisks evenly over `duration` seconds after `delay`, so progress bars move.
+    ///
+    /// As httpbin's, byte `i` is due `i × duration / numbytes` after the first. The bytes are paced
+    /// by the clock, not by a sleep per byte: whatever is due goes out in one write, then the drip
+    /// sleeps until the next byte is due (at least ``dripTick``). So the body takes `duration`
+    /// however many bytes it holds and however late a busy machine wakes the sleeper.
     static func drip(_ request: Request) throws -> Response {
         let query = request.uri.queryParameters
         let duration = min(max(query["duration"].flatMap { Double(String($0)) } ?? 2, 0), 60)
         let count = min(max(query["numbytes"].flatMap { Int(String($0)) } ?? 10, 0), 10 * 1024 * 1024)
         let delay = min(max(query["delay"].flatMap { Double(String($0)) } ?? 0, 0), 10)
         let code = query["code"].flatMap { Int(String($0)) } ?? 200
-        let pause = count > 0 ? duration / Double(count) : 0
         let body = ResponseBody(contentLength: count) { writer in
             if delay > 0 { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) }
-            for _ in 0..<count {
-                try await writer.write(ByteBuffer(string: "*"))
-                if pause > 0 { try await Task.sleep(for: .microseconds(Int(pause * 1_000_000))) }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let pause = count > 0 ? duration / Double(count) : 0
+            var sent = 0
+            while sent < count {
+                var batch = dripBytesDue(after: (clock.now - start).inSeconds, of: count, over: duration) - sent
+                while batch > 0 {
+                    let size = min(batch, 64 * 1024)
+                    try await writer.write(ByteBuffer(repeating: UInt8(ascii: "*"), count: size))
+                    batch -= size
+                    sent += size
+                }
+                guard sent < count else { break }
+                let next = start + .seconds(Double(sent) * pause)
+                try await clock.sleep(until: max(next, clock.now + dripTick))
             }
             try await writer.finish(nil)
         }
         return Response(status: .init(code: code), headers: [.contentType: "application/octet-stream"], body: body)
+    }
+
+    /// The shortest wait between two writes of a drip: bytes due closer together go out together.
+    static let dripTick = Duration.milliseconds(10)
+
+    /// How many of a drip's `count` bytes are due `elapsed` seconds after the first: byte `i` is
+    /// due at `i × duration / count`, so all are due by `duration`, whatever `count` is.
+    public static func dripBytesDue(after elapsed: Double, of count: Int, over duration: Double) -> Int {
+        guard count > 0 else { return 0 }
+        guard duration > 0, elapsed.isFinite else { return count }
+        return Int(min(Double(count), max(0, (elapsed * Double(count) / duration).rounded(.down)) + 1))
     }
 
     /// `n` bytes of the alphabet, honouring Range and If-Range, with an ETag for resuming.

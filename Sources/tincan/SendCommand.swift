@@ -123,26 +123,21 @@ struct SendCommand: AsyncParsableCommand {
             }
         }
 
-        var configuration = SendingConfiguration()
-        configuration.responseSerializer = serializer
-        configuration.credential = try digestCredential
-        configuration.uploadBytesPerSecond = uploadBytesPerSecond
-        if let bodyLimit { configuration.maximumBodyBytes = bodyLimit }
+        var options = TaskOptions(responseSerializer: serializer)
+        options.credential = try digestCredential
+        options.uploadFile = upload
+        options.uploadBytesPerSecond = uploadBytesPerSecond
+        options.download = download.map { TaskOptions.Download(path: $0, resuming: continueDownload) }
+        if let bodyLimit { options.maximumBodyBytes = bodyLimit }
         let manager: URLSessionManager
         do {
-            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy(), configuration: configuration)
+            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy())
         } catch let error as SecurityPolicyError {
             throw CLIFailure.badInput("\(error)")
         }
         let task: SessionTask
         do {
-            if let download {
-                task = try manager.downloadTask(with: request, to: download, resuming: continueDownload)
-            } else if let upload {
-                task = try manager.uploadTask(with: request, fromFile: upload)
-            } else {
-                task = try manager.dataTask(with: request)
-            }
+            task = try manager.task(with: request, options: options)
         } catch let error as SecurityPolicyError {
             try? await manager.invalidate(cancelingTasks: true)
             throw CLIFailure.badInput("--pin: \(error)")
@@ -211,7 +206,7 @@ struct SendCommand: AsyncParsableCommand {
     /// The in-memory body limit `--max-body` gives: nil (no limit) for 0.
     static func bodyLimit(_ text: String) throws -> Int64? {
         do {
-            return try SendingConfiguration.maximumBodyBytes(parsing: text, name: "--max-body")
+            return try TaskOptions.maximumBodyBytes(parsing: text, name: "--max-body")
         } catch {
             throw CLIFailure.badInput("\(error)")
         }

@@ -276,12 +276,12 @@ public func withDemoServer<T>(tls: TLSConfiguration? = nil, _ body: (DemoServer)
 /// Builds and sends one request through a fresh session manager, then invalidates it.
 public func send(
     _ draft: RequestDraft,
-    configure: (inout SendingConfiguration) -> Void = { _ in }
+    configure: (inout TaskOptions) -> Void = { _ in }
 ) async throws -> TaskResult {
-    var configuration = SendingConfiguration()
-    configure(&configuration)
-    let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: draft.baseURL), configuration: configuration)
-    let result = try await manager.send(draft.build())
+    var options = TaskOptions()
+    configure(&options)
+    let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: draft.baseURL))
+    let result = try await manager.send(draft.build(), options: options)
     try await manager.invalidate(cancelingTasks: true)
     return result
 }

@@ -17,10 +17,15 @@ struct ConnectionStressTests {
     /// A session manager whose pool gives up on a connection after 3 s, so a leaked connection
     /// fails a test in seconds rather than after the default 30.
     static func manager(for server: DemoServer) throws -> URLSessionManager {
-        var configuration = SendingConfiguration()
-        configuration.requestDeadline = 20
-        return URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), transport: AsyncHTTPClientTransport(connectTimeout: 3), configuration: configuration)
+        URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), transport: AsyncHTTPClientTransport(connectTimeout: 3))
     }
+
+    /// Each request may take 20 s at most, so a stall fails its test instead of hanging it.
+    static let bounded = {
+        var options = TaskOptions()
+        options.deadline = 20
+        return options
+    }()
 
     static func request(_ method: String, _ path: String, body: BodyKind, in directory: TemporaryDirectory, server: DemoServer) throws -> HTTPRequest {
         let items = switch body {
@@ -44,7 +49,7 @@ struct ConnectionStressTests {
             var next = 0
             func start() throws {
                 let index = next
-                let task = try manager.dataTask(with: requests[index])
+                let task = try manager.dataTask(with: requests[index], options: Self.bounded)
                 next += 1
                 group.addTask {
                     task.resume()
@@ -108,7 +113,7 @@ struct ConnectionStressTests {
                     ? try draft("GET", "get", ["n==\(index)"], on: server)
                     : try draft("POST", "post", ["n:=\(index)", "name=item"], on: server)
                 request.serializer = .json
-                let result = try await manager.send(try request.build())
+                let result = try await manager.send(try request.build(), options: Self.bounded)
                 let echoed = try json(result)
                 let expected: ParameterValue = index.isMultiple(of: 2) ? .string("\(index)") : .integer(Int64(index))
                 let got = index.isMultiple(of: 2) ? field(echoed, "args", "n") : field(echoed, "json", "n")
@@ -133,12 +138,12 @@ struct ConnectionStressTests {
                 // a 413 that stops it. More rounds than the pool has connections (8).
                 for round in 0..<12 {
                     for status in [200, 413] {
-                        let result = try await manager.send(try Self.request("POST", "status/\(status)", body: body, in: directory, server: server))
+                        let result = try await manager.send(try Self.request("POST", "status/\(status)", body: body, in: directory, server: server), options: Self.bounded)
                         #expect(result.transportError == nil, "round \(round), \(status): \(String(describing: result.transportError))")
                         #expect(result.response?.statusCode == status, "round \(round)")
                     }
                 }
-                let after = try await manager.send(try draft("GET", "get", on: server).build())
+                let after = try await manager.send(try draft("GET", "get", on: server).build(), options: Self.bounded)
                 #expect(after.response?.statusCode == 200, "\(String(describing: after.transportError))")
             }
             try await manager.invalidate(cancelingTasks: true)

@@ -7,12 +7,12 @@ import TincanCore
 /// limit that stopped the request.
 @Suite("Hostile responses")
 struct HostileResponseTests {
-    static func send(_ url: String, configure: (inout SendingConfiguration) -> Void = { _ in }) async throws -> TaskResult {
-        var configuration = SendingConfiguration()
-        configuration.requestDeadline = 30
-        configure(&configuration)
-        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), configuration: configuration)
-        let result = try await manager.send(try RequestDraft(method: "GET", url: url).build())
+    static func send(_ url: String, configure: (inout TaskOptions) -> Void = { _ in }) async throws -> TaskResult {
+        var options = TaskOptions()
+        options.deadline = 30
+        configure(&options)
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil))
+        let result = try await manager.send(try RequestDraft(method: "GET", url: url).build(), options: options)
         try await manager.invalidate(cancelingTasks: true)
         return result
     }
@@ -57,10 +57,10 @@ struct HostileResponseTests {
         let bomb = gzippedZeros(count: 4 << 20)
         let server = try Self.bombServer(decoded: 4 << 20)
         defer { server.stop() }
-        var configuration = SendingConfiguration()
-        configuration.requestDeadline = 30
-        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), configuration: configuration)
-        let task = try manager.dataTask(with: try RequestDraft(method: "GET", url: server.baseURL + "/zeros").build())
+        var options = TaskOptions()
+        options.deadline = 30
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil))
+        let task = try manager.dataTask(with: try RequestDraft(method: "GET", url: server.baseURL + "/zeros").build(), options: options)
         task.resume()
         let result = await task.result()
         try await manager.invalidate(cancelingTasks: true)
@@ -135,11 +135,11 @@ struct HostileResponseTests {
         }
         defer { server.stop() }
         for (method, path) in [("HEAD", "/big"), ("GET", "/204"), ("GET", "/304")] {
-            var configuration = SendingConfiguration()
-            configuration.maximumBodyBytes = 1 << 20
-            configuration.requestDeadline = 10
-            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), configuration: configuration)
-            let result = try await manager.send(try RequestDraft(method: method, url: server.baseURL + path).build())
+            var options = TaskOptions()
+            options.maximumBodyBytes = 1 << 20
+            options.deadline = 10
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil))
+            let result = try await manager.send(try RequestDraft(method: method, url: server.baseURL + path).build(), options: options)
             try await manager.invalidate(cancelingTasks: true)
             #expect(result.transportError == nil, "\(method) \(path): \(String(describing: result.transportError))")
             #expect(result.data.isEmpty)
@@ -170,12 +170,12 @@ struct HostileResponseTests {
             RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok")
         }
         defer { server.stop() }
-        var configuration = SendingConfiguration()
-        configuration.requestDeadline = 10
-        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), configuration: configuration)
+        var options = TaskOptions()
+        options.deadline = 10
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil))
         var request = try RequestDraft(method: "POST", url: server.baseURL + "/empty").build()
         request.body = .bytes([])
-        let result = try await manager.send(request)
+        let result = try await manager.send(request, options: options)
         try await manager.invalidate(cancelingTasks: true)
         #expect(result.transportError == nil, "\(String(describing: result.transportError))")
         #expect(result.data == Array("ok".utf8))

@@ -5,18 +5,23 @@ import Testing
 import TincanCore
 import TincanDemoServer
 
-/// A manager on the demo server whose responses are validated by the HTTP serializer unless told otherwise.
-private func manager(_ server: DemoServer, configure: (inout SendingConfiguration) -> Void = { _ in }) throws -> URLSessionManager {
-    var configuration = SendingConfiguration()
-    configure(&configuration)
-    return URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), configuration: configuration)
+/// A manager on the demo server.
+private func manager(_ server: DemoServer) throws -> URLSessionManager {
+    URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
 }
 
-private func get(_ manager: URLSessionManager, _ path: String, _ items: [String] = [], on server: DemoServer, policy: CachePolicy? = nil, cookies: Bool? = nil) async throws -> TaskResult {
+/// Options whose only change from the defaults is what `configure` makes.
+private func options(_ configure: (inout TaskOptions) -> Void) -> TaskOptions {
+    var options = TaskOptions()
+    configure(&options)
+    return options
+}
+
+private func get(_ manager: URLSessionManager, _ path: String, _ items: [String] = [], on server: DemoServer, policy: CachePolicy? = nil, cookies: Bool? = nil, options: TaskOptions = TaskOptions()) async throws -> TaskResult {
     var request = try draft("GET", path, items, on: server)
     if let policy { request.observed.cachePolicy = policy }
     if let cookies { request.observed.httpShouldHandleCookies = cookies }
-    return try await manager.send(request.build())
+    return try await manager.send(request.build(), options: options)
 }
 
 @Suite("Cookies")
@@ -131,8 +136,9 @@ struct CacheTests {
 struct AuthenticationTests {
     @Test func aBasicChallengeIsAnsweredWithTheCredential() async throws {
         try await withDemoServer { server in
-            let session = try manager(server) { $0.credential = Credential(user: "ann", password: "pw") }
-            let task = try session.dataTask(with: try draft("GET", "basic-auth/ann/pw", on: server).build())
+            let session = try manager(server)
+            let taskOptions = options { $0.credential = Credential(user: "ann", password: "pw") }
+            let task = try session.dataTask(with: try draft("GET", "basic-auth/ann/pw", on: server).build(), options: taskOptions)
             task.resume()
             let result = await task.result()
             #expect(result.response?.statusCode == 200)
@@ -146,8 +152,9 @@ struct AuthenticationTests {
     func aDigestChallengeIsAnswered(variant: String) async throws {
         let parts = variant.split(separator: "/")
         try await withDemoServer { server in
-            let session = try manager(server) { $0.credential = Credential(user: "bo", password: "secret") }
-            let result = try await get(session, "digest-auth/\(parts[0])/bo/secret/\(parts[1])", on: server)
+            let session = try manager(server)
+            let taskOptions = options { $0.credential = Credential(user: "bo", password: "secret") }
+            let result = try await get(session, "digest-auth/\(parts[0])/bo/secret/\(parts[1])", on: server, options: taskOptions)
             #expect(result.response?.statusCode == 200, "\(variant)")
             #expect(field(try json(result), "authenticated") == true)
             #expect(result.request.headers["Authorization"] == nil, "the stored request stays as the user built it")
@@ -157,11 +164,12 @@ struct AuthenticationTests {
 
     @Test func aWrongPasswordIsTriedOnceAndThe401Returned() async throws {
         try await withDemoServer { server in
-            let session = try manager(server) {
+            let session = try manager(server)
+            let taskOptions = options {
                 $0.credential = Credential(user: "bo", password: "wrong")
                 $0.responseSerializer = HTTPResponseSerializer()
             }
-            let result = try await get(session, "digest-auth/auth/bo/secret", on: server)
+            let result = try await get(session, "digest-auth/auth/bo/secret", on: server, options: taskOptions)
             #expect(result.response?.statusCode == 401)
             #expect(result.metrics.requestCount == 2)
             #expect(result.serialization?.error?.code == -1011)
@@ -171,8 +179,9 @@ struct AuthenticationTests {
 
     @Test func withoutACredentialTheChallengeIsReturnedAsItIs() async throws {
         try await withDemoServer { server in
-            let session = try manager(server) { $0.responseSerializer = HTTPResponseSerializer() }
-            let result = try await get(session, "basic-auth/ann/pw", on: server)
+            let session = try manager(server)
+            let taskOptions = options { $0.responseSerializer = HTTPResponseSerializer() }
+            let result = try await get(session, "basic-auth/ann/pw", on: server, options: taskOptions)
             #expect(result.response?.statusCode == 401)
             #expect(result.metrics.requestCount == 1)
             try await session.invalidate(cancelingTasks: true)
@@ -198,8 +207,8 @@ struct DownloadTests {
         range.map { UInt8(ascii: "a") + UInt8($0 % 26) }
     }
 
-    private func download(_ session: URLSessionManager, _ path: String, to file: String, resuming: Bool = false, on server: DemoServer) async throws -> (TaskResult, SessionTask) {
-        let task = try session.downloadTask(with: try draft("GET", path, on: server).build(), to: file, resuming: resuming)
+    private func download(_ session: URLSessionManager, _ path: String, to file: String, resuming: Bool = false, on server: DemoServer, options: TaskOptions) async throws -> (TaskResult, SessionTask) {
+        let task = try session.downloadTask(with: try draft("GET", path, on: server).build(), to: file, resuming: resuming, options: options)
         task.resume()
         return (await task.result(), task)
     }
@@ -208,8 +217,9 @@ struct DownloadTests {
         let directory = try TemporaryDirectory()
         let file = directory.path + "/alphabet.bin"
         try await withDemoServer { server in
-            let session = try manager(server) { $0.responseSerializer = HTTPResponseSerializer() }
-            let (result, task) = try await download(session, "range/300000", to: file, on: server)
+            let session = try manager(server)
+            let taskOptions = options { $0.responseSerializer = HTTPResponseSerializer() }
+            let (result, task) = try await download(session, "range/300000", to: file, on: server, options: taskOptions)
             #expect(result.download?.completed == true)
             #expect(result.download?.bytesWritten == 300_000)
             #expect(result.data.isEmpty)
@@ -227,8 +237,9 @@ struct DownloadTests {
         _ = try directory.write("alphabet.bin.part", Self.alphabet(0..<40_000))
         _ = try directory.write("alphabet.bin.part.validator", Array("\"range100000\"\n".utf8))
         try await withDemoServer { server in
-            let session = try manager(server) { $0.responseSerializer = HTTPResponseSerializer() }
-            let (result, task) = try await download(session, "range/100000", to: file, resuming: true, on: server)
+            let session = try manager(server)
+            let taskOptions = options { $0.responseSerializer = HTTPResponseSerializer() }
+            let (result, task) = try await download(session, "range/100000", to: file, resuming: true, on: server, options: taskOptions)
             #expect(result.response?.statusCode == 206)
             #expect(result.download?.resumedFrom == 40_000)
             #expect(result.download?.bytesWritten == 60_000)
@@ -248,8 +259,9 @@ struct DownloadTests {
         _ = try directory.write("alphabet.bin.part", Array(repeating: UInt8(ascii: "z"), count: 5_000))
         _ = try directory.write("alphabet.bin.part.validator", Array("\"an-older-version\"\n".utf8))
         try await withDemoServer { server in
-            let session = try manager(server) { $0.responseSerializer = HTTPResponseSerializer() }
-            let (result, _) = try await download(session, "range/20000", to: file, resuming: true, on: server)
+            let session = try manager(server)
+            let taskOptions = options { $0.responseSerializer = HTTPResponseSerializer() }
+            let (result, _) = try await download(session, "range/20000", to: file, resuming: true, on: server, options: taskOptions)
             #expect(result.response?.statusCode == 200)
             #expect(result.download?.restarted == true)
             #expect(result.download?.resumedFrom == nil)
@@ -263,12 +275,13 @@ struct DownloadTests {
         let file = directory.path + "/alphabet.bin"
         _ = try directory.write("alphabet.bin.part", Self.alphabet(0..<500))
         try await withDemoServer { server in
-            let session = try manager(server) { 
+            let session = try manager(server)
+            let taskOptions = options { 
                 var serializer = HTTPResponseSerializer()
                 serializer.acceptableStatusCodes = StatusCodeSet([200...299, 416...416])
                 $0.responseSerializer = serializer
             }
-            let (result, _) = try await download(session, "range/500", to: file, resuming: true, on: server)
+            let (result, _) = try await download(session, "range/500", to: file, resuming: true, on: server, options: taskOptions)
             #expect(result.response?.statusCode == 416)
             #expect(result.download?.alreadyComplete == true)
             #expect(result.download?.completed == true)
@@ -281,8 +294,9 @@ struct DownloadTests {
         let directory = try TemporaryDirectory()
         let file = try directory.write("keep.txt", Array("precious".utf8))
         try await withDemoServer { server in
-            let session = try manager(server) { $0.responseSerializer = HTTPResponseSerializer() }
-            let (result, _) = try await download(session, "status/404", to: file, on: server)
+            let session = try manager(server)
+            let taskOptions = options { $0.responseSerializer = HTTPResponseSerializer() }
+            let (result, _) = try await download(session, "status/404", to: file, on: server, options: taskOptions)
             #expect(result.response?.statusCode == 404)
             #expect(result.download?.completed == false)
             #expect(try String(contentsOfFile: file, encoding: .utf8) == "precious")
@@ -295,8 +309,9 @@ struct DownloadTests {
         let directory = try TemporaryDirectory()
         let file = directory.path + "/slow.bin"
         try await withDemoServer { server in
-            let session = try manager(server) { $0.responseSerializer = HTTPResponseSerializer() }
-            let task = try session.downloadTask(with: try draft("GET", "drip?duration=5&numbytes=50", on: server).build(), to: file)
+            let session = try manager(server)
+            let taskOptions = options { $0.responseSerializer = HTTPResponseSerializer() }
+            let task = try session.downloadTask(with: try draft("GET", "drip?duration=5&numbytes=50", on: server).build(), to: file, options: taskOptions)
             task.resume()
             // Cancel once some bytes are on disk, however slowly the machine runs.
             while task.downloadProgress.completed < 3 { try await Task.sleep(for: .milliseconds(20)) }
@@ -341,14 +356,15 @@ struct UploadTests {
 
     @Test func aThrottledMultipartUploadReportsProgressAsItGoes() async throws {
         try await withDemoServer { server in
-            let session = try manager(server) { $0.uploadBytesPerSecond = 200_000 }
+            let session = try manager(server)
+            let taskOptions = options { $0.uploadBytesPerSecond = 200_000 }
             var request = try draft("POST", "post", on: server)
             request.items = [try RequestItem.parse("note=hello")]
             let directory = try TemporaryDirectory()
             let path = try directory.write("blob.bin", Array(repeating: 7, count: 100_000))
             request.items.append(try RequestItem.parse("blob@\(path)"))
             let built = try request.build()
-            let task = try session.dataTask(with: built)
+            let task = try session.dataTask(with: built, options: taskOptions)
             // Subscribed before the task starts, so no early step is missed under load.
             let events = task.events
             let steps = Task { () -> [TransferProgress] in

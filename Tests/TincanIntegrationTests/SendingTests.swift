@@ -74,7 +74,7 @@ struct SendingTests {
 
     @Test func stopsAtTheRedirectLimitWithTheLastRedirectResponse() async throws {
         try await withDemoServer { server in
-            let result = try await send(try draft("GET", "redirect/5", on: server)) { $0.maximumRedirects = 2 }
+            let result = try await send(try draft("GET", "redirect/5", on: server)) { $0.redirects = .follow(maximum: 2) }
             #expect(result.redirects.count == 2)
             #expect(result.response?.statusCode == 302)
             #expect(result.serialization?.error?.code == -1011)
@@ -114,7 +114,7 @@ struct SendingTests {
         try await withDemoServer { server in
             var request = try draft("GET", "drip?duration=3&numbytes=30", on: server)
             request.observed.timeoutInterval = 2
-            let result = try await send(request) { $0.requestDeadline = 0.5 }
+            let result = try await send(request) { $0.deadline = 0.5 }
             #expect(result.transportError?.reason == .timedOut(.deadline, seconds: 0.5))
         }
     }
@@ -222,6 +222,31 @@ struct TaskEventTests {
         #expect(connections.withLock { $0 } == 1)
     }
 
+    @Test("The demo server's drip paces its bytes by the clock, so any number of them takes its duration")
+    func aDripIsPacedByTheClock() {
+        // A sleep per byte took 11 s for 100,000 bytes over 1 s, and 21 s for 2,048 on a busy machine.
+        for count in [1, 5, 2_048, 100_000, 10 << 20] {
+            #expect(DemoRoutes.dripBytesDue(after: 0, of: count, over: 1) == 1, "the first byte goes at once")
+            #expect(DemoRoutes.dripBytesDue(after: 0.5, of: count, over: 1) == count / 2 + 1, "half way, half the bytes")
+            #expect(DemoRoutes.dripBytesDue(after: 1, of: count, over: 1) == count, "all by the duration")
+            #expect(DemoRoutes.dripBytesDue(after: 7, of: count, over: 1) == count, "never more than all")
+        }
+        #expect(DemoRoutes.dripBytesDue(after: 0, of: 100, over: 0) == 100)
+        #expect(DemoRoutes.dripBytesDue(after: 0, of: 0, over: 1) == 0)
+        #expect(DemoRoutes.dripBytesDue(after: .infinity, of: 9, over: 1) == 9)
+    }
+
+    @Test("The demo server's drip sends every byte, none before its time", arguments: [2_048, 100_000])
+    func aDripSendsEveryByteInItsTime(bytes: Int) async throws {
+        try await withDemoServer { server in
+            let clock = ContinuousClock()
+            let started = clock.now
+            let result = try await send(try draft("GET", "drip?duration=1&numbytes=\(bytes)", on: server)) { $0.responseSerializer = HTTPResponseSerializer() }
+            #expect(result.data == Array(repeating: UInt8(ascii: "*"), count: bytes))
+            #expect(clock.now - started >= .milliseconds(990), "the last byte is due 1 s less one pause after the first")
+        }
+    }
+
     @Test func aBodyInStepsMovesTheDownloadProgressStepByStep() async throws {
         // In lock step: the server sends the next byte only after the task reported the last one
         // and the 50 ms between progress events has passed, so no load can fold two steps into one.
@@ -317,9 +342,7 @@ struct TaskEventTests {
             let queue = DispatchQueue(label: "test.completions")
             let key = DispatchSpecificKey<String>()
             queue.setSpecific(key: key, value: "mine")
-            var configuration = SendingConfiguration()
-            configuration.completionQueue = queue
-            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), configuration: configuration)
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), completionQueue: queue)
             let request = try draft("GET", "get", on: server).build()
             let seen = Mutex<[String?]>([])
             let tasks = try (0..<3).map { _ in

@@ -43,7 +43,7 @@ enum Fixtures {
         _ = state.update(.task(exchange: id, .resumed, at: 0.001))
         _ = state.update(.task(exchange: id, .requestSent(request), at: 0.002))
         _ = state.update(.task(exchange: id, .downloadProgress(TransferProgress(completed: Int64(body.utf8.count), expected: Int64(body.utf8.count))), at: 0.010))
-        _ = state.update(.task(exchange: id, .completed(result(for: request, status: status, contentType: contentType, body: body, serializer: plan.responseSerializer)), at: 0.012))
+        _ = state.update(.task(exchange: id, .completed(result(for: request, status: status, contentType: contentType, body: body, serializer: plan.options.responseSerializer)), at: 0.012))
     }
 
     static let userJSON = """

@@ -92,7 +92,7 @@ struct NumberInputTests {
             Issue.record("send did not send")
             return
         }
-        #expect(plan.maximumBodyBytes == 2000)
+        #expect(plan.options.maximumBodyBytes == 2000)
         var unlimited = Fixtures.welcome()
         try answer(.maxBody, "0", in: &unlimited)
         #expect(PropertyRow.maxBody.value(in: unlimited) == "no limit")
@@ -100,7 +100,7 @@ struct NumberInputTests {
             Issue.record("send did not send")
             return
         }
-        #expect(lifted.maximumBodyBytes == nil)
+        #expect(lifted.options.maximumBodyBytes == nil)
         #expect(PropertyRow.maxBody.value(in: Fixtures.welcome()) == "256.0 MiB", "the default is shown")
     }
 
@@ -116,7 +116,7 @@ struct NumberInputTests {
             return
         }
         let response = HTTPResponse(url: request.url, statusCode: 200, headers: HTTPHeaders([("Content-Type", "application/json")]))
-        let serialized = plan.responseSerializer.serialize(response, data: Array(#"{"a":null,"b":1}"#.utf8), request: request)
+        let serialized = plan.options.responseSerializer.serialize(response, data: Array(#"{"a":null,"b":1}"#.utf8), request: request)
         #expect(serialized.body == .json(.dictionary(["b": .integer(1)])), "\(serialized)")
     }
 }
@@ -153,7 +153,7 @@ struct PropsDefaultsTests {
             Issue.record("send did not send")
             return
         }
-        #expect(plan.maximumBodyBytes == nil)
+        #expect(plan.options.maximumBodyBytes == nil)
     }
 
     @Test("the acceptable-status prompt takes classes of codes, as session files do")

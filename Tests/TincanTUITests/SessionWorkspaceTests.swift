@@ -381,7 +381,7 @@ struct SessionWorkspaceTests {
     private func sendCollectingEffects(_ state: inout AppState) -> [Effect] {
         let effects = state.update(.input(.key(.ctrl("r"))))
         guard case let .send(id, request, plan)? = effects.first else { return effects }
-        return state.update(.task(exchange: id, .completed(Fixtures.result(for: request, status: 200, contentType: "application/json", body: "{}", serializer: plan.responseSerializer)), at: 0.01))
+        return state.update(.task(exchange: id, .completed(Fixtures.result(for: request, status: 200, contentType: "application/json", body: "{}", serializer: plan.options.responseSerializer)), at: 0.01))
     }
 }
 

@@ -18,7 +18,7 @@ struct TimelineTests {
         }
         _ = state.update(.task(exchange: id, .downloadProgress(TransferProgress(completed: 10, expected: nil)), at: 0.007))
         _ = state.update(.task(exchange: id, .downloadProgress(TransferProgress(completed: 20, expected: nil)), at: 0.008))
-        _ = state.update(.task(exchange: id, .completed(Fixtures.result(for: request, status: 404, contentType: "application/json", body: "{}", serializer: plan.responseSerializer)), at: 0.009))
+        _ = state.update(.task(exchange: id, .completed(Fixtures.result(for: request, status: 404, contentType: "application/json", body: "{}", serializer: plan.options.responseSerializer)), at: 0.009))
         #expect(state.exchange?.milestones.map(\.event) == [
             "resumed",
             "upload started: 8.0 KiB expected",

@@ -11,7 +11,7 @@ import Synchronization
 struct TaskRunner {
     let task: SessionTask
     let transport: any Transport
-    let configuration: SendingConfiguration
+    let options: TaskOptions
     let cookieJar: CookieJar
     let cache: ResponseCache
 
@@ -59,14 +59,14 @@ struct TaskRunner {
         } else {
             download = nil
         }
-        let body = ReceivedBody(download: download, memoryLimit: configuration.maximumBodyBytes)
+        let body = ReceivedBody(download: download, memoryLimit: options.maximumBodyBytes)
         var hop = Hop()
         let policy = request.properties.cachePolicy
         let handlesCookies = request.properties.httpShouldHandleCookies
 
         func finish(_ error: TransportError?) -> TaskResult {
             metrics.total = clock.now - start
-            let serialization = response.map { configuration.responseSerializer.serialize($0, data: data, request: request) }
+            let serialization = response.map { options.responseSerializer.serialize($0, data: data, request: request) }
             var downloadResult: DownloadResult?
             if let download {
                 let whole = transportError == nil && error == nil && hop.disposition.isFinal && (hop.alreadyComplete || response.map { (200..<300).contains($0.statusCode) } ?? false)
@@ -119,8 +119,8 @@ struct TaskRunner {
             metrics.requestCount += 1
             task.emit(.requestSent(outgoing))
             let decision = Mutex(Hop())
-            let canRedirect = redirects.count < configuration.maximumRedirects
-            let credential = challengeAnswered ? nil : configuration.credential
+            let canRedirect = redirects.count < options.redirects.limit
+            let credential = challengeAnswered ? nil : options.credential
             let offset = resumeOffset
             let isValidating = validating != nil
             let sentURL = outgoing.url
@@ -128,11 +128,11 @@ struct TaskRunner {
             let task = self.task
             let cookieJar = self.cookieJar
             do {
-                let remaining = configuration.requestDeadline.map { $0 - (clock.now - start).inSeconds }
-                let options = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: remaining,
-                                               uploadBytesPerSecond: configuration.uploadBytesPerSecond,
-                                               decompression: configuration.decompression)
-                response = try await transport.send(outgoing, options: options) { event in
+                let remaining = options.deadline.map { $0 - (clock.now - start).inSeconds }
+                let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: remaining,
+                                                  uploadBytesPerSecond: options.uploadBytesPerSecond,
+                                                  decompression: options.decompression)
+                response = try await transport.send(outgoing, options: hopOptions) { event in
                     switch event {
                     case .requestHeadSent:
                         decision.withLock { $0.connect = $0.connect ?? (clock.now - start) }
@@ -163,7 +163,7 @@ struct TaskRunner {
                     transportError = TransportError(.cancelled)
                 } else if case .timedOut(.deadline, _) = error.reason {
                     // The transport saw what was left of the deadline; report the deadline the user set.
-                    transportError = TransportError(.timedOut(.deadline, seconds: configuration.requestDeadline))
+                    transportError = TransportError(.timedOut(.deadline, seconds: options.deadline))
                 } else {
                     transportError = error
                 }
@@ -188,7 +188,7 @@ struct TaskRunner {
             // MARK: After the response
             switch hop.disposition {
             case .redirect:
-                guard let next = URLSessionManager.redirect(from: request, response: current, hops: redirects.count, limit: configuration.maximumRedirects) else {
+                guard let next = URLSessionManager.redirect(from: request, response: current, hops: redirects.count, limit: options.redirects.limit) else {
                     data = []
                     return finish(nil)
                 }
@@ -200,7 +200,7 @@ struct TaskRunner {
                 continue
             case .challenge(let challenge):
                 nonceCount += 1
-                guard let credential = configuration.credential,
+                guard let credential = options.credential,
                       let answer = Authenticator.authorization(for: challenge, credential: credential, request: outgoing, count: nonceCount)
                 else {
                     return finish(nil)
@@ -222,7 +222,7 @@ struct TaskRunner {
                 if let download, body.target == .file || hop.alreadyComplete {
                     do {
                         // Content-Length counts the bytes on the wire: compare it only with a body that was not decoded.
-                        let decoded = configuration.decompression != nil && ContentDecoder.decodes(current.headers["Content-Encoding"])
+                        let decoded = options.decompression != nil && ContentDecoder.decodes(current.headers["Content-Encoding"])
                         if let expected = current.expectedContentLength, body.target == .file, !decoded, body.written != expected {
                             return finish(TransportError(.connectionClosed("the download stopped after \(body.written) of \(expected) bytes; \(download.partialPath) is kept for --continue")))
                         }

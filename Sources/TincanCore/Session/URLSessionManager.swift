@@ -2,42 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// How a session manager sends: its transport and the rules it applies around it.
-public struct SendingConfiguration: Sendable {
-    /// The response serializer that validates and decodes every response.
-    public var responseSerializer: any ResponseSerializer = JSONResponseSerializer()
-    /// The most redirects followed before the last redirect response is returned as it is.
-    public var maximumRedirects = 10
-    /// Seconds the whole request may take (redirects included), or nil for no limit.
-    public var requestDeadline: Double?
-    /// Where completion handlers run.
-    public var completionQueue = DispatchQueue(label: "tincan.session.completion")
-    /// The credential answered to a 401's Basic or Digest challenge, or nil to answer none.
-    public var credential: Credential?
-    /// The most request-body bytes sent per second, or nil for no limit.
-    public var uploadBytesPerSecond: Int?
-    /// The most response-body bytes kept in memory (downloads to a file are not limited), or nil
-    /// for no limit. A body past it fails the request with ``TransportError/Reason/limitExceeded(_:)``.
-    public var maximumBodyBytes: Int64? = SendingConfiguration.defaultMaximumBodyBytes
-    /// How far a gzip or deflate body may grow when decoded, or nil to keep it encoded.
-    public var decompression: DecompressionLimits? = .standard
-
-    /// The default of ``maximumBodyBytes``: 256 MiB.
-    public static let defaultMaximumBodyBytes: Int64 = 256 << 20
-
-    /// The in-memory body limit `text` gives (`500k`, `256M`, `2G`), or nil for `0`, no limit.
-    ///
-    /// - Parameter name: The option or key it came from, for the error.
-    /// - Throws: ``NumericRangeError`` naming `name` for a value that is not a size in range.
-    public static func maximumBodyBytes(parsing text: String, name: String = "max-body") throws -> Int64? {
-        let bytes = try NumericRange.bodySize.named(name).integer(parsing: text)
-        return bytes == 0 ? nil : Int64(bytes)
-    }
-
-    /// Creates the defaults.
-    public init() {}
-}
-
 /// The sending half of the session manager (AFNetworking's `AFURLSessionManager`): tasks keyed by
 /// identifier, each with its own delegate state, events and completion.
 public final class URLSessionManager: Sendable {
@@ -51,7 +15,8 @@ public final class URLSessionManager: Sendable {
     public let cookieJar = CookieJar()
     /// The session's response cache, used as each request's cache policy says.
     public let cache = ResponseCache()
-    private let configuration: Mutex<SendingConfiguration>
+    /// Where completion handlers run.
+    public let completionQueue: DispatchQueue
     private let registry = Mutex(Registry())
 
     private struct Registry {
@@ -61,29 +26,23 @@ public final class URLSessionManager: Sendable {
     }
 
     /// Creates a manager that sends through `transport`.
-    public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(), configuration: SendingConfiguration = SendingConfiguration()) {
+    public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(), completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion")) {
         self.http = http
         self.transport = transport
         self.securityPolicy = .default
-        self.configuration = Mutex(configuration)
+        self.completionQueue = completionQueue
     }
 
     /// Creates a manager whose transport trusts servers as `securityPolicy` says.
     ///
     /// - Throws: ``SecurityPolicyError`` when the policy is invalid for the base URL (pinning
     ///   on a base URL that is not https) or its files cannot be read.
-    public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy, configuration: SendingConfiguration = SendingConfiguration()) throws {
+    public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy, completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion")) throws {
         try securityPolicy.validate(baseURL: http.baseURL)
         self.http = http
         self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration(), trust: securityPolicy.trust)
         self.securityPolicy = securityPolicy
-        self.configuration = Mutex(configuration)
-    }
-
-    /// The sending configuration.
-    public var sendingConfiguration: SendingConfiguration {
-        get { configuration.withLock { $0 } }
-        set { configuration.withLock { $0 = newValue } }
+        self.completionQueue = completionQueue
     }
 
     /// The tasks that have not completed, by identifier.
@@ -91,30 +50,67 @@ public final class URLSessionManager: Sendable {
         registry.withLock { $0.tasks }
     }
 
-    /// Makes a suspended data task for `request`; call ``SessionTask/resume()`` to send it.
+    /// Makes a suspended task for `request` with its own `options`; call ``SessionTask/resume()``
+    /// to send it. This is the one way a task is made: the options decide its kind (a download
+    /// when they name a destination, else an upload when they name a file, else a data task).
     ///
-    /// - Parameter completion: Runs on the configuration's completion queue when the task ends.
-    public func dataTask(with request: HTTPRequest, completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
-        try makeTask(request, kind: .data, completion: completion)
+    /// - Parameter completion: Runs on ``completionQueue`` when the task ends.
+    /// - Throws: ``RequestSerializationError`` when the upload file is missing or not a regular
+    ///   file; ``SecurityPolicyError`` when the policy refuses the URL; ``TransportError`` once
+    ///   the session is invalidated.
+    public func task(with request: HTTPRequest, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+        var request = request
+        if let path = options.uploadFile {
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw RequestSerializationError(.fileNotReachable(path: path)) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw RequestSerializationError(.notARegularFile(path: path)) }
+            request.body = .file(path: path, length: Int64(info.st_size))
+        }
+        return try makeTask(request, kind: options.kind, options: options, completion: completion)
     }
 
-    /// Makes a suspended upload task that sends `data` as the body.
-    public func uploadTask(with request: HTTPRequest, from data: [UInt8], completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+    private func makeTask(_ request: HTTPRequest, kind: SessionTask.Kind, options: TaskOptions, completion: (@Sendable (TaskResult) -> Void)?) throws -> SessionTask {
+        try securityPolicy.validate(requestURL: request.url)
+        let identifier = try registry.withLock { registry -> Int in
+            guard !registry.invalidated else { throw TransportError(.invalidRequest("the session was invalidated")) }
+            defer { registry.nextIdentifier += 1 }
+            return registry.nextIdentifier
+        }
+        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, completion: { [weak self] result in
+            self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) }
+            completion?(result)
+        }) { [transport, cookieJar, cache] task in
+            await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache).run()
+        }
+        registry.withLock { $0.tasks[identifier] = task }
+        return task
+    }
+
+    /// Makes a suspended data task (AFNetworking's `dataTaskWithRequest:`).
+    public func dataTask(with request: HTTPRequest, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+        var options = options
+        options.uploadFile = nil
+        options.download = nil
+        return try task(with: request, options: options, completion: completion)
+    }
+
+    /// Makes a suspended upload task that sends `data` as the body (AFNetworking's `uploadTaskWithRequest:fromData:`).
+    public func uploadTask(with request: HTTPRequest, from data: [UInt8], options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
         var request = request
         request.body = .bytes(data)
-        return try makeTask(request, kind: .upload, completion: completion)
+        var options = options
+        options.uploadFile = nil
+        options.download = nil
+        return try makeTask(request, kind: .upload, options: options, completion: completion)
     }
 
-    /// Makes a suspended upload task that streams the file at `path` from disk as the body.
-    ///
-    /// - Throws: ``RequestSerializationError`` when the file is missing or not a regular file.
-    public func uploadTask(with request: HTTPRequest, fromFile path: String, completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw RequestSerializationError(.fileNotReachable(path: path)) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw RequestSerializationError(.notARegularFile(path: path)) }
-        var request = request
-        request.body = .file(path: path, length: Int64(info.st_size))
-        return try makeTask(request, kind: .upload, completion: completion)
+    /// Makes a suspended upload task that streams the file at `path` from disk as the body
+    /// (AFNetworking's `uploadTaskWithRequest:fromFile:`).
+    public func uploadTask(with request: HTTPRequest, fromFile path: String, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+        var options = options
+        options.uploadFile = path
+        options.download = nil
+        return try task(with: request, options: options, completion: completion)
     }
 
     /// Makes a suspended download task that streams the body to `path`, never holding it in memory.
@@ -122,39 +118,15 @@ public final class URLSessionManager: Sendable {
     /// The bytes go to `path.part` and replace `path` only when complete. With `resuming`, an
     /// existing `path.part` is continued with `Range` (and `If-Range` with the validator saved
     /// beside it): a 206 appends, a 200 starts again, and a 416 for a file already whole completes it.
-    public func downloadTask(with request: HTTPRequest, to path: String, resuming: Bool = false, completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
-        try makeTask(request, kind: .download(path: path, resuming: resuming), completion: completion)
-    }
-
-    /// A download task when `downloadPath` is given, else an upload task from `uploadFile` when
-    /// that is given, else a data task: how a saved request's settings choose its task.
-    public func task(with request: HTTPRequest, uploadFile: String?, downloadPath: String?) throws -> SessionTask {
-        if let downloadPath { return try downloadTask(with: request, to: downloadPath) }
-        if let uploadFile { return try uploadTask(with: request, fromFile: uploadFile) }
-        return try dataTask(with: request)
-    }
-
-    private func makeTask(_ request: HTTPRequest, kind: SessionTask.Kind, completion: (@Sendable (TaskResult) -> Void)?) throws -> SessionTask {
-        try securityPolicy.validate(requestURL: request.url)
-        let configuration = sendingConfiguration
-        let identifier = try registry.withLock { registry -> Int in
-            guard !registry.invalidated else { throw TransportError(.invalidRequest("the session was invalidated")) }
-            defer { registry.nextIdentifier += 1 }
-            return registry.nextIdentifier
-        }
-        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: configuration.completionQueue, completion: { [weak self] result in
-            self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) }
-            completion?(result)
-        }) { [transport, cookieJar, cache] task in
-            await TaskRunner(task: task, transport: transport, configuration: configuration, cookieJar: cookieJar, cache: cache).run()
-        }
-        registry.withLock { $0.tasks[identifier] = task }
-        return task
+    public func downloadTask(with request: HTTPRequest, to path: String, resuming: Bool = false, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+        var options = options
+        options.download = TaskOptions.Download(path: path, resuming: resuming)
+        return try task(with: request, options: options, completion: completion)
     }
 
     /// Builds, sends and awaits one request.
-    public func send(_ request: HTTPRequest) async throws -> TaskResult {
-        let task = try dataTask(with: request)
+    public func send(_ request: HTTPRequest, options: TaskOptions = TaskOptions()) async throws -> TaskResult {
+        let task = try task(with: request, options: options)
         task.resume()
         return await task.result()
     }

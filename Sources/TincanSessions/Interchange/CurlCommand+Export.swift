@@ -29,7 +29,7 @@ extension CurlCommand {
         var sendsData = false
         var uploads = false
         let url = request.url.string
-        if let upload = resolved?.upload {
+        if let upload = resolved?.options.uploadFile {
             if CurlData.uploadURL(url, file: upload) == url {
                 body = ["-T " + ShellWords.quote(upload)]
                 uploads = true
@@ -84,10 +84,10 @@ extension CurlCommand {
         if sendsData, !request.headers.contains(name: "Content-Type") { removed.append("Content-Type") }
         if uploads || (request.body.length ?? 0) > expectThreshold { removed.append("Expect") }
         lines += removed.map { "-H " + ShellWords.quote("\($0):") }
-        if let digest = resolved?.digest { lines.append("--digest -u " + ShellWords.quote("\(digest.user):\(digest.password)")) }
+        if let digest = resolved?.options.credential { lines.append("--digest -u " + ShellWords.quote("\(digest.user):\(digest.password)")) }
         lines += body
         lines += transferOptions(request, resolved: resolved, warnings: &warnings)
-        if let download = resolved?.download { lines.append("-o " + ShellWords.quote(download)) }
+        if let download = resolved?.options.download?.path { lines.append("-o " + ShellWords.quote(download)) }
         return Exported(command: lines.joined(separator: multiline ? " \\\n  " : " "), warnings: warnings)
     }
 
@@ -113,7 +113,7 @@ extension CurlCommand {
 
     /// Redirects, the timeout, decoding, trust and the upload rate, as curl's options.
     private static func transferOptions(_ request: HTTPRequest, resolved: ResolvedRequest?, warnings: inout [String]) -> [String] {
-        var options = ["-L --max-redirs \(SendingConfiguration().maximumRedirects)"]
+        var options = ["-L --max-redirs \(RedirectPolicy.standard.limit)"]
         if request.appliedProperties.contains(.timeoutInterval) {
             // Tincan's timeout is an idle timeout: connecting, and then no byte for that long.
             let seconds = request.properties.timeoutInterval
@@ -125,7 +125,7 @@ extension CurlCommand {
         }
         // Tincan decodes the gzip and deflate it asks for; --compressed makes curl decode them too.
         if request.headers.contains(name: "Accept-Encoding") { options.append("--compressed") }
-        if let rate = resolved?.uploadRate {
+        if let rate = resolved?.options.uploadBytesPerSecond {
             options.append("--limit-rate \(rate)")
             warnings.append("--limit-rate \(rate): curl slows the response to that rate too; Tincan only the upload")
         }

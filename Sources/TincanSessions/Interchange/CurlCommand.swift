@@ -429,7 +429,7 @@ struct CurlCommandReader {
     }
 
     mutating func noteRedirectsAndTimeouts() {
-        let tincanLimit = SendingConfiguration().maximumRedirects
+        let tincanLimit = RedirectPolicy.standard.limit
         if !location {
             warnings.append("redirects: curl without -L stops at the first one; Tincan follows up to \(tincanLimit)")
         } else {

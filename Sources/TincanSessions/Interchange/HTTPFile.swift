@@ -65,8 +65,8 @@ public enum HTTPFile {
             for field in request.headers where !HTTPHeaders.same(field.name, "Content-Length") {
                 lines.append("\(field.name): \(field.value)")
             }
-            if let digest = resolved?.digest { lines.append("Authorization: Digest \(digest.user) \(digest.password)") }
-            if let upload = resolved?.upload {
+            if let digest = resolved?.options.credential { lines.append("Authorization: Digest \(digest.user) \(digest.password)") }
+            if let upload = resolved?.options.uploadFile {
                 lines += ["", "< \(upload)"]
             } else {
                 switch request.body {
@@ -83,7 +83,7 @@ public enum HTTPFile {
                     lines += [""] + (try formLines(form, request: name))
                 }
             }
-            if let download = resolved?.download { lines.append(">>! \(download)") }
+            if let download = resolved?.options.download?.path { lines.append(">>! \(download)") }
             warnings += notCarried(name, resolved: resolved)
             blocks.append(lines.joined(separator: "\n"))
         }
@@ -136,7 +136,7 @@ public enum HTTPFile {
         for case .removeHeader(let header) in resolved.draft.items {
             warnings.append("request '\(name)': \(header) is removed in the session, which a .http file cannot say; the client sends its own \(header) if it has one")
         }
-        if let rate = resolved.uploadRate { warnings.append("request '\(name)': the upload rate (\(rate) bytes/s) is not carried over") }
+        if let rate = resolved.options.uploadBytesPerSecond { warnings.append("request '\(name)': the upload rate (\(rate) bytes/s) is not carried over") }
         let security = resolved.security
         if security.insecure || security.caFile != nil || !security.pins.isEmpty {
             warnings.append("request '\(name)': the session's security settings (insecure, ca-file, pins) belong in the client's environment file, not the .http file")

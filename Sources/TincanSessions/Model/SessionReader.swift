@@ -183,7 +183,7 @@ struct SessionReader {
             case "max-body":
                 let size = try text(value, "a size such as 512M, or 0 for no limit")
                 do {
-                    _ = try SendingConfiguration.maximumBodyBytes(parsing: size)
+                    _ = try TaskOptions.maximumBodyBytes(parsing: size)
                 } catch {
                     throw file.error(at: value, "\(error)")
                 }

@@ -15,7 +15,7 @@ public struct ReplayOptions: Sendable {
     /// Save each response into its request's `recorded:`.
     public var record = false
     /// The most response-body bytes kept in memory per request, or nil for no limit.
-    public var maximumBodyBytes: Int64? = SendingConfiguration.defaultMaximumBodyBytes
+    public var maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes
     /// The process environment, for `{{$env.NAME}}`.
     public var processEnvironment = ProcessInfo.processInfo.environment
 
@@ -167,35 +167,17 @@ public final class Replayer: Sendable {
         do {
             resolved = try session.resolve(index, template: template, directory: directory, file: path)
             request = try resolved.draft.build()
-            if let download = resolved.download { try DownloadDestination.check(download) }
+            if let download = resolved.options.download { try DownloadDestination.check(download.path) }
         } catch {
             outcome.state = .failed
             outcome.error = "\(error)"
             return
         }
         outcome.url = Redaction.url(request.url.string)
-        var configuration = SendingConfiguration()
-        do {
-            configuration.responseSerializer = try resolved.contract.makeSerializer()
-        } catch {
-            outcome.state = .failed
-            outcome.error = "response accept-status: \(error)"
-            return
-        }
-        configuration.credential = resolved.digest
-        configuration.uploadBytesPerSecond = resolved.uploadRate
-        // The request's own max-body (or the session's default) wins over --max-body.
-        do {
-            configuration.maximumBodyBytes = try resolved.contract.maxBody.map { try SendingConfiguration.maximumBodyBytes(parsing: $0) } ?? options.maximumBodyBytes
-        } catch {
-            outcome.state = .failed
-            outcome.error = "response max-body: \(error)"
-            return
-        }
-        manager.sendingConfiguration = configuration
         let result: TaskResult
         do {
-            let task = try manager.task(with: request, uploadFile: resolved.upload, downloadPath: resolved.download)
+            // The request's own max-body (or the session's default) wins over --max-body.
+            let task = try manager.task(with: request, options: try resolved.taskOptions(maximumBodyBytes: options.maximumBodyBytes))
             task.resume()
             result = await task.result()
         } catch {

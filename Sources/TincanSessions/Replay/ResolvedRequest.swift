@@ -9,16 +9,48 @@ public struct ResolvedRequest: Sendable {
     public var draft: RequestDraft
     /// The response contract (defaults with the request's own laid over them).
     public var contract: ResponseContract
-    /// Credentials for a Digest challenge.
-    public var digest: Credential?
-    /// Where to stream the body, when the request is a download.
-    public var download: String?
-    /// The file to stream as the body, when the request is an upload.
-    public var upload: String?
-    /// The upload rate limit in bytes per second.
-    public var uploadRate: Int?
+    /// The task's options the request itself gives: the credential for a Digest challenge, the
+    /// upload file and rate, the download destination. The response serializer and the
+    /// in-memory limit come from ``contract`` when it is sent: see ``taskOptions(maximumBodyBytes:)``.
+    public var options = TaskOptions()
     /// The session's security settings, their file paths resolved.
     public var security = SecuritySettings()
+
+    /// A request resolved from `draft` and `contract`, with the options and security settings given.
+    public init(draft: RequestDraft, contract: ResponseContract = ResponseContract(), options: TaskOptions = TaskOptions(), security: SecuritySettings = SecuritySettings()) {
+        self.draft = draft
+        self.contract = contract
+        self.options = options
+        self.security = security
+    }
+
+    /// The options to send the request with: ``options`` with the contract's response serializer,
+    /// and its `max-body` when it names one, else `maximumBodyBytes` (what `--max-body` says).
+    ///
+    /// - Throws: ``ResponseContractError`` naming the setting at fault.
+    public func taskOptions(maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes) throws(ResponseContractError) -> TaskOptions {
+        var options = options
+        do {
+            options.responseSerializer = try contract.makeSerializer()
+        } catch {
+            throw ResponseContractError(setting: "accept-status", reason: "\(error)")
+        }
+        do {
+            options.maximumBodyBytes = try contract.maxBody.map { try TaskOptions.maximumBodyBytes(parsing: $0) } ?? maximumBodyBytes
+        } catch {
+            throw ResponseContractError(setting: "max-body", reason: "\(error)")
+        }
+        return options
+    }
+}
+
+/// A response setting of a request that cannot be used as written.
+public struct ResponseContractError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The setting's key under `response:`.
+    public var setting: String
+    public var reason: String
+
+    public var description: String { "response \(setting): \(reason)" }
 }
 
 /// A request that could not be resolved: which one, where, and why.
@@ -133,23 +165,23 @@ extension Session {
             let credential = Credential(user: try expand(auth.user), password: try expand(auth.password))
             switch auth.scheme {
             case .basic: resolved.draft.credentials = credential
-            case .digest: resolved.digest = credential
+            case .digest: resolved.options.credential = credential
             }
         }
         var properties = defaults.properties
         for property in saved.properties.changed { properties.copyValue(of: property, from: saved.properties) }
         resolved.draft.observed = properties
-        resolved.download = try saved.download.map(resolvePath)
+        if let download = saved.download { resolved.options.download = TaskOptions.Download(path: try resolvePath(download)) }
         if let upload = saved.upload {
             let path = try resolvePath(upload.file)
-            resolved.upload = path
+            resolved.options.uploadFile = path
             // The draft carries the file as its body, so that the preview, the Explain view and
             // an export show what the upload task streams.
             resolved.draft.upload(fromFile: path)
             if let rate = upload.rate {
                 let text = try expand(rate)
                 do {
-                    resolved.uploadRate = try ByteRate.checked(text, range: NumericRange.uploadRate.named("upload rate"))
+                    resolved.options.uploadBytesPerSecond = try ByteRate.checked(text, range: NumericRange.uploadRate.named("upload rate"))
                 } catch {
                     throw fail("\(error)")
                 }

@@ -327,23 +327,24 @@ extension AppState {
             if case let .error(reason) = preview { status = StatusMessage("Cannot send: \(reason)", .error) }
             return []
         }
-        let serializer: any ResponseSerializer
-        var bodyLimit = SendingConfiguration.defaultMaximumBodyBytes as Int64?
+        // The panes' response settings over the resolved request's: one reading of both.
+        var sending = resolved ?? ResolvedRequest(draft: RequestDraft(method: request.method, url: request.url.string))
+        sending.contract.serializer = responseSerializer
+        sending.contract.acceptStatus = acceptableStatusCodes.description
+        sending.contract.removesNulls = removesNulls
+        sending.contract.maxBody = maxBody
+        if let uploadBytesPerSecond { sending.options.uploadBytesPerSecond = uploadBytesPerSecond }
+        let options: TaskOptions
         do {
-            if let maxBody { bodyLimit = try SendingConfiguration.maximumBodyBytes(parsing: maxBody) }
-            var contract = resolved?.contract ?? ResponseContract()
-            contract.serializer = responseSerializer
-            contract.acceptStatus = acceptableStatusCodes.description
-            contract.removesNulls = removesNulls
-            serializer = try contract.makeSerializer()
+            options = try sending.taskOptions()
         } catch {
-            status = StatusMessage("Cannot send: the response contract: \(error)", .error)
+            status = StatusMessage("Cannot send: the \(error)", .error)
             return []
         }
         // Before anything is sent: the body would have nowhere to go.
-        if let download = resolved?.download {
+        if let download = options.download {
             do {
-                try DownloadDestination.check(download)
+                try DownloadDestination.check(download.path)
             } catch {
                 status = StatusMessage("Cannot send: \(error)", .error)
                 return []
@@ -356,15 +357,11 @@ extension AppState {
         exchange.saved = session.requests[workspace.selected]
         exchange.base = session.base
         exchange.template = try? workspace.template()
-        exchange.responseSerializer = serializer
+        exchange.responseSerializer = options.responseSerializer
         self.exchange = exchange
         responseScroll = ScrollState()
         status = StatusMessage("Sending \(request.method) \(Redaction.url(request.url.string))…")
-        var plan = SendPlan(responseSerializer: serializer, uploadBytesPerSecond: uploadBytesPerSecond ?? resolved?.uploadRate,
-                            digest: resolved?.digest, uploadFile: resolved?.upload, downloadPath: resolved?.download)
-        plan.maximumBodyBytes = bodyLimit
-        plan.security = resolved?.security ?? SecuritySettings()
-        return [.send(exchange: id, request: request, plan: plan)]
+        return [.send(exchange: id, request: request, plan: SendPlan(options: options, security: sending.security))]
     }
 
     mutating func setFocus(_ pane: Pane) {
@@ -509,7 +506,7 @@ extension AppState {
                 maxBody = nil
             } else {
                 do {
-                    _ = try SendingConfiguration.maximumBodyBytes(parsing: trimmed)
+                    _ = try TaskOptions.maximumBodyBytes(parsing: trimmed)
                 } catch {
                     return "\(error)"
                 }

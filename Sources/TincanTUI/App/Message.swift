@@ -41,24 +41,13 @@ public enum Effect: Sendable {
 
 /// How a request is sent: the response validation and pacing the properties panel set.
 public struct SendPlan: Sendable {
-    public var responseSerializer: any ResponseSerializer
-    public var uploadBytesPerSecond: Int?
-    /// Answer a Digest challenge with this credential.
-    public var digest: Credential?
-    /// Send this file as the body (an upload task).
-    public var uploadFile: String?
-    /// Write the body to this file (a download task).
-    public var downloadPath: String?
-    /// The most response-body bytes kept in memory, or nil for no limit.
-    public var maximumBodyBytes: Int64? = SendingConfiguration.defaultMaximumBodyBytes
+    /// The task's own options: serializer, credential, upload, download, limits.
+    public var options: TaskOptions
     /// The session's trust settings (CA file, pins, insecure), paths resolved.
     public var security = SecuritySettings()
 
-    public init(responseSerializer: any ResponseSerializer, uploadBytesPerSecond: Int? = nil, digest: Credential? = nil, uploadFile: String? = nil, downloadPath: String? = nil) {
-        self.responseSerializer = responseSerializer
-        self.uploadBytesPerSecond = uploadBytesPerSecond
-        self.digest = digest
-        self.uploadFile = uploadFile
-        self.downloadPath = downloadPath
+    public init(options: TaskOptions, security: SecuritySettings = SecuritySettings()) {
+        self.options = options
+        self.security = security
     }
 }

@@ -47,7 +47,7 @@ enum PropertyRow: CaseIterable {
         case .removeNulls: return state.removesNulls ? "yes" : "no"
         case .maxBody:
             // As written (`2k`), since the row is narrow; the default as a size.
-            guard let text = state.maxBody else { return RequestPreview.shortSize(Double(SendingConfiguration.defaultMaximumBodyBytes)) }
+            guard let text = state.maxBody else { return RequestPreview.shortSize(Double(TaskOptions.defaultMaximumBodyBytes)) }
             return text == "0" ? "no limit" : text
         case .uploadLimit: return state.uploadBytesPerSecond.map { "\(RequestPreview.byteCount(Int64($0)))/s" } ?? "full speed"
         }

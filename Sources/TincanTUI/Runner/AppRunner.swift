@@ -111,14 +111,8 @@ public final class AppRunner: Sendable {
             inbox.post(.sendFailed(exchange: id, "the session's security settings cannot be used: \(error)", at: seconds()))
             return
         }
-        var configuration = manager.sendingConfiguration
-        configuration.responseSerializer = plan.responseSerializer
-        configuration.uploadBytesPerSecond = plan.uploadBytesPerSecond
-        configuration.credential = plan.digest
-        configuration.maximumBodyBytes = plan.maximumBodyBytes
-        manager.sendingConfiguration = configuration
         do {
-            let task = try manager.task(with: request, uploadFile: plan.uploadFile, downloadPath: plan.downloadPath)
+            let task = try manager.task(with: request, options: plan.options)
             tasks.withLock { $0[id] = task }
             let events = task.events
             let inbox = inbox
