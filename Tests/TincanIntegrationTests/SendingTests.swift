@@ -337,6 +337,62 @@ struct TaskEventTests {
         }
     }
 
+    @Test("Tasks of one manager keep their own options, even when made together and run at once")
+    func optionsBelongToTheirTask() async throws {
+        try await withDemoServer { server in
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
+            var answering = TaskOptions(responseSerializer: HTTPResponseSerializer())
+            answering.credential = Credential(user: "ann", password: "pw")
+            var staying = TaskOptions(responseSerializer: HTTPResponseSerializer())
+            staying.redirects = .doNotFollow
+            // Made before either runs: with one shared configuration, the last one set won both.
+            let challenged = try manager.task(with: try draft("GET", "basic-auth/ann/pw", on: server).build(), options: answering)
+            let unanswered = try manager.task(with: try draft("GET", "basic-auth/ann/pw", on: server).build(), options: staying)
+            let redirected = try manager.task(with: try draft("GET", "redirect/2", on: server).build(), options: staying)
+            let followed = try manager.task(with: try draft("GET", "redirect/2", on: server).build(), options: answering)
+            for task in [challenged, unanswered, redirected, followed] { task.resume() }
+            #expect(await challenged.result().response?.statusCode == 200)
+            #expect(await unanswered.result().response?.statusCode == 401)
+            #expect(await redirected.result().response?.statusCode == 302)
+            #expect(await redirected.result().redirects.isEmpty)
+            #expect(await followed.result().response?.statusCode == 200)
+            #expect(await followed.result().redirects.count == 2)
+            try await manager.invalidate(cancelingTasks: true)
+        }
+    }
+
+    @Test("A redirect maximum of 0 or less follows none; a positive one follows that many")
+    func redirectPolicyFromAMaximum() {
+        #expect(RedirectPolicy(maximum: 0) == .doNotFollow)
+        #expect(RedirectPolicy(maximum: -3).limit == 0)
+        #expect(RedirectPolicy(maximum: 4) == .follow(maximum: 4))
+        #expect(RedirectPolicy.follow(maximum: -1).limit == 0)
+        #expect(RedirectPolicy.standard.limit == 10)
+    }
+
+    @Test("The options name the task's kind: a download wins over an upload file, which wins over data")
+    func optionsChooseTheKind() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("up.bin", [1, 2, 3])
+        let manager = URLSessionManager(http: try HTTPSessionManager())
+        let request = try RequestDraft(method: "PUT", url: "http://127.0.0.1:9/x").build()
+        var options = TaskOptions()
+        #expect(try manager.task(with: request, options: options).kind == .data)
+        options.uploadFile = file
+        let upload = try manager.task(with: request, options: options)
+        #expect(upload.kind == .upload)
+        guard case .file(file, 3) = upload.originalRequest.body else {
+            Issue.record("the upload's body is not the file: \(upload.originalRequest.body)")
+            return
+        }
+        options.download = TaskOptions.Download(path: directory.path + "/down.bin", resuming: true)
+        #expect(try manager.task(with: request, options: options).kind == .download(path: directory.path + "/down.bin", resuming: true))
+        options.uploadFile = directory.path + "/missing.bin"
+        let missing = #expect(throws: RequestSerializationError.self) { try manager.task(with: request, options: options) }
+        #expect(missing?.reason == .fileNotReachable(path: directory.path + "/missing.bin"))
+        try await manager.invalidate(cancelingTasks: true)
+    }
+
     @Test func completionsRunOnTheChosenQueueAndTasksHaveDistinctIdentifiers() async throws {
         try await withDemoServer { server in
             let queue = DispatchQueue(label: "test.completions")
