@@ -112,7 +112,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "TincanCoreTests", dependencies: ["TincanCore", "TestSupport"]),
-        .testTarget(name: "TincanCLITests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
+        .testTarget(name: "TincanCLITests", dependencies: ["tincan", "TincanCore", "TincanSessions", "TincanDemoServer", "TestSupport"]),
         .testTarget(
             name: "TincanTUITests",
             dependencies: ["TerminalUI", "TincanTUI", "TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport"],

@@ -29,7 +29,7 @@ struct SendCommand: AsyncParsableCommand {
     var base: String?
 
     @Option(help: "How parameters become a body: form, json, plist or multipart.")
-    var serializer: String = "form"
+    var serializer: SerializerKind = .form
 
     @Option(name: .customLong("params-json"), help: "The parameters as one JSON value, with its exact nested structure.")
     var paramsJSON: String?
@@ -44,7 +44,7 @@ struct SendCommand: AsyncParsableCommand {
     var user: String?
 
     @Option(name: .customLong("auth-type"), help: "basic sends --user with the first request; digest answers the server's challenge.")
-    var authType: String = "basic"
+    var authType: AuthType = .basic
 
     @Option(help: "Stream the response body to FILE (through FILE.part, renamed when complete) instead of printing it.")
     var download: String?
@@ -68,13 +68,13 @@ struct SendCommand: AsyncParsableCommand {
     var pin: [String] = []
 
     @Option(name: .customLong("pin-mode"), help: "What --pin pins: certificate or public-key.")
-    var pinMode: String = "certificate"
+    var pinMode: PinMode = .certificate
 
     @Flag(help: "Do not verify certificates (TLS stays encrypted, but anyone can pose as the server).")
     var insecure = false
 
     @Option(help: "Output format: text (the wire form) or json.")
-    var format: String = "text"
+    var format: OutputFormat = .text
 
     @Flag(help: "Print the request that would be sent, without sending it.")
     var offline = false
@@ -83,7 +83,7 @@ struct SendCommand: AsyncParsableCommand {
     var boundary: String?
 
     @Option(name: .customLong("response-serializer"), help: "How the response is validated and decoded: http, json, xml, plist, image or compound.")
-    var responseSerializer: String = "compound"
+    var responseSerializer: ResponseSerializerKind = .compound
 
     @Option(name: .customLong("accept-status"), help: "Acceptable status codes, such as 200-299,304 or 2xx.")
     var acceptStatus: String?
@@ -95,9 +95,6 @@ struct SendCommand: AsyncParsableCommand {
     var acceptType: String?
 
     func run() async throws {
-        guard let outputFormat = OutputFormat(rawValue: format) else {
-            throw CLIFailure.badInput("--format '\(format)' is not a format; expected text or json")
-        }
         let draft = try makeDraft()
         // Checked before --offline returns, so a bad rate is an error whether or not it is used.
         let uploadBytesPerSecond = try throttle.map(Self.rate)
@@ -106,7 +103,7 @@ struct SendCommand: AsyncParsableCommand {
         let request = try draft.build(boundary: boundary)
         var output = StandardOutput()
         guard !offline else {
-            switch outputFormat {
+            switch format {
             case .text: try output.write(try RequestPreview.text(request))
             case .json: try RequestJSON.write(request, to: &output)
             }
@@ -152,7 +149,7 @@ struct SendCommand: AsyncParsableCommand {
         progress?.clear()
         try? await manager.invalidate(cancelingTasks: true)
 
-        switch outputFormat {
+        switch format {
         case .text: try output.write(ResponseReport.text(result))
         case .json: try ResponseReport.json(result, to: &output)
         }
@@ -164,7 +161,7 @@ struct SendCommand: AsyncParsableCommand {
     /// The credential for challenges: with `--auth-type digest`, `--user` is not sent up front.
     var digestCredential: Credential? {
         get throws {
-            guard authType == "digest", let user else { return nil }
+            guard authType == .digest, let user else { return nil }
             let credentials = try credentials(from: user)
             return Credential(user: credentials.user, password: credentials.password)
         }
@@ -172,8 +169,9 @@ struct SendCommand: AsyncParsableCommand {
 
     /// The security policy the TLS options ask for.
     func makeSecurityPolicy() throws -> SecurityPolicy {
-        guard let mode = ["certificate": SecurityPolicy.PinningMode.certificate, "public-key": .publicKey][pinMode] else {
-            throw CLIFailure.badInput("--pin-mode '\(pinMode)' is not a mode; expected certificate or public-key")
+        let mode: SecurityPolicy.PinningMode = switch pinMode {
+        case .certificate: .certificate
+        case .publicKey: .publicKey
         }
         var policy = pin.isEmpty ? SecurityPolicy.default : SecurityPolicy(pinningMode: mode, pinnedCertificates: try pin.flatMap {
             do {
@@ -214,9 +212,6 @@ struct SendCommand: AsyncParsableCommand {
 
     /// The response serializer the options ask for.
     func makeResponseSerializer() throws -> any ResponseSerializer {
-        guard let kind = ResponseSerializerKind(rawValue: responseSerializer) else {
-            throw CLIFailure.badInput("--response-serializer '\(responseSerializer)' is not a serializer; expected http, json, xml, plist, image or compound")
-        }
         var statuses: StatusCodeSet?
         if let acceptStatus {
             do {
@@ -226,7 +221,7 @@ struct SendCommand: AsyncParsableCommand {
             }
         }
         let types = acceptType.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) }
-        var serializer = kind.makeSerializer()
+        var serializer = responseSerializer.makeSerializer()
         if let statuses { serializer.acceptableStatusCodes = statuses }
         if let types { serializer.acceptableContentTypes = types }
         return removeNulls ? NullRemoval.applied(to: serializer) : serializer
@@ -237,11 +232,8 @@ struct SendCommand: AsyncParsableCommand {
         guard HTTPMethod.isValid(method) else {
             throw CLIFailure.badInput("METHOD '\(method)' is not a method; expected GET, HEAD, POST, PUT, PATCH, DELETE or another token")
         }
-        guard let kind = SerializerKind(rawValue: serializer) else {
-            throw CLIFailure.badInput("--serializer '\(serializer)' is not a serializer; expected form, json, plist or multipart")
-        }
         var draft = RequestDraft(method: method, url: url, baseURL: base)
-        draft.serializer = kind
+        draft.serializer = serializer
         if let paramsJSON {
             do {
                 draft.parameters = try JSONParser.parse(paramsJSON)
@@ -277,10 +269,7 @@ struct SendCommand: AsyncParsableCommand {
                 throw CLIFailure.badInput("\(error)")
             }
         }
-        guard ["basic", "digest"].contains(authType) else {
-            throw CLIFailure.badInput("--auth-type '\(authType)' is not a scheme; expected basic or digest")
-        }
-        if let user, authType == "basic" {
+        if let user, authType == .basic {
             draft.credentials = try credentials(from: user)
         }
         if continueDownload, download == nil {
@@ -310,7 +299,22 @@ struct SendCommand: AsyncParsableCommand {
 }
 
 /// The output formats of `send`.
-enum OutputFormat: String {
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     case text
     case json
 }
+
+/// How `--user` is used: sent with the first request, or kept for a Digest challenge.
+enum AuthType: String, CaseIterable, ExpressibleByArgument {
+    case basic
+    case digest
+}
+
+/// What `--pin` pins.
+enum PinMode: String, CaseIterable, ExpressibleByArgument {
+    case certificate
+    case publicKey = "public-key"
+}
+
+extension SerializerKind: ExpressibleByArgument {}
+extension ResponseSerializerKind: ExpressibleByArgument {}

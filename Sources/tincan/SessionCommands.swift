@@ -26,7 +26,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var variables: [String] = []
 
     @Option(help: "The report: text (as requests finish), json or junit.")
-    var report: String = "text"
+    var report: ReportWriter.Format = .text
 
     @Option(help: "Write the json or junit report to FILE and show text progress on standard output.")
     var output: String?
@@ -56,9 +56,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var showSecrets = false
 
     func run() async throws {
-        guard let format = ReportWriter.Format(rawValue: report) else {
-            throw CLIFailure.badInput("--report '\(report)' is not a report; expected text, json or junit")
-        }
+        let format = report
         if record, let recordTo {
             throw CLIFailure.badInput("--record and --record-to \(recordTo) cannot go together: --record saves over the session file, --record-to saves to \(recordTo); give one")
         }
@@ -242,8 +240,8 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The session file.")
     var file: String
 
-    @Option(help: "curl or http.")
-    var format: String = "curl"
+    @Option(help: "The format written: a curl command line or a .http file.")
+    var format: ExportFormat = .curl
 
     @Option(help: "Only this request: its number (from 1) or its name.")
     var request: String?
@@ -255,7 +253,6 @@ struct ExportCommand: ParsableCommand {
     var variables: [String] = []
 
     func run() throws {
-        guard ["curl", "http"].contains(format) else { throw CLIFailure.badInput("--format '\(format)' is not an export format; expected curl or http") }
         let session = try loadSession(file)
         guard !session.requests.isEmpty else {
             throw CLIFailure.badInput("\(file): the session has no requests, so there is nothing to export")
@@ -280,7 +277,7 @@ struct ExportCommand: ParsableCommand {
         }
         var text: String
         var warnings: [String] = []
-        if format == "curl" {
+        if format == .curl {
             text = built.map { item in
                 let exported = CurlCommand.export(item.request, resolved: item.resolved)
                 warnings += exported.warnings.map { "request '\(item.name)': \($0)" }
@@ -296,7 +293,7 @@ struct ExportCommand: ParsableCommand {
             }
         }
         for warning in warnings { StandardError.print("tincan: warning: \(warning)\n") }
-        if built.count == 1, format == "curl" { text = String(text.drop { $0 != "\n" }.dropFirst()) }
+        if built.count == 1, format == .curl { text = String(text.drop { $0 != "\n" }.dropFirst()) }
         try StandardOutput.print(text)
     }
 
@@ -340,3 +337,11 @@ func parseVariables(_ items: [String]) throws -> [String: String] {
     }
     return variables
 }
+
+/// What `tincan export` writes.
+enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
+    case curl
+    case http
+}
+
+extension ReportWriter.Format: ExpressibleByArgument {}

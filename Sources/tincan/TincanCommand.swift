@@ -19,52 +19,65 @@ struct TincanCommand: AsyncParsableCommand {
     static func main() async {
         StandardOutput.ignoreClosedPipeSignal()
         do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch let failure as CLIFailure {
-            StandardError.print("tincan: \(failure.message)\n")
-            Foundation.exit(failure.exitCode.rawValue)
-        } catch let error as OutputError {
-            failWriting(error)
-        } catch let error as RequestSerializationError {
-            fail(error.description, code: .badInput)
-        } catch let error as RequestItemError {
-            fail(error.description, code: .badInput)
-        } catch let error as NumericRangeError {
-            fail(error.description, code: .badInput)
-        } catch let error as ExitCode {
-            Foundation.exit(error.rawValue)
+            try await execute(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
+            let ending = ending(for: error)
+            if let text = ending.standardOutput {
                 // --help and --version: their text is output like any other, and checked.
-                let text = fullMessage(for: error)
                 do {
                     if !text.isEmpty { try StandardOutput.print(text + "\n") }
                 } catch {
-                    failWriting(error)
+                    let failed = Self.ending(for: error)
+                    if let message = failed.standardError { StandardError.print(message + "\n") }
+                    Foundation.exit(failed.status)
                 }
-                Foundation.exit(CLIExitCode.success.rawValue)
             }
-            StandardError.print(fullMessage(for: error) + "\n")
-            Foundation.exit(code == .validationFailure ? CLIExitCode.badInput.rawValue : code.rawValue)
+            if let message = ending.standardError { StandardError.print(message + "\n") }
+            Foundation.exit(ending.status)
         }
     }
 
-    /// Exits 23 for output that could not be written; a closed pipe says nothing, since the
-    /// reader left on purpose (`| head`) and nobody reads an explanation.
-    private static func failWriting(_ error: OutputError) -> Never {
-        if !error.isClosedPipe { StandardError.print("tincan: error: \(error)\n") }
-        Foundation.exit(CLIExitCode.writeFailed.rawValue)
+    /// Parses `arguments` (without the program's name) and runs the command they name.
+    static func execute(_ arguments: [String]) async throws {
+        var command = try parseAsRoot(arguments)
+        if var asyncCommand = command as? AsyncParsableCommand {
+            try await asyncCommand.run()
+        } else {
+            try command.run()
+        }
     }
 
-    private static func fail(_ message: String, code: CLIExitCode) -> Never {
-        StandardError.print("tincan: error: \(message)\n")
-        Foundation.exit(code.rawValue)
+    /// How the process ends for an error a command threw: its exit status, and what it prints.
+    struct Ending: Equatable {
+        var status: Int32
+        /// The message for standard error, or nil for none.
+        var standardError: String?
+        /// Text for standard output (help and version), or nil for none.
+        var standardOutput: String?
+    }
+
+    /// The ending of the CLI contract for `error`.
+    static func ending(for error: any Error) -> Ending {
+        switch error {
+        case let failure as CLIFailure:
+            return Ending(status: failure.exitCode.rawValue, standardError: "tincan: \(failure.message)")
+        case let error as OutputError:
+            // A closed pipe says nothing, since the reader left on purpose (`| head`) and nobody
+            // reads an explanation.
+            return Ending(status: CLIExitCode.writeFailed.rawValue, standardError: error.isClosedPipe ? nil : "tincan: error: \(error)")
+        case let error as RequestSerializationError:
+            return Ending(status: CLIExitCode.badInput.rawValue, standardError: "tincan: error: \(error)")
+        case let error as RequestItemError:
+            return Ending(status: CLIExitCode.badInput.rawValue, standardError: "tincan: error: \(error)")
+        case let error as NumericRangeError:
+            return Ending(status: CLIExitCode.badInput.rawValue, standardError: "tincan: error: \(error)")
+        case let error as ExitCode:
+            return Ending(status: error.rawValue)
+        default:
+            let code = exitCode(for: error)
+            if code == .success { return Ending(status: CLIExitCode.success.rawValue, standardOutput: fullMessage(for: error)) }
+            return Ending(status: code == .validationFailure ? CLIExitCode.badInput.rawValue : code.rawValue, standardError: fullMessage(for: error))
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import tincan
 import TincanCore
 
 /// Runs `tincan send --offline …` with a fixed locale, so default headers are the same everywhere.
@@ -123,24 +124,48 @@ struct SendBadInputTests {
         (["GET", "http://h/", "--params-json", "{\"a\":}"], "--params-json is not valid JSON: line 1, column 6"),
         (["GET", "http://h/", "novalue"], "bad request item 'novalue': expected name=value"),
         (["GET", "http://h/", "n:=[1,"], "bad request item 'n:=[1,'"),
-        (["--serializer", "xml", "GET", "http://h/"], "--serializer 'xml' is not a serializer; expected form, json, plist or multipart"),
+        (["--serializer", "xml", "GET", "http://h/"], "The value 'xml' is invalid for '--serializer <serializer>'. Please provide one of 'form', 'json', 'plist' or 'multipart'."),
         (["GET", "ftp://h/"], "The URL 'ftp://h/' cannot be used: the scheme 'ftp' is not http or https"),
         (["GET", "http://h:99999/"], "the port 99999 is out of range (0…65535)"),
         (["GET", "http://h/", "-H", "NoColon"], "-H 'NoColon' is not a header; expected 'Name: value'"),
-        (["--format", "yaml", "GET", "http://h/"], "--format 'yaml' is not a format; expected text or json"),
+        (["--format", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'."),
+        (["--auth-type", "ntlm", "GET", "http://h/"], "The value 'ntlm' is invalid for '--auth-type <auth-type>'. Please provide one of 'basic' and 'digest'."),
+        (["--pin-mode", "spki", "GET", "http://h/"], "The value 'spki' is invalid for '--pin-mode <pin-mode>'. Please provide one of 'certificate' and 'public-key'."),
+        (["--response-serializer", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--response-serializer <response-serializer>'."),
         (["GET H", "http://h/"], "METHOD 'GET H' is not a method"),
         (["--serializer", "json", "POST", "http://h/", "--params-json", "\"text\""], "not valid JSON: the top level is a string"),
         (["GET", "http://h/", "f@missing.bin"], "multipart body cannot be sent with GET"),
         (["POST", "http://h/", "f@/nonexistent/file.bin"], "File not reachable: '/nonexistent/file.bin'"),
         (["--timeout=-1", "GET", "http://h/"], "--timeout: -1 is out of range (0.001…2147483 seconds)"),
-        (["--user", "ann", "GET", "http://h/"], "--user 'ann' has no password"),
         (["GET"], "Missing expected argument '<url>'"),
     ])
     func namesTheBadArgumentAndWhatWasExpected(arguments: [String], message: String) async throws {
-        let result = try await send(arguments)
+        let ending = await ending(of: ["send", "--offline"] + arguments)
+        #expect(ending.status == 2)
+        #expect(ending.standardError?.contains(message) == true, "\(ending.standardError ?? "")")
+        #expect(ending.standardOutput == nil)
+    }
+
+    @Test("Each kind of option takes only its values, and names them", arguments: [
+        (["replay", "s.tincan.yaml", "--report", "xml"], "Please provide one of 'text', 'json' or 'junit'."),
+        (["export", "s.tincan.yaml", "--format", "har"], "Please provide one of 'curl' and 'http'."),
+    ])
+    func sessionCommandKinds(arguments: [String], message: String) async throws {
+        let ending = await ending(of: arguments)
+        #expect(ending.status == 2)
+        #expect(ending.standardError?.contains(message) == true, "\(ending.standardError ?? "")")
+    }
+
+    @Test("The binary ends as the command says: exit 2, the message on standard error, nothing on standard output")
+    func theBinaryEndsAsTheCommandSays() async throws {
+        let result = try await send(["--serializer", "xml", "GET", "http://h/"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains(message))
+        #expect(result.stderr.contains("The value 'xml' is invalid for '--serializer <serializer>'"))
         #expect(result.stdout.isEmpty)
+        // Asking for a password needs a terminal; the spawned process has none.
+        let user = try await send(["--user", "ann", "GET", "http://h/"])
+        #expect(user.status == 2)
+        #expect(user.stderr.contains("--user 'ann' has no password"))
     }
 
     @Test func helpAndVersionExitZero() async throws {
