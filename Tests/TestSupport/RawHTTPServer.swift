@@ -13,6 +13,10 @@ public final class RawHTTPServer: Sendable {
     public let port: Int
     private let listener: Int32
     private let stopped = StopFlag()
+    private let accepted = ConnectionCount()
+
+    /// How many connections it has accepted so far.
+    public var connections: Int { accepted.value }
 
     /// Starts listening.
     ///
@@ -38,6 +42,7 @@ public final class RawHTTPServer: Sendable {
         self.listener = listener
         self.port = Int(UInt16(bigEndian: address.sin_port))
         let stopped = self.stopped
+        let accepted = self.accepted
         Thread {
             while true {
                 let connection = accept(listener, nil, nil)
@@ -45,6 +50,7 @@ public final class RawHTTPServer: Sendable {
                     if stopped.isSet { return }
                     continue
                 }
+                accepted.add()
                 Thread {
                     respond(Self.readHead(connection), connection)
                     close(connection)
@@ -95,6 +101,12 @@ public final class RawHTTPServer: Sendable {
     public static func write(_ socket: Int32, _ text: String) -> Bool {
         write(socket, Array(text.utf8))
     }
+}
+
+private final class ConnectionCount: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func add() { count.withLock { $0 += 1 } }
 }
 
 private final class StopFlag: Sendable {

@@ -327,8 +327,12 @@ struct TaskEventTests {
         try await withDemoServer { server in
             let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
             let task = try manager.dataTask(with: try draft("GET", "drip?duration=5&numbytes=5", on: server).build())
+            let events = task.events
             task.resume()
-            try await Task.sleep(for: .milliseconds(200))
+            // Cancelled while the body is arriving: once the response head is in.
+            for await event in events {
+                if case .responseHead = event { break }
+            }
             task.cancel()
             let result = await task.result()
             #expect(result.transportError?.reason == .cancelled)
@@ -400,16 +404,19 @@ struct TaskEventTests {
             queue.setSpecific(key: key, value: "mine")
             let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), completionQueue: queue)
             let request = try draft("GET", "get", on: server).build()
-            let seen = Mutex<[String?]>([])
+            let (completions, completed) = AsyncStream.makeStream(of: String?.self)
             let tasks = try (0..<3).map { _ in
-                try manager.dataTask(with: request) { _ in seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) } }
+                try manager.dataTask(with: request) { _ in completed.yield(DispatchQueue.getSpecific(key: key)) }
             }
             #expect(Set(tasks.map(\.identifier)).count == 3)
             #expect(manager.tasks.count == 3)
             tasks.forEach { $0.resume() }
-            for task in tasks { _ = await task.result() }
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(seen.withLock { $0 } == ["mine", "mine", "mine"])
+            var seen: [String?] = []
+            for await queue in completions {
+                seen.append(queue)
+                if seen.count == 3 { break }
+            }
+            #expect(seen == ["mine", "mine", "mine"])
             #expect(manager.tasks.isEmpty)
             try await manager.invalidate(cancelingTasks: true)
         }

@@ -125,7 +125,9 @@ struct TLSTests {
         defer { server.stop() }
         let clock = ContinuousClock()
         let task = Task { await TLSDiagnosis.reason(host: "127.0.0.1", port: server.port, trust: .system, eventLoop: MultiThreadedEventLoopGroup.singleton.next(), limit: .seconds(60)) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled once the server holds the connection, so the handshake is under way.
+        for _ in 0..<1_000 where server.connections == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.connections == 1)
         let cancelled = clock.now
         task.cancel()
         #expect(await task.value == nil)
