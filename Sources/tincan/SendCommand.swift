@@ -40,6 +40,12 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "The request timeout in seconds (0.001 to 2147483).")
     var timeout: String?
 
+    @Option(name: .customLong("max-time"), help: "The most seconds the whole request may take, redirects and challenges included (as curl's --max-time; 0.001 to 2147483). Default: no limit.")
+    var maxTime: String?
+
+    @Option(name: .customLong("max-redirects"), help: "The most redirects followed (0 to 1000; 0 follows none and shows the redirect). Default: 10.")
+    var maxRedirects: String?
+
     @Option(help: "Credentials as name:password (name alone asks for the password on a terminal).")
     var user: String?
 
@@ -100,6 +106,8 @@ struct SendCommand: AsyncParsableCommand {
         let uploadBytesPerSecond = try throttle.map(Self.rate)
         let serializer = try makeResponseSerializer()
         let bodyLimit = try maxBody.map(Self.bodyLimit)
+        let deadline = try maxTime.map { try Self.checked($0, NumericRange.deadline.named("--max-time")) }
+        let redirects = try maxRedirects.map { RedirectPolicy(maximum: Int(try Self.checked($0, NumericRange.redirects.named("--max-redirects")))) }
         let request = try draft.build(boundary: boundary)
         var output = StandardOutput()
         guard !offline else {
@@ -126,6 +134,8 @@ struct SendCommand: AsyncParsableCommand {
         options.uploadBytesPerSecond = uploadBytesPerSecond
         options.download = download.map { TaskOptions.Download(path: $0, resuming: continueDownload) }
         if let bodyLimit { options.maximumBodyBytes = bodyLimit }
+        options.deadline = deadline
+        if let redirects { options.redirects = redirects }
         let manager: URLSessionManager
         do {
             manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy())
@@ -196,6 +206,15 @@ struct SendCommand: AsyncParsableCommand {
     static func rate(_ text: String) throws -> Int {
         do {
             return try ByteRate.checked(text, range: NumericRange.uploadRate.named("--throttle"))
+        } catch {
+            throw CLIFailure.badInput("\(error)")
+        }
+    }
+
+    /// The number `text` gives in `range`, or a bad-input failure naming the option.
+    static func checked(_ text: String, _ range: NumericRange) throws -> Double {
+        do {
+            return try range.value(parsing: text)
         } catch {
             throw CLIFailure.badInput("\(error)")
         }

@@ -91,6 +91,29 @@ struct SendOnlineTests {
         }
     }
 
+    @Test("--max-redirects bounds the redirects followed, and 0 shows the redirect itself")
+    func maxRedirectsBoundsTheHops() async throws {
+        try await withDemoServer { server in
+            let none = try await tincan(["send", "--max-redirects", "0", "--response-serializer", "http", "--accept-status", "2xx,3xx", "GET", "\(server.baseURL)/redirect/3"])
+            #expect(none.status == 0, "\(none.stderr)")
+            #expect(none.stdout.contains("HTTP/1.1 302"), "\(none.stdout)")
+            #expect(!none.stdout.contains("redirect to"), "no hop is followed: \(none.stdout)")
+            let two = try await tincan(["send", "--max-redirects", "2", "--format", "json", "--response-serializer", "http", "--accept-status", "2xx,3xx", "GET", "\(server.baseURL)/redirect/3"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(two.stdoutBytes)) as? [String: Any])
+            #expect((object["response"] as? [String: Any])?["status"] as? Int == 302, "the third redirect is returned as it is")
+            #expect((object["redirects"] as? [Any])?.count == 2, "\(two.stdout)")
+        }
+    }
+
+    @Test("--max-time ends a request that keeps receiving bytes, exit 4 naming the deadline")
+    func maxTimeIsADeadline() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--max-time", "0.5", "--timeout", "5", "GET", "\(server.baseURL)/drip?duration=10&numbytes=100"])
+            #expect(result.status == 4)
+            #expect(result.stdout.contains("took longer than 0.5 s (request deadline)"), "\(result.stdout)")
+        }
+    }
+
     @Test func badResponseOptionsExitTwo() async throws {
         let serializer = await ending(of: ["send", "--response-serializer", "yaml", "GET", "http://127.0.0.1:9/"])
         #expect(serializer.status == 2)

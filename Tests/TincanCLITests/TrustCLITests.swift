@@ -22,6 +22,8 @@ struct TrustCLITests {
         let options: [(arguments: (String) -> [String], option: String, expected: String, examples: String)] = [
             ({ ["send", "--offline", "--timeout=\($0)", "GET", "http://h/"] }, "--timeout", "0.001…2147483 seconds", "5 or 0.5"),
             ({ ["send", "--offline", "--throttle=\($0)", "GET", "http://h/"] }, "--throttle", "1…1000000000000 bytes per second", "50000, 64k or 1.5M"),
+            ({ ["send", "--offline", "--max-time=\($0)", "GET", "http://h/"] }, "--max-time", "0.001…2147483 seconds", "30 or 2.5"),
+            ({ ["send", "--offline", "--max-redirects=\($0)", "GET", "http://h/"] }, "--max-redirects", "0…1000", ""),
             ({ ["serve", "--port=\($0)"] }, "--port", "0…65535", ""),
             ({ ["export", session, "--format", "curl", "--request=\($0)"] }, "--request", "1…2147483647", ""),
         ]

@@ -133,6 +133,12 @@ extension NumericRange {
         name: "max-duration", minimum: 0, maximum: 2_147_483, isInteger: false, unit: "seconds", suffixes: ["ms": 0.001, "s": 1],
         examples: "2s, 500ms or 1.5")
 
+    /// The most redirects a request follows: 0 (none) up to 1000.
+    public static let redirects = NumericRange(name: "max-redirects", minimum: 0, maximum: 1_000, isInteger: true)
+
+    /// The longest a whole request may take, redirects and challenges included: the timeout's range.
+    public static let deadline = NumericRange(name: "max-time", minimum: 0.001, maximum: 2_147_483, isInteger: false, unit: "seconds", examples: "30 or 2.5")
+
     /// An HTTP status code.
     public static let statusCode = NumericRange(name: "status", minimum: 100, maximum: 599, isInteger: true)
 
