@@ -2,76 +2,36 @@ import TerminalUI
 import TincanCore
 import TincanSessions
 
-/// Events from a send's task, folded into the current ``Exchange``, and what a completed send
-/// changes around it: the status line, captures, history and the response views.
+/// Events from a send's task: the current ``Exchange`` folds them in (``Exchange/fold(_:at:)``);
+/// here is what a completed send changes around it: the status line, captures, history and the
+/// response views.
 extension AppState {
-    /// Applies an event of the current exchange's task.
+    /// Applies an event of the current exchange's task: the exchange folds it in, and a
+    /// completed send resets the body views, sets the status line, keeps its captures and
+    /// records it in the history.
     mutating func apply(_ event: TaskEvent, at time: Double) -> [Effect] {
         guard var current = exchange else { return [] }
-        var effects: [Effect] = []
-        switch event {
-        case .resumed: current.milestones.append((time, "resumed"))
-        case .requestSent: current.milestones.append((time, "request sent"))
-        case let .uploadProgress(progress):
-            if let note = Self.progressMilestone("upload", from: current.upload.progress, to: progress) { current.milestones.append((time, note)) }
-            current.upload.record(progress, at: time)
-        case let .responseHead(response): current.milestones.append((time, "response head: \(response.version) \(response.statusCode)"))
-        case let .downloadProgress(progress):
-            if let note = Self.progressMilestone("download", from: current.download.progress, to: progress) { current.milestones.append((time, note)) }
-            current.download.record(progress, at: time)
-        case let .redirected(redirect): current.milestones.append((time, "redirected (\(redirect.statusCode)) to \(redirect.to.string)"))
-        case let .retried(reason):
-            if case let .authentication(scheme, _) = reason { current.milestones.append((time, "retried with \(scheme) authentication")) }
-        case let .cache(outcome): current.milestones.append((time, "cache: \(outcome)"))
-        case let .completed(result):
-            current.result = result
-            let outcome = result.transportError.map { "failed: \($0)" }
-                ?? "completed: \(result.response.map { "\($0.statusCode)" } ?? "no response"), \(RequestPreview.byteCount(Int64(result.data.count)))"
-                + (result.serialization?.error == nil ? "" : ", validation failed")
-            current.milestones.append((time, outcome))
-            if current.phase == .sending { current.phase = .finished }
-            let removesNulls = current.responseSerializer.map(NullRemoval.isOn(in:)) ?? false
-            current.prettyBody = BodyFormatter.pretty(result, removesNulls: removesNulls)
-            current.rawBody = BodyFormatter.raw(BodyFormatter.displayBytes(result))
-            bodyList = ListState()
-            search.current = nil
-            if let query = search.query { search.matchCount = current.prettyBody.matchCount(query) }
-            if let response = result.response, let serializer = current.responseSerializer, let serialization = result.serialization {
-                current.validation = Explanation.validation(of: response, data: result.data, request: result.request, serializer: serializer, serialization: serialization)
-            }
-            status = Self.summary(result)
-            if let saved = current.saved, let template = current.template, result.transportError == nil,
-               !saved.assertions.isEmpty || !saved.captures.isEmpty {
-                let evaluation = ResponseEvaluation(saved, result: result, template: template)
-                current.checks = evaluation.checks
-                for (name, value) in evaluation.captures { workspace.captured[name] = value }
-                status = Self.summary(result, checks: evaluation.checks, captures: evaluation.captures.map(\.name))
-            }
-            responseView = .pretty
-            let entry = historyEntry(for: current, result: result)
-            history.append(entry)
-            if recordsHistory { effects.append(.recordHistory(entry)) }
-            keepSnapshot(of: current, result: result)
-            BodyFormatter.releaseDecodedTree(of: &current)
-        }
+        let evaluation = current.fold(event, at: time)
         exchange = current
-        // Captured values change what later requests resolve to.
-        if case .completed = event { refreshPreview() }
-        return effects
-    }
-
-    /// A timeline note when a transfer first moves or crosses a quarter of its size.
-    static func progressMilestone(_ direction: String, from previous: TransferProgress?, to progress: TransferProgress) -> String? {
-        let size = RequestPreview.shortSize(Double(progress.completed))
-        guard let expected = progress.expected, expected > 0 else {
-            return previous == nil && progress.completed > 0 ? "\(direction) started (length unknown)" : nil
+        guard case let .completed(result) = event else { return [] }
+        bodyList = ListState()
+        search.current = nil
+        if let query = search.query { search.matchCount = current.prettyBody.matchCount(query) }
+        if let evaluation {
+            for (name, value) in evaluation.captures { workspace.captured[name] = value }
+            status = Self.summary(result, checks: evaluation.checks, captures: evaluation.captures.map(\.name))
+        } else {
+            status = Self.summary(result)
         }
-        func quarter(_ bytes: Int64) -> Int64 { min(4, bytes * 4 / expected) }
-        let before = previous.map { quarter($0.completed) } ?? -1
-        let now = quarter(progress.completed)
-        guard now > before, now > 0 || before < 0 else { return nil }
-        if now == 0 { return "\(direction) started: \(RequestPreview.shortSize(Double(expected))) expected" }
-        return "\(direction) \(now * 25)% (\(size) of \(RequestPreview.shortSize(Double(expected))))"
+        responseView = .pretty
+        var effects: [Effect] = []
+        let entry = historyEntry(for: current, result: result)
+        history.append(entry)
+        if recordsHistory { effects.append(.recordHistory(entry)) }
+        keepSnapshot(of: current, result: result)
+        // Captured values change what later requests resolve to.
+        refreshPreview()
+        return effects
     }
 
     /// The status line after a send whose saved request has assertions or captures.
