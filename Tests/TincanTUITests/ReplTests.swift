@@ -197,7 +197,7 @@ struct ReplKeyScriptTests {
             return
         }
         #expect(dialog.lines.contains { $0.map(\.text).joined().contains("accept status CODES") })
-        state.modal = nil
+        state.mode = .panes
         let directory = try TemporaryDirectory()
         _ = Self.run("save \(directory.path)/mine", in: &state)
         #expect(state.workspace.path == directory.path + "/mine.tincan.yaml")

@@ -21,22 +21,22 @@ extension AppState {
         case .save: save()
         case .saveAs: promptSaveAs()
         case .openSession:
-            modal = .prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { Session.directory(of: $0) + "/" } ?? ""))
+            mode = .modal(.prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { Session.directory(of: $0) + "/" } ?? "")))
         case .environment: pickEnvironment()
         case .history: pickHistory()
         case .compare: pickComparison()
         case .copyCurl: return copyAsCurl()
         case .commandLine, .commandLineColon:
-            commandLine = CommandLineState()
+            mode = .commandLine(CommandLineState())
         case .openRequest:
             loadRequest(workspace.list.selected)
             status = StatusMessage("Request \(workspace.selected + 1) of \(workspace.session.requests.count): \(workspace.session.requests[workspace.selected].displayName)")
         case .addRequest: addRequest()
         case .removeRequest: removeRequest()
         case .renameRequest:
-            modal = .prompt(Prompt(.renameRequest, title: "Name the request", question: "Name (empty for none)", text: workspace.session.requests[workspace.list.selected].name ?? ""))
+            mode = .modal(.prompt(Prompt(.renameRequest, title: "Name the request", question: "Name (empty for none)", text: workspace.session.requests[workspace.list.selected].name ?? "")))
         case .help, .helpQuestion:
-            modal = .help(Self.helpDialog(keymap))
+            mode = .modal(.help(Self.helpDialog(keymap)))
         case .focusNext: moveFocus(by: 1)
         case .focusPrevious: moveFocus(by: -1)
         case .nextTab:
@@ -63,15 +63,15 @@ extension AppState {
         case .nextChoice: stepChoice(by: 1)
         case .previousChoice: stepChoice(by: -1)
         case .openPicker:
-            modal = focus == .method
+            mode = .modal(focus == .method
                 ? .picker(Picker(.method, title: "Method", options: Self.methods, selected: method))
-                : .picker(Picker(.serializer, title: "Request serializer", options: SerializerKind.allCases.map(\.rawValue), selected: serializer.rawValue))
+                : .picker(Picker(.serializer, title: "Request serializer", options: SerializerKind.allCases.map(\.rawValue), selected: serializer.rawValue)))
         case .addHeader:
-            modal = .prompt(Prompt(.addHeader, title: "Add header", question: "Name: value"))
+            mode = .modal(.prompt(Prompt(.addHeader, title: "Add header", question: "Name: value")))
         case .editHeader:
             guard headers.indices.contains(headerList.selected) else { return perform(.addHeader) }
             let row = headers[headerList.selected]
-            modal = .prompt(Prompt(.editHeader(headerList.selected), title: "Edit header", question: "Name: value", text: "\(row.name): \(row.value)"))
+            mode = .modal(.prompt(Prompt(.editHeader(headerList.selected), title: "Edit header", question: "Name: value", text: "\(row.name): \(row.value)")))
         case .removeHeader:
             guard headers.indices.contains(headerList.selected) else { return [] }
             let removed = headers.remove(at: headerList.selected)
@@ -84,9 +84,9 @@ extension AppState {
             let parent = parameters.selectedNode.value.isContainer ? parameters.selectedNode : nil
             if parent?.value == .array || (parent == nil && parentOfSelectionIsArray) {
                 treeEdit { try $0.add(key: "") }
-                modal = .prompt(Prompt(.editValue, title: "New element", question: "Value (typed as \(parameters.selectedNode.value.type.rawValue); t changes the type)"))
+                mode = .modal(.prompt(Prompt(.editValue, title: "New element", question: "Value (typed as \(parameters.selectedNode.value.type.rawValue); t changes the type)")))
             } else {
-                modal = .prompt(Prompt(.addParameter, title: "Add parameter", question: "Key (a string value follows; t changes its type)"))
+                mode = .modal(.prompt(Prompt(.addParameter, title: "Add parameter", question: "Key (a string value follows; t changes its type)")))
             }
         case .editValue:
             let node = parameters.selectedNode
@@ -94,9 +94,9 @@ extension AppState {
                 parameters.setExpanded(!node.isExpanded)
                 return []
             }
-            modal = .prompt(Prompt(.editValue, title: "Edit \(node.key.isEmpty ? "value" : node.key)", question: "Value (\(node.value.type.rawValue))", text: Self.editableText(node.value)))
+            mode = .modal(.prompt(Prompt(.editValue, title: "Edit \(node.key.isEmpty ? "value" : node.key)", question: "Value (\(node.value.type.rawValue))", text: Self.editableText(node.value))))
         case .renameParameter:
-            modal = .prompt(Prompt(.renameParameter, title: "Rename", question: "New key", text: parameters.selectedNode.key))
+            mode = .modal(.prompt(Prompt(.renameParameter, title: "Rename", question: "New key", text: parameters.selectedNode.key)))
         case .removeParameter:
             treeEdit { try $0.removeSelected() }
         case .cycleType:

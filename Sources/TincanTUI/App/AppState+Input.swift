@@ -29,15 +29,13 @@ extension AppState {
             }
             return perform(.quit)
         }
-        if modal != nil {
-            return handleModal(event)
-        }
-        if commandLine != nil {
-            return handleCommandLine(event)
-        }
-        if search.field != nil {
+        switch mode {
+        case .modal: return handleModal(event)
+        case .commandLine: return handleCommandLine(event)
+        case .search:
             handleSearchField(event)
             return []
+        case .panes: break
         }
         if case let .key(key) = event {
             // Text panes have no `list` scope, so printable keys reach the field.

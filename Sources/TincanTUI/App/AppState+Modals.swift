@@ -11,34 +11,34 @@ extension AppState {
         switch current {
         case var .help(dialog), var .message(dialog):
             if isEscape || event == .key(KeyEvent(.enter)) || event == .key(.char("q")) || event == .key(KeyEvent(.function(1))) {
-                modal = nil
+                closeModal()
                 return []
             }
             dialog.scroll.handle(event, contentHeight: dialog.lines.count, viewport: max(1, height - 6))
-            if case .help = current { modal = .help(dialog) } else { modal = .message(dialog) }
+            if case .help = current { mode = .modal(.help(dialog)) } else { mode = .modal(.message(dialog)) }
         case var .picker(picker):
-            if isEscape { modal = nil; return [] }
+            if isEscape { closeModal(); return [] }
             if event == .key(KeyEvent(.enter)) {
-                modal = nil
+                closeModal()
                 return choose(picker.options[picker.list.selected], at: picker.list.selected, for: picker.purpose)
             }
             picker.list.handle(event, count: picker.options.count, viewport: ScreenLayout.pickerViewport(picker, screenHeight: height))
-            modal = .picker(picker)
+            mode = .modal(.picker(picker))
         case var .prompt(prompt):
-            if isEscape { modal = nil; return [] }
+            if isEscape { closeModal(); return [] }
             if event == .key(KeyEvent(.enter)) {
                 let text = prompt.dialog.field?.text ?? ""
                 if let refusal = answer(prompt.purpose, text) {
                     prompt.error = refusal
-                    modal = .prompt(prompt)
+                    mode = .modal(.prompt(prompt))
                 } else if case .prompt(let still) = modal, still == prompt {
-                    modal = nil
+                    closeModal()
                 }
                 return []
             }
             prompt.dialog.field?.handle(event)
             prompt.error = nil
-            modal = .prompt(prompt)
+            mode = .modal(.prompt(prompt))
         }
         return []
     }
@@ -70,7 +70,7 @@ extension AppState {
             } catch {
                 return "\(error)"
             }
-            modal = .prompt(Prompt(.editValue, title: "Value of \(text)", question: "Value (string; t on the tree changes the type)"))
+            mode = .modal(.prompt(Prompt(.editValue, title: "Value of \(text)", question: "Value (string; t on the tree changes the type)")))
         case .editValue:
             do {
                 try parameters.setSelectedValue(parameters.selectedNode.value.type, text: text)

@@ -11,7 +11,7 @@ extension AppState {
         if modal != nil {
             // A click outside the modal closes it.
             if case .press = mouse.action, !(layout.modalFrame?.contains(x: mouse.x, y: mouse.y) ?? true) {
-                modal = nil
+                closeModal()
             }
             return
         }

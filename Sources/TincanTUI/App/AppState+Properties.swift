@@ -10,23 +10,23 @@ extension AppState {
         let effective = observed.effective
         switch row {
         case .timeout:
-            modal = .prompt(Prompt(.timeout, title: "Timeout", question: "Seconds", text: ParameterValue.format(effective.timeoutInterval)))
+            mode = .modal(.prompt(Prompt(.timeout, title: "Timeout", question: "Seconds", text: ParameterValue.format(effective.timeoutInterval))))
         case .cachePolicy:
-            modal = .picker(Picker(.cachePolicy, title: "Cache policy", options: CachePolicy.allCases.map(\.rawValue), selected: effective.cachePolicy.rawValue))
+            mode = .modal(.picker(Picker(.cachePolicy, title: "Cache policy", options: CachePolicy.allCases.map(\.rawValue), selected: effective.cachePolicy.rawValue)))
         case .cookies: observed.httpShouldHandleCookies = !effective.httpShouldHandleCookies
         case .pipelining: observed.httpShouldUsePipelining = !effective.httpShouldUsePipelining
         case .cellular: observed.allowsCellularAccess = !effective.allowsCellularAccess
         case .networkService:
-            modal = .picker(Picker(.networkServiceType, title: "Network service type", options: NetworkServiceType.allCases.map(\.rawValue), selected: effective.networkServiceType.rawValue))
+            mode = .modal(.picker(Picker(.networkServiceType, title: "Network service type", options: NetworkServiceType.allCases.map(\.rawValue), selected: effective.networkServiceType.rawValue)))
         case .responseSerializer:
-            modal = .picker(Picker(.responseSerializer, title: "Response serializer", options: ResponseSerializerKind.allCases.map(\.rawValue), selected: responseSerializer.rawValue))
+            mode = .modal(.picker(Picker(.responseSerializer, title: "Response serializer", options: ResponseSerializerKind.allCases.map(\.rawValue), selected: responseSerializer.rawValue)))
         case .acceptableStatus:
-            modal = .prompt(Prompt(.acceptableStatusCodes, title: "Acceptable status codes", question: "Codes, ranges and classes, such as 200-299,304 or 2xx", text: acceptableStatusCodes.description))
+            mode = .modal(.prompt(Prompt(.acceptableStatusCodes, title: "Acceptable status codes", question: "Codes, ranges and classes, such as 200-299,304 or 2xx", text: acceptableStatusCodes.description)))
         case .removeNulls: removesNulls.toggle()
         case .maxBody:
-            modal = .prompt(Prompt(.maxBody, title: "Body kept in memory", question: "Bytes (500k, 256M, 2G), 0 for no limit, empty for the default", text: maxBody ?? ""))
+            mode = .modal(.prompt(Prompt(.maxBody, title: "Body kept in memory", question: "Bytes (500k, 256M, 2G), 0 for no limit, empty for the default", text: maxBody ?? "")))
         case .uploadLimit:
-            modal = .prompt(Prompt(.uploadLimit, title: "Upload pace", question: "Bytes per second (64k, 1m), empty for full speed", text: uploadBytesPerSecond.map(String.init) ?? ""))
+            mode = .modal(.prompt(Prompt(.uploadLimit, title: "Upload pace", question: "Bytes per second (64k, 1m), empty for full speed", text: uploadBytesPerSecond.map(String.init) ?? "")))
         }
     }
 

@@ -116,8 +116,6 @@ public struct AppState: Sendable {
     public var recordsHistory = true
     /// Whether history files get secrets as they are (`history-secrets: true`).
     public var keepsSecretsInHistory = false
-    /// The `:` command line, while it is open.
-    public var commandLine: CommandLineState?
     /// This run's sends as they looked, oldest first, for comparing (in memory only, capped).
     public var snapshots: [SentSnapshot] = []
     /// Lines run at the command line, oldest first (this run's after the history file's).
@@ -148,7 +146,8 @@ public struct AppState: Sendable {
     /// The body search: the field while `/` is typed, then the query that n and N repeat.
     public var search = SearchState()
     public var zoomed = false
-    public var modal: Modal?
+    /// What takes the keys before the panes: a modal, the command line or the search field.
+    public var mode: InputMode = .panes
     public var status: StatusMessage?
     public var theme: Theme
     public var themes: ThemeCatalog

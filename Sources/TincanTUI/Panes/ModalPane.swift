@@ -10,15 +10,15 @@ enum ModalPane {
         switch state.modal {
         case var .help(dialog)?:
             dialog.render(into: &buffer, screen: screen, theme: theme)
-            state.modal = .help(dialog)
+            state.mode = .modal(.help(dialog))
         case var .message(dialog)?:
             dialog.render(into: &buffer, screen: screen, theme: theme)
-            state.modal = .message(dialog)
+            state.mode = .modal(.message(dialog))
         case var .prompt(prompt)?:
             var shown = prompt.displayDialog
             shown.render(into: &buffer, screen: screen, theme: theme)
             prompt.dialog.field = shown.field
-            state.modal = .prompt(prompt)
+            state.mode = .modal(.prompt(prompt))
         case var .picker(picker)?:
             let frame = ScreenLayout.frame(of: .picker(picker), in: screen)
             let inside = buffer.drawBox(frame, title: [Span(picker.title, theme.style(.dialogBorder))], style: theme.style(.dialogBorder), fill: theme.style(.dialog))
@@ -28,7 +28,7 @@ enum ModalPane {
                 buffer.fill(inside.row(line), style: style)
                 buffer.write(" " + picker.options[index], x: inside.x, y: inside.y + line, style: style, limit: inside.width)
             }
-            state.modal = .picker(picker)
+            state.mode = .modal(.picker(picker))
         case nil:
             break
         }

@@ -22,7 +22,7 @@ public enum Renderer {
         if let box = layout.responseBox { ResponsePane.draw(&buffer, box, &state) }
         ProgressPane.draw(&buffer, layout.progressRows, state)
         drawStatus(&buffer, layout.status, &state)
-        if state.search.field != nil {
+        if state.searchField != nil {
             buffer.fill(layout.footer, style: theme.style(.base))
             Footer.render([("enter", "find"), ("esc", "close"), ("n/N", "next/previous after")], into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
         } else if let line = state.commandLine {
@@ -93,14 +93,14 @@ public enum Renderer {
             buffer.write(":", x: rect.x, y: rect.y, style: theme.style(.title))
             line.field.render(into: &buffer, at: Rect(x: rect.x + 1, y: rect.y, width: rect.width - 1, height: 1), style: theme.style(.fieldFocused),
                               placeholder: "get /users page==2 · header Accept: application/json · send · help", placeholderStyle: theme.style(.placeholder), focused: state.modal == nil)
-            state.commandLine = line
+            state.mode = .commandLine(line)
             return
         }
-        if var field = state.search.field {
+        if var field = state.searchField {
             buffer.write("/", x: rect.x, y: rect.y, style: theme.style(.title))
             field.render(into: &buffer, at: Rect(x: rect.x + 1, y: rect.y, width: rect.width - 1, height: 1), style: theme.style(.fieldFocused),
                          placeholder: "search the body (a capital letter makes it case-sensitive)", placeholderStyle: theme.style(.placeholder), focused: state.modal == nil)
-            state.search.field = field
+            state.mode = .search(field)
             return
         }
         guard let status = state.status else { return }
