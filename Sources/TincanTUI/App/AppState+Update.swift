@@ -41,6 +41,8 @@ extension AppState {
         case let .historyFailed(reason):
             recordsHistory = false
             status = StatusMessage("History is off for this run: \(reason)", .warning)
+        case .quit:
+            shouldQuit = true
         }
         if requestMayChange { refreshPreview() }
         return effects

@@ -158,7 +158,9 @@ public struct AppState: Sendable {
     public var now: Double = 0
     public var exchange: Exchange?
     public var nextExchangeID = 1
-    public var shouldQuit = false
+    /// Whether the run is over: set by ``update(_:)`` when the user quits or a signal asks to stop
+    /// (``Message/quit``); the runner's loop ends on it.
+    public internal(set) var shouldQuit = false
 
     /// Creates a state with an empty request.
     public init(width: Int = 80, height: Int = 24, themes: ThemeCatalog = ThemeCatalog(), keymap: Keymap<Action> = Keymap(KeyBindings.table), boundary: String = "tincan-boundary", sessionName: String = "untitled") {
