@@ -75,7 +75,8 @@ public struct StatusMessage: Sendable, Hashable {
     }
 }
 
-/// The whole state of the TUI. `update` changes it; `render` draws it; nothing else does either.
+/// The whole state of the TUI. `update` changes it; `render` draws it, and writes back no more
+/// than where its scrolling views start (``StatefulWidgets``); nothing else changes it.
 public struct AppState: Sendable {
     // MARK: Request
 
