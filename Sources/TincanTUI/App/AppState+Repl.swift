@@ -171,9 +171,9 @@ extension AppState {
                 try insertParameter(key, .string(String(decoding: data, as: UTF8.self)))
             }
         case let .query(name, value):
-            // Escaped by the core's rule, as `tincan send` escapes `name==value`.
-            let pair = QueryStringPair(field: name, value: value).escaped
-            urlField = TextField(urlField.text + (urlField.text.contains("?") ? "&" : "?") + pair)
+            // Added as the draft adds `name==value` when it builds (as `tincan send` does): escaped,
+            // after the query, before a fragment.
+            urlField = TextField(RequestDraft.url(urlField.text, addingQuery: [QueryStringPair(field: name, value: value)]))
         case let .header(name, value):
             if let index = headers.firstIndex(where: { HTTPHeaders.same($0.name, name) }) {
                 headers[index].value = value
