@@ -49,8 +49,10 @@ struct TUICommand: AsyncParsableCommand {
         if noMouse { settings.mouse = false }
         // A file that cannot be opened is reported before the screen is taken.
         var workspace: Workspace?
+        var fileExists = false
         if let file {
-            if FileManager.default.fileExists(atPath: file) {
+            fileExists = FileManager.default.fileExists(atPath: file)
+            if fileExists {
                 do {
                     workspace = Workspace(session: try Session.load(path: file), path: file)
                 } catch {
@@ -81,27 +83,13 @@ struct TUICommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure(message: "error: the embedded demo server could not start: \(error)", exitCode: .transportFailed)
         }
-        var state = AppState.welcome(baseURL: server.baseURL + "/", themes: settings.themes, keymap: settings.keymap, boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))")
-        if var workspace {
-            if demo, workspace.overrides["server"] == nil { workspace.overrides["server"] = server.baseURL }
-            state.open(workspace)
-            state.focus = .collection
-            state.status = StatusMessage(FileManager.default.fileExists(atPath: workspace.path ?? "")
-                ? "\(workspace.path ?? ""): \(workspace.session.requests.count) request\(workspace.session.requests.count == 1 ? "" : "s"). enter loads one, ctrl+r sends, F6 saves."
-                : "New session \(workspace.path ?? ""): created on the first save (F6).")
-        }
-        state.history = loadedHistory?.entries ?? []
-        state.recordsHistory = historyStore != nil
-        state.keepsSecretsInHistory = settings.historySecrets
-        state.replHistory = commandStore?.load() ?? []
-        state.theme = settings.theme
-        if !settings.problems.isEmpty {
-            state.modal = .message(Dialog(title: "Settings not used", lines: settings.problems.map { [Span($0)] }, hint: "esc close"))
-        }
+        let initial = AppState(Startup(
+            demoServerURL: server.baseURL, settings: settings, workspace: workspace, fileExists: fileExists, demo: demo,
+            history: loadedHistory?.entries ?? [], recordsHistory: historyStore != nil, commandHistory: commandStore?.load() ?? [],
+            boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))"))
         let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
         let mouse = settings.mouse
         let marker = firstPaintMarker
-        let initial = state
 
         let status = try await Self.runOnUIThread {
             let terminal = try CursesTerminal(mouse: mouse)

@@ -10,6 +10,7 @@ public final class MemoryTerminal: TerminalDevice {
         var rows: [[String]]
         var input: [InputEvent] = []
         var clipboard: [String] = []
+        var stopRequested = false
     }
 
     public let size: (width: Int, height: Int)
@@ -48,7 +49,7 @@ public final class MemoryTerminal: TerminalDevice {
     }
 
     public func wake() { woken.signal() }
-    public var stopRequested: Bool { false }
+    public var stopRequested: Bool { state.withLock { $0.stopRequested } }
     public func suspend() {}
     public func setClipboard(_ text: String) { state.withLock { $0.clipboard.append(text) } }
     public func withTerminalReleased<T>(_ body: () throws -> T) rethrows -> T { try body() }
@@ -58,6 +59,12 @@ public final class MemoryTerminal: TerminalDevice {
     /// Queues input for the runner and wakes it.
     public func type(_ events: [InputEvent]) {
         state.withLock { $0.input += events }
+        woken.signal()
+    }
+
+    /// Asks the runner to stop, as SIGTERM does a curses terminal, and wakes it.
+    public func requestStop() {
+        state.withLock { $0.stopRequested = true }
         woken.signal()
     }
 

@@ -196,7 +196,7 @@ struct BodyViewTests {
         #expect(state.bodyList.selected == state.search.current?.row)
         // Escape closes the field and keeps the last query.
         Fixtures.press([.key(.char("/")), .key(.char("x")), .key(KeyEvent(.escape))], into: &state)
-        #expect(state.search.field == nil)
+        #expect(state.searchField == nil)
         #expect(state.search.query?.text == "a")
     }
 

@@ -123,6 +123,21 @@ struct ReplKeyScriptTests {
         #expect(state.urlField.text == "anything?q=a%3Ab%28c%29&k%21=x%2Ay")
     }
 
+    @Test("Query items go into the URL as the draft adds them: after the query, replacing an empty one, before a fragment")
+    func queryItemsAreAddedAsTheDraftAddsThem() throws {
+        // A space, +, &, [, ] and characters outside ASCII, on URLs with and without a query and a fragment.
+        let value = "a b+c&d[1]é✓"
+        for url in ["http://127.0.0.1:8080/get", "http://127.0.0.1:8080/get?", "http://127.0.0.1:8080/get?x=1", "http://127.0.0.1:8080/get#top", "http://127.0.0.1:8080/get?x=1#top"] {
+            var state = AppState(width: 120, height: 40)
+            _ = Self.run("get \(url) 'q==\(value)' tag==✓", in: &state)
+            var draft = RequestDraft(method: "GET", url: url)
+            draft.items = [.query(name: "q", value: value), .query(name: "tag", value: "✓")]
+            let sent = try draft.build(boundary: state.boundary).url.string
+            #expect(try state.makeDraft().build(boundary: state.boundary).url.string == sent, "\(url)")
+            #expect(state.urlField.text == sent, "the field says what is sent: \(url)")
+        }
+    }
+
     @Test func queryItemsGoIntoTheURLAndSendSends() {
         var state = Fixtures.welcome()
         _ = Self.run("clear params", in: &state)
@@ -197,7 +212,7 @@ struct ReplKeyScriptTests {
             return
         }
         #expect(dialog.lines.contains { $0.map(\.text).joined().contains("accept status CODES") })
-        state.modal = nil
+        state.mode = .panes
         let directory = try TemporaryDirectory()
         _ = Self.run("save \(directory.path)/mine", in: &state)
         #expect(state.workspace.path == directory.path + "/mine.tincan.yaml")

@@ -62,4 +62,58 @@ struct RunLoopTests {
             #expect(state.exchange?.result?.response == nil, "\(screen)")
         }
     }
+
+    /// Runs `initial` on a thread of its own over `terminal`; the final state comes back when
+    /// the loop ends.
+    private func run(_ initial: AppState, on terminal: MemoryTerminal, managers: ManagerPool) async -> AppState {
+        let runner = AppRunner(terminal: terminal, managers: managers)
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: runner.run(initial)) }.start()
+        }
+    }
+
+    @Test("the state a Startup makes is what the first frame shows, settings problems over it")
+    func startupIsTheFirstFrame() async throws {
+        var settings = TUISettings(theme: BuiltinThemes.dark)
+        settings.problems = ["keymap.yaml:2:1: 'launch' is not an action"]
+        let terminal = MemoryTerminal(width: 100, height: 30)
+        let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+        async let final = run(AppState(Startup(demoServerURL: "http://127.0.0.1:8080", settings: settings)), on: terminal, managers: managers)
+        let shown = await terminal.waitFor("Settings not used")
+        let screen = terminal.text
+        terminal.requestStop()
+        let ended = await final
+        await managers.invalidateAll()
+        #expect(shown, "\(screen)")
+        #expect(screen.contains("'launch' is not an action"))
+        #expect(screen.contains("http://127.0.0.1:8080/"), "the welcome request's base: \(screen)")
+        #expect(ended.width == 100 && ended.height == 30, "the runner's first resize reached the state")
+        #expect(ended.shouldQuit, "a stop request ends the loop through update")
+    }
+
+    @Test("quitting a modified session asks first in the real loop; the answer ends it")
+    func quitAsksAboutUnsavedChanges() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("one.tincan.yaml", Array("requests:\n  - url: http://127.0.0.1:1/get\n".utf8))
+        var state = AppState(width: 100, height: 30)
+        state.open(Workspace(session: try Session.load(path: path), path: path))
+        state.focus = .method
+        let terminal = MemoryTerminal(width: 100, height: 30)
+        let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+        async let final = run(state, on: terminal, managers: managers)
+        // The next method changes the request, so the session is modified.
+        terminal.type([.key(KeyEvent(.down))])
+        let modified = await terminal.waitFor("● modified")
+        terminal.type([.key(KeyEvent(.function(10)))])
+        let asked = await terminal.waitFor("Unsaved changes")
+        let screen = terminal.text
+        terminal.type([.key(KeyEvent(.down)), .key(KeyEvent(.enter))])
+        let ended = await final
+        await managers.invalidateAll()
+        #expect(modified, "\(screen)")
+        #expect(asked, "\(screen)")
+        #expect(ended.shouldQuit)
+        #expect(ended.method == "HEAD", "quit without saving: the edit is left unsaved")
+        #expect(try Session.load(path: path).requests[0].method == "GET")
+    }
 }

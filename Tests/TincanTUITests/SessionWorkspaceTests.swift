@@ -201,7 +201,7 @@ struct SessionWorkspaceTests {
         }
         #expect(prompt.dialog.field?.text == "welcome.tincan.yaml")
         prompt.dialog.field = TextField(directory.path + "/taken")
-        state.modal = .prompt(prompt)
+        state.mode = .modal(.prompt(prompt))
         Fixtures.press([.key(KeyEvent(.enter))], into: &state)
         guard case .picker(let picker)? = state.modal else {
             Issue.record("expected the overwrite question")
@@ -307,7 +307,7 @@ struct SessionWorkspaceTests {
         other.requests = [SavedRequest(method: "DELETE", url: "http://127.0.0.1:8080/items/1")]
         let good = directory.path + "/other.tincan.yaml"
         try SessionFile.save(other, to: good)
-        state.modal = nil
+        state.mode = .panes
         Fixtures.press([.key(.alt("o")), .key(.ctrl("u"))] + Fixtures.typing(good) + [.key(KeyEvent(.enter))], into: &state)
         #expect(state.modal == nil)
         #expect(state.sessionName == "Other")

@@ -78,10 +78,7 @@ public struct RequestDraft: Sendable {
             if case .query(let name, let value) = item { return QueryStringPair(field: name, value: value) }
             return nil
         }
-        if !queryItems.isEmpty {
-            let query = queryItems.map(\.escaped).joined(separator: "&")
-            url.query = url.query.map { $0.isEmpty ? query : "\($0)&\(query)" } ?? query
-        }
+        Self.appendQuery(queryItems, to: &url)
 
         let parameters = try mergedParameters()
         let files = items.compactMap { item -> (field: String, path: String, mimeType: String?)? in
@@ -191,6 +188,25 @@ public struct RequestDraft: Sendable {
         if !namesType {
             items.append(.header(name: "Content-Type", value: MIMEType.forPathExtension((path as NSString).pathExtension)))
         }
+    }
+
+    /// `url` as typed with `pairs` added to its query, by the rule ``build(settings:boundary:)``
+    /// adds `name==value` items with: each escaped as a query-string pair, after the query that is
+    /// there (an empty one is replaced), before any fragment. The rest of the text stays as typed.
+    ///
+    /// The TUI's command line writes its `name==value` items into the URL field with it, so the
+    /// field holds exactly what `tincan send` would send.
+    public static func url(_ url: String, addingQuery pairs: [QueryStringPair]) -> String {
+        var reference = URLReference(parsing: url)
+        appendQuery(pairs, to: &reference)
+        return reference.string
+    }
+
+    /// Appends escaped pairs to a URL's query; nothing when there are none.
+    private static func appendQuery(_ pairs: [QueryStringPair], to url: inout URLReference) {
+        guard !pairs.isEmpty else { return }
+        let query = pairs.map(\.escaped).joined(separator: "&")
+        url.query = url.query.map { $0.isEmpty ? query : "\($0)&\(query)" } ?? query
     }
 
     /// HTTPie's URL shorthands, used when there is no base URL: `:8080/x` means

@@ -2,10 +2,9 @@ import Foundation
 import TerminalUI
 import TincanCore
 
-/// The body search: the field while `/` is being typed, then the query that n and N repeat.
+/// The body search: the query that n and N repeat, and where it stands. (The field the query is
+/// typed in is an ``InputMode``.)
 public struct SearchState: Sendable, Equatable {
-    /// The field, while the query is being typed (nil otherwise).
-    public var field: TextField?
     /// The last query run.
     public var query: SearchQuery?
     /// How many times it occurs in the body.
@@ -77,7 +76,7 @@ extension AppState {
         }
         switch action {
         case .search:
-            search.field = TextField()
+            mode = .search(TextField())
         case .searchNext, .searchPrevious:
             guard let query = search.query else {
                 status = StatusMessage("No search yet: press / and type what to find.")
@@ -123,14 +122,14 @@ extension AppState {
 
     /// Keys while the search field is open: enter runs it, escape closes it.
     mutating func handleSearchField(_ event: InputEvent) {
-        guard var field = search.field else { return }
+        guard var field = searchField else { return }
         if case let .key(key) = event, key.modifiers.isEmpty {
             switch key.key {
             case .escape:
-                search.field = nil
+                mode = .panes
                 return
             case .enter:
-                search.field = nil
+                mode = .panes
                 guard let query = SearchQuery(field.text) else {
                     search.query = nil
                     search.current = nil
@@ -147,7 +146,7 @@ extension AppState {
             }
         }
         field.handle(event)
-        search.field = field
+        mode = .search(field)
     }
 
     /// Moves to the next (or previous) match: first through the rest of the current row's

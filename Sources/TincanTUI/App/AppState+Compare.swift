@@ -63,9 +63,9 @@ extension AppState {
         let options = snapshots.reversed().map(\.title)
         if let first {
             let others = options.enumerated().filter { $0.offset != first }
-            modal = .picker(Picker(.compareSecond(first: first), title: "…with which send? (\(options[first]))", options: others.map(\.element), selected: others.first?.element ?? ""))
+            mode = .modal(.picker(Picker(.compareSecond(first: first), title: "…with which send? (\(options[first]))", options: others.map(\.element), selected: others.first?.element ?? "")))
         } else {
-            modal = .picker(Picker(.compareFirst, title: "Compare: pick the older send (−)", options: options, selected: options[min(1, options.count - 1)]))
+            mode = .modal(.picker(Picker(.compareFirst, title: "Compare: pick the older send (−)", options: options, selected: options[min(1, options.count - 1)])))
         }
     }
 
@@ -88,7 +88,7 @@ extension AppState {
             lines.append([Span(name, theme.style(.title))])
             lines += Self.render(changes, theme: theme)
         }
-        modal = .message(Dialog(title: "Compare · " + summary.joined(separator: " · "), lines: lines, hint: "↑↓ scroll · esc close"))
+        mode = .modal(.message(Dialog(title: "Compare · " + summary.joined(separator: " · "), lines: lines, hint: "↑↓ scroll · esc close")))
     }
 
     /// Changes as dialog lines; runs of more than six unchanged lines keep three on each side.

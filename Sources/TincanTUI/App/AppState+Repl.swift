@@ -28,12 +28,12 @@ extension AppState {
         guard var line = commandLine else { return [] }
         switch event {
         case .key(KeyEvent(.escape)):
-            commandLine = nil
+            mode = .panes
             return []
         case .key(KeyEvent(.enter)):
             let text = line.field.text.trimmingCharacters(in: .whitespaces)
             if text.isEmpty {
-                commandLine = nil
+                mode = .panes
                 return []
             }
             return runCommandLine(text)
@@ -48,7 +48,7 @@ extension AppState {
                 line.historyIndex = nil
             }
         }
-        commandLine = line
+        mode = .commandLine(line)
         return []
     }
 
@@ -74,7 +74,7 @@ extension AppState {
         let typed = commandLine
         do {
             let command = try ReplCommand.parse(text)
-            commandLine = nil
+            mode = .panes
             effects += try execute(command)
             refreshPreview()
         } catch {
@@ -82,7 +82,7 @@ extension AppState {
             line.error = error.description
             line.historyIndex = nil
             line.completions = []
-            commandLine = line
+            mode = .commandLine(line)
         }
         return effects
     }
@@ -145,8 +145,8 @@ extension AppState {
             if target != .params { headers = [] }
         case .help:
             let width = ReplCommand.usage.map { TextWidth.of($0.0) }.max() ?? 0
-            modal = .message(Dialog(title: "Commands (: opens the command line)", lines: ReplCommand.usage.map { [Span($0.0.rightPadded(to: width + 2), Style().adding(.bold)), Span($0.1)] }
-                + [[], [Span("Items as in tincan send: name=text  name:=json  name==query  Header:value  field@file")]], hint: "esc close"))
+            mode = .modal(.message(Dialog(title: "Commands (: opens the command line)", lines: ReplCommand.usage.map { [Span($0.0.rightPadded(to: width + 2), Style().adding(.bold)), Span($0.1)] }
+                + [[], [Span("Items as in tincan send: name=text  name:=json  name==query  Header:value  field@file")]], hint: "esc close")))
         }
         return []
     }
@@ -171,9 +171,9 @@ extension AppState {
                 try insertParameter(key, .string(String(decoding: data, as: UTF8.self)))
             }
         case let .query(name, value):
-            // Escaped by the core's rule, as `tincan send` escapes `name==value`.
-            let pair = QueryStringPair(field: name, value: value).escaped
-            urlField = TextField(urlField.text + (urlField.text.contains("?") ? "&" : "?") + pair)
+            // Added as the draft adds `name==value` when it builds (as `tincan send` does): escaped,
+            // after the query, before a fragment.
+            urlField = TextField(RequestDraft.url(urlField.text, addingQuery: [QueryStringPair(field: name, value: value)]))
         case let .header(name, value):
             if let index = headers.firstIndex(where: { HTTPHeaders.same($0.name, name) }) {
                 headers[index].value = value

@@ -169,8 +169,8 @@ extension AppState {
         } catch {
             switch error {
             case .wouldDropComments(_, let lines):
-                modal = .picker(Picker(.commentConflict(path: target), title: "\((target as NSString).lastPathComponent) has comments (line\(lines.count == 1 ? "" : "s") \(lines.prefix(6).map(String.init).joined(separator: ", "))\(lines.count > 6 ? ", …" : ""))",
-                                       options: ["Save as another file…", "Overwrite, dropping the comments", "Cancel"], selected: ""))
+                mode = .modal(.picker(Picker(.commentConflict(path: target), title: "\((target as NSString).lastPathComponent) has comments (line\(lines.count == 1 ? "" : "s") \(lines.prefix(6).map(String.init).joined(separator: ", "))\(lines.count > 6 ? ", …" : ""))",
+                                             options: ["Save as another file…", "Overwrite, dropping the comments", "Cancel"], selected: "")))
             case .existingFileDoesNotParse, .writeFailed:
                 status = StatusMessage("Not saved: \(error)", .error)
             }
@@ -193,7 +193,7 @@ extension AppState {
             let name = path.hasSuffix(".tincan.yaml") ? String(path.dropLast(".tincan.yaml".count)) : (path as NSString).deletingPathExtension
             return name + "-copy.tincan.yaml"
         } ?? Self.fileName(for: workspace.displayName)
-        modal = .prompt(Prompt(.saveAs, title: "Save session as", question: "File (.tincan.yaml is added when there is no extension)", text: suggestion))
+        mode = .modal(.prompt(Prompt(.saveAs, title: "Save session as", question: "File (.tincan.yaml is added when there is no extension)", text: suggestion)))
     }
 
     /// A file name for a session name: lower case, words joined with dashes.
@@ -214,10 +214,10 @@ extension AppState {
         guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else { return "expected a file name" }
         let path = Self.sessionPath(answer, addingExtension: true)
         if path != workspace.path, FileManager.default.fileExists(atPath: path) {
-            modal = .picker(Picker(.confirmOverwrite(path: path), title: "\((path as NSString).lastPathComponent) exists", options: ["Overwrite it", "Cancel"], selected: "Cancel"))
+            mode = .modal(.picker(Picker(.confirmOverwrite(path: path), title: "\((path as NSString).lastPathComponent) exists", options: ["Overwrite it", "Cancel"], selected: "Cancel")))
             return nil
         }
-        modal = nil
+        closeModal()
         save(to: path)
         return nil
     }
@@ -233,11 +233,11 @@ extension AppState {
             return "\(error)"
         }
         if !discardingChanges, isModified {
-            modal = .picker(Picker(.unsaved(.open(path)), title: "Unsaved changes in \(workspace.displayName)",
-                                   options: ["Save, then open \((path as NSString).lastPathComponent)", "Open without saving", "Cancel"], selected: ""))
+            mode = .modal(.picker(Picker(.unsaved(.open(path)), title: "Unsaved changes in \(workspace.displayName)",
+                                         options: ["Save, then open \((path as NSString).lastPathComponent)", "Open without saving", "Cancel"], selected: "")))
             return nil
         }
-        modal = nil
+        closeModal()
         var opened = Workspace(session: session, path: path)
         opened.overrides = workspace.overrides
         open(opened)
@@ -248,8 +248,8 @@ extension AppState {
     /// Quits, or first asks about unsaved changes to a session file.
     mutating func requestQuit() -> [Effect] {
         if workspace.path != nil, isModified {
-            modal = .picker(Picker(.unsaved(.quit), title: "Unsaved changes in \(workspace.displayName)",
-                                   options: ["Save and quit", "Quit without saving", "Cancel"], selected: ""))
+            mode = .modal(.picker(Picker(.unsaved(.quit), title: "Unsaved changes in \(workspace.displayName)",
+                                         options: ["Save and quit", "Quit without saving", "Cancel"], selected: "")))
             status = StatusMessage("ctrl+c again quits without saving.", .warning)
             return []
         }
@@ -293,7 +293,7 @@ extension AppState {
             status = StatusMessage("This session defines no environments (environments: in the file).", .warning)
             return
         }
-        modal = .picker(Picker(.environment, title: "Environment", options: [Self.noEnvironment] + names, selected: workspace.environment ?? Self.noEnvironment))
+        mode = .modal(.picker(Picker(.environment, title: "Environment", options: [Self.noEnvironment] + names, selected: workspace.environment ?? Self.noEnvironment)))
     }
 
     static let noEnvironment = "(none: the file's variables)"
@@ -317,7 +317,7 @@ extension AppState {
             let outcome = entry.status.map(String.init) ?? (entry.error == nil ? "—" : "error")
             return "\(String(index + 1).leftPadded(to: 3)) \(formatter.string(from: entry.time))  \(entry.request.method.rightPadded(to: 6)) \(outcome.rightPadded(to: 5)) \(Redaction.url(entry.sentURL))"
         }
-        modal = .picker(Picker(.history, title: "History (\(history.count)) · enter reopens as a new request", options: options, selected: ""))
+        mode = .modal(.picker(Picker(.history, title: "History (\(history.count)) · enter reopens as a new request", options: options, selected: "")))
     }
 
     /// Reopens history entry `index` (0 is the newest) as a new request of the session.
@@ -366,7 +366,7 @@ extension AppState {
                 rest = rest.dropFirst(piece.count)
             } while !rest.isEmpty
         }
-        modal = .message(Dialog(title: "Copied as curl (OSC 52 clipboard)", lines: lines, hint: "↑↓ scroll · esc close"))
+        mode = .modal(.message(Dialog(title: "Copied as curl (OSC 52 clipboard)", lines: lines, hint: "↑↓ scroll · esc close")))
         status = exported.warnings.isEmpty
             ? StatusMessage("Copied the curl command to the clipboard (through the terminal: OSC 52).", .success)
             : StatusMessage("Copied the curl command (OSC 52); \(exported.warnings.count) setting\(exported.warnings.count == 1 ? "" : "s") curl does not carry out as Tincan does, listed in the dialog.", .warning)

@@ -75,7 +75,8 @@ public struct StatusMessage: Sendable, Hashable {
     }
 }
 
-/// The whole state of the TUI. `update` changes it; `render` draws it; nothing else does either.
+/// The whole state of the TUI. `update` changes it; `render` draws it, and writes back no more
+/// than where its scrolling views start (``StatefulWidgets``); nothing else changes it.
 public struct AppState: Sendable {
     // MARK: Request
 
@@ -116,8 +117,6 @@ public struct AppState: Sendable {
     public var recordsHistory = true
     /// Whether history files get secrets as they are (`history-secrets: true`).
     public var keepsSecretsInHistory = false
-    /// The `:` command line, while it is open.
-    public var commandLine: CommandLineState?
     /// This run's sends as they looked, oldest first, for comparing (in memory only, capped).
     public var snapshots: [SentSnapshot] = []
     /// Lines run at the command line, oldest first (this run's after the history file's).
@@ -148,7 +147,8 @@ public struct AppState: Sendable {
     /// The body search: the field while `/` is typed, then the query that n and N repeat.
     public var search = SearchState()
     public var zoomed = false
-    public var modal: Modal?
+    /// What takes the keys before the panes: a modal, the command line or the search field.
+    public var mode: InputMode = .panes
     public var status: StatusMessage?
     public var theme: Theme
     public var themes: ThemeCatalog
@@ -159,7 +159,9 @@ public struct AppState: Sendable {
     public var now: Double = 0
     public var exchange: Exchange?
     public var nextExchangeID = 1
-    public var shouldQuit = false
+    /// Whether the run is over: set by ``update(_:)`` when the user quits or a signal asks to stop
+    /// (``Message/quit``); the runner's loop ends on it.
+    public internal(set) var shouldQuit = false
 
     /// Creates a state with an empty request.
     public init(width: Int = 80, height: Int = 24, themes: ThemeCatalog = ThemeCatalog(), keymap: Keymap<Action> = Keymap(KeyBindings.table), boundary: String = "tincan-boundary", sessionName: String = "untitled") {

@@ -17,6 +17,8 @@ public enum Message: Sendable {
     case editorFailed(String)
     /// The history file could not be written.
     case historyFailed(String)
+    /// Leave now, asking nothing: a signal (SIGINT, SIGTERM, SIGHUP) asked the app to stop.
+    case quit
 }
 
 /// Work that `update` asks for; the runner does it and reports back with messages.

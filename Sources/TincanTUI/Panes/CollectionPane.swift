@@ -4,17 +4,17 @@ import TincanSessions
 
 /// The session's requests, in file order: the one in the editor is marked, the cursor selects.
 enum CollectionPane {
-    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: inout AppState) {
+    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ cursor: inout ListState) {
         let theme = state.theme
         let focused = state.focus == .collection && state.modal == nil
         let requests = state.workspace.session.requests
         let inside = Renderer.box(&buffer, rect, titles: ["Requests (\(requests.count))"], active: 0, focused: state.focus == .collection, theme: theme)
         guard !inside.isEmpty else { return }
         let list = Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 1))
-        let range = state.workspace.list.visibleRange(count: requests.count, viewport: list.height)
+        let range = cursor.visibleRange(count: requests.count, viewport: list.height)
         for (line, index) in range.enumerated() {
             let request = requests[index]
-            let selected = index == state.workspace.list.selected
+            let selected = index == cursor.selected
             let base = selected ? theme.style(focused ? .selection : .selectionUnfocused) : theme.style(.base)
             buffer.fill(list.row(line), style: base)
             let mark = index == state.workspace.selected ? "▸" : " "

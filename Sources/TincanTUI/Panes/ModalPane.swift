@@ -3,23 +3,24 @@ import TincanCore
 
 /// Modals drawn over the screen: help, prompts, pickers and messages.
 enum ModalPane {
-    static func draw(_ buffer: inout ScreenBuffer, _ state: inout AppState) {
-        let theme = state.theme
+    /// Dims the screen and draws the open modal of `mode` over it (nothing for another mode).
+    static func draw(_ buffer: inout ScreenBuffer, _ theme: Theme, _ mode: inout InputMode) {
+        guard case let .modal(modal) = mode else { return }
         let screen = buffer.bounds
         buffer.restyle(screen) { $0.adding(.dim) }
-        switch state.modal {
-        case var .help(dialog)?:
+        switch modal {
+        case var .help(dialog):
             dialog.render(into: &buffer, screen: screen, theme: theme)
-            state.modal = .help(dialog)
-        case var .message(dialog)?:
+            mode = .modal(.help(dialog))
+        case var .message(dialog):
             dialog.render(into: &buffer, screen: screen, theme: theme)
-            state.modal = .message(dialog)
-        case var .prompt(prompt)?:
+            mode = .modal(.message(dialog))
+        case var .prompt(prompt):
             var shown = prompt.displayDialog
             shown.render(into: &buffer, screen: screen, theme: theme)
             prompt.dialog.field = shown.field
-            state.modal = .prompt(prompt)
-        case var .picker(picker)?:
+            mode = .modal(.prompt(prompt))
+        case var .picker(picker):
             let frame = ScreenLayout.frame(of: .picker(picker), in: screen)
             let inside = buffer.drawBox(frame, title: [Span(picker.title, theme.style(.dialogBorder))], style: theme.style(.dialogBorder), fill: theme.style(.dialog))
             let range = picker.list.visibleRange(count: picker.options.count, viewport: inside.height)
@@ -28,9 +29,7 @@ enum ModalPane {
                 buffer.fill(inside.row(line), style: style)
                 buffer.write(" " + picker.options[index], x: inside.x, y: inside.y + line, style: style, limit: inside.width)
             }
-            state.modal = .picker(picker)
-        case nil:
-            break
+            mode = .modal(.picker(picker))
         }
     }
 }

@@ -3,14 +3,14 @@ import TincanCore
 
 /// The request preview: the exact request line, headers and body that will be sent.
 enum PreviewPane {
-    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: inout AppState) {
+    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ scroll: inout ScrollState) {
         let theme = state.theme
         let inside = Renderer.box(&buffer, rect, titles: PreviewView.allCases.map(\.rawValue), active: PreviewView.allCases.firstIndex(of: state.previewView), focused: state.focus == .preview, theme: theme)
         guard !inside.isEmpty else { return }
         let lines = state.previewBoxLines(width: rect.width)
-        Renderer.drawLines(&buffer, lines, in: inside, scroll: &state.previewScroll, theme: theme)
+        Renderer.drawLines(&buffer, lines, in: inside, scroll: &scroll, theme: theme)
         if lines.count > inside.height, inside.height > 0 {
-            let position = "\(state.previewScroll.offset + 1)-\(min(lines.count, state.previewScroll.offset + inside.height))/\(lines.count)"
+            let position = "\(scroll.offset + 1)-\(min(lines.count, scroll.offset + inside.height))/\(lines.count)"
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
         }
     }

@@ -2,11 +2,20 @@ import Foundation
 import TerminalUI
 import TincanCore
 
-/// Draws the whole screen from the state. It keeps scroll positions in the state (so a list
-/// scrolls only when its selection leaves the view) and changes nothing else.
+/// Draws the whole screen from the state. It changes nothing in the state but where its
+/// scrolling views start (``StatefulWidgets``), written back in ``render(_:)`` alone.
 public enum Renderer {
-    /// Renders a frame.
+    /// Renders a frame, and keeps the scroll positions it settled on in the state, so a list
+    /// scrolls only when its selection leaves the view: the one write-back of drawing.
     public static func render(_ state: inout AppState) -> ScreenBuffer {
+        var widgets = state.statefulWidgets
+        let frame = draw(state, &widgets)
+        state.statefulWidgets = widgets
+        return frame
+    }
+
+    /// Draws a frame from a state it cannot change, settling the scroll positions of `widgets`.
+    private static func draw(_ state: AppState, _ widgets: inout StatefulWidgets) -> ScreenBuffer {
         let theme = state.theme
         var buffer = ScreenBuffer(width: state.width, height: state.height, style: theme.style(.base))
         guard state.width >= 40, state.height >= 12 else {
@@ -15,14 +24,14 @@ public enum Renderer {
         }
         let layout = ScreenLayout(state)
         drawTitle(&buffer, layout.title, state)
-        drawFields(&buffer, layout, &state)
-        if let box = layout.collectionBox { CollectionPane.draw(&buffer, box, &state) }
-        if let box = layout.requestBox { RequestPanes.draw(&buffer, box, layout.requestTabRanges, &state) }
-        if let box = layout.previewBox { PreviewPane.draw(&buffer, box, &state) }
-        if let box = layout.responseBox { ResponsePane.draw(&buffer, box, &state) }
+        drawFields(&buffer, layout, state, &widgets)
+        if let box = layout.collectionBox { CollectionPane.draw(&buffer, box, state, &widgets.collection) }
+        if let box = layout.requestBox { RequestPanes.draw(&buffer, box, state, &widgets) }
+        if let box = layout.previewBox { PreviewPane.draw(&buffer, box, state, &widgets.preview) }
+        if let box = layout.responseBox { ResponsePane.draw(&buffer, box, state, &widgets) }
         ProgressPane.draw(&buffer, layout.progressRows, state)
-        drawStatus(&buffer, layout.status, &state)
-        if state.search.field != nil {
+        drawStatus(&buffer, layout.status, state, &widgets.mode)
+        if state.searchField != nil {
             buffer.fill(layout.footer, style: theme.style(.base))
             Footer.render([("enter", "find"), ("esc", "close"), ("n/N", "next/previous after")], into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
         } else if let line = state.commandLine {
@@ -39,7 +48,7 @@ public enum Renderer {
             let hints = state.keymap.footer(in: state.activeScopes).map { (key: $0.keys[0].description, label: $0.label) }
             Footer.render(hints, into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
         }
-        if state.modal != nil { ModalPane.draw(&buffer, &state) }
+        ModalPane.draw(&buffer, theme, &widgets.mode)
         return buffer
     }
 
@@ -60,7 +69,7 @@ public enum Renderer {
         if rect.width - width > x { buffer.write(right, x: rect.maxX - width, y: rect.y, style: theme.style(.statusBar)) }
     }
 
-    private static func drawFields(_ buffer: inout ScreenBuffer, _ layout: ScreenLayout, _ state: inout AppState) {
+    private static func drawFields(_ buffer: inout ScreenBuffer, _ layout: ScreenLayout, _ state: AppState, _ widgets: inout StatefulWidgets) {
         let theme = state.theme
         func label(_ text: String, _ rect: Rect, focused: Bool) {
             buffer.write(text, x: rect.x, y: rect.y, style: focused ? theme.style(.title) : theme.style(.label))
@@ -79,28 +88,28 @@ public enum Renderer {
         buffer.write(info, x: layout.responseInfo.x, y: row1.y, style: theme.style(.muted), limit: layout.responseInfo.width)
 
         label(" Base", Rect(x: 0, y: layout.baseField.y, width: ScreenLayout.labelWidth, height: 1), focused: state.focus == .baseURL)
-        state.baseField.render(into: &buffer, at: layout.baseField, style: theme.style(state.focus == .baseURL ? .fieldFocused : .field),
+        widgets.baseField.render(into: &buffer, at: layout.baseField, style: theme.style(state.focus == .baseURL ? .fieldFocused : .field),
                                placeholder: "base URL (optional): http://127.0.0.1:8080/v1/", placeholderStyle: theme.style(.placeholder), focused: state.focus == .baseURL && state.modal == nil)
         label(" URL", Rect(x: 0, y: layout.urlField.y, width: ScreenLayout.labelWidth, height: 1), focused: state.focus == .url)
-        state.urlField.render(into: &buffer, at: layout.urlField, style: theme.style(state.focus == .url ? .fieldFocused : .field),
+        widgets.urlField.render(into: &buffer, at: layout.urlField, style: theme.style(state.focus == .url ? .fieldFocused : .field),
                               placeholder: "path, relative to the base, or an absolute URL", placeholderStyle: theme.style(.placeholder), focused: state.focus == .url && state.modal == nil)
     }
 
-    private static func drawStatus(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: inout AppState) {
+    private static func drawStatus(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ mode: inout InputMode) {
         let theme = state.theme
         buffer.fill(rect, style: theme.style(.base))
-        if var line = state.commandLine {
+        if case var .commandLine(line) = mode {
             buffer.write(":", x: rect.x, y: rect.y, style: theme.style(.title))
             line.field.render(into: &buffer, at: Rect(x: rect.x + 1, y: rect.y, width: rect.width - 1, height: 1), style: theme.style(.fieldFocused),
-                              placeholder: "get /users page==2 · header Accept: application/json · send · help", placeholderStyle: theme.style(.placeholder), focused: state.modal == nil)
-            state.commandLine = line
+                              placeholder: "get /users page==2 · header Accept: application/json · send · help", placeholderStyle: theme.style(.placeholder), focused: true)
+            mode = .commandLine(line)
             return
         }
-        if var field = state.search.field {
+        if case var .search(field) = mode {
             buffer.write("/", x: rect.x, y: rect.y, style: theme.style(.title))
             field.render(into: &buffer, at: Rect(x: rect.x + 1, y: rect.y, width: rect.width - 1, height: 1), style: theme.style(.fieldFocused),
-                         placeholder: "search the body (a capital letter makes it case-sensitive)", placeholderStyle: theme.style(.placeholder), focused: state.modal == nil)
-            state.search.field = field
+                         placeholder: "search the body (a capital letter makes it case-sensitive)", placeholderStyle: theme.style(.placeholder), focused: true)
+            mode = .search(field)
             return
         }
         guard let status = state.status else { return }

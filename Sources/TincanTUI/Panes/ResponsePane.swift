@@ -4,7 +4,7 @@ import TincanCore
 
 /// The response: status, validation errors with their chain, and the body, headers or timing.
 enum ResponsePane {
-    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: inout AppState) {
+    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ widgets: inout StatefulWidgets) {
         let theme = state.theme
         let inside = Renderer.box(&buffer, rect, titles: ResponseView.allCases.map(\.rawValue), active: ResponseView.allCases.firstIndex(of: state.responseView), focused: state.focus == .response, theme: theme)
         guard !inside.isEmpty else { return }
@@ -16,26 +16,26 @@ enum ResponsePane {
         let body = Rect(x: inside.x, y: inside.y + headerHeight, width: inside.width, height: inside.height - headerHeight)
         guard body.height > 0 else { return }
         if let document = state.bodyDocument {
-            drawDocument(&buffer, document, in: body, frame: rect, &state)
+            drawDocument(&buffer, document, in: body, frame: rect, state, &widgets.bodyRows)
             return
         }
         let lines = state.responseLines
-        Renderer.drawLines(&buffer, lines, in: body, scroll: &state.responseScroll, theme: theme)
+        Renderer.drawLines(&buffer, lines, in: body, scroll: &widgets.response, theme: theme)
         if lines.count > body.height {
-            let position = "\(state.responseScroll.offset + 1)-\(min(lines.count, state.responseScroll.offset + body.height))/\(lines.count)"
+            let position = "\(widgets.response.offset + 1)-\(min(lines.count, widgets.response.offset + body.height))/\(lines.count)"
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
         }
     }
 
     /// Draws the rows in view (and only those), the selected row marked while the pane has the
     /// focus, search matches highlighted.
-    private static func drawDocument(_ buffer: inout ScreenBuffer, _ document: BodyDocument, in body: Rect, frame rect: Rect, _ state: inout AppState) {
+    private static func drawDocument(_ buffer: inout ScreenBuffer, _ document: BodyDocument, in body: Rect, frame rect: Rect, _ state: AppState, _ rows: inout ListState) {
         let theme = state.theme
         let count = document.rowCount
-        let visible = state.bodyList.visibleRange(count: count, viewport: body.height)
+        let visible = rows.visibleRange(count: count, viewport: body.height)
         let focused = state.focus == .response
         for (row, index) in visible.enumerated() {
-            let isSelected = focused && index == state.bodyList.selected
+            let isSelected = focused && index == rows.selected
             let line = state.highlighted(document.line(index), row: index)
             let y = body.y + row
             if isSelected { buffer.fill(Rect(x: body.x, y: y, width: body.width, height: 1), style: theme.style(.selectionUnfocused)) }
@@ -51,7 +51,7 @@ enum ResponsePane {
             buffer.write(spans, x: body.x + 1, y: y, limit: body.width - 1)
         }
         if count > body.height || state.search.query != nil {
-            var position = "\(state.bodyList.selected + 1)/\(count)"
+            var position = "\(rows.selected + 1)/\(count)"
             if let query = state.search.query {
                 let place = state.search.current.map { "\($0.number)/\(state.search.matchCount)" } ?? "\(state.search.matchCount)"
                 position = "/\(query.text) \(place) · " + position

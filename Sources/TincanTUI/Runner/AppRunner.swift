@@ -57,7 +57,11 @@ public final class AppRunner: Sendable {
         while !state.shouldQuit {
             let busy = state.exchange?.phase == .sending
             let events = terminal.waitForEvents(timeout: busy ? 100 : nil)
-            if terminal.stopRequested { break }
+            if terminal.stopRequested {
+                // Leaves at once, through update like every change: nothing is asked or saved.
+                _ = state.update(.quit)
+                break
+            }
             var effects: [Effect] = []
             for event in events {
                 if case .resize = event { previous = nil }
@@ -94,7 +98,9 @@ public final class AppRunner: Sendable {
                     terminal.suspend()
                     previous = nil
                 case .quit:
-                    state.shouldQuit = true
+                    // Nothing to do here: update set shouldQuit as it asked for this, and the loop
+                    // ends after this frame.
+                    break
                 }
             }
             paint()

@@ -1,0 +1,138 @@
+import TerminalUI
+import TincanCore
+import TincanSessions
+
+/// What each ``Action`` of the key table does.
+extension AppState {
+    /// Carries out an action bound to a key (or asked for by the command line).
+    mutating func perform(_ action: Action) -> [Effect] {
+        switch action {
+        case .send: return send()
+        case .cancel:
+            guard let exchange, exchange.phase == .sending else {
+                status = StatusMessage("Nothing is being sent.")
+                return []
+            }
+            self.exchange?.phase = .cancelled
+            status = StatusMessage("Cancelled.", .warning)
+            return [.cancel(exchange: exchange.id)]
+        case .quit:
+            return requestQuit()
+        case .save: save()
+        case .saveAs: promptSaveAs()
+        case .openSession:
+            mode = .modal(.prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { Session.directory(of: $0) + "/" } ?? "")))
+        case .environment: pickEnvironment()
+        case .history: pickHistory()
+        case .compare: pickComparison()
+        case .copyCurl: return copyAsCurl()
+        case .commandLine, .commandLineColon:
+            mode = .commandLine(CommandLineState())
+        case .openRequest:
+            loadRequest(workspace.list.selected)
+            status = StatusMessage("Request \(workspace.selected + 1) of \(workspace.session.requests.count): \(workspace.session.requests[workspace.selected].displayName)")
+        case .addRequest: addRequest()
+        case .removeRequest: removeRequest()
+        case .renameRequest:
+            mode = .modal(.prompt(Prompt(.renameRequest, title: "Name the request", question: "Name (empty for none)", text: workspace.session.requests[workspace.list.selected].name ?? "")))
+        case .help, .helpQuestion:
+            mode = .modal(.help(Self.helpDialog(keymap)))
+        case .focusNext: moveFocus(by: 1)
+        case .focusPrevious: moveFocus(by: -1)
+        case .nextTab:
+            let tabs = RequestTab.allCases
+            switchRequestTab(to: tabs[(tabs.firstIndex(of: requestTab)! + 1) % tabs.count])
+        case .explain:
+            previewView = previewView == .wire ? .explain : .wire
+            previewScroll = ScrollState()
+            status = StatusMessage(previewView == .explain ? "Explain: why the request looks the way it does, and why the response passed or failed. F9 shows the wire again." : "Preview: the bytes on the wire.")
+        case .nextResponseView:
+            let views = ResponseView.allCases
+            showResponseView(views[(views.firstIndex(of: responseView)! + 1) % views.count])
+            responseScroll = ScrollState()
+        case .editExternally:
+            if requestTab != .body || !bodyIsDirty { loadBodyFromParameters() }
+            return [.editExternally(text: body.text, fileExtension: "json")]
+        case .cycleTheme:
+            theme = themes.theme(after: theme.name)
+            status = StatusMessage("Theme: \(theme.name)")
+        case .zoom:
+            zoomed.toggle()
+        case .suspend:
+            return [.suspend]
+        case .nextChoice: stepChoice(by: 1)
+        case .previousChoice: stepChoice(by: -1)
+        case .openPicker:
+            mode = .modal(focus == .method
+                ? .picker(Picker(.method, title: "Method", options: Self.methods, selected: method))
+                : .picker(Picker(.serializer, title: "Request serializer", options: SerializerKind.allCases.map(\.rawValue), selected: serializer.rawValue)))
+        case .addHeader:
+            mode = .modal(.prompt(Prompt(.addHeader, title: "Add header", question: "Name: value")))
+        case .editHeader:
+            guard headers.indices.contains(headerList.selected) else { return perform(.addHeader) }
+            let row = headers[headerList.selected]
+            mode = .modal(.prompt(Prompt(.editHeader(headerList.selected), title: "Edit header", question: "Name: value", text: "\(row.name): \(row.value)")))
+        case .removeHeader:
+            guard headers.indices.contains(headerList.selected) else { return [] }
+            let removed = headers.remove(at: headerList.selected)
+            headerList.select(headerList.selected, count: headers.count)
+            status = StatusMessage("Removed \(removed.name).")
+        case .toggleHeader:
+            guard headers.indices.contains(headerList.selected) else { return [] }
+            headers[headerList.selected].isEnabled.toggle()
+        case .addParameter:
+            let parent = parameters.selectedNode.value.isContainer ? parameters.selectedNode : nil
+            if parent?.value == .array || (parent == nil && parentOfSelectionIsArray) {
+                treeEdit { try $0.add(key: "") }
+                mode = .modal(.prompt(Prompt(.editValue, title: "New element", question: "Value (typed as \(parameters.selectedNode.value.type.rawValue); t changes the type)")))
+            } else {
+                mode = .modal(.prompt(Prompt(.addParameter, title: "Add parameter", question: "Key (a string value follows; t changes its type)")))
+            }
+        case .editValue:
+            let node = parameters.selectedNode
+            if node.value.isContainer {
+                parameters.setExpanded(!node.isExpanded)
+                return []
+            }
+            mode = .modal(.prompt(Prompt(.editValue, title: "Edit \(node.key.isEmpty ? "value" : node.key)", question: "Value (\(node.value.type.rawValue))", text: Self.editableText(node.value))))
+        case .renameParameter:
+            mode = .modal(.prompt(Prompt(.renameParameter, title: "Rename", question: "New key", text: parameters.selectedNode.key)))
+        case .removeParameter:
+            treeEdit { try $0.removeSelected() }
+        case .cycleType:
+            parameters.cycleSelectedType()
+            status = StatusMessage("Type: \(parameters.selectedNode.value.type.rawValue)")
+        case .expand: parameters.setExpanded(true)
+        case .collapse: parameters.collapseOrSelectParent()
+        case .changeProperty: changeProperty(PropertyRow.allCases[propertyList.selected])
+        case .resetProperty: resetProperty(PropertyRow.allCases[propertyList.selected])
+        case .applyBody: applyBody()
+        case .search, .searchNext, .searchPrevious, .copyPath, .toggleFold, .fold, .unfold, .foldAll, .unfoldAll:
+            return performBody(action)
+        }
+        return []
+    }
+
+    private var parentOfSelectionIsArray: Bool {
+        let path = parameters.selectedPath
+        guard !path.isEmpty else { return false }
+        return parameters.root[Array(path.dropLast())].value == .array
+    }
+
+    private mutating func treeEdit(_ edit: (inout TreeEditor) throws -> Void) {
+        do {
+            try edit(&parameters)
+        } catch {
+            status = StatusMessage("\(error)", .error)
+        }
+    }
+
+    static func editableText(_ value: TreeValue) -> String {
+        switch value {
+        case let .string(text): text
+        case let .number(text): text
+        case let .bool(bool): bool ? "true" : "false"
+        default: ""
+        }
+    }
+}

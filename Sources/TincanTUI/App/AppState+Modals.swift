@@ -1,0 +1,145 @@
+import TerminalUI
+import TincanCore
+import TincanSessions
+
+/// Keys while a modal is open, and what a prompt's answer or a picker's choice changes.
+extension AppState {
+    /// Handles an event for the open modal: it gets every key until it closes.
+    mutating func handleModal(_ event: InputEvent) -> [Effect] {
+        guard let current = modal else { return [] }
+        let isEscape = event == .key(KeyEvent(.escape))
+        switch current {
+        case var .help(dialog), var .message(dialog):
+            if isEscape || event == .key(KeyEvent(.enter)) || event == .key(.char("q")) || event == .key(KeyEvent(.function(1))) {
+                closeModal()
+                return []
+            }
+            dialog.scroll.handle(event, contentHeight: dialog.lines.count, viewport: max(1, height - 6))
+            if case .help = current { mode = .modal(.help(dialog)) } else { mode = .modal(.message(dialog)) }
+        case var .picker(picker):
+            if isEscape { closeModal(); return [] }
+            if event == .key(KeyEvent(.enter)) {
+                closeModal()
+                return choose(picker.options[picker.list.selected], at: picker.list.selected, for: picker.purpose)
+            }
+            picker.list.handle(event, count: picker.options.count, viewport: ScreenLayout.pickerViewport(picker, screenHeight: height))
+            mode = .modal(.picker(picker))
+        case var .prompt(prompt):
+            if isEscape { closeModal(); return [] }
+            if event == .key(KeyEvent(.enter)) {
+                let text = prompt.dialog.field?.text ?? ""
+                if let refusal = answer(prompt.purpose, text) {
+                    prompt.error = refusal
+                    mode = .modal(.prompt(prompt))
+                } else if case .prompt(let still) = modal, still == prompt {
+                    closeModal()
+                }
+                return []
+            }
+            prompt.dialog.field?.handle(event)
+            prompt.error = nil
+            mode = .modal(.prompt(prompt))
+        }
+        return []
+    }
+
+    /// Applies a prompt's answer. - Returns: why it was refused, or nil when it was applied.
+    private mutating func answer(_ purpose: Prompt.Purpose, _ text: String) -> String? {
+        switch purpose {
+        case .addHeader, .editHeader:
+            let header: HeaderLine
+            do throws(HeaderLine.Failure) {
+                header = try HeaderLine(parsing: text)
+            } catch {
+                switch error {
+                case .noSeparator: return "expected Name: value"
+                case .invalidName(let name): return HeaderLine.invalidNameMessage(name)
+                }
+            }
+            let (name, value) = (header.name, header.value)
+            if case let .editHeader(index) = purpose, headers.indices.contains(index) {
+                headers[index].name = name
+                headers[index].value = value
+            } else {
+                headers.append(HeaderRow(name: name, value: value))
+                headerList.select(headers.count - 1, count: headers.count)
+            }
+        case .addParameter:
+            do {
+                try parameters.add(key: text)
+            } catch {
+                return "\(error)"
+            }
+            mode = .modal(.prompt(Prompt(.editValue, title: "Value of \(text)", question: "Value (string; t on the tree changes the type)")))
+        case .editValue:
+            do {
+                try parameters.setSelectedValue(parameters.selectedNode.value.type, text: text)
+            } catch {
+                return "\(error)"
+            }
+        case .renameParameter:
+            do {
+                try parameters.renameSelected(to: text)
+            } catch {
+                return "\(error)"
+            }
+        case .timeout:
+            do {
+                observed.timeoutInterval = try NumericRange.timeout.value(parsing: text)
+            } catch {
+                return "\(error)"
+            }
+        case .acceptableStatusCodes:
+            do {
+                acceptableStatusCodes = try StatusCodeSet(parsing: text)
+            } catch {
+                return "\(error)"
+            }
+        case .uploadLimit:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed == "0" {
+                uploadBytesPerSecond = nil
+            } else {
+                do {
+                    uploadBytesPerSecond = try ByteRate.checked(trimmed, range: NumericRange.uploadRate.named("upload"))
+                } catch {
+                    return "\(error)"
+                }
+            }
+        case .maxBody:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty {
+                maxBody = nil
+            } else {
+                do {
+                    _ = try TaskOptions.maximumBodyBytes(parsing: trimmed)
+                } catch {
+                    return "\(error)"
+                }
+                maxBody = trimmed
+            }
+        case .saveAs: return answerSaveAs(text)
+        case .openSession: return answerOpen(text)
+        case .renameRequest: renameRequest(text)
+        }
+        return nil
+    }
+
+    private mutating func choose(_ option: String, at index: Int, for purpose: Picker.Purpose) -> [Effect] {
+        switch purpose {
+        case .environment: chooseEnvironment(option)
+        case .history: reopenHistory(index)
+        case .compareFirst: pickComparison(first: index)
+        case let .compareSecond(first):
+            // The second list leaves the first out: map its index back.
+            showComparison(first, index >= first ? index + 1 : index)
+        case .commentConflict, .confirmOverwrite, .unsaved: return chooseFileAction(option, for: purpose)
+        case .method: method = option
+        case .serializer: serializer = SerializerKind(rawValue: option) ?? serializer
+        case .cachePolicy: observed.cachePolicy = CachePolicy(rawValue: option)
+        case .networkServiceType: observed.networkServiceType = NetworkServiceType(rawValue: option)
+        case .responseSerializer: responseSerializer = ResponseSerializerKind(rawValue: option) ?? responseSerializer
+        }
+        return []
+    }
+}

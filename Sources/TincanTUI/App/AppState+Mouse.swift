@@ -1,0 +1,59 @@
+import TerminalUI
+import TincanCore
+import TincanSessions
+
+/// The mouse: clicks focus panes, pick rows and switch tabs; the wheel scrolls the pane under it.
+/// Hit-testing uses the same ``ScreenLayout`` as drawing.
+extension AppState {
+    /// Applies a mouse event; a click outside an open modal closes it.
+    mutating func handleMouse(_ mouse: MouseEvent) {
+        let layout = ScreenLayout(self)
+        if modal != nil {
+            // A click outside the modal closes it.
+            if case .press = mouse.action, !(layout.modalFrame?.contains(x: mouse.x, y: mouse.y) ?? true) {
+                closeModal()
+            }
+            return
+        }
+        guard let target = layout.hits.target(x: mouse.x, y: mouse.y) else { return }
+        switch (mouse.action, target) {
+        case let (.press, .pane(pane)):
+            setFocus(pane)
+            // Rows start inside the box's border.
+            if let region = layout.hits.region(x: mouse.x, y: mouse.y) { select(in: pane, row: mouse.y - region.y - 1) }
+        case let (.press, .requestTab(tab)):
+            switchRequestTab(to: tab)
+        case let (.press, .previewView(view)):
+            previewView = view
+            focus = .preview
+            refreshPreview()
+        case let (.press, .responseView(view)):
+            if view != responseView { showResponseView(view) }
+            focus = .response
+        case (.wheelUp, .pane(let pane)), (.wheelDown, .pane(let pane)):
+            let saved = focus
+            focus = pane
+            handleInPane(.mouse(mouse))
+            focus = saved
+        default:
+            break
+        }
+    }
+
+    private mutating func select(in pane: Pane, row: Int) {
+        switch pane {
+        case .headers:
+            guard !headers.isEmpty else { return }
+            let range = headerList.visibleRange(count: headers.count, viewport: max(1, height / 3))
+            headerList.select(range.lowerBound + row, count: headers.count)
+        case .parameters:
+            parameters.list.select(parameters.list.offset + row, count: parameters.rows.count)
+        case .properties:
+            propertyList.select(propertyList.offset + row, count: PropertyRow.allCases.count)
+        case .collection:
+            workspace.list.select(workspace.list.offset + row, count: workspace.session.requests.count)
+        default:
+            break
+        }
+    }
+}

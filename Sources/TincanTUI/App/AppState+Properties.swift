@@ -1,0 +1,50 @@
+import TerminalUI
+import TincanCore
+import TincanSessions
+
+/// The Props tab: changing a property opens its prompt or picker (or flips it); resetting goes
+/// back to what the session gives.
+extension AppState {
+    /// Changes the property on a row: a prompt or picker for values, a flip for switches.
+    mutating func changeProperty(_ row: PropertyRow) {
+        let effective = observed.effective
+        switch row {
+        case .timeout:
+            mode = .modal(.prompt(Prompt(.timeout, title: "Timeout", question: "Seconds", text: ParameterValue.format(effective.timeoutInterval))))
+        case .cachePolicy:
+            mode = .modal(.picker(Picker(.cachePolicy, title: "Cache policy", options: CachePolicy.allCases.map(\.rawValue), selected: effective.cachePolicy.rawValue)))
+        case .cookies: observed.httpShouldHandleCookies = !effective.httpShouldHandleCookies
+        case .pipelining: observed.httpShouldUsePipelining = !effective.httpShouldUsePipelining
+        case .cellular: observed.allowsCellularAccess = !effective.allowsCellularAccess
+        case .networkService:
+            mode = .modal(.picker(Picker(.networkServiceType, title: "Network service type", options: NetworkServiceType.allCases.map(\.rawValue), selected: effective.networkServiceType.rawValue)))
+        case .responseSerializer:
+            mode = .modal(.picker(Picker(.responseSerializer, title: "Response serializer", options: ResponseSerializerKind.allCases.map(\.rawValue), selected: responseSerializer.rawValue)))
+        case .acceptableStatus:
+            mode = .modal(.prompt(Prompt(.acceptableStatusCodes, title: "Acceptable status codes", question: "Codes, ranges and classes, such as 200-299,304 or 2xx", text: acceptableStatusCodes.description)))
+        case .removeNulls: removesNulls.toggle()
+        case .maxBody:
+            mode = .modal(.prompt(Prompt(.maxBody, title: "Body kept in memory", question: "Bytes (500k, 256M, 2G), 0 for no limit, empty for the default", text: maxBody ?? "")))
+        case .uploadLimit:
+            mode = .modal(.prompt(Prompt(.uploadLimit, title: "Upload pace", question: "Bytes per second (64k, 1m), empty for full speed", text: uploadBytesPerSecond.map(String.init) ?? "")))
+        }
+    }
+
+    /// Resets the property on a row to what the request would inherit.
+    mutating func resetProperty(_ row: PropertyRow) {
+        switch row {
+        case .timeout: observed.timeoutInterval = nil
+        case .cachePolicy: observed.cachePolicy = nil
+        case .cookies: observed.httpShouldHandleCookies = nil
+        case .pipelining: observed.httpShouldUsePipelining = nil
+        case .cellular: observed.allowsCellularAccess = nil
+        case .networkService: observed.networkServiceType = nil
+        case .responseSerializer: responseSerializer = .compound
+        case .acceptableStatus: acceptableStatusCodes = .successful
+        // Back to what the session's defaults say, which the request then inherits.
+        case .removeNulls: removesNulls = workspace.session.defaults.response.removesNulls ?? false
+        case .maxBody: maxBody = workspace.session.defaults.response.maxBody
+        case .uploadLimit: uploadBytesPerSecond = nil
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import TerminalUI
+import TincanCore
+import TincanSessions
+
+/// Events from a send's task: the current ``Exchange`` folds them in (``Exchange/fold(_:at:)``);
+/// here is what a completed send changes around it: the status line, captures, history and the
+/// response views.
+extension AppState {
+    /// Applies an event of the current exchange's task: the exchange folds it in, and a
+    /// completed send resets the body views, sets the status line, keeps its captures and
+    /// records it in the history.
+    mutating func apply(_ event: TaskEvent, at time: Double) -> [Effect] {
+        guard var current = exchange else { return [] }
+        let evaluation = current.fold(event, at: time)
+        exchange = current
+        guard case let .completed(result) = event else { return [] }
+        bodyList = ListState()
+        search.current = nil
+        if let query = search.query { search.matchCount = current.prettyBody.matchCount(query) }
+        if let evaluation {
+            for (name, value) in evaluation.captures { workspace.captured[name] = value }
+            status = Self.summary(result, checks: evaluation.checks, captures: evaluation.captures.map(\.name))
+        } else {
+            status = Self.summary(result)
+        }
+        responseView = .pretty
+        var effects: [Effect] = []
+        let entry = historyEntry(for: current, result: result)
+        history.append(entry)
+        if recordsHistory { effects.append(.recordHistory(entry)) }
+        keepSnapshot(of: current, result: result)
+        // Captured values change what later requests resolve to.
+        refreshPreview()
+        return effects
+    }
+
+    /// The status line after a send whose saved request has assertions or captures.
+    private static func summary(_ result: TaskResult, checks: [CheckResult], captures: [String]) -> StatusMessage {
+        let status = result.response.map { "\($0.statusCode)" } ?? "no response"
+        let time = String(format: "%.1f ms", result.metrics.total.inSeconds * 1000)
+        let captured = captures.isEmpty ? "" : " · captured \(captures.joined(separator: ", "))"
+        if let failed = checks.first(where: { !$0.passed }) {
+            let count = checks.count { !$0.passed }
+            return StatusMessage("\(status) in \(time): \(count) of \(checks.count) checks failed; \(failed.name): \(failed.failure ?? "")\(captured)", .error)
+        }
+        return StatusMessage("\(status) in \(time): \(checks.count) check\(checks.count == 1 ? "" : "s") passed\(captured)", .success)
+    }
+
+    private static func summary(_ result: TaskResult) -> StatusMessage {
+        if let error = result.transportError { return StatusMessage("Transport error: \(error)", .error) }
+        guard let response = result.response else { return StatusMessage("No response.", .error) }
+        let time = String(format: "%.1f ms", result.metrics.total.inSeconds * 1000)
+        if let error = result.serialization?.error {
+            return StatusMessage("\(response.statusCode) in \(time): \(error.chain.count == 1 ? "1 validation error" : "\(error.chain.count) validation errors (chained)")", .warning)
+        }
+        return StatusMessage("\(response.statusCode) \(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode)) in \(time)", .success)
+    }
+}
