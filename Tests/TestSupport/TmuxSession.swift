@@ -76,9 +76,13 @@ public final class TmuxSession: Sendable {
     public func waitFor(_ description: String, timeout: Double = 15, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        while Date() < deadline {
+        while true {
+            let looked = Date()
             last = try await screen()
             if condition(last) { return last }
+            // Only a capture begun after the deadline ends the wait: a busy test process can wake
+            // this loop late, and the screen it would have seen in time is looked at once more.
+            if looked >= deadline { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TmuxError(message: "timed out waiting for \(description); the screen was:\n\(last)")
