@@ -8,7 +8,7 @@ import Testing
 struct BoundedMemoryTests {
     @Test("A gzip bomb fails with exit 4 and the ratio limit, in bounded memory")
     func gzipBomb() async throws {
-        let bomb = gzippedZeros(count: 256 << 20)
+        let bomb = await gzippedZerosOffThePool(count: 256 << 20)
         let server = try RawHTTPServer { _, socket in
             RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
             RawHTTPServer.write(socket, bomb)

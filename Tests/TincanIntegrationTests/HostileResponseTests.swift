@@ -23,8 +23,8 @@ struct HostileResponseTests {
     }
 
     /// A server whose every response is a gzip bomb: `decoded` zero bytes in a few kilobytes.
-    static func bombServer(decoded: Int) throws -> RawHTTPServer {
-        let bomb = gzippedZeros(count: decoded)
+    static func bombServer(decoded: Int) async throws -> RawHTTPServer {
+        let bomb = await gzippedZerosOffThePool(count: decoded)
         return try RawHTTPServer { _, socket in
             RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
             RawHTTPServer.write(socket, bomb)
@@ -33,7 +33,7 @@ struct HostileResponseTests {
 
     @Test("A gzip body that grows past the ratio limit fails, naming the ratio")
     func gzipBombStopsAtTheRatio() async throws {
-        let server = try Self.bombServer(decoded: 256 << 20)
+        let server = try await Self.bombServer(decoded: 256 << 20)
         defer { server.stop() }
         let result = try await Self.send(server.baseURL + "/bomb")
         let message = try #require(Self.limitMessage(result), "\(String(describing: result.transportError))")
@@ -43,7 +43,7 @@ struct HostileResponseTests {
 
     @Test("A gzip body that decodes past the size limit fails, naming the limit")
     func gzipBodyStopsAtTheSize() async throws {
-        let server = try Self.bombServer(decoded: 64 << 20)
+        let server = try await Self.bombServer(decoded: 64 << 20)
         defer { server.stop() }
         let result = try await Self.send(server.baseURL + "/bomb") {
             $0.decompression = DecompressionLimits(ratio: 1_000_000, maximumBytes: 8 << 20)
@@ -54,8 +54,8 @@ struct HostileResponseTests {
 
     @Test("A gzip body within the limits is decoded, and its progress counts the bytes on the wire")
     func gzipWithinTheLimitsIsDecoded() async throws {
-        let bomb = gzippedZeros(count: 4 << 20)
-        let server = try Self.bombServer(decoded: 4 << 20)
+        let bomb = await gzippedZerosOffThePool(count: 4 << 20)
+        let server = try await Self.bombServer(decoded: 4 << 20)
         defer { server.stop() }
         var options = TaskOptions()
         options.deadline = 30
