@@ -18,19 +18,6 @@ func replay(_ session: Session, path: String = "/tmp/test.tincan.yaml", on serve
 
 @Suite("Replaying sessions against the demo server")
 struct ReplayTests {
-    @Test(arguments: try exampleFiles())
-    func everyExamplePasses(_ file: String) async throws {
-        let downloads = try TemporaryDirectory()
-        try await withDemoServer { server in
-            let (report, _) = try await replay(try Session.load(path: file), path: file, on: server) { $0.variables["downloads"] = downloads.path }
-            #expect(report.outcomes.count >= 3)
-            for outcome in report.outcomes where !outcome.passed {
-                Issue.record("\(ReportWriter.outcomeText(outcome, verbose: true))")
-            }
-            #expect(report.passed)
-        }
-    }
-
     @Test func failedChecksAreReportedWithTheirReasons() async throws {
         let session = try Session.parse("""
             base: "{{server}}/"

@@ -5,16 +5,6 @@ import Testing
 import TincanCore
 import TincanSessions
 
-/// The examples directory of the repository.
-let examplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("examples").path
-
-/// Every example session file.
-func exampleFiles() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: examplesDirectory).filter { $0.hasSuffix(".tincan.yaml") }.sorted()
-        .map { (examplesDirectory as NSString).appendingPathComponent($0) }
-}
-
 let fullSession = """
     name: Everything
     description: Every field the format has.
