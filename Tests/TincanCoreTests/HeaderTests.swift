@@ -112,6 +112,21 @@ struct ObservedPropertyTests {
         #expect(request.appliedProperties.isEmpty)
         #expect(request.properties.timeoutInterval == 60)
     }
+
+    @Test("each property carries its AFNetworking name and its session key, the one table the others derive from")
+    func namesLiveOnTheProperty() {
+        let names = ObservedProperty.listingOrder.map { "\($0.afNetworkingName) \($0.sessionKey)" }
+        #expect(names == [
+            "timeoutInterval timeout", "cachePolicy cache-policy", "httpShouldHandleCookies cookies",
+            "httpShouldUsePipelining pipelining", "allowsCellularAccess cellular", "networkServiceType network-service",
+        ])
+    }
+
+    @Test("the listing order holds every property once")
+    func listingOrderIsComplete() {
+        #expect(ObservedProperty.listingOrder.count == ObservedProperty.allCases.count)
+        #expect(Set(ObservedProperty.listingOrder) == Set(ObservedProperty.allCases))
+    }
 }
 
 @Suite("A header written on one line")

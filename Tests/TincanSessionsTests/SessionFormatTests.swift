@@ -207,6 +207,24 @@ struct SessionFormatTests {
         #expect(reread == session)
     }
 
+    @Test("each observed property is written under the core's session key and read back from it")
+    func propertiesUseTheCoresSessionKeys() throws {
+        var properties = ObservedProperties()
+        properties.timeoutInterval = 2.5
+        properties.cachePolicy = .returnCacheDataElseLoad
+        properties.httpShouldHandleCookies = false
+        properties.httpShouldUsePipelining = true
+        properties.allowsCellularAccess = false
+        properties.networkServiceType = .voice
+        var request = SavedRequest(url: "/x")
+        request.properties = properties
+        let text = Session(requests: [request]).yamlText()
+        let written = text.split(separator: "\n").drop { !$0.hasSuffix("properties:") }.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(written.map { String($0.prefix { $0 != ":" }) } == ObservedProperty.listingOrder.map(\.sessionKey))
+        #expect(written.first == "timeout: 2.5")
+        #expect(try Session.parse(text, path: "p.yaml").requests[0].properties == properties)
+    }
+
     @Test func everyExampleSurvivesARoundTrip() throws {
         let files = try exampleFiles()
         #expect(files.count >= 6)

@@ -308,9 +308,9 @@ extension RequestDraft {
         for property in ObservedProperty.allCases {
             let linux = property.isHonoredOnLinux ? "" : "; recorded only, Linux has no such setting"
             if effective.isChanged(property) {
-                lines.append(.init("`\(property.rawValue)` = `\(effective.text(of: property))`: set, so copied onto this request\(linux)"))
+                lines.append(.init("`\(property.afNetworkingName)` = `\(effective.text(of: property))`: set, so copied onto this request\(linux)"))
             } else {
-                lines.append(.init("`\(property.rawValue)` not set: left to the session (`\(defaults.text(of: property))`)\(linux)", .detail))
+                lines.append(.init("`\(property.afNetworkingName)` not set: left to the session (`\(defaults.text(of: property))`)\(linux)", .detail))
             }
         }
         return Explanation.Step(topic: .properties, title: "Observed properties", lines: lines)

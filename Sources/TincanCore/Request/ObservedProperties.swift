@@ -24,6 +24,10 @@ public enum NetworkServiceType: String, Sendable, CaseIterable, Codable {
 
 /// One of the request properties that AFNetworking's serializer observes and copies onto
 /// each request it builds, in AFNetworking's order.
+///
+/// It is the one home of a property's names: the raw value is its AFNetworking name, and
+/// ``sessionKey`` its key in a session file. The session reader and writer, the TUI's properties
+/// panel and the Explain view take them from here.
 public enum ObservedProperty: String, Sendable, CaseIterable, Codable {
     case allowsCellularAccess
     case cachePolicy
@@ -31,6 +35,27 @@ public enum ObservedProperty: String, Sendable, CaseIterable, Codable {
     case httpShouldUsePipelining
     case networkServiceType
     case timeoutInterval
+
+    /// The properties in the order Tincan lists them, in session files and in the properties
+    /// panel: the timeout first, then the cache and cookies, then what Linux only records.
+    public static let listingOrder: [ObservedProperty] = [
+        .timeoutInterval, .cachePolicy, .httpShouldHandleCookies, .httpShouldUsePipelining, .allowsCellularAccess, .networkServiceType,
+    ]
+
+    /// The name of `NSURLRequest`'s property, as AFNetworking observes it (`timeoutInterval`).
+    public var afNetworkingName: String { rawValue }
+
+    /// The key under `properties:` in a session file (`timeout`; docs/session-format.md).
+    public var sessionKey: String {
+        switch self {
+        case .timeoutInterval: "timeout"
+        case .cachePolicy: "cache-policy"
+        case .httpShouldHandleCookies: "cookies"
+        case .httpShouldUsePipelining: "pipelining"
+        case .allowsCellularAccess: "cellular"
+        case .networkServiceType: "network-service"
+        }
+    }
 
     /// Whether Tincan on Linux acts on this property, or only records it.
     public var isHonoredOnLinux: Bool {

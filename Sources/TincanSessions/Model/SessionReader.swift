@@ -7,7 +7,8 @@ extension Session {
     /// The top-level keys of a session file, in the order Tincan writes them.
     public static let topLevelKeys = ["name", "description", "base", "defaults", "variables", "environments", "requests"]
     public static let defaultsKeys = ["serializer", "headers", "properties", "response", "security"]
-    public static let propertyKeys = ["timeout", "cache-policy", "cookies", "pipelining", "cellular", "network-service"]
+    /// The keys of `properties:`: the core's ``ObservedProperty/sessionKey``s, in listing order.
+    public static let propertyKeys = ObservedProperty.listingOrder.map(\.sessionKey)
     public static let responseKeys = ["serializer", "accept-status", "accept-type", "remove-nulls", "max-body"]
     public static let securityKeys = ["ca-file", "pins", "pin-mode", "insecure"]
     public static let requestKeys = [
@@ -137,20 +138,21 @@ struct SessionReader {
 
     private func properties(_ node: Node) throws -> ObservedProperties {
         var properties = ObservedProperties()
-        for (key, _, value) in try entries(node, allowed: Session.propertyKeys, in: "properties") {
-            switch key {
-            case "timeout":
+        let mapping = try self.mapping(node, keys: Session.propertyKeys, in: "properties")
+        for (property, _, value) in try file.entries(of: mapping, keys: ObservedProperty.listingOrder, named: \.sessionKey, in: "properties") {
+            switch property {
+            case .timeoutInterval:
                 properties.timeoutInterval = try number(value, .timeout)
-            case "cache-policy":
+            case .cachePolicy:
                 let name = try text(value, "a cache policy")
                 guard let policy = CachePolicy(rawValue: name) else {
                     throw file.error(at: value, "'\(name)' is not a cache policy; expected one of: \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 properties.cachePolicy = policy
-            case "cookies": properties.httpShouldHandleCookies = try bool(value)
-            case "pipelining": properties.httpShouldUsePipelining = try bool(value)
-            case "cellular": properties.allowsCellularAccess = try bool(value)
-            default:
+            case .httpShouldHandleCookies: properties.httpShouldHandleCookies = try bool(value)
+            case .httpShouldUsePipelining: properties.httpShouldUsePipelining = try bool(value)
+            case .allowsCellularAccess: properties.allowsCellularAccess = try bool(value)
+            case .networkServiceType:
                 let name = try text(value, "a network service type")
                 guard let type = NetworkServiceType(rawValue: name) else {
                     throw file.error(at: value, "'\(name)' is not a network service type; expected one of: \(NetworkServiceType.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -535,10 +537,15 @@ struct SessionReader {
     }
 
     private func entries(_ node: Node, allowed: [String], in context: String) throws -> [(key: String, keyNode: Node, value: Node)] {
+        try file.entries(of: mapping(node, keys: allowed, in: context), allowed: allowed, in: context)
+    }
+
+    /// The node's mapping, or an error that lists the keys it may hold.
+    private func mapping(_ node: Node, keys: [String], in context: String) throws -> Node.Mapping {
         guard let mapping = node.mapping else {
-            throw file.error(at: node, "expected a mapping in \(context), with keys from: \(allowed.joined(separator: ", "))")
+            throw file.error(at: node, "expected a mapping in \(context), with keys from: \(keys.joined(separator: ", "))")
         }
-        return try file.entries(of: mapping, allowed: allowed, in: context)
+        return mapping
     }
 
     private func pairs(_ node: Node, _ expected: String) throws -> [(String, Node, Node)] {
@@ -549,16 +556,5 @@ struct SessionReader {
             references.note(name, at: key)
             return (name, key, value)
         }
-    }
-}
-
-/// Acceptable statuses as assertions write them: codes, ranges, and classes such as `2xx`.
-public struct StatusSet: Sendable, Equatable {
-    public let codes: StatusCodeSet
-
-    /// Parses `200`, `2xx`, `200-299,304` or `[200, 201]` joined with commas, through
-    /// ``StatusCodeSet/init(parsing:)``.
-    public init(_ text: String) throws {
-        codes = try StatusCodeSet(parsing: text)
     }
 }

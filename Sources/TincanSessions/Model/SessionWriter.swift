@@ -94,15 +94,21 @@ extension [HeaderSetting] {
 }
 
 extension ObservedProperties {
+    /// The properties set, under their ``ObservedProperty/sessionKey``s in listing order.
     func yamlPairs() -> [(String, YAMLValue)] {
-        var pairs: [(String, YAMLValue)] = []
-        if let timeoutInterval { pairs.append(("timeout", YAMLValue(timeoutInterval == timeoutInterval.rounded() && abs(timeoutInterval) < 1e15 ? .integer(Int64(timeoutInterval)) : .double(timeoutInterval)))) }
-        if let cachePolicy { pairs.append(("cache-policy", .string(cachePolicy.rawValue))) }
-        if let httpShouldHandleCookies { pairs.append(("cookies", YAMLValue(.bool(httpShouldHandleCookies)))) }
-        if let httpShouldUsePipelining { pairs.append(("pipelining", YAMLValue(.bool(httpShouldUsePipelining)))) }
-        if let allowsCellularAccess { pairs.append(("cellular", YAMLValue(.bool(allowsCellularAccess)))) }
-        if let networkServiceType { pairs.append(("network-service", .string(networkServiceType.rawValue))) }
-        return pairs
+        ObservedProperty.listingOrder.compactMap { property in yamlValue(of: property).map { (property.sessionKey, $0) } }
+    }
+
+    private func yamlValue(of property: ObservedProperty) -> YAMLValue? {
+        switch property {
+        case .timeoutInterval:
+            timeoutInterval.map { YAMLValue($0 == $0.rounded() && abs($0) < 1e15 ? .integer(Int64($0)) : .double($0)) }
+        case .cachePolicy: cachePolicy.map { .string($0.rawValue) }
+        case .httpShouldHandleCookies: httpShouldHandleCookies.map { YAMLValue(.bool($0)) }
+        case .httpShouldUsePipelining: httpShouldUsePipelining.map { YAMLValue(.bool($0)) }
+        case .allowsCellularAccess: allowsCellularAccess.map { YAMLValue(.bool($0)) }
+        case .networkServiceType: networkServiceType.map { .string($0.rawValue) }
+        }
     }
 }
 

@@ -123,11 +123,24 @@ public struct ConfigFile {
 
     /// The entries of a mapping, refusing keys outside `allowed`.
     public func entries(of mapping: Node.Mapping, allowed: [String], in context: String) throws -> [(key: String, keyNode: Node, value: Node)] {
-        var entries: [(String, Node, Node)] = []
+        try entries(of: mapping, keys: allowed, named: { $0 }, in: context)
+    }
+
+    /// The entries of a mapping with their keys as `Key`s, refusing any other key with the
+    /// expected ones in `Key`'s order, so a reader can switch over them exhaustively.
+    public func entries<Key: RawRepresentable<String> & CaseIterable>(
+        of mapping: Node.Mapping, _ keys: Key.Type, in context: String
+    ) throws -> [(key: Key, keyNode: Node, value: Node)] {
+        try entries(of: mapping, keys: Array(Key.allCases), named: \.rawValue, in: context)
+    }
+
+    /// The entries of a mapping whose keys are `keys`, each written as `name(key)`.
+    public func entries<Key>(of mapping: Node.Mapping, keys: [Key], named name: (Key) -> String, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
+        var entries: [(Key, Node, Node)] = []
         for (keyNode, value) in mapping {
-            guard let key = keyNode.scalar?.string else { throw error(at: keyNode, "expected a text key in \(context)") }
-            guard allowed.contains(key) else {
-                throw error(at: keyNode, "unknown key '\(key)' in \(context); expected one of: \(allowed.joined(separator: ", "))")
+            guard let text = keyNode.scalar?.string else { throw error(at: keyNode, "expected a text key in \(context)") }
+            guard let key = keys.first(where: { name($0) == text }) else {
+                throw error(at: keyNode, "unknown key '\(text)' in \(context); expected one of: \(keys.map(name).joined(separator: ", "))")
             }
             entries.append((key, keyNode, value))
         }

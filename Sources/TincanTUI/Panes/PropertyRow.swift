@@ -1,17 +1,14 @@
 import TincanCore
 
-/// A row of the properties panel: an observed property, or a send setting beside them.
+/// A row of the properties panel: an observed property, in ``ObservedProperty/listingOrder``, or a
+/// send setting beside them.
 enum PropertyRow: CaseIterable {
     case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus, removeNulls, maxBody, uploadLimit
 
+    /// The row's label: an observed property's AFNetworking name, from the core, or the setting's.
     var label: String {
         switch self {
-        case .timeout: "timeoutInterval"
-        case .cachePolicy: "cachePolicy"
-        case .cookies: "httpShouldHandleCookies"
-        case .pipelining: "httpShouldUsePipelining"
-        case .cellular: "allowsCellularAccess"
-        case .networkService: "networkServiceType"
+        case .timeout, .cachePolicy, .cookies, .pipelining, .cellular, .networkService: property?.afNetworkingName ?? ""
         case .responseSerializer: "response serializer"
         case .acceptableStatus: "acceptable status"
         case .removeNulls: "remove nulls"
@@ -20,7 +17,7 @@ enum PropertyRow: CaseIterable {
         }
     }
 
-    /// The observed property it edits, if it is one.
+    /// The observed property it edits, if it is one: the rows' one link to the core's names.
     var property: ObservedProperty? {
         switch self {
         case .timeout: .timeoutInterval

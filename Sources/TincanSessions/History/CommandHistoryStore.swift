@@ -1,0 +1,31 @@
+import Foundation
+
+/// The `:` command line's history: one command per line in `commands` beside the request
+/// history. Lines arrive with their secrets already hidden (the command line's parser knows
+/// where the values are).
+public struct CommandHistoryStore: Sendable {
+    public let path: String
+    /// How many of the newest commands ``load()`` returns.
+    public var limit: Int
+
+    public init(path: String, limit: Int = 500) {
+        self.path = path
+        self.limit = limit
+    }
+
+    /// The standard file: `commands` in the history file's directory.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        ((HistoryStore.defaultPath(environment: environment) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("commands")
+    }
+
+    /// Appends a command.
+    public func append(_ line: String) throws(HistoryWriteError) {
+        try HistoryStore.appendLine(line, to: path)
+    }
+
+    /// The newest commands, oldest first; a missing file is an empty history.
+    public func load() -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return Array(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).suffix(limit))
+    }
+}

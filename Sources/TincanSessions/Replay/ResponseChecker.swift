@@ -1,0 +1,175 @@
+import Foundation
+import TincanCore
+
+/// A reason a capture found nothing.
+public struct CaptureFailure: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
+/// Checks one response: assertions, captures and comparison with a recording.
+struct ResponseChecker {
+    let result: TaskResult
+    let template: Template
+    /// The decoded body as a value tree, when the serializer decoded JSON or a property list;
+    /// decoded once, however many paths are checked and captured.
+    let bodyValue: ParameterValue?
+
+    init(result: TaskResult, template: Template) {
+        self.result = result
+        self.template = template
+        switch result.serialization?.body {
+        case .json(let value)?, .propertyList(let value)?: bodyValue = value
+        default:
+            // The HTTP serializer decodes nothing; a JSON body is still worth a path.
+            bodyValue = try? JSONParser.parse(bytes: result.data)
+        }
+    }
+
+    func check(_ assertions: [Assertion]) -> [CheckResult] {
+        var checks: [CheckResult] = []
+        let decidesValidity = assertions.contains {
+            switch $0 {
+            case .status, .valid, .errors: true
+            default: false
+            }
+        }
+        if !decidesValidity {
+            checks.append(CheckResult(name: "valid", failure: result.serialization?.error.map { "the response failed validation: \(chainText($0))" }))
+        }
+        let status = result.response?.statusCode
+        for assertion in assertions {
+            switch assertion {
+            case .status(let text):
+                let failure: String? = (try? StatusSet(text)).flatMap { set in
+                    guard let status else { return "no response" }
+                    return set.codes.contains(status) ? nil : "is \(status), expected \(text)"
+                }
+                checks.append(CheckResult(name: "status \(text)", failure: failure))
+            case .header(let name, let predicate):
+                let actual = result.response?.headers[name].map(ParameterValue.string)
+                checks.append(CheckResult(name: "header \(name)", failure: evaluate(predicate, actual)))
+            case .body(let path, let predicate):
+                let actual = bodyValue.flatMap(path.value(in:))
+                var failure = evaluate(predicate, actual)
+                if failure != nil, bodyValue == nil { failure = "the body is not JSON or a property list, so \(path.text) has no value" }
+                checks.append(CheckResult(name: "body \(path.text)", failure: failure))
+            case .valid(let expected):
+                let error = result.serialization?.error
+                let failure: String? = (error == nil) == expected ? nil
+                    : (expected ? "the response failed validation: \(error.map(chainText) ?? "")" : "the response passed validation, expected it to fail")
+                checks.append(CheckResult(name: "valid \(expected)", failure: failure))
+            case .errors(let expectations):
+                checks.append(CheckResult(name: "errors", failure: errorsFailure(expectations)))
+            case .maxDuration(let seconds):
+                let took = result.metrics.total.inSeconds
+                checks.append(CheckResult(name: "max-duration \(Assertion.durationText(seconds))",
+                                          failure: took <= seconds ? nil : "took \(Int((took * 1000).rounded())) ms"))
+            }
+        }
+        return checks
+    }
+
+    private func evaluate(_ predicate: Predicate, _ actual: ParameterValue?) -> String? {
+        do {
+            return try predicate.failure(for: actual) { try template.expand($0) }
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private func errorsFailure(_ expectations: [ErrorExpectation]) -> String? {
+        let chain = result.serialization?.error?.chain ?? []
+        guard chain.count >= expectations.count else {
+            return "the chain has \(chain.count) error\(chain.count == 1 ? "" : "s")\(chain.isEmpty ? "" : " (\(chainText(chain[0])))"), expected \(expectations.count)"
+        }
+        for (depth, (expected, actual)) in zip(expectations, chain).enumerated() {
+            let label = depth == 0 ? "the error" : "underlying error \(depth)"
+            if let code = expected.code, code != actual.code { return "\(label) has code \(actual.code) (\(actual.message)), expected \(code)" }
+            if let domain = expected.domain, domain != actual.domain { return "\(label) is in \(actual.domain), expected \(domain)" }
+            if let message = expected.message, let failure = evaluate(message, .string(actual.message)) { return "\(label)'s message \(failure)" }
+        }
+        return nil
+    }
+
+    private func chainText(_ error: ResponseSerializationError) -> String {
+        error.chain.map { "\($0.message) [\($0.code)]" }.joined(separator: " ← ")
+    }
+
+    func capture(_ source: CaptureSource) -> Result<ParameterValue, CaptureFailure> {
+        switch source {
+        case .status:
+            guard let status = result.response?.statusCode else { return .failure(CaptureFailure(description: "no response")) }
+            return .success(.integer(Int64(status)))
+        case .header(let name):
+            guard let value = result.response?.headers[name] else { return .failure(CaptureFailure(description: "the response has no \(name) header")) }
+            return .success(.string(value))
+        case .body(let path):
+            guard let body = bodyValue else { return .failure(CaptureFailure(description: "the body is not JSON or a property list, so \(path.text) has no value")) }
+            guard let value = path.value(in: body) else { return .failure(CaptureFailure(description: "\(path.text) is not in the body")) }
+            return .success(value)
+        case .regex(let pattern):
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { return .failure(CaptureFailure(description: "'\(pattern)' is not a regular expression")) }
+            let text = String(decoding: result.data, as: UTF8.self)
+            guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
+                return .failure(CaptureFailure(description: "/\(pattern)/ does not match the body"))
+            }
+            let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+            guard let swiftRange = Range(range, in: text) else { return .failure(CaptureFailure(description: "/\(pattern)/ matched nothing")) }
+            return .success(.string(String(text[swiftRange])))
+        }
+    }
+
+    func compare(with recorded: RecordedResponse) -> [CheckResult] {
+        var checks: [CheckResult] = []
+        let status = result.response?.statusCode
+        checks.append(CheckResult(name: "recorded status", failure: status == recorded.status ? nil : "is \(status.map(String.init) ?? "none"), recorded \(recorded.status)"))
+        for header in recorded.headers {
+            let actual = result.response?.headers[header.name]
+            checks.append(CheckResult(name: "recorded header \(header.name)",
+                                      failure: actual == header.value ? nil : "is \(actual.map { "\"\($0)\"" } ?? "missing"), recorded \"\(header.value ?? "")\""))
+        }
+        let recordedBytes = recorded.bodyBase64 ?? Array((recorded.body ?? "").utf8)
+        var failure: String?
+        if let expected = try? JSONParser.parse(bytes: recordedBytes), let actual = try? JSONParser.parse(bytes: result.data) {
+            let strip = { (value: ParameterValue) in recorded.ignore.reduce(value) { $1.removing(from: $0) } }
+            failure = Self.firstDifference(strip(actual), recorded: strip(expected))
+        } else if recordedBytes != result.data {
+            failure = "differs from the recording (\(result.data.count) bytes, recorded \(recordedBytes.count))"
+        }
+        checks.append(CheckResult(name: "recorded body", failure: failure))
+        return checks
+    }
+
+    /// The first place where a body differs from its recording, as `PATH: recorded X, got Y`
+    /// with the path in the syntax of captures and assertions (`$.items[2].name`), or nil when
+    /// they are the same JSON value.
+    ///
+    /// Objects are compared as values: the order of their members does not matter (servers and
+    /// serializers reorder them freely), while arrays compare in order; `1` equals `1.0`.
+    static func firstDifference(_ actual: ParameterValue, recorded: ParameterValue, at steps: [BodyPath.Step] = []) -> String? {
+        let path = BodyPath.text(steps)
+        switch (actual, recorded) {
+        case (.dictionary(let got), .dictionary(let expected)):
+            for (key, value) in expected {
+                guard let other = got[key] else { return "\(BodyPath.text(steps + [.key(key)])): recorded \(Predicate.show(value)), got nothing" }
+                if let difference = firstDifference(other, recorded: value, at: steps + [.key(key)]) { return difference }
+            }
+            if let extra = got.first(where: { expected[$0.key] == nil }) {
+                return "\(BodyPath.text(steps + [.key(extra.key)])): not recorded, got \(Predicate.show(extra.value))"
+            }
+            return nil
+        case (.array(let got), .array(let expected)):
+            for index in 0..<max(got.count, expected.count) {
+                let step = steps + [.index(index)]
+                guard index < got.count else { return "\(BodyPath.text(step)): recorded \(Predicate.show(expected[index])), got nothing" }
+                guard index < expected.count else { return "\(BodyPath.text(step)): not recorded, got \(Predicate.show(got[index]))" }
+                if let difference = firstDifference(got[index], recorded: expected[index], at: step) { return difference }
+            }
+            return nil
+        case (.integer, .double), (.double, .integer), (.double, .double):
+            return Predicate.number(actual) == Predicate.number(recorded) ? nil : "\(path): recorded \(Predicate.show(recorded)), got \(Predicate.show(actual))"
+        default:
+            return actual == recorded ? nil : "\(path): recorded \(Predicate.show(recorded)), got \(Predicate.show(actual))"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import TincanCore
+
+/// A saved request's assertions checked and its captures taken on one response: what replay
+/// does after each request, and what the TUI does after a send from a session.
+public struct ResponseEvaluation: Sendable {
+    /// Every check in the file's order, then one per capture that found nothing, then the
+    /// comparison with the recording when asked for.
+    public var checks: [CheckResult] = []
+    /// The values captured, in the file's order.
+    public var captures: [(name: String, value: ParameterValue)] = []
+
+    /// Evaluates `saved`'s assertions and captures on `result`, expanding variables in expected
+    /// values with `template`.
+    public init(_ saved: SavedRequest, result: TaskResult, template: Template, compareRecorded: Bool = false) {
+        let checker = ResponseChecker(result: result, template: template)
+        checks = checker.check(saved.assertions)
+        for (name, source) in saved.captures {
+            switch checker.capture(source) {
+            case .success(let value): captures.append((name, value))
+            case .failure(let reason): checks.append(CheckResult(name: "capture \(name)", failure: reason.description))
+            }
+        }
+        if compareRecorded, let recorded = saved.recorded {
+            checks += checker.compare(with: recorded)
+        }
+    }
+
+    /// Whether every check passed.
+    public var passed: Bool { checks.allSatisfy(\.passed) }
+}
+
+/// One check on one response, and why it failed.
+public struct CheckResult: Sendable, Equatable {
+    /// What was checked, such as `status 200` or `body $.json.id`.
+    public var name: String
+    /// Why it failed, or nil when it passed.
+    public var failure: String?
+
+    public var passed: Bool { failure == nil }
+}

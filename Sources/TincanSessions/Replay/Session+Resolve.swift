@@ -1,0 +1,119 @@
+import Foundation
+import TincanCore
+
+extension Session {
+    /// The variables in effect before any request runs: the file's, then the environment's,
+    /// then those given on the command line (`--var`), each replacing the one before.
+    ///
+    /// - Throws: ``SessionError`` for an unknown environment.
+    public func variables(environment: String?, overrides: [String: String]) throws -> [String: ParameterValue] {
+        var values = Dictionary(uniqueKeysWithValues: variables.map { ($0.key, $0.value) })
+        if let environment {
+            guard let chosen = environments[environment] else {
+                let names = environments.keys
+                throw SessionError("there is no environment '\(environment)'; " + (names.isEmpty ? "the session defines none" : "expected one of: \(names.joined(separator: ", "))"))
+            }
+            for (name, value) in chosen { values[name] = value }
+        }
+        for (name, value) in overrides { values[name] = .string(value) }
+        return values
+    }
+
+    /// Resolves request `index` with `template`'s variables.
+    ///
+    /// - Parameter directory: Where relative file paths are read from (the session file's directory).
+    /// - Throws: ``RequestResolutionError`` naming the request and the missing variable or bad value.
+    public func resolve(_ index: Int, template: Template, directory: String, file: String? = nil) throws(RequestResolutionError) -> ResolvedRequest {
+        let saved = requests[index]
+        // Absolute, so the draft (which reads its files from the same folder) does not add a
+        // relative folder a second time (`other/dir/other/dir/../../a.txt`).
+        let directory = resolveSessionPath(directory, in: FileManager.default.currentDirectoryPath)
+        func fail(_ reason: String) -> RequestResolutionError {
+            RequestResolutionError(request: "#\(index + 1) \(saved.displayName)", file: file, line: saved.line, reason: reason)
+        }
+        /// The error at the reference the variable is missing for: in the request, else in the
+        /// session's base, defaults or variables (a variable whose value refers to it).
+        func fail(_ error: MissingVariableError) -> RequestResolutionError {
+            var failure = fail(error.description)
+            let name = error.cycle.first ?? error.name
+            if let location = saved.referenceLocations[name] ?? referenceLocations[name] {
+                failure.line = location.line
+                failure.column = location.column
+            }
+            return failure
+        }
+        func expand(_ text: String) throws(RequestResolutionError) -> String {
+            do {
+                return try template.expand(text)
+            } catch {
+                throw fail(error)
+            }
+        }
+        func resolvePath(_ path: String) throws(RequestResolutionError) -> String {
+            resolveSessionPath(try expand(path), in: directory)
+        }
+
+        var draft = RequestDraft(method: saved.method, url: try expand(saved.url), baseURL: try base.map(expand))
+        draft.workingDirectory = directory
+        draft.serializer = saved.serializer ?? defaults.serializer ?? .form
+        // A disabled header is not sent, and does not hide a default of its name.
+        let own = saved.headers.filter(\.isEnabled)
+        var headers = defaults.headers.filter { shared in shared.isEnabled && !own.contains { HTTPHeaders.same($0.name, shared.name) } }
+        headers += own
+        for header in headers {
+            if let value = header.value {
+                draft.items.append(.header(name: header.name, value: try expand(value)))
+            } else {
+                draft.items.append(.removeHeader(name: header.name))
+            }
+        }
+        for field in saved.query {
+            draft.items.append(.query(name: try expand(field.name), value: try expand(field.value)))
+        }
+        if let params = saved.params {
+            do {
+                draft.parameters = try template.expand(params)
+            } catch {
+                throw fail(error)
+            }
+        }
+        switch saved.body {
+        case .text(let text)?: draft.body = .text(try expand(text))
+        case .base64(let bytes)?: draft.body = .bytes(bytes)
+        case .file(let path)?: draft.body = .file(path: try resolvePath(path))
+        case nil: break
+        }
+        for part in saved.files {
+            draft.items.append(.file(field: try expand(part.field), path: try resolvePath(part.path), mimeType: part.type))
+        }
+        var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
+        resolved.security = defaults.security.resolvingPaths(in: directory)
+        if let auth = saved.auth {
+            let credential = Credential(user: try expand(auth.user), password: try expand(auth.password))
+            switch auth.scheme {
+            case .basic: resolved.draft.credentials = credential
+            case .digest: resolved.options.credential = credential
+            }
+        }
+        var properties = defaults.properties
+        for property in saved.properties.changed { properties.copyValue(of: property, from: saved.properties) }
+        resolved.draft.observed = properties
+        if let download = saved.download { resolved.options.download = TaskOptions.Download(path: try resolvePath(download)) }
+        if let upload = saved.upload {
+            let path = try resolvePath(upload.file)
+            resolved.options.uploadFile = path
+            // The draft carries the file as its body, so that the preview, the Explain view and
+            // an export show what the upload task streams.
+            resolved.draft.upload(fromFile: path)
+            if let rate = upload.rate {
+                let text = try expand(rate)
+                do {
+                    resolved.options.uploadBytesPerSecond = try ByteRate.checked(text, range: NumericRange.uploadRate.named("upload rate"))
+                } catch {
+                    throw fail("\(error)")
+                }
+            }
+        }
+        return resolved
+    }
+}
