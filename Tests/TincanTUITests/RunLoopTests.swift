@@ -17,16 +17,12 @@ struct RunLoopTests {
         state.open(Workspace(session: try Session.load(path: path), path: path))
         let terminal = MemoryTerminal(width: 120, height: 40)
         let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
-        let runner = AppRunner(terminal: terminal, managers: managers)
-        let initial = state
-        async let final: AppState = withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: runner.run(initial)) }.start()
-        }
+        let final = start(state, on: terminal, managers: managers)
         terminal.type([.key(.ctrl("r"))])
         let shown = await terminal.waitFor(needle)
         let screen = terminal.text
         terminal.type([.key(KeyEvent(.function(10)))])
-        let ended = await final
+        let ended = try #require(await final.first { _ in true })
         await managers.invalidateAll()
         #expect(shown, "the screen never showed \(needle):\n\(screen)")
         return (ended, screen)
@@ -63,13 +59,17 @@ struct RunLoopTests {
         }
     }
 
-    /// Runs `initial` on a thread of its own over `terminal`; the final state comes back when
-    /// the loop ends.
-    private func run(_ initial: AppState, on terminal: MemoryTerminal, managers: ManagerPool) async -> AppState {
+    /// Starts `initial` on a thread of its own over `terminal`, at once; the final state comes
+    /// out of the stream when the loop ends. (An `async let` started the thread only once the
+    /// cooperative pool had a thread free, which a busy suite kept from it for 20 s.)
+    private func start(_ initial: AppState, on terminal: MemoryTerminal, managers: ManagerPool) -> AsyncStream<AppState> {
         let runner = AppRunner(terminal: terminal, managers: managers)
-        return await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: runner.run(initial)) }.start()
-        }
+        let (final, ended) = AsyncStream.makeStream(of: AppState.self)
+        Thread {
+            ended.yield(runner.run(initial))
+            ended.finish()
+        }.start()
+        return final
     }
 
     @Test("the state a Startup makes is what the first frame shows, settings problems over it")
@@ -78,11 +78,11 @@ struct RunLoopTests {
         settings.problems = ["keymap.yaml:2:1: 'launch' is not an action"]
         let terminal = MemoryTerminal(width: 100, height: 30)
         let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
-        async let final = run(AppState(Startup(demoServerURL: "http://127.0.0.1:8080", settings: settings)), on: terminal, managers: managers)
+        let final = start(AppState(Startup(demoServerURL: "http://127.0.0.1:8080", settings: settings)), on: terminal, managers: managers)
         let shown = await terminal.waitFor("Settings not used")
         let screen = terminal.text
         terminal.requestStop()
-        let ended = await final
+        let ended = try #require(await final.first { _ in true })
         await managers.invalidateAll()
         #expect(shown, "\(screen)")
         #expect(screen.contains("'launch' is not an action"))
@@ -100,7 +100,7 @@ struct RunLoopTests {
         state.focus = .method
         let terminal = MemoryTerminal(width: 100, height: 30)
         let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
-        async let final = run(state, on: terminal, managers: managers)
+        let final = start(state, on: terminal, managers: managers)
         // The next method changes the request, so the session is modified.
         terminal.type([.key(KeyEvent(.down))])
         let modified = await terminal.waitFor("● modified")
@@ -108,7 +108,7 @@ struct RunLoopTests {
         let asked = await terminal.waitFor("Unsaved changes")
         let screen = terminal.text
         terminal.type([.key(KeyEvent(.down)), .key(KeyEvent(.enter))])
-        let ended = await final
+        let ended = try #require(await final.first { _ in true })
         await managers.invalidateAll()
         #expect(modified, "\(screen)")
         #expect(asked, "\(screen)")
