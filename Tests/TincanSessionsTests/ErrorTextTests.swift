@@ -16,68 +16,125 @@ private func text(_ body: () throws -> Void) -> String {
 
 private let curlReads = "--request, --header, --data, --data-ascii, --data-binary, --data-raw, --data-urlencode, --json, --form, --form-string, --user, --digest, --basic, --url, --user-agent, --referer, --cookie, --upload-file, --output, --max-time, --speed-time, --speed-limit, --connect-timeout, --cacert, --insecure, --limit-rate, --head, --get, --location, --max-redirs, --compressed, --http2, --http1.0, --http1.1, --tr-encoding, --retry"
 
-/// Every message of the import and export errors, word for word: users and scripts read them.
-@Suite("Interchange error texts")
+/// The error `range` gives for `text`.
+private func rangeError(_ range: NumericRange, _ text: String) -> NumericRangeError {
+    do {
+        _ = try range.value(parsing: text)
+        fatalError("\(range.name) takes \(text)")
+    } catch {
+        return error
+    }
+}
+
+/// The error a nested parameter name gives.
+private func nameError(_ name: String) -> RequestItemError {
+    do {
+        _ = try ParameterPath(parsing: name)
+        fatalError("\(name) parses")
+    } catch {
+        return error
+    }
+}
+
+/// What `body` threw, if it was an ``InterchangeError``.
+private func interchangeError(_ body: () throws -> Void) -> InterchangeError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? InterchangeError
+    }
+}
+
+/// Every import and export error: its case, its place, and its message word for word (users
+/// and scripts read them).
+@Suite("Interchange errors")
 struct InterchangeErrorTextTests {
     @Test(arguments: [
-        ("curl 'open", "a single quote is not closed"),
-        ("curl \"open", "a double quote is not closed"),
-        ("curl $'open", "a $'…' quote is not closed"),
+        ("curl 'open", InterchangeError(.unclosedQuote(.single)), "a single quote is not closed"),
+        ("curl \"open", InterchangeError(.unclosedQuote(.double)), "a double quote is not closed"),
+        ("curl $'open", InterchangeError(.unclosedQuote(.ansiC)), "a $'…' quote is not closed"),
     ])
-    func shellWords(_ command: String, _ expected: String) {
-        #expect(text { _ = try ShellWords.split(command) } == expected)
+    func shellWords(_ command: String, _ expected: InterchangeError, _ message: String) {
+        #expect(interchangeError { _ = try ShellWords.split(command) } == expected)
+        #expect(expected.description == message)
     }
 
     @Test(arguments: [
-        ("curl", "expected a curl command such as curl -X POST https://example.com -d a=1"),
-        ("curl -X", "-X needs a value"),
-        ("curl http://h/ --data", "--data needs a value"),
-        ("curl http://a/ http://b/", "two URLs ('http://a/' and 'http://b/'); Tincan imports one request at a time"),
-        ("curl http://a/ --url http://b/", "two URLs ('http://a/' and 'http://b/'); Tincan imports one request at a time"),
-        ("curl --proxy p http://h/", "the curl option --proxy cannot be imported; Tincan reads \(curlReads), and options that only change curl's output"),
-        ("curl -sx p http://h/", "the curl option -x cannot be imported; Tincan reads \(curlReads), and options that only change curl's output"),
-        ("curl -H nocolon http://h/", "-H 'nocolon' is not a header; expected 'Name: value'"),
-        ("curl -H 'Bad Name: v' http://h/", "-H 'Bad Name: v': 'Bad Name' is not a valid header name"),
-        ("curl -d @- http://h/", "--data @- reads standard input, which cannot be imported; save the data to a file and give @FILE"),
-        ("curl --data-binary @- http://h/", "--data-binary @- reads standard input, which cannot be imported; save the data to a file and give @FILE"),
-        ("curl -b cookies.txt http://h/", "-b 'cookies.txt' reads cookies from a file, which cannot be imported; give them as -b 'name=value'"),
-        ("curl -T - http://h/", "-T - reads standard input, which cannot be imported; save the data to a file and give -T FILE"),
-        ("curl -F novalue http://h/", "-F 'novalue' is not a form field; expected name=value or name=@file"),
-        ("curl --form-string novalue http://h/", "--form-string 'novalue' is not a form field; expected name=value or name=@file"),
-        ("curl -F 'a=</nonexistent/x' http://h/", "-F 'a=</nonexistent/x': the file cannot be read as text, and a form field's value is text; send it as a file part with -F 'a=@/nonexistent/x'"),
-        ("curl -m soon http://h/", "-m: 'soon' is not a number; expected 0.001…2147483 seconds, such as 5 or 0.5"),
-        ("curl -X POST", "the curl command has no URL"),
-        ("curl -F a=1 -d b=2 http://h/", "-F and -d cannot go together: a body is either a form or data"),
-        ("curl -T f -d a http://h/", "-T sends a file as the body, so it cannot go with -d or -F"),
-        ("curl -X 'G T' http://h/", "-X 'G T' is not a method"),
-        ("curl -d a -d @/nonexistent/x http://h/", "@/nonexistent/x cannot be read (from /tmp), and its data is joined with other data, so it must be read now"),
-        ("curl -T f --limit-rate fast http://h/", "--limit-rate 'fast' is not a rate; expected bytes per second such as 64k"),
-        ("curl -F a=1 -F a=2 http://h/", "-F 'a=…': the field a is given twice; a parameter holds one value per name (write a[] for a list)"),
-        ("curl -F 'a[=1' http://h/", "-F 'a[=…': bad request item 'a[': expected ']' to close '[' in the parameter name"),
+        ("curl", InterchangeError(.emptyCommand), "expected a curl command such as curl -X POST https://example.com -d a=1"),
+        ("curl -X", InterchangeError(.missingValue(option: "-X")), "-X needs a value"),
+        ("curl http://h/ --data", InterchangeError(.missingValue(option: "--data")), "--data needs a value"),
+        ("curl http://a/ http://b/", InterchangeError(.twoURLs("http://a/", "http://b/")), "two URLs ('http://a/' and 'http://b/'); Tincan imports one request at a time"),
+        ("curl http://a/ --url http://b/", InterchangeError(.twoURLs("http://a/", "http://b/")), "two URLs ('http://a/' and 'http://b/'); Tincan imports one request at a time"),
+        ("curl --proxy p http://h/", InterchangeError(.unsupportedOption("--proxy")),
+         "the curl option --proxy cannot be imported; Tincan reads \(curlReads), and options that only change curl's output"),
+        ("curl -sx p http://h/", InterchangeError(.unsupportedOption("-x")),
+         "the curl option -x cannot be imported; Tincan reads \(curlReads), and options that only change curl's output"),
+        ("curl -H nocolon http://h/", InterchangeError(.notAHeader("nocolon")), "-H 'nocolon' is not a header; expected 'Name: value'"),
+        ("curl -H 'Bad Name: v' http://h/", InterchangeError(.invalidHeaderName("Bad Name"), at: "-H 'Bad Name: v'"), "-H 'Bad Name: v': 'Bad Name' is not a valid header name"),
+        ("curl -d @- http://h/", InterchangeError(.dataFromStandardInput(option: "--data")),
+         "--data @- reads standard input, which cannot be imported; save the data to a file and give @FILE"),
+        ("curl --data-binary @- http://h/", InterchangeError(.dataFromStandardInput(option: "--data-binary")),
+         "--data-binary @- reads standard input, which cannot be imported; save the data to a file and give @FILE"),
+        ("curl -b cookies.txt http://h/", InterchangeError(.cookieFile("cookies.txt")),
+         "-b 'cookies.txt' reads cookies from a file, which cannot be imported; give them as -b 'name=value'"),
+        ("curl -T - http://h/", InterchangeError(.uploadFromStandardInput("-")),
+         "-T - reads standard input, which cannot be imported; save the data to a file and give -T FILE"),
+        ("curl -F novalue http://h/", InterchangeError(.notAFormField(option: "-F", text: "novalue")), "-F 'novalue' is not a form field; expected name=value or name=@file"),
+        ("curl --form-string novalue http://h/", InterchangeError(.notAFormField(option: "--form-string", text: "novalue")),
+         "--form-string 'novalue' is not a form field; expected name=value or name=@file"),
+        ("curl -F 'a=</nonexistent/x' http://h/", InterchangeError(.formFieldFileUnreadable(name: "a", path: "/nonexistent/x")),
+         "-F 'a=</nonexistent/x': the file cannot be read as text, and a form field's value is text; send it as a file part with -F 'a=@/nonexistent/x'"),
+        ("curl -m soon http://h/", InterchangeError(.invalidNumber(rangeError(NumericRange.timeout.named("-m"), "soon"))),
+         "-m: 'soon' is not a number; expected 0.001…2147483 seconds, such as 5 or 0.5"),
+        ("curl -X POST", InterchangeError(.noURL), "the curl command has no URL"),
+        ("curl -F a=1 -d b=2 http://h/", InterchangeError(.formWithData), "-F and -d cannot go together: a body is either a form or data"),
+        ("curl -T f -d a http://h/", InterchangeError(.uploadWithBody), "-T sends a file as the body, so it cannot go with -d or -F"),
+        ("curl -X 'G T' http://h/", InterchangeError(.invalidMethod("G T")), "-X 'G T' is not a method"),
+        ("curl -d a -d @/nonexistent/x http://h/", InterchangeError(.joinedFileUnreadable(path: "/nonexistent/x", directory: "/tmp")),
+         "@/nonexistent/x cannot be read (from /tmp), and its data is joined with other data, so it must be read now"),
+        ("curl -T f --limit-rate fast http://h/", InterchangeError(.invalidRate("fast")), "--limit-rate 'fast' is not a rate; expected bytes per second such as 64k"),
+        ("curl -F a=1 -F a=2 http://h/", InterchangeError(.repeatedField("a"), at: "-F 'a=…'"),
+         "-F 'a=…': the field a is given twice; a parameter holds one value per name (write a[] for a list)"),
+        ("curl -F 'a[=1' http://h/", InterchangeError(.invalidFieldName(nameError("a[")), at: "-F 'a[=…'"),
+         "-F 'a[=…': bad request item 'a[': expected ']' to close '[' in the parameter name"),
     ])
-    func curlImport(_ command: String, _ expected: String) {
-        #expect(text { _ = try CurlCommand.parse(command, workingDirectory: "/tmp") } == expected)
+    func curlImport(_ command: String, _ expected: InterchangeError, _ message: String) {
+        #expect(interchangeError { _ = try CurlCommand.parse(command, workingDirectory: "/tmp") } == expected)
+        #expect(expected.description == message)
     }
 
     @Test(arguments: [
-        ("", "x.http: no requests found; expected a line such as 'GET https://example.com'"),
-        ("GET http://h/\nnot a header\n", "x.http:2: expected a header 'Name: value' or a blank line before the body, found 'not a header'"),
-        ("GET http://h/\nBad Name: v\n", "x.http:2: 'Bad Name' is not a valid header name"),
-        ("@novalue\n", "x.http:1: expected a variable '@name = value'"),
-        ("@ = v\n", "x.http:1: expected a variable name after '@'"),
-        ("not a request line\n", "x.http:1: expected a request line 'METHOD URL', found 'not a request line'"),
-        ("# @timeout soon\nGET http://h/\n", "x.http:1: @timeout soon is not a timeout; expected seconds, or a number with ms, s or m"),
-        ("POST http://h/\nContent-Type: multipart/form-data\n\n--b\n", "x.http:4: the multipart body's Content-Type names no boundary; expected 'multipart/form-data; boundary=…'"),
-        ("POST http://h/\nContent-Type: multipart/form-data; boundary=b\n\ntext\n--b\n", "x.http:4: expected the first boundary line '--b' of the multipart body"),
-        ("POST http://h/\nContent-Type: multipart/form-data; boundary=b\n\n--b\nnot header\n", "x.http:5: expected a part header 'Name: value' or a blank line, found 'not header'"),
-        ("POST http://h/\nContent-Type: multipart/form-data; boundary=b\n\n--b\nContent-Type: text/plain\n\nv\n--b--\n", "x.http:4: the part has no Content-Disposition with a name; expected 'Content-Disposition: form-data; name=\"…\"'"),
+        ("", InterchangeError(.noRequests, at: "x.http"), "x.http: no requests found; expected a line such as 'GET https://example.com'"),
+        ("GET http://h/\nnot a header\n", InterchangeError(.expectedHeader(found: "not a header"), at: "x.http:2"),
+         "x.http:2: expected a header 'Name: value' or a blank line before the body, found 'not a header'"),
+        ("GET http://h/\nBad Name: v\n", InterchangeError(.invalidHeaderName("Bad Name"), at: "x.http:2"), "x.http:2: 'Bad Name' is not a valid header name"),
+        ("@novalue\n", InterchangeError(.expectedVariable, at: "x.http:1"), "x.http:1: expected a variable '@name = value'"),
+        ("@ = v\n", InterchangeError(.expectedVariableName, at: "x.http:1"), "x.http:1: expected a variable name after '@'"),
+        ("not a request line\n", InterchangeError(.expectedRequestLine(found: "not a request line"), at: "x.http:1"),
+         "x.http:1: expected a request line 'METHOD URL', found 'not a request line'"),
+        ("# @timeout soon\nGET http://h/\n", InterchangeError(.invalidTimeout("soon"), at: "x.http:1"),
+         "x.http:1: @timeout soon is not a timeout; expected seconds, or a number with ms, s or m"),
+        ("# @timeout 0 ms\nGET http://h/\n", InterchangeError(.invalidTimeout("0 ms"), at: "x.http:1"),
+         "x.http:1: @timeout 0 ms is not a timeout; expected seconds, or a number with ms, s or m"),
+        ("POST http://h/\nContent-Type: multipart/form-data\n\n--b\n", InterchangeError(.noBoundary, at: "x.http:4"),
+         "x.http:4: the multipart body's Content-Type names no boundary; expected 'multipart/form-data; boundary=…'"),
+        ("POST http://h/\nContent-Type: multipart/form-data; boundary=b\n\ntext\n--b\n", InterchangeError(.expectedFirstBoundary("b"), at: "x.http:4"),
+         "x.http:4: expected the first boundary line '--b' of the multipart body"),
+        ("POST http://h/\nContent-Type: multipart/form-data; boundary=b\n\n--b\nnot header\n", InterchangeError(.expectedPartHeader(found: "not header"), at: "x.http:5"),
+         "x.http:5: expected a part header 'Name: value' or a blank line, found 'not header'"),
+        ("POST http://h/\nContent-Type: multipart/form-data; boundary=b\n\n--b\nContent-Type: text/plain\n\nv\n--b--\n", InterchangeError(.unnamedPart, at: "x.http:4"),
+         "x.http:4: the part has no Content-Disposition with a name; expected 'Content-Disposition: form-data; name=\"…\"'"),
         ("POST http://h/\nContent-Type: multipart/form-data; boundary=b\n\n--b\nContent-Disposition: form-data; name=\"a\"\n\n< /nonexistent/x\n--b--\n",
+         InterchangeError(.partFileUnreadable(name: "a", path: "/nonexistent/x"), at: "x.http:4"),
          "x.http:4: the part 'a' is the text of /nonexistent/x, which cannot be read as text; give the part a filename to send the file"),
         ("POST http://h/\nContent-Type: multipart/form-data; boundary=b\n\n--b\nContent-Disposition: form-data; name=\"a\"\n\n1\n--b\nContent-Disposition: form-data; name=\"a\"\n\n2\n--b--\n",
+         InterchangeError(.repeatedField("a"), at: "x.http:8"),
          "x.http:8: the field a is given twice; a parameter holds one value per name (write a[] for a list)"),
     ])
-    func httpFileImport(_ file: String, _ expected: String) {
-        #expect(text { _ = try HTTPFile.parse(file, path: "x.http", directory: "/tmp") } == expected)
+    func httpFileImport(_ file: String, _ expected: InterchangeError, _ message: String) {
+        #expect(interchangeError { _ = try HTTPFile.parse(file, path: "x.http", directory: "/tmp") } == expected)
+        #expect(expected.description == message)
     }
 
     @Test func httpFileExport() throws {
@@ -85,11 +142,18 @@ struct InterchangeErrorTextTests {
             try Session.parse(yaml, path: "s.yaml").resolve(0, template: Template(variables: [:]), directory: "/tmp").draft.build()
         }
         let binary = try built("requests:\n  - method: POST\n    url: http://h/\n    body:\n      base64: AP8=\n")
-        #expect(text { _ = try HTTPFile.export([("bin", binary, nil)]) }
-            == "request 'bin' has a binary body, which .http files cannot hold; save it to a file and use body: {file: PATH}")
+        let binaryError = interchangeError { _ = try HTTPFile.export([("bin", binary, nil)]) }
+        #expect(binaryError == InterchangeError(.binaryBody(request: "bin")))
+        #expect(binaryError?.description == "request 'bin' has a binary body, which .http files cannot hold; save it to a file and use body: {file: PATH}")
         let syntax = try built("requests:\n  - method: POST\n    url: http://h/\n    body: \"a\\n< not a file\"\n")
-        #expect(text { _ = try HTTPFile.export([("lt", syntax, nil)]) }
+        let syntaxError = interchangeError { _ = try HTTPFile.export([("lt", syntax, nil)]) }
+        #expect(syntaxError == InterchangeError(.bodyLineIsSyntax("< not a file"), at: "request 'lt'"))
+        #expect(syntaxError?.description
             == "request 'lt': the body line '< not a file' would be read as .http syntax, not text; save the body to a file and use body: {file: PATH}")
+        #expect(InterchangeError(.binaryFormPart, at: "request 'f'").description
+            == "request 'f': a form part holds bytes that are not text, which .http files cannot hold; send it as a file part")
+        #expect(InterchangeError(.streamFormPart, at: "request 'f'").description
+            == "request 'f': a form part is a stream, which .http files cannot hold; send it as a file part")
     }
 }
 

@@ -54,7 +54,12 @@ struct SessionNumberTests {
     @Test("A curl import's -m goes through the same range")
     func curlMaxTimeIsChecked() {
         for text in ["1e17", "nan", "-1"] {
-            #expect(throws: InterchangeError.self) { try CurlCommand.parse("curl -m \(text) http://h/") }
+            #expect {
+                try CurlCommand.parse("curl -m \(text) http://h/")
+            } throws: { error in
+                guard case .invalidNumber(let refused) = (error as? InterchangeError)?.reason else { return false }
+                return refused.field == "-m" && refused.text == text
+            }
         }
     }
 }
