@@ -157,25 +157,37 @@ struct InterchangeErrorTextTests {
     }
 }
 
-/// Every message of the errors of sessions, replay and history, word for word.
-@Suite("Session error texts")
+/// What `body` threw, if it was an `E`.
+private func thrown<E: Error>(_ type: E.Type, _ body: () throws -> Void) -> E? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? E
+    }
+}
+
+/// Every error of sessions, replay and history: its case, and its message word for word.
+@Suite("Session errors")
 struct SessionErrorTextTests {
     @Test func environments() throws {
         let session = try Session.parse("environments:\n  ci:\n    a: 1\n  dev:\n    a: 2\nrequests: []\n", path: "s.yaml")
         #expect(text { _ = try session.variables(environment: "prod", overrides: [:]) } == "there is no environment 'prod'; expected one of: ci, dev")
         #expect(text { _ = try Session().variables(environment: "prod", overrides: [:]) } == "there is no environment 'prod'; the session defines none")
+        #expect(thrown(SessionError.self) { _ = try session.variables(environment: "prod", overrides: [:]) } == SessionError(.unknownEnvironment("prod", defined: ["ci", "dev"])))
     }
 
     @Test func aDownloadIntoAMissingFolderStopsTheReplay() async throws {
         let session = try Session.parse("requests:\n  - url: http://127.0.0.1:9/x\n    download: /nonexistent/out.bin\n", path: "s.yaml")
-        var message = "(no error)"
+        var thrown: (any Error)?
         do {
             _ = try await Replayer(session: session, path: "/tmp/s.yaml").run()
         } catch {
-            message = "\(error)"
+            thrown = error
         }
         let folder = DownloadDestinationError(path: "/nonexistent/out.bin", folder: "/nonexistent", reason: .missing)
-        #expect(message == "request '#1 GET http://127.0.0.1:9/x' (line 2): \(folder)")
+        #expect(thrown as? SessionError == SessionError(.downloadFolder(request: "#1 GET http://127.0.0.1:9/x", line: 2, folder)))
+        #expect(thrown.map { "\($0)" } == "request '#1 GET http://127.0.0.1:9/x' (line 2): \(folder)")
     }
 
     @Test func variables() throws {
@@ -189,6 +201,11 @@ struct SessionErrorTextTests {
         for level in 0..<40 { doubling["v\(level)"] = .string("{{v\(level + 1)}}{{v\(level + 1)}}") }
         #expect(text { _ = try Template(variables: doubling).expand("{{v0}}") }
             == "{{v0}}: expanding it follows more than 100000 references; do its variables refer to one another many times over?")
+        #expect(thrown(MissingVariableError.self) { _ = try Template(variables: ["host": "h"]).expand("{{hots}}") } == MissingVariableError(name: "hots", .undefined(known: ["host"])))
+        #expect(thrown(MissingVariableError.self) { _ = try Template(variables: ["a": "{{b}}", "b": "{{a}}"]).expand("{{a}}") } == MissingVariableError(name: "a", .cycle(["a", "b", "a"])))
+        #expect(thrown(MissingVariableError.self) { _ = try Template(variables: [:], environment: [:]).expand("{{$env.TOKEN}}") }
+            == MissingVariableError(name: "$env.TOKEN", .environmentVariableNotSet("TOKEN")))
+        #expect(thrown(MissingVariableError.self) { _ = try Template(variables: doubling).expand("{{v0}}") } == MissingVariableError(name: "v0", .tooManyReferences))
     }
 
     @Test func resolution() throws {
@@ -201,6 +218,11 @@ struct SessionErrorTextTests {
             == "s.yaml:2: request '#1 PUT http://h/': upload rate: 'fast' is not a number; expected 1…1000000000000 bytes per second, such as 50000, 64k or 1.5M")
         #expect(text { _ = try session.resolve(0, template: Template(variables: [:]), directory: "/tmp") }
             == "request '#1 PUT http://h/': the variable {{rate}} is not defined (no variables are defined); give it with --var rate=VALUE, in variables:, or capture it in an earlier request")
+        #expect(thrown(RequestResolutionError.self) { _ = try session.resolve(0, template: Template(variables: ["rate": "fast"]), directory: "/tmp", file: "s.yaml") }
+            == RequestResolutionError(request: "#1 PUT http://h/", file: "s.yaml", line: 2,
+                                      reason: .invalidUploadRate(rangeError(NumericRange.uploadRate.named("upload rate"), "fast"))))
+        #expect(thrown(RequestResolutionError.self) { _ = try session.resolve(0, template: Template(variables: [:]), directory: "/tmp") }?.reason
+            == .missingVariable(MissingVariableError(name: "rate", .undefined(known: []))))
     }
 
     @Test(arguments: [

@@ -428,7 +428,7 @@ struct PathAndPredicateTests {
         #expect(try template.expand(ParameterValue.string("n={{n}}")) == "n=3")
         #expect(try template.expand("{{$env.TOKEN}}") == "t")
         #expect(try template.expand("{{$uuid}}").count == 36)
-        #expect(throws: MissingVariableError(name: "hots", known: ["host", "list", "n"])) { try template.expand("{{hots}}") }
+        #expect(throws: MissingVariableError(name: "hots", .undefined(known: ["host", "list", "n"]))) { try template.expand("{{hots}}") }
     }
 
     @Test func aMissingVariableNamesItAndTheRequestThatUsedIt() throws {
@@ -447,7 +447,7 @@ struct PathAndPredicateTests {
         let values = try session.variables(environment: "ci", overrides: ["b": "cli"])
         #expect(values["a"] == "ci")
         #expect(values["b"] == "cli")
-        #expect(throws: SessionError.self) { try session.variables(environment: "prod", overrides: [:]) }
+        #expect(throws: SessionError(.unknownEnvironment("prod", defined: ["ci"]))) { try session.variables(environment: "prod", overrides: [:]) }
     }
 
     @Test func secretsAreRedacted() {

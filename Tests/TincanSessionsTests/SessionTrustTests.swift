@@ -204,7 +204,7 @@ struct NestedVariableTests {
     @Test("A cycle is an error that names it")
     func aCycleIsNamed() throws {
         let template = Template(variables: ["a": "{{b}}/x", "b": "y{{c}}", "c": "{{a}}"])
-        #expect(throws: MissingVariableError(name: "a", known: [], detail: "the variables refer to one another in a cycle: a → b → c → a", cycle: ["a", "b", "c", "a"])) {
+        #expect(throws: MissingVariableError(name: "a", .cycle(["a", "b", "c", "a"]))) {
             try template.expand("go {{a}}")
         }
         #expect(throws: MissingVariableError.self) { try Template(variables: ["self": "{{self}}"]).expand(ParameterValue.string("{{self}}")) }
