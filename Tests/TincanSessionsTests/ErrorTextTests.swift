@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TincanCore
-import TincanSessions
+@testable import TincanSessions
 
 /// The error's text, or a note that nothing was thrown.
 private func text(_ body: () throws -> Void) -> String {
@@ -226,13 +226,30 @@ struct SessionErrorTextTests {
     }
 
     @Test(arguments: [
-        ("$.a.", "bad body path '$.a.': expected a member name after '.'"),
-        ("$[\"a", "bad body path '$[\"a': expected \"] to close the quoted member name"),
-        ("$[x]", "bad body path '$[x]': expected an index such as [0] or [-1], or a quoted name such as [\"a.b\"]"),
-        ("$a", "bad body path '$a': expected '.' or '[' at 'a'"),
+        ("$.a.", BodyPathError.Reason.expectedMemberName, "bad body path '$.a.': expected a member name after '.'"),
+        ("$[\"a", .unclosedQuotedName("\""), "bad body path '$[\"a': expected \"] to close the quoted member name"),
+        ("$[x]", .expectedIndex, "bad body path '$[x]': expected an index such as [0] or [-1], or a quoted name such as [\"a.b\"]"),
+        ("$a", .unexpected("a"), "bad body path '$a': expected '.' or '[' at 'a'"),
     ])
-    func bodyPaths(_ path: String, _ expected: String) {
+    func bodyPaths(_ path: String, _ reason: BodyPathError.Reason, _ expected: String) {
+        #expect(thrown(BodyPathError.self) { _ = try BodyPath(parsing: path) } == BodyPathError(path: path, reason: reason))
         #expect(text { _ = try BodyPath(parsing: path) } == expected)
+    }
+
+    @Test func historyLineErrorsHaveCases() {
+        func error(_ line: String) -> HistoryLineError? { thrown(HistoryLineError.self) { _ = try HistoryEntry(jsonLine: line) } }
+        if case .notJSON? = error("not json") {} else { Issue.record("not JSON") }
+        #expect(error("[1]") == .notAnObject)
+        #expect(error(#"{"time": 1, "method": 2, "url": "u"}"#) == .notAString(key: "method"))
+        #expect(error(#"{"method": "GET", "url": "u"}"#) == .missingTime)
+        if case .invalidStatus(let range)? = error(#"{"time": 1, "status": 1e300, "method": "GET", "url": "u"}"#) {
+            #expect(range.reason == .outOfRange)
+        } else {
+            Issue.record("status")
+        }
+        #expect(error(#"{"time": 1, "url": "u"}"#) == .missingMethodOrURL)
+        #expect(error(#"{"time": 1, "method": "GET", "url": "u", "serializer": "xml"}"#) == .unknownSerializer("xml"))
+        #expect(error(#"{"time": 1, "method": "GET", "url": "u", "headers": 3}"#) == .notPairs(key: "headers"))
     }
 
     @Test(arguments: [
@@ -259,11 +276,17 @@ struct SessionErrorTextTests {
 
     @Test func aHistoryFileThatCannotBeWrittenIsNamed() {
         let message = text { try HistoryStore.appendLine("x", to: "/dev/null/tincan/history.jsonl") }
+        guard case .directoryNotCreated? = thrown(HistoryWriteError.self, { try HistoryStore.appendLine("x", to: "/dev/null/tincan/history.jsonl") })?.reason else {
+            Issue.record("expected the folder to be refused")
+            return
+        }
+        #expect(HistoryWriteError(path: "h", reason: .shortWrite).description == "h: the history entry was not written: a short write")
+        #expect(HistoryWriteError(path: "h", reason: .cannotOpen("Permission denied")).description == "h: the history entry was not written: Permission denied")
         #expect(message.hasPrefix("/dev/null/tincan/history.jsonl: the history entry was not written: its directory could not be created: "), "\(message)")
     }
 }
 
-@Suite("Capture failure texts")
+@Suite("Capture failures")
 struct CaptureFailureTextTests {
     private func failures(_ body: String?, _ captures: [(String, CaptureSource)]) -> [String] {
         let request = HTTPRequest(method: "GET", url: URLReference(parsing: "http://127.0.0.1:9/x"))
@@ -291,5 +314,26 @@ struct CaptureFailureTextTests {
             "capture e: /(z)?plain/ matched nothing",
         ])
         #expect(failures(#"{"a": 1}"#, [("b", .body(try BodyPath(parsing: "$.id")))]) == ["capture b: $.id is not in the body"])
+    }
+
+    @Test func eachReasonIsACase() throws {
+        let request = HTTPRequest(method: "GET", url: URLReference(parsing: "http://127.0.0.1:9/x"))
+        let response = HTTPResponse(url: request.url, statusCode: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]))
+        let text = ResponseChecker(result: TaskResult(request: request, response: response, data: Array("plain".utf8)), template: Template(variables: [:]))
+        let json = ResponseChecker(result: TaskResult(request: request, response: response, data: Array(#"{"a": 1}"#.utf8)), template: Template(variables: [:]))
+        let none = ResponseChecker(result: TaskResult(request: request), template: Template(variables: [:]))
+        let id = try BodyPath(parsing: "$.id")
+        func failure(_ checker: ResponseChecker, _ source: CaptureSource) -> CaptureFailure? {
+            if case .failure(let failure) = checker.capture(source) { return failure }
+            return nil
+        }
+        #expect(failure(none, .status) == .noResponse)
+        #expect(failure(text, .header("ETag")) == .noHeader("ETag"))
+        #expect(failure(text, .body(id)) == .bodyNotStructured(id))
+        #expect(failure(json, .body(id)) == .notInBody(id))
+        #expect(failure(text, .regex("(")) == .invalidPattern("("))
+        #expect(failure(text, .regex("x")) == .noMatch("x"))
+        #expect(failure(text, .regex("(z)?plain")) == .emptyMatch("(z)?plain"))
+        #expect(failure(json, .body(try BodyPath(parsing: "$.a"))) == nil)
     }
 }
