@@ -122,7 +122,7 @@ struct SessionReader {
     private func properties(_ node: Node) throws -> ObservedProperties {
         var properties = ObservedProperties()
         let keys = ObservedProperty.listingOrder
-        let mapping = try self.mapping(node, keys: keys.map(\.sessionKey), in: "properties")
+        let mapping = try file.mapping(node, keys: keys.map(\.sessionKey), in: "properties")
         for (property, _, value) in try file.entries(of: mapping, keys: keys, named: \.sessionKey, in: "properties") {
             switch property {
             case .timeoutInterval:
@@ -521,21 +521,13 @@ struct SessionReader {
     }
 
     private func entries<Key: RawRepresentable<String> & CaseIterable>(_ node: Node, _ keys: Key.Type, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
-        try file.entries(of: mapping(node, keys: keys.allCases.map(\.rawValue), in: context), keys, in: context)
+        try file.entries(of: file.mapping(node, keys: keys.allCases.map(\.rawValue), in: context), keys, in: context)
     }
 
     /// The keys as a sentence lists alternatives: `text:, base64: or file:`.
     static func alternatives<Key: RawRepresentable<String> & CaseIterable>(_ keys: Key.Type) -> String {
         let names = keys.allCases.map { "\($0.rawValue):" }
         return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
-    }
-
-    /// The node's mapping, or an error that lists the keys it may hold.
-    private func mapping(_ node: Node, keys: [String], in context: String) throws -> Node.Mapping {
-        guard let mapping = node.mapping else {
-            throw file.error(at: node, "expected a mapping in \(context), with keys from: \(keys.joined(separator: ", "))")
-        }
-        return mapping
     }
 
     private func pairs(_ node: Node, _ expected: String) throws -> [(String, Node, Node)] {
