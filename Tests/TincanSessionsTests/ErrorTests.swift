@@ -36,27 +36,27 @@ private func nameError(_ name: String) -> RequestItemError {
     }
 }
 
-/// What `body` threw, if it was an ``InterchangeError``.
-private func interchangeError(_ body: () throws -> Void) -> InterchangeError? {
+/// What `body` threw, if it was an `E`.
+private func thrown<E: Error>(_ type: E.Type, _ body: () throws -> Void) -> E? {
     do {
         try body()
         return nil
     } catch {
-        return error as? InterchangeError
+        return error as? E
     }
 }
 
 /// Every import and export error: its case, its place, and its message word for word (users
 /// and scripts read them).
 @Suite("Interchange errors")
-struct InterchangeErrorTextTests {
+struct InterchangeErrorTests {
     @Test(arguments: [
         ("curl 'open", InterchangeError(.unclosedQuote(.single)), "a single quote is not closed"),
         ("curl \"open", InterchangeError(.unclosedQuote(.double)), "a double quote is not closed"),
         ("curl $'open", InterchangeError(.unclosedQuote(.ansiC)), "a $'…' quote is not closed"),
     ])
     func shellWords(_ command: String, _ expected: InterchangeError, _ message: String) {
-        #expect(interchangeError { _ = try ShellWords.split(command) } == expected)
+        #expect(thrown(InterchangeError.self) { _ = try ShellWords.split(command) } == expected)
         #expect(expected.description == message)
     }
 
@@ -100,7 +100,7 @@ struct InterchangeErrorTextTests {
          "-F 'a[=…': bad request item 'a[': expected ']' to close '[' in the parameter name"),
     ])
     func curlImport(_ command: String, _ expected: InterchangeError, _ message: String) {
-        #expect(interchangeError { _ = try CurlCommand.parse(command, workingDirectory: "/tmp") } == expected)
+        #expect(thrown(InterchangeError.self) { _ = try CurlCommand.parse(command, workingDirectory: "/tmp") } == expected)
         #expect(expected.description == message)
     }
 
@@ -133,7 +133,7 @@ struct InterchangeErrorTextTests {
          "x.http:8: the field a is given twice; a parameter holds one value per name (write a[] for a list)"),
     ])
     func httpFileImport(_ file: String, _ expected: InterchangeError, _ message: String) {
-        #expect(interchangeError { _ = try HTTPFile.parse(file, path: "x.http", directory: "/tmp") } == expected)
+        #expect(thrown(InterchangeError.self) { _ = try HTTPFile.parse(file, path: "x.http", directory: "/tmp") } == expected)
         #expect(expected.description == message)
     }
 
@@ -142,11 +142,11 @@ struct InterchangeErrorTextTests {
             try Session.parse(yaml, path: "s.yaml").resolve(0, template: Template(variables: [:]), directory: "/tmp").draft.build()
         }
         let binary = try built("requests:\n  - method: POST\n    url: http://h/\n    body:\n      base64: AP8=\n")
-        let binaryError = interchangeError { _ = try HTTPFile.export([("bin", binary, nil)]) }
+        let binaryError = thrown(InterchangeError.self) { _ = try HTTPFile.export([("bin", binary, nil)]) }
         #expect(binaryError == InterchangeError(.binaryBody(request: "bin")))
         #expect(binaryError?.description == "request 'bin' has a binary body, which .http files cannot hold; save it to a file and use body: {file: PATH}")
         let syntax = try built("requests:\n  - method: POST\n    url: http://h/\n    body: \"a\\n< not a file\"\n")
-        let syntaxError = interchangeError { _ = try HTTPFile.export([("lt", syntax, nil)]) }
+        let syntaxError = thrown(InterchangeError.self) { _ = try HTTPFile.export([("lt", syntax, nil)]) }
         #expect(syntaxError == InterchangeError(.bodyLineIsSyntax("< not a file"), at: "request 'lt'"))
         #expect(syntaxError?.description
             == "request 'lt': the body line '< not a file' would be read as .http syntax, not text; save the body to a file and use body: {file: PATH}")
@@ -157,19 +157,9 @@ struct InterchangeErrorTextTests {
     }
 }
 
-/// What `body` threw, if it was an `E`.
-private func thrown<E: Error>(_ type: E.Type, _ body: () throws -> Void) -> E? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error as? E
-    }
-}
-
 /// Every error of sessions, replay and history: its case, and its message word for word.
 @Suite("Session errors")
-struct SessionErrorTextTests {
+struct SessionErrorTests {
     @Test func environments() throws {
         let session = try Session.parse("environments:\n  ci:\n    a: 1\n  dev:\n    a: 2\nrequests: []\n", path: "s.yaml")
         #expect(text { _ = try session.variables(environment: "prod", overrides: [:]) } == "there is no environment 'prod'; expected one of: ci, dev")
@@ -287,7 +277,7 @@ struct SessionErrorTextTests {
 }
 
 @Suite("Capture failures")
-struct CaptureFailureTextTests {
+struct CaptureFailureTests {
     private func failures(_ body: String?, _ captures: [(String, CaptureSource)]) -> [String] {
         let request = HTTPRequest(method: "GET", url: URLReference(parsing: "http://127.0.0.1:9/x"))
         let response = body.map { _ in HTTPResponse(url: request.url, statusCode: 200, headers: HTTPHeaders([("Content-Type", "text/plain")])) }
