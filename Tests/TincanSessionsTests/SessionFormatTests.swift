@@ -269,11 +269,66 @@ struct SessionFormatTests {
     }
 
     @Test func anUnknownKeyIsNamedWithTheAllowedOnes() {
-        #expect(throws: ConfigFileError(file: "s.yaml", line: 4, column: 5, message: "unknown key 'metod' in a request; expected one of: name, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, recorded")) {
+        #expect {
             try Session.parse("name: x\nrequests:\n  - url: /get\n    metod: GET\n", path: "s.yaml")
+        } throws: { error in
+            (error as? ConfigFileError)?.reason == .unknownKey("metod", context: "a request", expected: SessionSchemaTests.names(SessionKey.Request.self))
+                && "\(error)" == "s.yaml:4:5: unknown key 'metod' in a request; expected one of: name, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, recorded"
         }
-        #expect(throws: ConfigFileError(file: "s.yaml", line: 1, column: 1, message: "unknown key 'request' in a session; expected one of: name, description, base, defaults, variables, environments, requests")) {
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 1, column: 1, reason: .unknownKey("request", context: "a session", expected: SessionSchemaTests.names(SessionKey.TopLevel.self)))) {
             try Session.parse("request: []\n", path: "s.yaml")
+        }
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 3, column: 5, reason: .unknownKey("timeoutInterval", context: "properties", expected: ObservedProperty.listingOrder.map(\.sessionKey)))) {
+            try Session.parse("defaults:\n  properties:\n    timeoutInterval: 5\n", path: "s.yaml")
+        }
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 5, column: 15, reason: .unknownKey("between", context: "a check", expected: SessionSchemaTests.names(SessionKey.Check.self)))) {
+            try Session.parse("requests:\n  - url: /x\n    assert:\n      body:\n        $.a: {between: 3}\n", path: "s.yaml")
+        }
+    }
+
+    @Test("each check key reads as its own check and is written back under the same key", arguments: SessionKey.Check.allCases)
+    func eachCheckKeyReadsAsItsOwnCheck(_ key: SessionKey.Check) throws {
+        let value = switch key {
+        case .equals, .notEquals, .lessThan, .greaterThan: "3"
+        case .contains: "a"
+        case .matches: "^a"
+        case .exists: "true"
+        case .type: "string"
+        case .count: "2"
+        case .oneOf: "[a, b]"
+        }
+        let text = "requests:\n  - url: /x\n    assert:\n      body:\n        $.a: {\(key.rawValue): \(value)}\n"
+        let request = try Session.parse(text, path: "s.yaml").requests[0]
+        guard case .body(_, let predicate)? = request.assertions.first else { Issue.record("no body check"); return }
+        let read: SessionKey.Check = switch try #require(predicate.checks.first) {
+        case .equals: .equals
+        case .notEquals: .notEquals
+        case .contains: .contains
+        case .matches: .matches
+        case .exists: .exists
+        case .type: .type
+        case .lessThan: .lessThan
+        case .greaterThan: .greaterThan
+        case .count: .count
+        case .oneOf: .oneOf
+        }
+        #expect(read == key)
+        let written = Session(requests: [request]).yamlText()
+        #expect(written.contains(key == .equals ? "$.a: 3\n" : "$.a:\n          \(key.rawValue): "), "\(written)")
+    }
+
+    @Test("a mapping that is not one lists the keys it may hold")
+    func aScalarWhereAMappingBelongsListsTheKeys() {
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 3, column: 11, reason: .expectedMapping(context: "auth", keys: ["type", "user", "password"]))) {
+            try Session.parse("requests:\n  - url: /x\n    auth: ada\n", path: "s.yaml")
+        }
+        #expect(ConfigFileError(file: "s.yaml", line: 3, column: 11, reason: .expectedMapping(context: "auth", keys: ["type", "user", "password"])).description
+            == "s.yaml:3:11: expected a mapping in auth, with keys from: type, user, password")
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 4, column: 7, reason: .expectedMapping(context: "properties", keys: ObservedProperty.listingOrder.map(\.sessionKey)))) {
+            try Session.parse("requests:\n  - url: /x\n    properties:\n      - timeout\n", path: "s.yaml")
+        }
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 3, column: 11, message: "expected exactly one of text:, base64: or file: in body")) {
+            try Session.parse("requests:\n  - url: /x\n    body: {}\n", path: "s.yaml")
         }
     }
 
@@ -292,6 +347,7 @@ struct SessionFormatTests {
             ("requests:\n  - url: /x\n    headers:\n      X-Debug: {value: a, on: false}\n", "unknown key 'on' in header 'X-Debug'; expected one of: value, enabled"),
             ("requests:\n  - url: /x\n    headers:\n      X-Debug: {value: a, enabled: maybe}\n", "s.yaml:4:36: expected true or false"),
             ("requests:\n  - url: /x\n    headers:\n      X-Debug: [a]\n", "null to remove a default, or {value: TEXT, enabled: false}"),
+            ("defaults:\n  security:\n    pin-mode: key\n", "s.yaml:3:15: 'key' is not a pinning mode; expected certificate or public-key"),
         ]
         for (text, expected) in cases {
             do {
@@ -377,7 +433,7 @@ struct PathAndPredicateTests {
         #expect(try template.expand(ParameterValue.string("n={{n}}")) == "n=3")
         #expect(try template.expand("{{$env.TOKEN}}") == "t")
         #expect(try template.expand("{{$uuid}}").count == 36)
-        #expect(throws: MissingVariableError(name: "hots", known: ["host", "list", "n"])) { try template.expand("{{hots}}") }
+        #expect(throws: MissingVariableError(name: "hots", .undefined(known: ["host", "list", "n"]))) { try template.expand("{{hots}}") }
     }
 
     @Test func aMissingVariableNamesItAndTheRequestThatUsedIt() throws {
@@ -396,7 +452,7 @@ struct PathAndPredicateTests {
         let values = try session.variables(environment: "ci", overrides: ["b": "cli"])
         #expect(values["a"] == "ci")
         #expect(values["b"] == "cli")
-        #expect(throws: SessionError.self) { try session.variables(environment: "prod", overrides: [:]) }
+        #expect(throws: SessionError(.unknownEnvironment("prod", defined: ["ci"]))) { try session.variables(environment: "prod", overrides: [:]) }
     }
 
     @Test func secretsAreRedacted() {
@@ -410,23 +466,78 @@ struct PathAndPredicateTests {
 
 @Suite("The session JSON Schema")
 struct SessionSchemaTests {
+    let schema: ParameterValue
+
+    init() throws {
+        let url = URL(fileURLWithPath: examplesDirectory).deletingLastPathComponent().appendingPathComponent("docs/session.schema.json")
+        schema = try JSONParser.parse(bytes: Array(try Data(contentsOf: url)))
+    }
+
+    /// Where the schema lists each mapping's keys, and the keys the reader and writer use for it.
+    static let mappings: [(path: String, keys: [String])] = [
+        ("$.properties", names(SessionKey.TopLevel.self)),
+        ("$.properties.defaults.properties", names(SessionKey.Defaults.self)),
+        ("$[\"$defs\"].properties.properties", ObservedProperty.listingOrder.map(\.sessionKey)),
+        ("$[\"$defs\"].response.properties", names(SessionKey.Response.self)),
+        ("$.properties.defaults.properties.security.properties", names(SessionKey.Security.self)),
+        ("$.properties.requests.items.properties", names(SessionKey.Request.self)),
+        ("$[\"$defs\"].headers.additionalProperties.oneOf[1].properties", names(SessionKey.Header.self)),
+        ("$.properties.requests.items.properties.body.oneOf[1].properties", names(SessionKey.Body.self)),
+        ("$.properties.requests.items.properties.files.items.properties", names(SessionKey.FilePart.self)),
+        ("$.properties.requests.items.properties.auth.properties", names(SessionKey.Auth.self)),
+        ("$.properties.requests.items.properties.upload.oneOf[1].properties", names(SessionKey.Upload.self)),
+        ("$.properties.requests.items.properties.capture.additionalProperties.oneOf[1].properties", names(SessionKey.Capture.self)),
+        ("$.properties.requests.items.properties.assert.properties", names(SessionKey.Assert.self)),
+        ("$.properties.requests.items.properties.assert.properties.errors.items.properties", names(SessionKey.ExpectedError.self)),
+        ("$[\"$defs\"].check.oneOf[1].properties", names(SessionKey.Check.self)),
+        ("$.properties.requests.items.properties.recorded.properties", names(SessionKey.Recorded.self)),
+    ]
+
+    static func names<Key: RawRepresentable<String> & CaseIterable>(_ keys: Key.Type) -> [String] {
+        keys.allCases.map(\.rawValue)
+    }
+
     /// The object's property names at `path` in the schema.
-    func keys(_ schema: ParameterValue, _ path: String) throws -> [String] {
+    func keys(_ path: String) throws -> [String] {
         let node = try #require(try BodyPath(parsing: path).value(in: schema)?.dictionaryValue, "\(path)")
         return Array(node.keys)
     }
 
-    @Test func theSchemaNamesExactlyTheKeysTheReaderAccepts() throws {
-        let url = URL(fileURLWithPath: examplesDirectory).deletingLastPathComponent().appendingPathComponent("docs/session.schema.json")
-        let schema = try JSONParser.parse(bytes: Array(try Data(contentsOf: url)))
-        #expect(try keys(schema, "$.properties") == Session.topLevelKeys)
-        #expect(try keys(schema, "$.properties.defaults.properties") == Session.defaultsKeys)
-        #expect(try keys(schema, "$[\"$defs\"].properties.properties") == Session.propertyKeys)
-        #expect(try keys(schema, "$[\"$defs\"].response.properties") == Session.responseKeys)
-        #expect(try keys(schema, "$.properties.defaults.properties.security.properties") == Session.securityKeys)
-        #expect(try keys(schema, "$.properties.requests.items.properties") == Session.requestKeys)
-        #expect(try keys(schema, "$.properties.requests.items.properties.assert.properties") == Session.assertKeys)
-        #expect(try keys(schema, "$[\"$defs\"].check.oneOf[1].properties") == Session.predicateKeys)
-        #expect(try keys(schema, "$[\"$defs\"].headers.additionalProperties.oneOf[1].properties") == Session.headerKeys)
+    @Test("the schema names exactly the keys the reader and writer use, in the order Tincan writes them")
+    func theSchemaNamesExactlyTheKeysTheReaderAccepts() throws {
+        for (path, keys) in Self.mappings {
+            #expect(try self.keys(path) == keys, "\(path)")
+        }
+    }
+
+    @Test("the schema's pin modes are the ones the reader and writer know")
+    func pinModes() throws {
+        let path = "$.properties.defaults.properties.security.properties[\"pin-mode\"].enum"
+        let values = try #require(try BodyPath(parsing: path).value(in: schema))
+        #expect(values == .array(Self.names(SessionKey.PinMode.self).map(ParameterValue.string)))
+    }
+
+    @Test("every mapping of the schema is compared with a key enum")
+    func everyMappingOfTheSchemaIsCompared() throws {
+        var found: Set<[BodyPath.Step]> = []
+        func walk(_ node: ParameterValue, _ steps: [BodyPath.Step]) {
+            guard case .dictionary(let members) = node else { return }
+            if case .dictionary(let properties)? = members["properties"] {
+                found.insert(steps + [.key("properties")])
+                for (name, property) in properties { walk(property, steps + [.key("properties"), .key(name)]) }
+            }
+            if case .dictionary(let definitions)? = members["$defs"] {
+                for (name, definition) in definitions { walk(definition, steps + [.key("$defs"), .key(name)]) }
+            }
+            for keyword in ["items", "additionalProperties"] {
+                if let child = members[keyword] { walk(child, steps + [.key(keyword)]) }
+            }
+            if case .array(let choices)? = members["oneOf"] {
+                for (index, choice) in choices.enumerated() { walk(choice, steps + [.key("oneOf"), .index(index)]) }
+            }
+        }
+        walk(schema, [])
+        let compared = Set(try Self.mappings.map { try BodyPath(parsing: $0.path).steps })
+        #expect(found.map(BodyPath.text).sorted() == compared.map(BodyPath.text).sorted())
     }
 }

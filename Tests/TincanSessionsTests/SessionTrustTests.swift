@@ -54,7 +54,12 @@ struct SessionNumberTests {
     @Test("A curl import's -m goes through the same range")
     func curlMaxTimeIsChecked() {
         for text in ["1e17", "nan", "-1"] {
-            #expect(throws: InterchangeError.self) { try CurlCommand.parse("curl -m \(text) http://h/") }
+            #expect {
+                try CurlCommand.parse("curl -m \(text) http://h/")
+            } throws: { error in
+                guard case .invalidNumber(let refused) = (error as? InterchangeError)?.reason else { return false }
+                return refused.field == "-m" && refused.text == text
+            }
         }
     }
 }
@@ -84,10 +89,11 @@ struct YAMLAliasTests {
         let directory = try TemporaryDirectory()
         let path = try directory.write("laughs.tincan.yaml", Array(Self.billionLaughs.utf8))
         // b to e's lists produce 74,718 nodes through aliases; f's first *e (66,430 more) passes 100,000.
-        #expect(throws: ConfigFileError(file: path, line: 7, column: 10,
-                                        message: "the alias *e takes the nodes that aliases produce past 100000 (aliases inside aliased values multiply); write the values out or use fewer aliases")) {
+        #expect(throws: ConfigFileError(file: path, line: 7, column: 10, reason: .tooManyAliasNodes(anchor: "e"))) {
             try Session.load(path: path)
         }
+        #expect(ConfigFileError(file: path, line: 7, column: 10, reason: .tooManyAliasNodes(anchor: "e")).description
+            == "\(path):7:10: the alias *e takes the nodes that aliases produce past 100000 (aliases inside aliased values multiply); write the values out or use fewer aliases")
     }
 
     @Test("Aliases under the limit still read")
@@ -103,15 +109,16 @@ struct SessionLocationTests {
     func notUTF8IsLocated() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("bad.tincan.yaml", Array("name: x\nrequests:\n  - url: /é".utf8) + [0xFF, 0x0A])
-        #expect(throws: ConfigFileError(file: path, line: 3, column: 12,
-                                        message: "is not UTF-8 text: the byte 0xFF at byte offset 30 does not start or continue a character")) {
+        #expect(throws: ConfigFileError(file: path, line: 3, column: 12, reason: .notUTF8(byte: 0xFF, offset: 30))) {
             try Session.load(path: path)
         }
+        #expect(ConfigFileError(file: path, line: 3, column: 12, reason: .notUTF8(byte: 0xFF, offset: 30)).message
+            == "is not UTF-8 text: the byte 0xFF at byte offset 30 does not start or continue a character")
         let overlong = try directory.write("overlong.yaml", Array("a: ".utf8) + [0xC0, 0xAF])
-        #expect(throws: ConfigFileError(file: overlong, line: 1, column: 4,
-                                        message: "is not UTF-8 text: the byte 0xC0 at byte offset 3 does not start or continue a character")) {
+        #expect(throws: ConfigFileError(file: overlong, line: 1, column: 4, reason: .notUTF8(byte: 0xC0, offset: 3))) {
             try Session.load(path: overlong)
         }
+        #expect(ConfigFileError(file: "f", line: nil, column: nil, reason: .notUTF8(byte: 0x0A, offset: 0)).message.hasPrefix("is not UTF-8 text: the byte 0x0A at"))
     }
 
     @Test("An undefined variable is reported at its {{name}} in the request, in a header or in params")
@@ -199,7 +206,7 @@ struct NestedVariableTests {
     @Test("A cycle is an error that names it")
     func aCycleIsNamed() throws {
         let template = Template(variables: ["a": "{{b}}/x", "b": "y{{c}}", "c": "{{a}}"])
-        #expect(throws: MissingVariableError(name: "a", known: [], detail: "the variables refer to one another in a cycle: a → b → c → a", cycle: ["a", "b", "c", "a"])) {
+        #expect(throws: MissingVariableError(name: "a", .cycle(["a", "b", "c", "a"]))) {
             try template.expand("go {{a}}")
         }
         #expect(throws: MissingVariableError.self) { try Template(variables: ["self": "{{self}}"]).expand(ParameterValue.string("{{self}}")) }
@@ -298,7 +305,8 @@ struct AliasKeyTests {
         #expect {
             _ = try Session.parse(Self.laughs(last), path: "s.yaml")
         } throws: { error in
-            "\(error)" == "s.yaml:\(line):\(column): the alias *i is used in a key; keys are text, so write the key out"
+            (error as? ConfigFileError)?.reason == .aliasInKey("i")
+                && "\(error)" == "s.yaml:\(line):\(column): the alias *i is used in a key; keys are text, so write the key out"
         }
         #expect(clock.now - started < .seconds(5))
     }

@@ -55,7 +55,7 @@ struct SettingsTests {
     }
 
     @Test func anUnknownKeyIsNamedWithTheAllowedOnes() {
-        #expect(throws: ConfigFileError(file: "t.yaml", line: 2, column: 3, message: "unknown key 'primray' in the palette; expected one of: \(Palette.fieldNames.joined(separator: ", "))")) {
+        #expect(throws: ConfigFileError(file: "t.yaml", line: 2, column: 3, reason: .unknownKey("primray", context: "the palette", expected: Palette.fieldNames))) {
             try ThemeFile.parse("palette:\n  primray: red\n", path: "t.yaml")
         }
         #expect(throws: ConfigFileError.self) { try ThemeFile.parse("colors: {}\n", path: "t.yaml") }

@@ -111,14 +111,14 @@ public struct HistoryEntry: Sendable, Equatable {
         do {
             value = try JSONParser.parse(line)
         } catch {
-            throw HistoryLineError(reason: "not JSON: \(error)")
+            throw HistoryLineError.notJSON(error)
         }
-        guard case .dictionary(let object) = value else { throw HistoryLineError(reason: "expected a JSON object") }
+        guard case .dictionary(let object) = value else { throw HistoryLineError.notAnObject }
         func string(_ key: String) throws(HistoryLineError) -> String? {
             switch object[key] {
             case nil, .null?: return nil
             case .string(let text)?: return text
-            default: throw HistoryLineError(reason: "'\(key)' must be a string")
+            default: throw HistoryLineError.notAString(key: key)
             }
         }
         func number(_ key: String) -> Double? {
@@ -130,34 +130,34 @@ public struct HistoryEntry: Sendable, Equatable {
         }
         func pairs(_ key: String) throws(HistoryLineError) -> [(String, String?)] {
             guard let member = object[key] else { return [] }
-            guard case .array(let items) = member else { throw HistoryLineError(reason: "'\(key)' must be a list of [name, value] pairs") }
+            guard case .array(let items) = member else { throw HistoryLineError.notPairs(key: key) }
             var result: [(String, String?)] = []
             for item in items {
                 guard case .array(let pair) = item, pair.count == 2, case .string(let name) = pair[0] else {
-                    throw HistoryLineError(reason: "'\(key)' must be a list of [name, value] pairs")
+                    throw HistoryLineError.notPairs(key: key)
                 }
                 switch pair[1] {
                 case .string(let text): result.append((name, text))
                 case .null: result.append((name, nil))
-                default: throw HistoryLineError(reason: "'\(key)' must be a list of [name, value] pairs")
+                default: throw HistoryLineError.notPairs(key: key)
                 }
             }
             return result
         }
-        guard let seconds = number("time") else { throw HistoryLineError(reason: "'time' (seconds since 1970) is missing") }
+        guard let seconds = number("time") else { throw HistoryLineError.missingTime }
         // Through the status range: `Int(1e300)` from a damaged line would stop the TUI at start.
         var status: Int?
         if let code = number("status") {
             do {
                 status = Int(try NumericRange.statusCode.check(code, text: ParameterValue.format(code)))
             } catch {
-                throw HistoryLineError(reason: "\(error)")
+                throw HistoryLineError.invalidStatus(error)
             }
         }
-        guard let url = try string("url"), let method = try string("method") else { throw HistoryLineError(reason: "'method' and 'url' are required") }
+        guard let url = try string("url"), let method = try string("method") else { throw HistoryLineError.missingMethodOrURL }
         var request = SavedRequest(name: try string("name"), method: method, url: url)
         if let serializer = try string("serializer") {
-            guard let kind = SerializerKind(rawValue: serializer) else { throw HistoryLineError(reason: "'serializer' is '\(serializer)', expected one of \(SerializerKind.allCases.map(\.rawValue).joined(separator: ", "))") }
+            guard let kind = SerializerKind(rawValue: serializer) else { throw HistoryLineError.unknownSerializer(serializer) }
             request.serializer = kind
         }
         request.headers = try pairs("headers").map { HeaderSetting(name: $0.0, value: $0.1) }
@@ -171,7 +171,34 @@ public struct HistoryEntry: Sendable, Equatable {
 }
 
 /// Why a line of the history file was not read.
-public struct HistoryLineError: Error, Sendable, CustomStringConvertible {
-    public var reason: String
-    public var description: String { reason }
+public enum HistoryLineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The line is not JSON.
+    case notJSON(JSONParseError)
+    /// The line is JSON but not an object.
+    case notAnObject
+    /// A member that must be text is not.
+    case notAString(key: String)
+    /// A member that must be `[name, value]` pairs is not.
+    case notPairs(key: String)
+    /// `time` is missing or not a number.
+    case missingTime
+    /// `status` is not a status code.
+    case invalidStatus(NumericRangeError)
+    /// `method` or `url` is missing.
+    case missingMethodOrURL
+    /// `serializer` names no serializer.
+    case unknownSerializer(String)
+
+    public var description: String {
+        switch self {
+        case .notJSON(let error): "not JSON: \(error)"
+        case .notAnObject: "expected a JSON object"
+        case .notAString(let key): "'\(key)' must be a string"
+        case .notPairs(let key): "'\(key)' must be a list of [name, value] pairs"
+        case .missingTime: "'time' (seconds since 1970) is missing"
+        case .invalidStatus(let error): "\(error)"
+        case .missingMethodOrURL: "'method' and 'url' are required"
+        case .unknownSerializer(let name): "'serializer' is '\(name)', expected one of \(SerializerKind.allCases.map(\.rawValue).joined(separator: ", "))"
+        }
+    }
 }

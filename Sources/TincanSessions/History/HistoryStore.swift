@@ -47,14 +47,16 @@ public struct HistoryStore: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw HistoryWriteError(path: path, reason: "its directory could not be created: \(error.localizedDescription)")
+            throw HistoryWriteError(path: path, reason: .directoryNotCreated(error.localizedDescription))
         }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw HistoryWriteError(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw HistoryWriteError(path: path, reason: .cannotOpen(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
         let bytes = Array((line + "\n").utf8)
         let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard count == bytes.count else { throw HistoryWriteError(path: path, reason: count < 0 ? String(cString: strerror(errno)) : "a short write") }
+        guard count == bytes.count else {
+            throw HistoryWriteError(path: path, reason: count < 0 ? .cannotWrite(String(cString: strerror(errno))) : .shortWrite)
+        }
     }
 
     /// What ``load()`` read.
@@ -80,7 +82,7 @@ public struct HistoryStore: Sendable {
             do {
                 entries.append(try HistoryEntry(jsonLine: String(line)))
             } catch {
-                problems.append("\(path):\(number + 1): \(error.reason); the line was skipped")
+                problems.append("\(path):\(number + 1): \(error); the line was skipped")
             }
         }
         if entries.count > capacity, problems.isEmpty {
@@ -93,8 +95,36 @@ public struct HistoryStore: Sendable {
 }
 
 /// Why an entry was not added to the history file.
-public struct HistoryWriteError: Error, Sendable, CustomStringConvertible {
+public struct HistoryWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why, in the system's words where it gave some.
+    public enum Reason: Sendable, Equatable {
+        /// The file's folder could not be created.
+        case directoryNotCreated(String)
+        /// The file could not be opened for appending.
+        case cannotOpen(String)
+        /// The write failed.
+        case cannotWrite(String)
+        /// Fewer bytes were written than the line holds.
+        case shortWrite
+    }
+
+    /// The history file.
     public var path: String
-    public var reason: String
-    public var description: String { "\(path): the history entry was not written: \(reason)" }
+    /// Why.
+    public var reason: Reason
+
+    /// Creates an error.
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        let why = switch reason {
+        case .directoryNotCreated(let detail): "its directory could not be created: \(detail)"
+        case .cannotOpen(let detail), .cannotWrite(let detail): detail
+        case .shortWrite: "a short write"
+        }
+        return "\(path): the history entry was not written: \(why)"
+    }
 }

@@ -33,7 +33,7 @@ public enum CurlCommand {
     public static func parse(_ command: String, workingDirectory: String = FileManager.default.currentDirectoryPath) throws(InterchangeError) -> Imported {
         var words = try ShellWords.splitBytes(command)
         if words.first == Array("curl".utf8) { words.removeFirst() }
-        guard !words.isEmpty else { throw InterchangeError("expected a curl command such as curl -X POST https://example.com -d a=1") }
+        guard !words.isEmpty else { throw InterchangeError(.emptyCommand) }
         var reader = CurlCommandReader(workingDirectory: workingDirectory)
         try reader.read(words)
         return try reader.finish()

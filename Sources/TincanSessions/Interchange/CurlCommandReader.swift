@@ -51,7 +51,7 @@ struct CurlCommandReader {
             /// The option's value: attached (`-XPOST`, `--data=x`) or the next word, as bytes.
             func value(_ option: String, attached: [UInt8]?) throws(InterchangeError) -> [UInt8] {
                 if let attached { return attached }
-                guard index < words.count else { throw InterchangeError("\(option) needs a value") }
+                guard index < words.count else { throw InterchangeError(.missingValue(option: option)) }
                 index += 1
                 return words[index - 1]
             }
@@ -78,14 +78,14 @@ struct CurlCommandReader {
                     try apply(option, value: nil)
                 }
             } else {
-                guard url == nil else { throw InterchangeError("two URLs ('\(url!)' and '\(word)'); Tincan imports one request at a time") }
+                guard url == nil else { throw InterchangeError(.twoURLs(url!, word)) }
                 url = word
             }
         }
     }
 
     func unsupported(_ option: String) -> InterchangeError {
-        InterchangeError("the curl option \(option) cannot be imported; Tincan reads \(CurlOption.requestOptions.map(\.spelling).joined(separator: ", ")), and options that only change curl's output")
+        InterchangeError(.unsupportedOption(option))
     }
 
     /// One option; `bytes` is its value when it takes one.
@@ -102,7 +102,7 @@ struct CurlCommandReader {
             if option == .json { json = true }
             if option != .dataRaw, content.first == UInt8(ascii: "@") {
                 let path = String(decoding: content.dropFirst(), as: UTF8.self)
-                guard path != "-" else { throw InterchangeError("\(option.spelling) @- reads standard input, which cannot be imported; save the data to a file and give @FILE") }
+                guard path != "-" else { throw InterchangeError(.dataFromStandardInput(option: option.spelling)) }
                 data.append((.file(path, binary: option == .dataBinary || option == .json), option != .json))
             } else {
                 data.append((.bytes(content), option != .json))
@@ -122,16 +122,16 @@ struct CurlCommandReader {
         case .digest:
             request.auth = SavedAuth(scheme: .digest, user: request.auth?.user ?? "", password: request.auth?.password ?? "")
         case .url:
-            guard url == nil else { throw InterchangeError("two URLs ('\(url!)' and '\(text)'); Tincan imports one request at a time") }
+            guard url == nil else { throw InterchangeError(.twoURLs(url!, text)) }
             url = text
         // curl leaves out a User-Agent or Referer given empty.
         case .userAgent: headers.append(HeaderSetting(name: "User-Agent", value: text.isEmpty ? nil : text))
         case .referer: headers.append(HeaderSetting(name: "Referer", value: text.isEmpty ? nil : text))
         case .cookie:
-            guard text.contains("=") else { throw InterchangeError("-b '\(text)' reads cookies from a file, which cannot be imported; give them as -b 'name=value'") }
+            guard text.contains("=") else { throw InterchangeError(.cookieFile(text)) }
             headers.append(HeaderSetting(name: "Cookie", value: text))
         case .uploadFile:
-            guard text != "-", text != "." else { throw InterchangeError("-T \(text) reads standard input, which cannot be imported; save the data to a file and give -T FILE") }
+            guard text != "-", text != "." else { throw InterchangeError(.uploadFromStandardInput(text)) }
             upload = text
         case .maxTime:
             request.properties.timeoutInterval = try timeout(text, option: "-m")
@@ -166,8 +166,8 @@ struct CurlCommandReader {
             line = try HeaderLine(parsing: text, separators: [":", ";"])
         } catch {
             switch error {
-            case .noSeparator: throw InterchangeError("-H '\(text)' is not a header; expected 'Name: value'")
-            case .invalidName(let name): throw InterchangeError("-H '\(text)': '\(name)' is not a valid header name")
+            case .noSeparator: throw InterchangeError(.notAHeader(text))
+            case .invalidName(let name): throw InterchangeError(.invalidHeaderName(name), at: "-H '\(text)'")
             }
         }
         // curl: 'Name:' removes a header curl would send, 'Name;' sends it empty.
@@ -176,7 +176,7 @@ struct CurlCommandReader {
 
     /// `-F name=value`, `name=@file;type=…`, `name=<file` (the file's text as the value).
     mutating func formPart(_ text: String, option: CurlOption) throws(InterchangeError) -> FormPart {
-        guard let equals = text.firstIndex(of: "=") else { throw InterchangeError("\(option == .form ? "-F" : option.spelling) '\(text)' is not a form field; expected name=value or name=@file") }
+        guard let equals = text.firstIndex(of: "=") else { throw InterchangeError(.notAFormField(option: option == .form ? "-F" : option.spelling, text: text)) }
         let name = String(text[..<equals])
         let content = String(text[text.index(after: equals)...])
         guard option == .form, let sigil = content.first, sigil == "@" || sigil == "<" else { return .field(name: name, value: content) }
@@ -203,7 +203,7 @@ struct CurlCommandReader {
         guard sigil == "<" else { return .file(name: name, path: path, type: type) }
         // The file's contents as a plain field: read now, as curl reads them when it runs.
         guard let bytes = readFile(path), let value = String(validating: bytes, as: UTF8.self) else {
-            throw InterchangeError("-F '\(name)=<\(path)': the file cannot be read as text, and a form field's value is text; send it as a file part with -F '\(name)=@\(path)'")
+            throw InterchangeError(.formFieldFileUnreadable(name: name, path: path))
         }
         if type != nil { warnings.append("-F '\(name)=<\(path);type=…': a field's type is not kept") }
         warnings.append("-F '\(name)=<\(path)': the file's text was read now and saved as the field's value; later changes to the file are not sent")
@@ -222,7 +222,7 @@ struct CurlCommandReader {
         do {
             return try NumericRange.timeout.named(option).value(parsing: text)
         } catch {
-            throw InterchangeError("\(error)")
+            throw InterchangeError(.invalidNumber(error))
         }
     }
 
@@ -242,7 +242,7 @@ struct CurlCommandReader {
 
     /// Applies what curl does with the options read, and returns the request.
     mutating func finish() throws(InterchangeError) -> CurlCommand.Imported {
-        guard let url else { throw InterchangeError("the curl command has no URL") }
+        guard let url else { throw InterchangeError(.noURL) }
         request.url = url.contains("://") ? url : "http://" + url
         let hasData = !data.isEmpty
         if json {
@@ -259,11 +259,11 @@ struct CurlCommandReader {
         }
         let sendsData = hasData && !get
         if !formParts.isEmpty {
-            guard !sendsData else { throw InterchangeError("-F and -d cannot go together: a body is either a form or data") }
+            guard !sendsData else { throw InterchangeError(.formWithData) }
             try applyForm()
         }
         if let upload {
-            guard !sendsData, formParts.isEmpty else { throw InterchangeError("-T sends a file as the body, so it cannot go with -d or -F") }
+            guard !sendsData, formParts.isEmpty else { throw InterchangeError(.uploadWithBody) }
             request.url = CurlData.uploadURL(request.url, file: upload)
             request.upload = SavedUpload(file: upload, rate: try rate.map(Self.uploadRate))
             // curl sends an upload with no Content-Type; Tincan would name one from the extension.
@@ -273,7 +273,7 @@ struct CurlCommandReader {
             warnings.append("--limit-rate \(rate): not kept; Tincan limits the rate of uploads (-T) only")
         }
         request.method = method ?? (head ? "HEAD" : upload != nil ? "PUT" : sendsData || !formParts.isEmpty ? "POST" : "GET")
-        guard HTTPMethod.isValid(request.method) else { throw InterchangeError("-X '\(request.method)' is not a method") }
+        guard HTTPMethod.isValid(request.method) else { throw InterchangeError(.invalidMethod(request.method)) }
         if !sendsData, formParts.isEmpty, upload == nil { noteBodilessRequest() }
         removeTincanDefaults()
         noteRedirectsAndTimeouts()
@@ -314,7 +314,7 @@ struct CurlCommandReader {
             switch item.piece {
             case .bytes(let bytes): joined += bytes
             case .file(let path, let binary):
-                guard let bytes = readFile(path) else { throw InterchangeError("@\(path) cannot be read (from \(workingDirectory)), and its data is joined with other data, so it must be read now") }
+                guard let bytes = readFile(path) else { throw InterchangeError(.joinedFileUnreadable(path: path, directory: workingDirectory)) }
                 joined += binary ? bytes : CurlData.textFromFile(bytes)
             }
         }
@@ -353,7 +353,7 @@ struct CurlCommandReader {
             number = number.dropLast()
         }
         guard let value = Double(number), value.isFinite, value >= 1 else {
-            throw InterchangeError("--limit-rate '\(text)' is not a rate; expected bytes per second such as 64k")
+            throw InterchangeError(.invalidRate(text))
         }
         return String(Int((value * multiplier).rounded()))
     }

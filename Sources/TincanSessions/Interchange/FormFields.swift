@@ -9,12 +9,12 @@ enum FormFields {
     /// - Parameter source: How the field was written, for errors (`-F 'a=…'`, `api.http:12`).
     static func insert(_ name: String, _ value: String, into fields: inout OrderedDictionary<String, ParameterValue>, source: String) throws(InterchangeError) {
         guard name.contains("[") || fields[name] == nil else {
-            throw InterchangeError("\(source): the field \(name) is given twice; a parameter holds one value per name (write \(name)[] for a list)")
+            throw InterchangeError(.repeatedField(name), at: source)
         }
         do {
             try ParameterPath(parsing: name).insert(.string(value), into: &fields)
         } catch {
-            throw InterchangeError("\(source): \(error)")
+            throw InterchangeError(.invalidFieldName(error), at: source)
         }
     }
 }

@@ -74,7 +74,7 @@ public enum HTTPFile {
                 case .bytes(let bytes) where bytes.isEmpty: break
                 case .bytes(let bytes):
                     guard let text = String(validating: bytes, as: UTF8.self) else {
-                        throw InterchangeError("request '\(name)' has a binary body, which .http files cannot hold; save it to a file and use body: {file: PATH}")
+                        throw InterchangeError(.binaryBody(request: name))
                     }
                     lines += [""] + (try bodyLines(text, request: name))
                 case .file(let path, _):
@@ -101,7 +101,7 @@ public enum HTTPFile {
         for line in lines {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("###") || trimmed.hasPrefix("< ") || trimmed.hasPrefix("> ") || trimmed.hasPrefix(">> ") || trimmed.hasPrefix(">>! ") || trimmed.hasPrefix("<> ") {
-                throw InterchangeError("request '\(request)': the body line '\(line)' would be read as .http syntax, not text; save the body to a file and use body: {file: PATH}")
+                throw InterchangeError(.bodyLineIsSyntax(line), at: "request '\(request)'")
             }
         }
         return lines
@@ -119,11 +119,11 @@ public enum HTTPFile {
                 lines.append("< \(path)")
             case .bytes(let bytes):
                 guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw InterchangeError("request '\(request)': a form part holds bytes that are not text, which .http files cannot hold; send it as a file part")
+                    throw InterchangeError(.binaryFormPart, at: "request '\(request)'")
                 }
                 lines += try bodyLines(text, request: request)
             case .stream:
-                throw InterchangeError("request '\(request)': a form part is a stream, which .http files cannot hold; send it as a file part")
+                throw InterchangeError(.streamFormPart, at: "request '\(request)'")
             }
         }
         return lines + ["--\(form.boundary)--"]

@@ -45,7 +45,7 @@ struct HTTPFileReader {
             session.requests[index].headers = session.requests[index].headers.map { HeaderSetting(name: $0.name, value: $0.value.map(HTTPFile.convertBuiltins)) }
             if case .text(let text)? = session.requests[index].body { session.requests[index].body = .text(HTTPFile.convertBuiltins(text)) }
         }
-        guard !session.requests.isEmpty else { throw InterchangeError("\(path): no requests found; expected a line such as 'GET https://example.com'") }
+        guard !session.requests.isEmpty else { throw InterchangeError(.noRequests, at: path) }
     }
 
     mutating func read(_ line: String, number: Int) throws(InterchangeError) {
@@ -86,8 +86,8 @@ struct HTTPFileReader {
                 line = try HeaderLine(parsing: trimmed)
             } catch {
                 switch error {
-                case .noSeparator: throw InterchangeError("\(path):\(number): expected a header 'Name: value' or a blank line before the body, found '\(trimmed)'")
-                case .invalidName(let name): throw InterchangeError("\(path):\(number): '\(name)' is not a valid header name")
+                case .noSeparator: throw InterchangeError(.expectedHeader(found: trimmed), at: "\(path):\(number)")
+                case .invalidName(let name): throw InterchangeError(.invalidHeaderName(name), at: "\(path):\(number)")
                 }
             }
             request?.headers.append(HeaderSetting(name: line.name, value: line.value))
@@ -112,10 +112,10 @@ struct HTTPFileReader {
         }
         if trimmed.hasPrefix("@") {
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw InterchangeError("\(path):\(number): expected a variable '@name = value'")
+                throw InterchangeError(.expectedVariable, at: "\(path):\(number)")
             }
             let name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty else { throw InterchangeError("\(path):\(number): expected a variable name after '@'") }
+            guard !name.isEmpty else { throw InterchangeError(.expectedVariableName, at: "\(path):\(number)") }
             session.variables[name] = .string(HTTPFile.convertBuiltins(trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)))
             return
         }
@@ -127,7 +127,7 @@ struct HTTPFileReader {
         } else if words.count == 1 {
             saved = SavedRequest(name: pendingName, method: "GET", url: HTTPFile.convertBuiltins(words[0]))
         } else {
-            throw InterchangeError("\(path):\(number): expected a request line 'METHOD URL', found '\(trimmed)'")
+            throw InterchangeError(.expectedRequestLine(found: trimmed), at: "\(path):\(number)")
         }
         saved.line = number
         saved.properties.timeoutInterval = pendingTimeout
@@ -147,11 +147,12 @@ struct HTTPFileReader {
             number = number.dropLast(unit.0.count)
             scale = unit.1
         }
+        let invalid = InterchangeError(.invalidTimeout(String(text)), at: "\(path):\(line)")
+        guard let value = Double(number) else { throw invalid }
         do {
-            guard let value = Double(number) else { throw InterchangeError("") }
             return try NumericRange.timeout.named("@timeout").check(value * scale, text: String(text))
         } catch {
-            throw InterchangeError("\(path):\(line): @timeout \(text) is not a timeout; expected seconds, or a number with ms, s or m")
+            throw invalid
         }
     }
 
@@ -192,7 +193,7 @@ struct HTTPFileReader {
     mutating func readForm(_ contentType: String, into request: inout SavedRequest) throws(InterchangeError) {
         let start = body[0].line
         guard let boundary = HTTPHeaders.parameter("boundary", in: contentType) else {
-            throw InterchangeError("\(path):\(start): the multipart body's Content-Type names no boundary; expected 'multipart/form-data; boundary=…'")
+            throw InterchangeError(.noBoundary, at: "\(path):\(start)")
         }
         var parts: [Part] = []
         var inHeaders = false
@@ -203,14 +204,14 @@ struct HTTPFileReader {
                 parts.append(Part(line: number))
                 inHeaders = true
             } else if parts.isEmpty {
-                if !trimmed.isEmpty { throw InterchangeError("\(path):\(number): expected the first boundary line '--\(boundary)' of the multipart body") }
+                if !trimmed.isEmpty { throw InterchangeError(.expectedFirstBoundary(boundary), at: "\(path):\(number)") }
             } else if inHeaders {
                 if trimmed.isEmpty {
                     inHeaders = false
                 } else if let line = try? HeaderLine(parsing: trimmed) {
                     parts[parts.count - 1].headers.append((line.name, line.value))
                 } else {
-                    throw InterchangeError("\(path):\(number): expected a part header 'Name: value' or a blank line, found '\(trimmed)'")
+                    throw InterchangeError(.expectedPartHeader(found: trimmed), at: "\(path):\(number)")
                 }
             } else {
                 parts[parts.count - 1].lines.append(text)
@@ -230,7 +231,7 @@ struct HTTPFileReader {
         let place = "\(path):\(part.line)"
         let disposition = part.header("Content-Disposition") ?? ""
         guard let name = HTTPHeaders.parameter("name", in: disposition) else {
-            throw InterchangeError("\(place): the part has no Content-Disposition with a name; expected 'Content-Disposition: form-data; name=\"…\"'")
+            throw InterchangeError(.unnamedPart, at: place)
         }
         let fileName = HTTPHeaders.parameter("filename", in: disposition)
         let type = part.header("Content-Type")
@@ -252,7 +253,7 @@ struct HTTPFileReader {
             // A file's text as a plain field: read now, as the client reads it when it sends.
             let full = file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
             guard let data = FileManager.default.contents(atPath: full), let text = String(validating: Array(data), as: UTF8.self) else {
-                throw InterchangeError("\(place): the part '\(name)' is the text of \(file), which cannot be read as text; give the part a filename to send the file")
+                throw InterchangeError(.partFileUnreadable(name: name, path: file), at: place)
             }
             value = text
             warnings.append("\(place): the part '\(name)' (no file name) is the text of \(file), read now and saved as the field's value; later changes to the file are not sent")

@@ -31,7 +31,7 @@ public enum ShellWords {
                 inWord = true
             case "'":
                 inWord = true
-                guard let end = characters.firstIndex(of: "'") else { throw InterchangeError("a single quote is not closed") }
+                guard let end = characters.firstIndex(of: "'") else { throw InterchangeError(.unclosedQuote(.single)) }
                 current += Array(String(characters[..<end]).utf8)
                 characters = characters[(end + 1)...]
             case "\"":
@@ -49,7 +49,7 @@ public enum ShellWords {
                         current += Array(String(next).utf8)
                     }
                 }
-                guard closed else { throw InterchangeError("a double quote is not closed") }
+                guard closed else { throw InterchangeError(.unclosedQuote(.double)) }
             case "$" where characters.first == "'":
                 characters.removeFirst()
                 inWord = true
@@ -89,7 +89,7 @@ public enum ShellWords {
             default: bytes += Array(String(escape).utf8)
             }
         }
-        throw InterchangeError("a $'…' quote is not closed")
+        throw InterchangeError(.unclosedQuote(.ansiC))
     }
 
     /// A word quoted for a POSIX shell: bare when safe, else in single quotes.

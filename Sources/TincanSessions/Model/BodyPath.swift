@@ -37,7 +37,7 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
                     name.append(characters[index])
                     index += 1
                 }
-                guard !name.isEmpty else { throw BodyPathError(path: text, reason: "expected a member name after '.'") }
+                guard !name.isEmpty else { throw BodyPathError(path: text, reason: .expectedMemberName) }
                 steps.append(.key(name))
             case "[":
                 index += 1
@@ -51,7 +51,7 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
                         index += 1
                     }
                     guard index + 1 < characters.count, characters[index + 1] == "]" else {
-                        throw BodyPathError(path: text, reason: "expected \(quote)] to close the quoted member name")
+                        throw BodyPathError(path: text, reason: .unclosedQuotedName(quote))
                     }
                     index += 2
                     steps.append(.key(name))
@@ -62,13 +62,13 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
                         index += 1
                     }
                     guard index < characters.count, let number = Int(digits) else {
-                        throw BodyPathError(path: text, reason: "expected an index such as [0] or [-1], or a quoted name such as [\"a.b\"]")
+                        throw BodyPathError(path: text, reason: .expectedIndex)
                     }
                     index += 1
                     steps.append(.index(number))
                 }
             default:
-                throw BodyPathError(path: text, reason: "expected '.' or '[' at '\(String(characters[index...]))'")
+                throw BodyPathError(path: text, reason: .unexpected(String(characters[index...])))
             }
         }
         self.steps = steps
@@ -149,10 +149,38 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A body path that could not be parsed.
+/// A body path that could not be parsed: the path, and where it went wrong.
 public struct BodyPathError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
+    /// What was expected.
+    public enum Reason: Sendable, Equatable {
+        /// A `.` with no name after it.
+        case expectedMemberName
+        /// A quoted name (`["a.b"]`) whose quote, then `]`, never comes.
+        case unclosedQuotedName(Character)
+        /// `[…]` holding neither a whole number nor a quoted name.
+        case expectedIndex
+        /// Text where a `.` or `[` should start the next step (the rest of the path).
+        case unexpected(String)
+    }
 
-    public var description: String { "bad body path '\(path)': \(reason)" }
+    /// The path as written.
+    public var path: String
+    /// What was expected.
+    public var reason: Reason
+
+    /// Creates an error.
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        let expected = switch reason {
+        case .expectedMemberName: "a member name after '.'"
+        case .unclosedQuotedName(let quote): "\(quote)] to close the quoted member name"
+        case .expectedIndex: "an index such as [0] or [-1], or a quoted name such as [\"a.b\"]"
+        case .unexpected(let rest): "'.' or '[' at '\(rest)'"
+        }
+        return "bad body path '\(path)': expected \(expected)"
+    }
 }

@@ -1,26 +1,41 @@
-
-/// A `{{name}}` with no value.
+/// A `{{name}}` that has no value.
 public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The name referred to.
+    /// Why the name has no value.
+    public enum Reason: Sendable, Equatable {
+        /// No variable, capture or built-in has the name; `known` are the names that do, to spot a typo.
+        case undefined(known: [String])
+        /// The variables refer to one another in a cycle: its names, the first repeated at the
+        /// end (`a`, `b`, `a`).
+        case cycle([String])
+        /// `{{$env.NAME}}` names an environment variable that is not set.
+        case environmentVariableNotSet(String)
+        /// Expanding it follows more than ``Template/expansionLimit`` references.
+        case tooManyReferences
+    }
+
+    /// The name referred to (for a cycle, the variable that repeats; for too many references,
+    /// the outermost one).
     public var name: String
-    /// The names that are defined, to spot a typo.
-    public var known: [String]
-    /// A more specific reason, when there is one.
-    public var detail: String?
-    /// The variables of a cycle, the first repeated at the end (`a`, `b`, `a`); empty otherwise.
-    public var cycle: [String]
+    /// Why it has no value.
+    public var reason: Reason
 
     /// Creates an error.
-    public init(name: String, known: [String], detail: String? = nil, cycle: [String] = []) {
+    public init(name: String, _ reason: Reason) {
         self.name = name
-        self.known = known
-        self.detail = detail
-        self.cycle = cycle
+        self.reason = reason
     }
 
     public var description: String {
-        if let detail { return "{{\(name)}}: \(detail)" }
-        let defined = known.isEmpty ? "no variables are defined" : "defined: \(known.joined(separator: ", "))"
-        return "the variable {{\(name)}} is not defined (\(defined)); give it with --var \(name)=VALUE, in variables:, or capture it in an earlier request"
+        switch reason {
+        case .undefined(let known):
+            let defined = known.isEmpty ? "no variables are defined" : "defined: \(known.joined(separator: ", "))"
+            return "the variable {{\(name)}} is not defined (\(defined)); give it with --var \(name)=VALUE, in variables:, or capture it in an earlier request"
+        case .cycle(let names):
+            return "{{\(name)}}: the variables refer to one another in a cycle: \(names.joined(separator: " → "))"
+        case .environmentVariableNotSet(let key):
+            return "{{\(name)}}: the environment variable \(key) is not set"
+        case .tooManyReferences:
+            return "{{\(name)}}: expanding it follows more than \(Template.expansionLimit) references; do its variables refer to one another many times over?"
+        }
     }
 }

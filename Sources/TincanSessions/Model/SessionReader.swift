@@ -4,22 +4,6 @@ import TincanCore
 import Yams
 
 extension Session {
-    /// The top-level keys of a session file, in the order Tincan writes them.
-    public static let topLevelKeys = ["name", "description", "base", "defaults", "variables", "environments", "requests"]
-    public static let defaultsKeys = ["serializer", "headers", "properties", "response", "security"]
-    /// The keys of `properties:`: the core's ``ObservedProperty/sessionKey``s, in listing order.
-    public static let propertyKeys = ObservedProperty.listingOrder.map(\.sessionKey)
-    public static let responseKeys = ["serializer", "accept-status", "accept-type", "remove-nulls", "max-body"]
-    public static let securityKeys = ["ca-file", "pins", "pin-mode", "insecure"]
-    public static let requestKeys = [
-        "name", "method", "url", "serializer", "headers", "query", "params", "body", "files", "auth", "download", "upload",
-        "properties", "response", "capture", "assert", "recorded",
-    ]
-    /// The keys of a header written as a mapping (a header turned off).
-    public static let headerKeys = ["value", "enabled"]
-    public static let assertKeys = ["status", "headers", "body", "valid", "errors", "max-duration"]
-    public static let predicateKeys = ["equals", "not-equals", "contains", "matches", "exists", "type", "less-than", "greater-than", "count", "one-of"]
-
     /// Reads a session file.
     ///
     /// - Throws: ``ConfigFileError`` naming the file, line and column, and what was expected there.
@@ -46,24 +30,23 @@ struct SessionReader {
 
     func session() throws -> Session {
         var session = Session()
-        for (key, keyNode, value) in try file.entries(of: file.root, allowed: Session.topLevelKeys, in: "a session") {
+        for (key, _, value) in try file.entries(of: file.root, SessionKey.TopLevel.self, in: "a session") {
             switch key {
-            case "name": session.name = try text(value, "the session's name")
-            case "description": session.description = try text(value, "a description")
-            case "base": session.base = try text(value, "a base URL such as http://127.0.0.1:8080/v1/")
-            case "defaults": session.defaults = try defaults(value)
-            case "variables": session.variables = try variables(value, in: "variables")
-            case "environments":
+            case .name: session.name = try text(value, "the session's name")
+            case .description: session.description = try text(value, "a description")
+            case .base: session.base = try text(value, "a base URL such as http://127.0.0.1:8080/v1/")
+            case .defaults: session.defaults = try defaults(value)
+            case .variables: session.variables = try variables(value, in: "variables")
+            case .environments:
                 for (name, nameNode, environment) in try pairs(value, "a mapping of environment names to their variables") {
                     guard !name.isEmpty else { throw file.error(at: nameNode, "expected an environment name") }
                     session.environments[name] = try variables(environment, in: "environment '\(name)'")
                 }
-            case "requests":
+            case .requests:
                 guard let sequence = value.sequence else {
                     throw file.error(at: value, "expected a list of requests, each starting with '- method:'")
                 }
                 session.requests = try sequence.map(request)
-            default: throw file.error(at: keyNode, "unhandled key '\(key)'")
             }
         }
         session.referenceLocations = references.sessionLocations
@@ -74,13 +57,13 @@ struct SessionReader {
 
     private func defaults(_ node: Node) throws -> RequestDefaults {
         var defaults = RequestDefaults()
-        for (key, _, value) in try entries(node, allowed: Session.defaultsKeys, in: "defaults") {
+        for (key, _, value) in try entries(node, SessionKey.Defaults.self, in: "defaults") {
             switch key {
-            case "serializer": defaults.serializer = try serializer(value)
-            case "headers": defaults.headers = try headers(value, allowsDisabled: true)
-            case "properties": defaults.properties = try properties(value)
-            case "response": defaults.response = try response(value)
-            default: defaults.security = try security(value)
+            case .serializer: defaults.serializer = try serializer(value)
+            case .headers: defaults.headers = try headers(value, allowsDisabled: true)
+            case .properties: defaults.properties = try properties(value)
+            case .response: defaults.response = try response(value)
+            case .security: defaults.security = try security(value)
             }
         }
         return defaults
@@ -94,35 +77,35 @@ struct SessionReader {
         request.line = node.mark?.line ?? 0
         references.begin()
         var sawURL = false
-        for (key, _, value) in try file.entries(of: mapping, allowed: Session.requestKeys, in: "a request") {
+        for (key, _, value) in try file.entries(of: mapping, SessionKey.Request.self, in: "a request") {
             switch key {
-            case "name": request.name = try text(value, "the request's name")
-            case "method":
+            case .name: request.name = try text(value, "the request's name")
+            case .method:
                 let method = try text(value, "a method such as GET or POST")
                 guard HTTPMethod.isValid(method) else {
                     throw file.error(at: value, "'\(method)' is not a method; expected GET, HEAD, POST, PUT, PATCH, DELETE or another token")
                 }
                 request.method = method
-            case "url":
+            case .url:
                 request.url = try text(value, "a path relative to the base, or an absolute URL")
                 sawURL = true
-            case "serializer": request.serializer = try serializer(value)
-            case "headers": request.headers = try headers(value, allowsDisabled: true)
-            case "query":
+            case .serializer: request.serializer = try serializer(value)
+            case .headers: request.headers = try headers(value, allowsDisabled: true)
+            case .query:
                 request.query = try pairs(value, "a mapping of query fields to values").map { name, _, value in
                     (name, try text(value, "a query value"))
                 }
-            case "params": request.params = try parameter(value)
-            case "body": request.body = try body(value)
-            case "files": request.files = try files(value)
-            case "auth": request.auth = try auth(value)
-            case "download": request.download = try text(value, "a file path to save the body to")
-            case "upload": request.upload = try upload(value)
-            case "properties": request.properties = try properties(value)
-            case "response": request.response = try response(value)
-            case "capture": request.captures = try captures(value)
-            case "assert": request.assertions = try assertions(value)
-            default: request.recorded = try recorded(value)
+            case .params: request.params = try parameter(value)
+            case .body: request.body = try body(value)
+            case .files: request.files = try files(value)
+            case .auth: request.auth = try auth(value)
+            case .download: request.download = try text(value, "a file path to save the body to")
+            case .upload: request.upload = try upload(value)
+            case .properties: request.properties = try properties(value)
+            case .response: request.response = try response(value)
+            case .capture: request.captures = try captures(value)
+            case .assert: request.assertions = try assertions(value)
+            case .recorded: request.recorded = try recorded(value)
             }
         }
         guard sawURL else { throw file.error(at: node, "a request needs url: (a path relative to the base, or an absolute URL)") }
@@ -138,8 +121,9 @@ struct SessionReader {
 
     private func properties(_ node: Node) throws -> ObservedProperties {
         var properties = ObservedProperties()
-        let mapping = try self.mapping(node, keys: Session.propertyKeys, in: "properties")
-        for (property, _, value) in try file.entries(of: mapping, keys: ObservedProperty.listingOrder, named: \.sessionKey, in: "properties") {
+        let keys = ObservedProperty.listingOrder
+        let mapping = try file.mapping(node, keys: keys.map(\.sessionKey), in: "properties")
+        for (property, _, value) in try file.entries(of: mapping, keys: keys, named: \.sessionKey, in: "properties") {
             switch property {
             case .timeoutInterval:
                 properties.timeoutInterval = try number(value, .timeout)
@@ -165,15 +149,15 @@ struct SessionReader {
 
     private func response(_ node: Node) throws -> ResponseContract {
         var contract = ResponseContract()
-        for (key, _, value) in try entries(node, allowed: Session.responseKeys, in: "response") {
+        for (key, _, value) in try entries(node, SessionKey.Response.self, in: "response") {
             switch key {
-            case "serializer":
+            case .serializer:
                 let name = try text(value, "a response serializer")
                 guard let kind = ResponseSerializerKind(rawValue: name) else {
                     throw file.error(at: value, "'\(name)' is not a response serializer; expected one of: \(ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 contract.serializer = kind
-            case "accept-status":
+            case .acceptStatus:
                 let statuses = try statusText(value)
                 do {
                     _ = try StatusCodeSet(parsing: statuses)
@@ -181,8 +165,8 @@ struct SessionReader {
                     throw file.error(at: value, "\(error)")
                 }
                 contract.acceptStatus = statuses
-            case "accept-type": contract.acceptTypes = try textList(value, "content types such as [application/json]")
-            case "max-body":
+            case .acceptType: contract.acceptTypes = try textList(value, "content types such as [application/json]")
+            case .maxBody:
                 let size = try text(value, "a size such as 512M, or 0 for no limit")
                 do {
                     _ = try TaskOptions.maximumBodyBytes(parsing: size)
@@ -190,7 +174,7 @@ struct SessionReader {
                     throw file.error(at: value, "\(error)")
                 }
                 contract.maxBody = size
-            default: contract.removesNulls = try bool(value)
+            case .removeNulls: contract.removesNulls = try bool(value)
             }
         }
         return contract
@@ -198,17 +182,18 @@ struct SessionReader {
 
     private func security(_ node: Node) throws -> SecuritySettings {
         var settings = SecuritySettings()
-        for (key, _, value) in try entries(node, allowed: Session.securityKeys, in: "security") {
+        for (key, _, value) in try entries(node, SessionKey.Security.self, in: "security") {
             switch key {
-            case "ca-file": settings.caFile = try text(value, "a PEM file of CA certificates")
-            case "pins": settings.pins = try textList(value, "a list of certificate files to pin")
-            case "pin-mode":
-                let name = try text(value, "certificate or public-key")
-                guard let mode = ["certificate": SecurityPolicy.PinningMode.certificate, "public-key": .publicKey][name] else {
-                    throw file.error(at: value, "'\(name)' is not a pinning mode; expected certificate or public-key")
+            case .caFile: settings.caFile = try text(value, "a PEM file of CA certificates")
+            case .pins: settings.pins = try textList(value, "a list of certificate files to pin")
+            case .pinMode:
+                let modes = SessionKey.PinMode.allCases.map(\.rawValue).joined(separator: " or ")
+                let name = try text(value, modes)
+                guard let mode = SessionKey.PinMode(rawValue: name) else {
+                    throw file.error(at: value, "'\(name)' is not a pinning mode; expected \(modes)")
                 }
-                settings.pinMode = mode
-            default: settings.insecure = try bool(value)
+                settings.pinMode = mode.mode
+            case .insecure: settings.insecure = try bool(value)
             }
         }
         return settings
@@ -216,14 +201,14 @@ struct SessionReader {
 
     private func body(_ node: Node) throws -> SavedBody {
         if node.scalar != nil { return .text(try text(node, "the body text")) }
-        let entries = try entries(node, allowed: ["text", "base64", "file"], in: "body")
+        let entries = try entries(node, SessionKey.Body.self, in: "body")
         guard entries.count == 1, let (key, _, value) = entries.first else {
-            throw file.error(at: node, "expected exactly one of text:, base64: or file: in body")
+            throw file.error(at: node, "expected exactly one of \(Self.alternatives(SessionKey.Body.self)) in body")
         }
         switch key {
-        case "text": return .text(try text(value, "the body text"))
-        case "file": return .file(try text(value, "a file path"))
-        default:
+        case .text: return .text(try text(value, "the body text"))
+        case .file: return .file(try text(value, "a file path"))
+        case .base64:
             let encoded = try text(value, "base64 bytes")
             guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
                 throw file.error(at: value, "expected base64 bytes (A–Z, a–z, 0–9, + and /)")
@@ -236,11 +221,11 @@ struct SessionReader {
         guard let sequence = node.sequence else { throw file.error(at: node, "expected a list of files, each with field: and path:") }
         return try sequence.map { item in
             var part = SavedFile(field: "", path: "")
-            for (key, _, value) in try entries(item, allowed: ["field", "path", "type"], in: "a file part") {
+            for (key, _, value) in try entries(item, SessionKey.FilePart.self, in: "a file part") {
                 switch key {
-                case "field": part.field = try text(value, "the form field's name")
-                case "path": part.path = try text(value, "the file's path")
-                default: part.type = try text(value, "a MIME type such as image/png")
+                case .field: part.field = try text(value, "the form field's name")
+                case .path: part.path = try text(value, "the file's path")
+                case .type: part.type = try text(value, "a MIME type such as image/png")
                 }
             }
             guard !part.field.isEmpty, !part.path.isEmpty else { throw file.error(at: item, "a file part needs field: and path:") }
@@ -251,16 +236,16 @@ struct SessionReader {
     private func auth(_ node: Node) throws -> SavedAuth {
         var auth = SavedAuth(user: "", password: "")
         var sawUser = false
-        for (key, _, value) in try entries(node, allowed: ["type", "user", "password"], in: "auth") {
+        for (key, _, value) in try entries(node, SessionKey.Auth.self, in: "auth") {
             switch key {
-            case "type":
+            case .type:
                 let name = try text(value, "basic or digest")
                 guard let scheme = SavedAuth.Scheme(rawValue: name) else { throw file.error(at: value, "'\(name)' is not an auth type; expected basic or digest") }
                 auth.scheme = scheme
-            case "user":
+            case .user:
                 auth.user = try text(value, "a user name")
                 sawUser = true
-            default: auth.password = try text(value, "a password, or {{$env.NAME}} to read it from the environment")
+            case .password: auth.password = try text(value, "a password, or {{$env.NAME}} to read it from the environment")
             }
         }
         guard sawUser else { throw file.error(at: node, "auth needs user:") }
@@ -270,10 +255,10 @@ struct SessionReader {
     private func upload(_ node: Node) throws -> SavedUpload {
         if node.scalar != nil { return SavedUpload(file: try text(node, "a file to upload")) }
         var upload = SavedUpload(file: "")
-        for (key, _, value) in try entries(node, allowed: ["file", "rate"], in: "upload") {
-            if key == "file" {
-                upload.file = try text(value, "a file to upload")
-            } else {
+        for (key, _, value) in try entries(node, SessionKey.Upload.self, in: "upload") {
+            switch key {
+            case .file: upload.file = try text(value, "a file to upload")
+            case .rate:
                 let rate = try text(value, "a rate in bytes per second, such as 64k")
                 do {
                     _ = try ByteRate.checked(rate)
@@ -296,15 +281,15 @@ struct SessionReader {
                 captures[name] = source == "status" ? .status : .body(try path(source, at: value))
                 continue
             }
-            let entries = try entries(value, allowed: ["json", "header", "status", "regex"], in: "capture '\(name)'")
+            let entries = try entries(value, SessionKey.Capture.self, in: "capture '\(name)'")
             guard entries.count == 1, let (key, _, source) = entries.first else {
-                throw file.error(at: value, "expected exactly one of json:, header:, status: or regex: in capture '\(name)'")
+                throw file.error(at: value, "expected exactly one of \(Self.alternatives(SessionKey.Capture.self)) in capture '\(name)'")
             }
             switch key {
-            case "json": captures[name] = .body(try path(try text(source, "a body path such as $.json.id"), at: source))
-            case "header": captures[name] = .header(try text(source, "a header name"))
-            case "status": captures[name] = .status
-            default:
+            case .json: captures[name] = .body(try path(try text(source, "a body path such as $.json.id"), at: source))
+            case .header: captures[name] = .header(try text(source, "a header name"))
+            case .status: captures[name] = .status
+            case .regex:
                 let pattern = try text(source, "a regular expression")
                 guard (try? NSRegularExpression(pattern: pattern)) != nil else { throw file.error(at: source, "'\(pattern)' is not a regular expression") }
                 captures[name] = .regex(pattern)
@@ -315,9 +300,9 @@ struct SessionReader {
 
     private func assertions(_ node: Node) throws -> [Assertion] {
         var assertions: [Assertion] = []
-        for (key, _, value) in try entries(node, allowed: Session.assertKeys, in: "assert") {
+        for (key, _, value) in try entries(node, SessionKey.Assert.self, in: "assert") {
             switch key {
-            case "status":
+            case .status:
                 let statuses = try statusText(value)
                 do {
                     _ = try StatusSet(statuses)
@@ -325,30 +310,30 @@ struct SessionReader {
                     throw file.error(at: value, "\(error)")
                 }
                 assertions.append(.status(statuses))
-            case "headers":
+            case .headers:
                 for (name, _, predicate) in try pairs(value, "a mapping of header names to expected values") {
                     assertions.append(.header(name, try self.predicate(predicate)))
                 }
-            case "body":
+            case .body:
                 for (pathText, pathNode, predicate) in try pairs(value, "a mapping of body paths such as $.json.id to expected values") {
                     assertions.append(.body(try path(pathText, at: pathNode), try self.predicate(predicate)))
                 }
-            case "valid": assertions.append(.valid(try bool(value)))
-            case "errors":
+            case .valid: assertions.append(.valid(try bool(value)))
+            case .errors:
                 guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of errors from the top of the chain, each with code:, domain: or message:") }
                 assertions.append(.errors(try sequence.map { item in
                     var expectation = ErrorExpectation()
-                    for (key, _, value) in try entries(item, allowed: ["code", "domain", "message"], in: "an expected error") {
+                    for (key, _, value) in try entries(item, SessionKey.ExpectedError.self, in: "an expected error") {
                         switch key {
-                        case "code":
+                        case .code:
                             expectation.code = Int(try number(value, .errorCode))
-                        case "domain": expectation.domain = try text(value, "an error domain")
-                        default: expectation.message = try predicate(value)
+                        case .domain: expectation.domain = try text(value, "an error domain")
+                        case .message: expectation.message = try predicate(value)
                         }
                     }
                     return expectation
                 }))
-            default:
+            case .maxDuration:
                 assertions.append(.maxDuration(try number(value, .maxDuration)))
             }
         }
@@ -358,19 +343,19 @@ struct SessionReader {
     private func recorded(_ node: Node) throws -> RecordedResponse {
         var recorded = RecordedResponse(status: 0)
         var sawStatus = false
-        for (key, _, value) in try entries(node, allowed: ["status", "headers", "body", "body-base64", "ignore"], in: "recorded") {
+        for (key, _, value) in try entries(node, SessionKey.Recorded.self, in: "recorded") {
             switch key {
-            case "status":
+            case .status:
                 recorded.status = Int(try number(value, .statusCode))
                 sawStatus = true
-            case "headers": recorded.headers = try headers(value)
-            case "body": recorded.body = try text(value, "the body text")
-            case "body-base64":
+            case .headers: recorded.headers = try headers(value)
+            case .body: recorded.body = try text(value, "the body text")
+            case .bodyBase64:
                 guard let data = Data(base64Encoded: try text(value, "base64 bytes"), options: .ignoreUnknownCharacters) else {
                     throw file.error(at: value, "expected base64 bytes")
                 }
                 recorded.bodyBase64 = Array(data)
-            default:
+            case .ignore:
                 guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of body paths") }
                 recorded.ignore = try sequence.map { try path(try text($0, "a body path"), at: $0) }
             }
@@ -384,33 +369,32 @@ struct SessionReader {
     private func predicate(_ node: Node) throws -> Predicate {
         guard let mapping = node.mapping else { return Predicate([.equals(try parameter(node))]) }
         var checks: [Predicate.Check] = []
-        for (key, _, value) in try file.entries(of: mapping, allowed: Session.predicateKeys, in: "a check") {
+        for (key, _, value) in try file.entries(of: mapping, SessionKey.Check.self, in: "a check") {
             switch key {
-            case "equals": checks.append(.equals(try parameter(value)))
-            case "not-equals": checks.append(.notEquals(try parameter(value)))
-            case "contains": checks.append(.contains(try text(value, "the text or element to look for")))
-            case "matches":
+            case .equals: checks.append(.equals(try parameter(value)))
+            case .notEquals: checks.append(.notEquals(try parameter(value)))
+            case .contains: checks.append(.contains(try text(value, "the text or element to look for")))
+            case .matches:
                 let pattern = try text(value, "a regular expression")
                 guard (try? NSRegularExpression(pattern: pattern)) != nil else { throw file.error(at: value, "'\(pattern)' is not a regular expression") }
                 checks.append(.matches(pattern))
-            case "exists": checks.append(.exists(try bool(value)))
-            case "type":
+            case .exists: checks.append(.exists(try bool(value)))
+            case .type:
                 let name = try text(value, "a type")
                 guard let type = Predicate.ValueType(rawValue: name) else {
                     throw file.error(at: value, "'\(name)' is not a type; expected one of: \(Predicate.ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 checks.append(.type(type))
-            case "less-than", "greater-than":
-                let bound = try number(value, NumericRange.comparison.named(key))
-                checks.append(key == "less-than" ? .lessThan(bound) : .greaterThan(bound))
-            case "count":
+            case .lessThan: checks.append(.lessThan(try number(value, NumericRange.comparison.named(key.rawValue))))
+            case .greaterThan: checks.append(.greaterThan(try number(value, NumericRange.comparison.named(key.rawValue))))
+            case .count:
                 checks.append(.count(Int(try number(value, .count))))
-            default:
+            case .oneOf:
                 guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of allowed values") }
                 checks.append(.oneOf(try sequence.map(parameter)))
             }
         }
-        guard !checks.isEmpty else { throw file.error(at: node, "expected a check: one of \(Session.predicateKeys.joined(separator: ", "))") }
+        guard !checks.isEmpty else { throw file.error(at: node, "expected a check: one of \(SessionKey.Check.allCases.map(\.rawValue).joined(separator: ", "))") }
         return Predicate(checks)
     }
 
@@ -465,12 +449,12 @@ struct SessionReader {
             if allowsDisabled, case .mapping = value {
                 var setting = HeaderSetting(name: name, value: nil)
                 var hasValue = false
-                for (key, _, member) in try entries(value, allowed: Session.headerKeys, in: "header '\(name)'") {
+                for (key, _, member) in try entries(value, SessionKey.Header.self, in: "header '\(name)'") {
                     switch key {
-                    case "value":
+                    case .value:
                         hasValue = true
                         setting.value = try headerValue(member)
-                    default:
+                    case .enabled:
                         setting.isEnabled = try bool(member)
                     }
                 }
@@ -536,16 +520,14 @@ struct SessionReader {
         }
     }
 
-    private func entries(_ node: Node, allowed: [String], in context: String) throws -> [(key: String, keyNode: Node, value: Node)] {
-        try file.entries(of: mapping(node, keys: allowed, in: context), allowed: allowed, in: context)
+    private func entries<Key: RawRepresentable<String> & CaseIterable>(_ node: Node, _ keys: Key.Type, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
+        try file.entries(of: file.mapping(node, keys: keys.allCases.map(\.rawValue), in: context), keys, in: context)
     }
 
-    /// The node's mapping, or an error that lists the keys it may hold.
-    private func mapping(_ node: Node, keys: [String], in context: String) throws -> Node.Mapping {
-        guard let mapping = node.mapping else {
-            throw file.error(at: node, "expected a mapping in \(context), with keys from: \(keys.joined(separator: ", "))")
-        }
-        return mapping
+    /// The keys as a sentence lists alternatives: `text:, base64: or file:`.
+    static func alternatives<Key: RawRepresentable<String> & CaseIterable>(_ keys: Key.Type) -> String {
+        let names = keys.allCases.map { "\($0.rawValue):" }
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
     }
 
     private func pairs(_ node: Node, _ expected: String) throws -> [(String, Node, Node)] {

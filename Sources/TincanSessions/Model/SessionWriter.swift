@@ -6,81 +6,83 @@ extension Session {
     /// The session as the YAML Tincan writes: keys in a fixed order, only what is set.
     /// Reading this text back gives an equal session, and writing that gives the same bytes.
     public func yamlText() -> String {
-        var pairs: [(String, YAMLValue)] = []
-        if let name { pairs.append(("name", .string(name))) }
-        if let description { pairs.append(("description", .string(description))) }
-        if let base { pairs.append(("base", .string(base))) }
+        var pairs = KeyedPairs<SessionKey.TopLevel>()
+        if let name { pairs.append((.name, .string(name))) }
+        if let description { pairs.append((.description, .string(description))) }
+        if let base { pairs.append((.base, .string(base))) }
         let defaults = defaults.yamlPairs()
-        if !defaults.isEmpty { pairs.append(("defaults", .mapping(defaults))) }
-        if !variables.isEmpty { pairs.append(("variables", YAMLValue(.dictionary(variables)))) }
+        if !defaults.isEmpty { pairs.append((.defaults, .mapping(defaults))) }
+        if !variables.isEmpty { pairs.append((.variables, YAMLValue(.dictionary(variables)))) }
         if !environments.isEmpty {
-            pairs.append(("environments", .mapping(environments.map { ($0.key, YAMLValue(.dictionary($0.value))) })))
+            pairs.append((.environments, .mapping(environments.map { ($0.key, YAMLValue(.dictionary($0.value))) })))
         }
-        pairs.append(("requests", .sequence(requests.map { .mapping($0.yamlPairs()) })))
-        return YAMLWriter.write(.mapping(pairs))
+        pairs.append((.requests, .sequence(requests.map { .mapping($0.yamlPairs()) })))
+        return YAMLWriter.write(.mapping(pairs.pairs))
     }
 }
 
 extension RequestDefaults {
     func yamlPairs() -> [(String, YAMLValue)] {
-        var pairs: [(String, YAMLValue)] = []
-        if let serializer { pairs.append(("serializer", .string(serializer.rawValue))) }
-        if !headers.isEmpty { pairs.append(("headers", headers.yaml)) }
-        if !properties.changed.isEmpty { pairs.append(("properties", .mapping(properties.yamlPairs()))) }
+        var pairs = KeyedPairs<SessionKey.Defaults>()
+        if let serializer { pairs.append((.serializer, .string(serializer.rawValue))) }
+        if !headers.isEmpty { pairs.append((.headers, headers.yaml)) }
+        if !properties.changed.isEmpty { pairs.append((.properties, .mapping(properties.yamlPairs()))) }
         let response = response.yamlPairs()
-        if !response.isEmpty { pairs.append(("response", .mapping(response))) }
+        if !response.isEmpty { pairs.append((.response, .mapping(response))) }
         let security = security.yamlPairs()
-        if !security.isEmpty { pairs.append(("security", .mapping(security))) }
-        return pairs
+        if !security.isEmpty { pairs.append((.security, .mapping(security))) }
+        return pairs.pairs
     }
 }
 
 extension SavedRequest {
     func yamlPairs() -> [(String, YAMLValue)] {
-        var pairs: [(String, YAMLValue)] = []
-        if let name { pairs.append(("name", .string(name))) }
-        pairs.append(("method", .string(method)))
-        pairs.append(("url", .string(url)))
-        if let serializer { pairs.append(("serializer", .string(serializer.rawValue))) }
-        if !headers.isEmpty { pairs.append(("headers", headers.yaml)) }
-        if !query.isEmpty { pairs.append(("query", .mapping(query.map { ($0.name, .string($0.value)) }))) }
-        if let params { pairs.append(("params", YAMLValue(params))) }
+        var pairs = KeyedPairs<SessionKey.Request>()
+        if let name { pairs.append((.name, .string(name))) }
+        pairs.append((.method, .string(method)))
+        pairs.append((.url, .string(url)))
+        if let serializer { pairs.append((.serializer, .string(serializer.rawValue))) }
+        if !headers.isEmpty { pairs.append((.headers, headers.yaml)) }
+        if !query.isEmpty { pairs.append((.query, .mapping(query.map { ($0.name, .string($0.value)) }))) }
+        if let params { pairs.append((.params, YAMLValue(params))) }
         if let body {
             switch body {
-            case .text(let text): pairs.append(("body", .string(text)))
-            case .base64(let bytes): pairs.append(("body", .mapping([("base64", .string(Data(bytes).base64EncodedString()))])))
-            case .file(let path): pairs.append(("body", .mapping([("file", .string(path))])))
+            case .text(let text): pairs.append((.body, .string(text)))
+            case .base64(let bytes): pairs.append((.body, .mapping([(SessionKey.Body.base64.rawValue, .string(Data(bytes).base64EncodedString()))])))
+            case .file(let path): pairs.append((.body, .mapping([(SessionKey.Body.file.rawValue, .string(path))])))
             }
         }
         if !files.isEmpty {
-            pairs.append(("files", .sequence(files.map { file in
-                var part: [(String, YAMLValue)] = [("field", .string(file.field)), ("path", .string(file.path))]
-                if let type = file.type { part.append(("type", .string(type))) }
-                return .mapping(part)
+            pairs.append((.files, .sequence(files.map { file in
+                var part = KeyedPairs<SessionKey.FilePart>()
+                part.append((.field, .string(file.field)))
+                part.append((.path, .string(file.path)))
+                if let type = file.type { part.append((.type, .string(type))) }
+                return .mapping(part.pairs)
             })))
         }
         if let auth {
-            var part: [(String, YAMLValue)] = []
-            if auth.scheme != .basic { part.append(("type", .string(auth.scheme.rawValue))) }
-            part.append(("user", .string(auth.user)))
-            part.append(("password", .string(auth.password)))
-            pairs.append(("auth", .mapping(part)))
+            var part = KeyedPairs<SessionKey.Auth>()
+            if auth.scheme != .basic { part.append((.type, .string(auth.scheme.rawValue))) }
+            part.append((.user, .string(auth.user)))
+            part.append((.password, .string(auth.password)))
+            pairs.append((.auth, .mapping(part.pairs)))
         }
-        if let download { pairs.append(("download", .string(download))) }
+        if let download { pairs.append((.download, .string(download))) }
         if let upload {
             if let rate = upload.rate {
-                pairs.append(("upload", .mapping([("file", .string(upload.file)), ("rate", .string(rate))])))
+                pairs.append((.upload, .mapping([(SessionKey.Upload.file.rawValue, .string(upload.file)), (SessionKey.Upload.rate.rawValue, .string(rate))])))
             } else {
-                pairs.append(("upload", .string(upload.file)))
+                pairs.append((.upload, .string(upload.file)))
             }
         }
-        if !properties.changed.isEmpty { pairs.append(("properties", .mapping(properties.yamlPairs()))) }
+        if !properties.changed.isEmpty { pairs.append((.properties, .mapping(properties.yamlPairs()))) }
         let response = response.yamlPairs()
-        if !response.isEmpty { pairs.append(("response", .mapping(response))) }
-        if !captures.isEmpty { pairs.append(("capture", .mapping(captures.map { ($0.key, $0.value.yaml) }))) }
-        if !assertions.isEmpty { pairs.append(("assert", .mapping(Assertion.yamlPairs(assertions)))) }
-        if let recorded { pairs.append(("recorded", .mapping(recorded.yamlPairs()))) }
-        return pairs
+        if !response.isEmpty { pairs.append((.response, .mapping(response))) }
+        if !captures.isEmpty { pairs.append((.capture, .mapping(captures.map { ($0.key, $0.value.yaml) }))) }
+        if !assertions.isEmpty { pairs.append((.assert, .mapping(Assertion.yamlPairs(assertions)))) }
+        if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
+        return pairs.pairs
     }
 }
 
@@ -88,7 +90,7 @@ extension [HeaderSetting] {
     var yaml: YAMLValue {
         .mapping(map { header in
             let value = header.value.map(YAMLValue.string) ?? .literal("null")
-            return (header.name, header.isEnabled ? value : .mapping([("value", value), ("enabled", .literal("false"))]))
+            return (header.name, header.isEnabled ? value : .mapping([(SessionKey.Header.value.rawValue, value), (SessionKey.Header.enabled.rawValue, .literal("false"))]))
         })
     }
 }
@@ -114,26 +116,26 @@ extension ObservedProperties {
 
 extension ResponseContract {
     func yamlPairs() -> [(String, YAMLValue)] {
-        var pairs: [(String, YAMLValue)] = []
-        if let serializer { pairs.append(("serializer", .string(serializer.rawValue))) }
-        if let acceptStatus { pairs.append(("accept-status", .string(acceptStatus))) }
-        if let acceptTypes { pairs.append(("accept-type", .sequence(acceptTypes.map(YAMLValue.string)))) }
-        if let removesNulls { pairs.append(("remove-nulls", YAMLValue(.bool(removesNulls)))) }
-        if let maxBody { pairs.append(("max-body", .string(maxBody))) }
-        return pairs
+        var pairs = KeyedPairs<SessionKey.Response>()
+        if let serializer { pairs.append((.serializer, .string(serializer.rawValue))) }
+        if let acceptStatus { pairs.append((.acceptStatus, .string(acceptStatus))) }
+        if let acceptTypes { pairs.append((.acceptType, .sequence(acceptTypes.map(YAMLValue.string)))) }
+        if let removesNulls { pairs.append((.removeNulls, YAMLValue(.bool(removesNulls)))) }
+        if let maxBody { pairs.append((.maxBody, .string(maxBody))) }
+        return pairs.pairs
     }
 }
 
 extension SecuritySettings {
     func yamlPairs() -> [(String, YAMLValue)] {
-        var pairs: [(String, YAMLValue)] = []
-        if let caFile { pairs.append(("ca-file", .string(caFile))) }
+        var pairs = KeyedPairs<SessionKey.Security>()
+        if let caFile { pairs.append((.caFile, .string(caFile))) }
         if !pins.isEmpty {
-            pairs.append(("pins", .sequence(pins.map(YAMLValue.string))))
-            pairs.append(("pin-mode", .string(pinMode == .publicKey ? "public-key" : "certificate")))
+            pairs.append((.pins, .sequence(pins.map(YAMLValue.string))))
+            pairs.append((.pinMode, .string(SessionKey.PinMode(pinMode).rawValue)))
         }
-        if insecure { pairs.append(("insecure", .literal("true"))) }
-        return pairs
+        if insecure { pairs.append((.insecure, .literal("true"))) }
+        return pairs.pairs
     }
 }
 
@@ -141,9 +143,9 @@ extension CaptureSource {
     var yaml: YAMLValue {
         switch self {
         case .body(let path): .string(path.text)
-        case .header(let name): .mapping([("header", .string(name))])
-        case .status: .string("status")
-        case .regex(let pattern): .mapping([("regex", .string(pattern))])
+        case .header(let name): .mapping([(SessionKey.Capture.header.rawValue, .string(name))])
+        case .status: .string(SessionKey.Capture.status.rawValue)
+        case .regex(let pattern): .mapping([(SessionKey.Capture.regex.rawValue, .string(pattern))])
         }
     }
 }
@@ -151,7 +153,7 @@ extension CaptureSource {
 extension Assertion {
     /// Assertions grouped under their keys in the order `assert:` documents them.
     static func yamlPairs(_ assertions: [Assertion]) -> [(String, YAMLValue)] {
-        var pairs: [(String, YAMLValue)] = []
+        var pairs = KeyedPairs<SessionKey.Assert>()
         var headers: [(String, YAMLValue)] = []
         var body: [(String, YAMLValue)] = []
         for assertion in assertions {
@@ -165,26 +167,26 @@ extension Assertion {
             switch assertion {
             case .status(let text):
                 let value: YAMLValue = Int(text).map { .literal(String($0)) } ?? .string(text)
-                pairs.append(("status", value))
-            case .valid(let valid): pairs.append(("valid", .literal(valid ? "true" : "false")))
-            case .maxDuration(let seconds): pairs.append(("max-duration", .string(Self.durationText(seconds))))
+                pairs.append((.status, value))
+            case .valid(let valid): pairs.append((.valid, .literal(valid ? "true" : "false")))
+            case .maxDuration(let seconds): pairs.append((.maxDuration, .string(Self.durationText(seconds))))
             case .errors(let expectations):
-                pairs.append(("errors", .sequence(expectations.map { expectation in
-                    var part: [(String, YAMLValue)] = []
-                    if let code = expectation.code { part.append(("code", .literal(String(code)))) }
-                    if let domain = expectation.domain { part.append(("domain", .string(domain))) }
-                    if let message = expectation.message { part.append(("message", message.yaml)) }
-                    return .mapping(part)
+                pairs.append((.errors, .sequence(expectations.map { expectation in
+                    var part = KeyedPairs<SessionKey.ExpectedError>()
+                    if let code = expectation.code { part.append((.code, .literal(String(code)))) }
+                    if let domain = expectation.domain { part.append((.domain, .string(domain))) }
+                    if let message = expectation.message { part.append((.message, message.yaml)) }
+                    return .mapping(part.pairs)
                 })))
             case .header:
-                if !headers.isEmpty { pairs.append(("headers", .mapping(headers))) }
+                if !headers.isEmpty { pairs.append((.headers, .mapping(headers))) }
                 headers = []
             case .body:
-                if !body.isEmpty { pairs.append(("body", .mapping(body))) }
+                if !body.isEmpty { pairs.append((.body, .mapping(body))) }
                 body = []
             }
         }
-        return pairs
+        return pairs.pairs
     }
 
     static func durationText(_ seconds: Double) -> String {
@@ -198,18 +200,19 @@ extension Predicate {
     var yaml: YAMLValue {
         if checks.count == 1, case .equals(let value) = checks[0], !value.isCollection { return YAMLValue(value) }
         return .mapping(checks.map { check in
-            switch check {
-            case .equals(let value): ("equals", YAMLValue(value))
-            case .notEquals(let value): ("not-equals", YAMLValue(value))
-            case .contains(let text): ("contains", .string(text))
-            case .matches(let pattern): ("matches", .string(pattern))
-            case .exists(let exists): ("exists", .literal(exists ? "true" : "false"))
-            case .type(let type): ("type", .string(type.rawValue))
-            case .lessThan(let bound): ("less-than", YAMLValue(.double(bound)).compactNumber)
-            case .greaterThan(let bound): ("greater-than", YAMLValue(.double(bound)).compactNumber)
-            case .count(let count): ("count", .literal(String(count)))
-            case .oneOf(let options): ("one-of", .sequence(options.map(YAMLValue.init)))
+            let (key, written): (SessionKey.Check, YAMLValue) = switch check {
+            case .equals(let value): (.equals, YAMLValue(value))
+            case .notEquals(let value): (.notEquals, YAMLValue(value))
+            case .contains(let text): (.contains, .string(text))
+            case .matches(let pattern): (.matches, .string(pattern))
+            case .exists(let exists): (.exists, .literal(exists ? "true" : "false"))
+            case .type(let type): (.type, .string(type.rawValue))
+            case .lessThan(let bound): (.lessThan, YAMLValue(.double(bound)).compactNumber)
+            case .greaterThan(let bound): (.greaterThan, YAMLValue(.double(bound)).compactNumber)
+            case .count(let count): (.count, .literal(String(count)))
+            case .oneOf(let options): (.oneOf, .sequence(options.map(YAMLValue.init)))
             }
+            return (key.rawValue, written)
         })
     }
 }
@@ -233,11 +236,24 @@ extension ParameterValue {
 
 extension RecordedResponse {
     func yamlPairs() -> [(String, YAMLValue)] {
-        var pairs: [(String, YAMLValue)] = [("status", .literal(String(status)))]
-        if !headers.isEmpty { pairs.append(("headers", headers.yaml)) }
-        if let body { pairs.append(("body", .string(body))) }
-        if let bodyBase64 { pairs.append(("body-base64", .string(Data(bodyBase64).base64EncodedString()))) }
-        if !ignore.isEmpty { pairs.append(("ignore", .sequence(ignore.map { .string($0.text) }))) }
-        return pairs
+        var pairs = KeyedPairs<SessionKey.Recorded>()
+        pairs.append((.status, .literal(String(status))))
+        if !headers.isEmpty { pairs.append((.headers, headers.yaml)) }
+        if let body { pairs.append((.body, .string(body))) }
+        if let bodyBase64 { pairs.append((.bodyBase64, .string(Data(bodyBase64).base64EncodedString()))) }
+        if !ignore.isEmpty { pairs.append((.ignore, .sequence(ignore.map { .string($0.text) }))) }
+        return pairs.pairs
+    }
+}
+
+/// A mapping's pairs under the keys of one ``SessionKey`` enum, so the writer writes only keys
+/// the reader reads.
+struct KeyedPairs<Key: RawRepresentable<String>> {
+    private(set) var pairs: [(String, YAMLValue)] = []
+
+    var isEmpty: Bool { pairs.isEmpty }
+
+    mutating func append(_ pair: (Key, YAMLValue)) {
+        pairs.append((pair.0.rawValue, pair.1))
     }
 }

@@ -99,16 +99,14 @@ public struct Template: Sendable {
     private func value(of name: String, through chain: [String], budget: inout Int) throws(MissingVariableError) -> ParameterValue {
         budget -= 1
         guard budget >= 0 else {
-            throw MissingVariableError(name: chain.first ?? name, known: [], detail: "expanding it follows more than \(Self.expansionLimit) references; "
-                + "do its variables refer to one another many times over?")
+            throw MissingVariableError(name: chain.first ?? name, .tooManyReferences)
         }
         if let literal = Self.quotedLiteral(name) { return .string(literal) }
         if let value = captured[name] { return value }
         if let value = variables[name] {
             if let start = chain.firstIndex(of: name) {
                 let cycle = chain[start...] + [name]
-                throw MissingVariableError(name: name, known: [], detail: "the variables refer to one another in a cycle: \(cycle.joined(separator: " → "))",
-                                           cycle: Array(cycle))
+                throw MissingVariableError(name: name, .cycle(Array(cycle)))
             }
             return try expand(value, through: chain + [name], budget: &budget)
         }
@@ -121,9 +119,9 @@ public struct Template: Sendable {
         if name.hasPrefix("$env.") {
             let key = String(name.dropFirst(5))
             if let value = environment[key] { return .string(value) }
-            throw MissingVariableError(name: name, known: [], detail: "the environment variable \(key) is not set")
+            throw MissingVariableError(name: name, .environmentVariableNotSet(key))
         }
-        throw MissingVariableError(name: name, known: Set(variables.keys).union(captured.keys).sorted())
+        throw MissingVariableError(name: name, .undefined(known: Set(variables.keys).union(captured.keys).sorted()))
     }
 
     /// The text of `{{'text'}}`: a quoted name is itself, which is how a literal `{{` is written.

@@ -130,7 +130,7 @@ public final class Replayer: Sendable {
             do {
                 try DownloadDestination.check(resolveSessionPath(expanded, in: directory))
             } catch {
-                throw SessionError("request '#\(index + 1) \(saved.displayName)'\(saved.line > 0 ? " (line \(saved.line))" : ""): \(error)")
+                throw SessionError(.downloadFolder(request: "#\(index + 1) \(saved.displayName)", line: saved.line, error))
             }
         }
     }

@@ -1,9 +1,34 @@
 import Foundation
 import TincanCore
 
-/// A reason a capture found nothing.
-public struct CaptureFailure: Error, Sendable, CustomStringConvertible {
-    public var description: String
+/// Why a capture found nothing.
+public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No response arrived, so there is no status.
+    case noResponse
+    /// The response has no header of this name.
+    case noHeader(String)
+    /// The body is neither JSON nor a property list, so a path finds nothing.
+    case bodyNotStructured(BodyPath)
+    /// The path is not in the body.
+    case notInBody(BodyPath)
+    /// The pattern is not a regular expression.
+    case invalidPattern(String)
+    /// The pattern does not match the body.
+    case noMatch(String)
+    /// The pattern matched, but its group took no part in the match.
+    case emptyMatch(String)
+
+    public var description: String {
+        switch self {
+        case .noResponse: "no response"
+        case .noHeader(let name): "the response has no \(name) header"
+        case .bodyNotStructured(let path): "the body is not JSON or a property list, so \(path.text) has no value"
+        case .notInBody(let path): "\(path.text) is not in the body"
+        case .invalidPattern(let pattern): "'\(pattern)' is not a regular expression"
+        case .noMatch(let pattern): "/\(pattern)/ does not match the body"
+        case .emptyMatch(let pattern): "/\(pattern)/ matched nothing"
+        }
+    }
 }
 
 /// Checks one response: assertions, captures and comparison with a recording.
@@ -51,7 +76,7 @@ struct ResponseChecker {
             case .body(let path, let predicate):
                 let actual = bodyValue.flatMap(path.value(in:))
                 var failure = evaluate(predicate, actual)
-                if failure != nil, bodyValue == nil { failure = "the body is not JSON or a property list, so \(path.text) has no value" }
+                if failure != nil, bodyValue == nil { failure = CaptureFailure.bodyNotStructured(path).description }
                 checks.append(CheckResult(name: "body \(path.text)", failure: failure))
             case .valid(let expected):
                 let error = result.serialization?.error
@@ -98,23 +123,23 @@ struct ResponseChecker {
     func capture(_ source: CaptureSource) -> Result<ParameterValue, CaptureFailure> {
         switch source {
         case .status:
-            guard let status = result.response?.statusCode else { return .failure(CaptureFailure(description: "no response")) }
+            guard let status = result.response?.statusCode else { return .failure(.noResponse) }
             return .success(.integer(Int64(status)))
         case .header(let name):
-            guard let value = result.response?.headers[name] else { return .failure(CaptureFailure(description: "the response has no \(name) header")) }
+            guard let value = result.response?.headers[name] else { return .failure(.noHeader(name)) }
             return .success(.string(value))
         case .body(let path):
-            guard let body = bodyValue else { return .failure(CaptureFailure(description: "the body is not JSON or a property list, so \(path.text) has no value")) }
-            guard let value = path.value(in: body) else { return .failure(CaptureFailure(description: "\(path.text) is not in the body")) }
+            guard let body = bodyValue else { return .failure(.bodyNotStructured(path)) }
+            guard let value = path.value(in: body) else { return .failure(.notInBody(path)) }
             return .success(value)
         case .regex(let pattern):
-            guard let expression = try? NSRegularExpression(pattern: pattern) else { return .failure(CaptureFailure(description: "'\(pattern)' is not a regular expression")) }
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { return .failure(.invalidPattern(pattern)) }
             let text = String(decoding: result.data, as: UTF8.self)
             guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
-                return .failure(CaptureFailure(description: "/\(pattern)/ does not match the body"))
+                return .failure(.noMatch(pattern))
             }
             let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
-            guard let swiftRange = Range(range, in: text) else { return .failure(CaptureFailure(description: "/\(pattern)/ matched nothing")) }
+            guard let swiftRange = Range(range, in: text) else { return .failure(.emptyMatch(pattern)) }
             return .success(.string(String(text[swiftRange])))
         }
     }

@@ -17,7 +17,7 @@ public struct ResponseEvaluation: Sendable {
         for (name, source) in saved.captures {
             switch checker.capture(source) {
             case .success(let value): captures.append((name, value))
-            case .failure(let reason): checks.append(CheckResult(name: "capture \(name)", failure: reason.description))
+            case .failure(let failure): checks.append(CheckResult(name: "capture \(name)", failure: failure.description))
             }
         }
         if compareRecorded, let recorded = saved.recorded {

@@ -6,12 +6,11 @@ extension Session {
     /// then those given on the command line (`--var`), each replacing the one before.
     ///
     /// - Throws: ``SessionError`` for an unknown environment.
-    public func variables(environment: String?, overrides: [String: String]) throws -> [String: ParameterValue] {
+    public func variables(environment: String?, overrides: [String: String]) throws(SessionError) -> [String: ParameterValue] {
         var values = Dictionary(uniqueKeysWithValues: variables.map { ($0.key, $0.value) })
         if let environment {
             guard let chosen = environments[environment] else {
-                let names = environments.keys
-                throw SessionError("there is no environment '\(environment)'; " + (names.isEmpty ? "the session defines none" : "expected one of: \(names.joined(separator: ", "))"))
+                throw SessionError(.unknownEnvironment(environment, defined: Array(environments.keys)))
             }
             for (name, value) in chosen { values[name] = value }
         }
@@ -28,15 +27,14 @@ extension Session {
         // Absolute, so the draft (which reads its files from the same folder) does not add a
         // relative folder a second time (`other/dir/other/dir/../../a.txt`).
         let directory = resolveSessionPath(directory, in: FileManager.default.currentDirectoryPath)
-        func fail(_ reason: String) -> RequestResolutionError {
+        func fail(_ reason: RequestResolutionError.Reason) -> RequestResolutionError {
             RequestResolutionError(request: "#\(index + 1) \(saved.displayName)", file: file, line: saved.line, reason: reason)
         }
         /// The error at the reference the variable is missing for: in the request, else in the
         /// session's base, defaults or variables (a variable whose value refers to it).
         func fail(_ error: MissingVariableError) -> RequestResolutionError {
-            var failure = fail(error.description)
-            let name = error.cycle.first ?? error.name
-            if let location = saved.referenceLocations[name] ?? referenceLocations[name] {
+            var failure = fail(.missingVariable(error))
+            if let location = saved.referenceLocations[error.name] ?? referenceLocations[error.name] {
                 failure.line = location.line
                 failure.column = location.column
             }
@@ -110,7 +108,7 @@ extension Session {
                 do {
                     resolved.options.uploadBytesPerSecond = try ByteRate.checked(text, range: NumericRange.uploadRate.named("upload rate"))
                 } catch {
-                    throw fail("\(error)")
+                    throw fail(.invalidUploadRate(error))
                 }
             }
         }

@@ -1,29 +1,6 @@
 import Foundation
 import Yams
 
-/// A session, theme, keymap or config file that could not be used: which file, where, and what was expected.
-public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var column: Int?
-    public var message: String
-
-    /// Creates an error.
-    public init(file: String, line: Int?, column: Int?, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    public var description: String {
-        var location = file
-        if let line { location += ":\(line)" }
-        if let column { location += ":\(column)" }
-        return "\(location): \(message)"
-    }
-}
-
 /// Reading the YAML files Tincan is configured with and saves sessions in, with positions for every error.
 public struct ConfigFile {
     public let path: String
@@ -34,7 +11,7 @@ public struct ConfigFile {
     /// Reads and parses a file whose top level must be a mapping (an empty file is an empty one).
     public static func load(path: String) throws -> ConfigFile {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigFileError(file: path, line: nil, column: nil, message: "cannot be read")
+            throw ConfigFileError(file: path, line: nil, column: nil, reason: .unreadable)
         }
         let bytes = [UInt8](data)
         if let offset = Self.firstInvalidUTF8(bytes) {
@@ -42,9 +19,7 @@ public struct ConfigFile {
             let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
             // Columns count characters as YAML marks do: every byte that does not continue one.
             let column = bytes[lineStart..<offset].lazy.filter { $0 & 0xC0 != 0x80 }.count + 1
-            let byte = String(bytes[offset], radix: 16, uppercase: true)
-            throw ConfigFileError(file: path, line: line, column: column,
-                                  message: "is not UTF-8 text: the byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte offset \(offset) does not start or continue a character")
+            throw ConfigFileError(file: path, line: line, column: column, reason: .notUTF8(byte: bytes[offset], offset: offset))
         }
         return try parse(String(decoding: bytes, as: UTF8.self), path: path)
     }
@@ -84,8 +59,7 @@ public struct ConfigFile {
     /// Parses YAML text, naming `path` in errors.
     public static func parse(_ text: String, path: String) throws -> ConfigFile {
         if let (name, location) = AliasKeyScan.firstAliasKey(in: text) {
-            throw ConfigFileError(file: path, line: location.line, column: location.column,
-                                  message: "the alias *\(name) is used in a key; keys are text, so write the key out")
+            throw ConfigFileError(file: path, line: location.line, column: location.column, reason: .aliasInKey(name))
         }
         let node: Node?
         do {
@@ -95,12 +69,10 @@ public struct ConfigFile {
         }
         guard let node else { return ConfigFile(path: path, root: Node.Mapping([]), text: text) }
         if let (anchor, location) = AliasLimit.check(node, in: text) {
-            throw ConfigFileError(file: path, line: location?.line, column: location?.column,
-                                  message: "the alias *\(anchor) takes the nodes that aliases produce past \(AliasLimit.limit) "
-                                      + "(aliases inside aliased values multiply); write the values out or use fewer aliases")
+            throw ConfigFileError(file: path, line: location?.line, column: location?.column, reason: .tooManyAliasNodes(anchor: anchor))
         }
         guard let mapping = node.mapping else {
-            throw ConfigFileError(file: path, line: node.mark?.line, column: node.mark?.column, message: "expected a mapping of keys to values at the top level")
+            throw ConfigFileError(file: path, line: node.mark?.line, column: node.mark?.column, reason: .topLevelNotAMapping)
         }
         return ConfigFile(path: path, root: mapping, text: text)
     }
@@ -108,17 +80,28 @@ public struct ConfigFile {
     private static func error(_ error: YamlError, path: String) -> ConfigFileError {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return ConfigFileError(file: path, line: mark.line, column: mark.column, message: "malformed YAML: \(problem)")
+            return ConfigFileError(file: path, line: mark.line, column: mark.column, reason: .malformedYAML(problem))
         case let .duplicatedKeysInMapping(duplicates, context):
-            return ConfigFileError(file: path, line: context.mark.line, column: context.mark.column, message: "duplicate keys: \(duplicates.joined(separator: ", "))")
+            return ConfigFileError(file: path, line: context.mark.line, column: context.mark.column, reason: .duplicateKeys(duplicates))
         default:
-            return ConfigFileError(file: path, line: nil, column: nil, message: "malformed YAML: \(error)")
+            return ConfigFileError(file: path, line: nil, column: nil, reason: .malformedYAML("\(error)"))
         }
     }
 
-    /// An error at a node.
+    /// An error at a node, in the reader's words.
     public func error(at node: Node, _ message: String) -> ConfigFileError {
-        ConfigFileError(file: path, line: node.mark?.line, column: node.mark?.column, message: message)
+        error(at: node, .invalid(message))
+    }
+
+    /// An error at a node.
+    public func error(at node: Node, _ reason: ConfigFileError.Reason) -> ConfigFileError {
+        ConfigFileError(file: path, line: node.mark?.line, column: node.mark?.column, reason: reason)
+    }
+
+    /// A node's mapping, or an error in `context` that lists the keys it may hold.
+    public func mapping(_ node: Node, keys: [String], in context: String) throws(ConfigFileError) -> Node.Mapping {
+        guard let mapping = node.mapping else { throw error(at: node, .expectedMapping(context: context, keys: keys)) }
+        return mapping
     }
 
     /// The entries of a mapping, refusing keys outside `allowed`.
@@ -138,9 +121,9 @@ public struct ConfigFile {
     public func entries<Key>(of mapping: Node.Mapping, keys: [Key], named name: (Key) -> String, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
         var entries: [(Key, Node, Node)] = []
         for (keyNode, value) in mapping {
-            guard let text = keyNode.scalar?.string else { throw error(at: keyNode, "expected a text key in \(context)") }
+            guard let text = keyNode.scalar?.string else { throw error(at: keyNode, .keyNotText(context: context)) }
             guard let key = keys.first(where: { name($0) == text }) else {
-                throw error(at: keyNode, "unknown key '\(text)' in \(context); expected one of: \(keys.map(name).joined(separator: ", "))")
+                throw error(at: keyNode, .unknownKey(text, context: context, expected: keys.map(name)))
             }
             entries.append((key, keyNode, value))
         }

@@ -1,0 +1,122 @@
+import TincanCore
+
+/// The keys of a session file's mappings (docs/session-format.md), one enum per mapping, in the
+/// order Tincan writes them.
+///
+/// The reader and the writer both go through these: the reader switches over them, so a key
+/// added here and not read is a compile error rather than a key read as another, and the writer
+/// cannot write a key the reader would refuse. A test compares them with
+/// docs/session.schema.json. The keys of `properties:` are the core's
+/// ``ObservedProperty/sessionKey``.
+public enum SessionKey {
+    /// The top level of a session.
+    public enum TopLevel: String, Sendable, CaseIterable {
+        case name, description, base, defaults, variables, environments, requests
+    }
+
+    /// `defaults:`.
+    public enum Defaults: String, Sendable, CaseIterable {
+        case serializer, headers, properties, response, security
+    }
+
+    /// `response:`, in the defaults and in a request.
+    public enum Response: String, Sendable, CaseIterable {
+        case serializer
+        case acceptStatus = "accept-status"
+        case acceptType = "accept-type"
+        case removeNulls = "remove-nulls"
+        case maxBody = "max-body"
+    }
+
+    /// `security:` in the defaults.
+    public enum Security: String, Sendable, CaseIterable {
+        case caFile = "ca-file"
+        case pins
+        case pinMode = "pin-mode"
+        case insecure
+    }
+
+    /// The values of `pin-mode:` in `security:`.
+    public enum PinMode: String, Sendable, CaseIterable {
+        case certificate
+        case publicKey = "public-key"
+
+        /// The value that names `mode` (a policy with no pins is written without one).
+        public init(_ mode: SecurityPolicy.PinningMode) {
+            self = mode == .publicKey ? .publicKey : .certificate
+        }
+
+        /// What the security policy pins.
+        public var mode: SecurityPolicy.PinningMode {
+            switch self {
+            case .certificate: .certificate
+            case .publicKey: .publicKey
+            }
+        }
+    }
+
+    /// One request of `requests:`.
+    public enum Request: String, Sendable, CaseIterable {
+        case name, method, url, serializer, headers, query, params, body, files, auth, download, upload
+        case properties, response, capture, assert, recorded
+    }
+
+    /// A header written as a mapping (a header turned off).
+    public enum Header: String, Sendable, CaseIterable {
+        case value, enabled
+    }
+
+    /// `body:` written as a mapping.
+    public enum Body: String, Sendable, CaseIterable {
+        case text, base64, file
+    }
+
+    /// One part of `files:`.
+    public enum FilePart: String, Sendable, CaseIterable {
+        case field, path, type
+    }
+
+    /// `auth:`.
+    public enum Auth: String, Sendable, CaseIterable {
+        case type, user, password
+    }
+
+    /// `upload:` written as a mapping.
+    public enum Upload: String, Sendable, CaseIterable {
+        case file, rate
+    }
+
+    /// A capture written as a mapping.
+    public enum Capture: String, Sendable, CaseIterable {
+        case json, header, status, regex
+    }
+
+    /// `assert:`.
+    public enum Assert: String, Sendable, CaseIterable {
+        case status, headers, body, valid, errors
+        case maxDuration = "max-duration"
+    }
+
+    /// One expected error of `assert: errors:`.
+    public enum ExpectedError: String, Sendable, CaseIterable {
+        case code, domain, message
+    }
+
+    /// A check written as a mapping (`{contains: json}`).
+    public enum Check: String, Sendable, CaseIterable {
+        case equals
+        case notEquals = "not-equals"
+        case contains, matches, exists, type
+        case lessThan = "less-than"
+        case greaterThan = "greater-than"
+        case count
+        case oneOf = "one-of"
+    }
+
+    /// `recorded:`.
+    public enum Recorded: String, Sendable, CaseIterable {
+        case status, headers, body
+        case bodyBase64 = "body-base64"
+        case ignore
+    }
+}
