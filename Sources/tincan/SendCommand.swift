@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TincanCore
+import TincanSessions
 
 /// `tincan send [options] METHOD URL [ITEM...]`.
 struct SendCommand: AsyncParsableCommand {
@@ -74,7 +75,7 @@ struct SendCommand: AsyncParsableCommand {
     var pin: [String] = []
 
     @Option(name: .customLong("pin-mode"), help: "What --pin pins: certificate or public-key.")
-    var pinMode: PinMode = .certificate
+    var pinMode: SessionKey.PinMode = .certificate
 
     @Flag(help: "Do not verify certificates (TLS stays encrypted, but anyone can pose as the server).")
     var insecure = false
@@ -179,10 +180,7 @@ struct SendCommand: AsyncParsableCommand {
 
     /// The security policy the TLS options ask for.
     func makeSecurityPolicy() throws -> SecurityPolicy {
-        let mode: SecurityPolicy.PinningMode = switch pinMode {
-        case .certificate: .certificate
-        case .publicKey: .publicKey
-        }
+        let mode = pinMode.mode
         var policy = pin.isEmpty ? SecurityPolicy.default : SecurityPolicy(pinningMode: mode, pinnedCertificates: try pin.flatMap {
             do {
                 return try SecurityPolicy.certificates(inFile: $0)
@@ -329,11 +327,8 @@ enum AuthType: String, CaseIterable, ExpressibleByArgument {
     case digest
 }
 
-/// What `--pin` pins.
-enum PinMode: String, CaseIterable, ExpressibleByArgument {
-    case certificate
-    case publicKey = "public-key"
-}
+/// `--pin-mode` takes the words a session's `pin-mode:` takes.
+extension SessionKey.PinMode: ExpressibleByArgument {}
 
 extension SerializerKind: ExpressibleByArgument {}
 extension ResponseSerializerKind: ExpressibleByArgument {}
