@@ -15,7 +15,18 @@ struct ReplParsingTests {
         ]))
         #expect(try ReplCommand.parse("header Accept: application/json") == .header(name: "Accept", value: "application/json"))
         #expect(try ReplCommand.parse("base http://127.0.0.1:8080/v1") == .base("http://127.0.0.1:8080/v1"))
-        #expect(try ReplCommand.parse("set timeout 5") == .set(property: "timeout", value: "5"))
+        #expect(try ReplCommand.parse("set timeout 5") == .set(property: .observed(.timeoutInterval), value: "5"))
+        // The session file's key and AFNetworking's name name the same property.
+        #expect(try ReplCommand.parse("set cache-policy reloadIgnoringLocalCacheData") == .set(property: .observed(.cachePolicy), value: "reloadIgnoringLocalCacheData"))
+        #expect(try ReplCommand.parse("set networkServiceType video") == .set(property: .observed(.networkServiceType), value: "video"))
+        #expect(try ReplCommand.parse("set upload off") == .set(property: .upload, value: "off"))
+        #expect(ReplCommand.properties.map(\.name) == ["timeout", "cache", "cookies", "pipelining", "cellular", "service", "upload"])
+        for property in ObservedProperty.allCases {
+            #expect(ObservedProperty(word: property.commandWord) == property)
+            #expect(ObservedProperty(word: property.sessionKey) == property)
+            #expect(ObservedProperty(word: property.afNetworkingName.uppercased()) == property)
+        }
+        #expect(ObservedProperty(word: "upload") == nil)
         #expect(try ReplCommand.parse("serializer json") == .serializer(.json))
         #expect(try ReplCommand.parse("accept status 200-299") == .acceptStatus(StatusCodeSet([200...299])))
         #expect(try ReplCommand.parse("send") == .send)

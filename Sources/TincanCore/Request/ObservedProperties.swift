@@ -57,6 +57,26 @@ public enum ObservedProperty: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The short word the TUI's `:set` takes for it (`cache`); its session key is taken too.
+    public var commandWord: String {
+        switch self {
+        case .timeoutInterval: "timeout"
+        case .cachePolicy: "cache"
+        case .httpShouldHandleCookies: "cookies"
+        case .httpShouldUsePipelining: "pipelining"
+        case .allowsCellularAccess: "cellular"
+        case .networkServiceType: "service"
+        }
+    }
+
+    /// The property `word` names: its command word, its session key or its AFNetworking name,
+    /// in any case; nil for none.
+    public init?(word: String) {
+        let word = word.lowercased()
+        guard let property = Self.allCases.first(where: { [$0.commandWord, $0.sessionKey, $0.afNetworkingName.lowercased()].contains(word) }) else { return nil }
+        self = property
+    }
+
     /// Whether Tincan on Linux acts on this property, or only records it.
     public var isHonoredOnLinux: Bool {
         switch self {

@@ -213,31 +213,31 @@ extension AppState {
         parameters.replaceRoot(root)
     }
 
-    private mutating func setProperty(_ property: String, _ value: String) throws(ReplError) {
+    private mutating func setProperty(_ property: ReplCommand.SetProperty, _ value: String) throws(ReplError) {
         func flag() throws(ReplError) -> Bool {
             switch value.lowercased() {
             case "on", "true", "yes": return true
             case "off", "false", "no": return false
-            default: throw ReplError("\(property) takes on or off, not '\(value)'")
+            default: throw ReplError("\(property.word) takes on or off, not '\(value)'")
             }
         }
         switch property {
-        case "timeout":
+        case .observed(.timeoutInterval):
             do {
                 observed.timeoutInterval = try NumericRange.timeout.value(parsing: value)
             } catch {
                 throw ReplError("\(error)")
             }
-        case "cache":
-            guard let policy = CachePolicy(rawValue: value) else { throw ReplError("cache takes one of: \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", "))") }
+        case .observed(.cachePolicy):
+            guard let policy = CachePolicy(rawValue: value) else { throw ReplError("cache takes one of: \(property.expects)") }
             observed.cachePolicy = policy
-        case "cookies": observed.httpShouldHandleCookies = try flag()
-        case "pipelining": observed.httpShouldUsePipelining = try flag()
-        case "cellular": observed.allowsCellularAccess = try flag()
-        case "service":
-            guard let type = NetworkServiceType(rawValue: value) else { throw ReplError("service takes one of: \(NetworkServiceType.allCases.map(\.rawValue).joined(separator: ", "))") }
+        case .observed(.httpShouldHandleCookies): observed.httpShouldHandleCookies = try flag()
+        case .observed(.httpShouldUsePipelining): observed.httpShouldUsePipelining = try flag()
+        case .observed(.allowsCellularAccess): observed.allowsCellularAccess = try flag()
+        case .observed(.networkServiceType):
+            guard let type = NetworkServiceType(rawValue: value) else { throw ReplError("service takes one of: \(property.expects)") }
             observed.networkServiceType = type
-        default:
+        case .upload:
             if value.lowercased() == "off" || value == "0" {
                 uploadBytesPerSecond = nil
             } else {
@@ -248,7 +248,7 @@ extension AppState {
                 }
             }
         }
-        status = StatusMessage("\(property) = \(value)")
+        status = StatusMessage("\(property.word) = \(value)")
     }
 
     // MARK: - Completion
@@ -278,13 +278,7 @@ extension AppState {
             case ("clear", 1): pool = ReplCommand.ClearTarget.allCases.map(\.rawValue)
             case ("accept", 1): pool = ["status"]
             case ("set", 1): pool = ReplCommand.properties.map(\.name)
-            case ("set", 2):
-                switch words[1].lowercased() {
-                case "cache": pool = CachePolicy.allCases.map(\.rawValue)
-                case "service": pool = NetworkServiceType.allCases.map(\.rawValue)
-                case "cookies", "pipelining", "cellular": pool = ["on", "off"]
-                default: pool = []
-                }
+            case ("set", 2): pool = ReplCommand.SetProperty(word: words[1])?.completions ?? []
             case ("url", 1), ("base", 1): pool = usedPaths
             default: pool = []
             }

@@ -13,7 +13,57 @@ public enum ReplCommand: Sendable, Equatable {
     case base(String?)
     case url(String)
     /// `set NAME VALUE`: an observed property or the upload pace.
-    case set(property: String, value: String)
+    case set(property: SetProperty, value: String)
+
+    /// What `set` sets: an observed property (named as the core's ``ObservedProperty`` names it)
+    /// or the upload pace.
+    public enum SetProperty: Sendable, Equatable {
+        case observed(ObservedProperty)
+        case upload
+
+        /// The property `word` names, or nil.
+        init?(word: String) {
+            if let property = ObservedProperty(word: word) {
+                self = .observed(property)
+            } else if word.lowercased() == "upload" {
+                self = .upload
+            } else {
+                return nil
+            }
+        }
+
+        /// The word it is shown by.
+        public var word: String {
+            switch self {
+            case .observed(let property): property.commandWord
+            case .upload: "upload"
+            }
+        }
+
+        /// What it expects, for `help` and errors.
+        public var expects: String {
+            switch self {
+            case .observed(.timeoutInterval): "seconds (0.001…2147483), such as 5 or 0.5"
+            case .observed(.cachePolicy): CachePolicy.allCases.map(\.rawValue).joined(separator: ", ")
+            case .observed(.httpShouldHandleCookies), .observed(.httpShouldUsePipelining), .observed(.allowsCellularAccess): "on or off"
+            case .observed(.networkServiceType): NetworkServiceType.allCases.map(\.rawValue).joined(separator: ", ")
+            case .upload: "bytes per second (1…1000000000000) such as 64k, or off"
+            }
+        }
+
+        /// The values offered when completing it.
+        public var completions: [String] {
+            switch self {
+            case .observed(.cachePolicy): CachePolicy.allCases.map(\.rawValue)
+            case .observed(.networkServiceType): NetworkServiceType.allCases.map(\.rawValue)
+            case .observed(.httpShouldHandleCookies), .observed(.httpShouldUsePipelining), .observed(.allowsCellularAccess): ["on", "off"]
+            case .observed(.timeoutInterval), .upload: []
+            }
+        }
+
+        /// Every property `set` knows, in the order Tincan lists them.
+        public static let all: [SetProperty] = ObservedProperty.listingOrder.map(SetProperty.observed) + [.upload]
+    }
     case serializer(SerializerKind)
     case acceptStatus(StatusCodeSet)
     case response(ResponseSerializerKind)
@@ -35,15 +85,7 @@ public enum ReplCommand: Sendable, Equatable {
                                       "serializer", "accept", "response", "send", "theme", "env", "save", "open", "clear", "help"]
 
     /// The properties `set` knows, with what each expects.
-    public static let properties: [(name: String, expects: String)] = [
-        ("timeout", "seconds (0.001…2147483), such as 5 or 0.5"),
-        ("cache", CachePolicy.allCases.map(\.rawValue).joined(separator: ", ")),
-        ("cookies", "on or off"),
-        ("pipelining", "on or off"),
-        ("cellular", "on or off"),
-        ("service", NetworkServiceType.allCases.map(\.rawValue).joined(separator: ", ")),
-        ("upload", "bytes per second (1…1000000000000) such as 64k, or off"),
-    ]
+    public static let properties: [(name: String, expects: String)] = SetProperty.all.map { ($0.word, $0.expects) }
 
     /// One line per command, for `help`.
     public static let usage: [(String, String)] = [
@@ -51,7 +93,7 @@ public enum ReplCommand: Sendable, Equatable {
         ("header NAME: VALUE", "add or replace a header; header -NAME removes it"),
         ("base [URL]", "set the base URL (none clears it)"),
         ("url URL", "set the URL (a path against the base, or absolute)"),
-        ("set PROPERTY VALUE", "timeout, cache, cookies, pipelining, cellular, service, upload"),
+        ("set PROPERTY VALUE", SetProperty.all.map(\.word).joined(separator: ", ")),
         ("serializer KIND", "form, json, plist or multipart"),
         ("accept status CODES", "acceptable status codes, such as 200-299,304 or 2xx"),
         ("response KIND", "the response serializer: " + ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", ")),
@@ -121,20 +163,19 @@ public enum ReplCommand: Sendable, Equatable {
             guard rest.count == 2 else {
                 throw ReplError("set takes a property and a value: " + properties.map { "\($0.name) (\($0.expects))" }.joined(separator: "; "))
             }
-            let property = rest[0].lowercased()
-            guard properties.contains(where: { $0.name == property }) else {
+            guard let property = SetProperty(word: rest[0]) else {
                 throw ReplError("'\(rest[0])' is not a property; expected one of: \(properties.map(\.name).joined(separator: ", "))")
             }
             // Numbers go through their field's range here, so a bad one is a parse error.
             do {
                 switch property {
-                case "timeout": _ = try NumericRange.timeout.value(parsing: rest[1])
-                case "upload" where !["off", "0"].contains(rest[1].lowercased()):
+                case .observed(.timeoutInterval): _ = try NumericRange.timeout.value(parsing: rest[1])
+                case .upload where !["off", "0"].contains(rest[1].lowercased()):
                     _ = try ByteRate.checked(rest[1], range: NumericRange.uploadRate.named("upload"))
                 default: break
                 }
             } catch {
-                throw ReplError("\(error)" + (property == "upload" ? " (or off)" : ""))
+                throw ReplError("\(error)" + (property == .upload ? " (or off)" : ""))
             }
             return .set(property: property, value: rest[1])
         case "serializer":
