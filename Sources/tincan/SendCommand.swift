@@ -296,8 +296,10 @@ struct SendCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--download and --upload cannot go together; send the upload, then download")
         }
         if let upload {
-            guard Self.regularFileSize(upload) != nil else {
-                throw CLIFailure.badInput("--upload '\(upload)' is not a readable file")
+            do {
+                _ = try RequestBody.sendableFileLength(atPath: upload)
+            } catch {
+                throw CLIFailure.badInput("--upload: \(error)")
             }
             draft.upload(fromFile: upload)
         }

@@ -137,6 +137,8 @@ struct SendBadInputTests {
         (["GET", "http://h/", "f@missing.bin"], "multipart body cannot be sent with GET"),
         (["POST", "http://h/", "f@/nonexistent/file.bin"], "File not reachable: '/nonexistent/file.bin'"),
         (["--timeout=-1", "GET", "http://h/"], "--timeout: -1 is out of range (0.001…2147483 seconds)"),
+        (["--upload", "/nonexistent/up.bin", "PUT", "http://h/"], "--upload: File not reachable: '/nonexistent/up.bin'"),
+        (["--upload", "/tmp", "PUT", "http://h/"], "--upload: '/tmp' is not a regular file."),
         (["GET"], "Missing expected argument '<url>'"),
     ])
     func namesTheBadArgumentAndWhatWasExpected(arguments: [String], message: String) async throws {

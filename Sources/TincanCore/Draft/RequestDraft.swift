@@ -230,12 +230,7 @@ public enum RawBody: Sendable, Hashable {
         switch self {
         case .text(let text): return .bytes(Array(text.utf8))
         case .bytes(let bytes): return .bytes(bytes)
-        case .file(let path):
-            let resolved = resolve(path)
-            var info = stat()
-            guard stat(resolved, &info) == 0 else { throw RequestSerializationError(.fileNotReachable(path: resolved)) }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { throw RequestSerializationError(.notARegularFile(path: resolved)) }
-            return .file(path: resolved, length: Int64(info.st_size))
+        case .file(let path): return try RequestBody.file(atPath: resolve(path))
         }
     }
 }

@@ -67,19 +67,11 @@ public struct MultipartFormData: Sendable {
     ///
     /// - Throws: ``RequestSerializationError`` when the file does not exist or is not a regular file.
     public mutating func appendFile(at path: String, name: String, fileName: String? = nil, mimeType: String? = nil) throws {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw RequestSerializationError(.fileNotReachable(path: path)) }
-            throw RequestSerializationError(.fileUnreadable(path: path, reason: String(cString: strerror(errno))))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw RequestSerializationError(.notARegularFile(path: path)) }
-        guard access(path, R_OK) == 0 else {
-            throw RequestSerializationError(.fileUnreadable(path: path, reason: String(cString: strerror(errno))))
-        }
+        let length = try RequestBody.sendableFileLength(atPath: path)
         let fileName = fileName ?? (path as NSString).lastPathComponent
         let mimeType = mimeType ?? MIMEType.forPathExtension((path as NSString).pathExtension)
         appendPart(headers: Self.fileHeaders(name: name, fileName: fileName, mimeType: mimeType),
-                   content: .file(path: path, length: Int64(info.st_size)))
+                   content: .file(path: path, length: length))
     }
 
     /// Appends bytes as a file part.

@@ -9,6 +9,31 @@ public enum RequestBody: Sendable {
     case file(path: String, length: Int64)
     case multipart(MultipartFormData)
 
+    /// The body that streams the regular file at `path` from disk, with its length.
+    ///
+    /// - Throws: ``RequestSerializationError``; see ``sendableFileLength(atPath:)``.
+    public static func file(atPath path: String) throws(RequestSerializationError) -> RequestBody {
+        .file(path: path, length: try sendableFileLength(atPath: path))
+    }
+
+    /// The length of the regular, readable file at `path`: the one check of a file a request
+    /// sends (a raw body, an upload, a multipart part).
+    ///
+    /// - Throws: ``RequestSerializationError`` naming the path: not reachable (missing, or a
+    ///   folder on the way is not one), not a regular file, or unreadable with the system's reason.
+    public static func sendableFileLength(atPath path: String) throws(RequestSerializationError) -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw RequestSerializationError(.fileNotReachable(path: path)) }
+            throw RequestSerializationError(.fileUnreadable(path: path, reason: String(cString: strerror(errno))))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw RequestSerializationError(.notARegularFile(path: path)) }
+        guard access(path, R_OK) == 0 else {
+            throw RequestSerializationError(.fileUnreadable(path: path, reason: String(cString: strerror(errno))))
+        }
+        return Int64(info.st_size)
+    }
+
     /// The length in bytes, or nil when there is no body.
     public var length: Int64? {
         switch self {

@@ -55,17 +55,12 @@ public final class URLSessionManager: Sendable {
     /// when they name a destination, else an upload when they name a file, else a data task).
     ///
     /// - Parameter completion: Runs on ``completionQueue`` when the task ends.
-    /// - Throws: ``RequestSerializationError`` when the upload file is missing or not a regular
-    ///   file; ``SecurityPolicyError`` when the policy refuses the URL; ``TransportError`` once
+    /// - Throws: ``RequestSerializationError`` when the upload file is missing, not a regular
+    ///   file or unreadable; ``SecurityPolicyError`` when the policy refuses the URL; ``TransportError`` once
     ///   the session is invalidated.
     public func task(with request: HTTPRequest, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
         var request = request
-        if let path = options.uploadFile {
-            var info = stat()
-            guard stat(path, &info) == 0 else { throw RequestSerializationError(.fileNotReachable(path: path)) }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { throw RequestSerializationError(.notARegularFile(path: path)) }
-            request.body = .file(path: path, length: Int64(info.st_size))
-        }
+        if let path = options.uploadFile { request.body = try RequestBody.file(atPath: path) }
         return try makeTask(request, kind: options.kind, options: options, completion: completion)
     }
 
