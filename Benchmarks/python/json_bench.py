@@ -1,10 +1,12 @@
-"""Times json.loads on a file's bytes (read before timing), as the reference for Tincan's decoder.
+"""Times the reference JSON decoders on a file's bytes (read before timing): json.loads, orjson.loads
+and pysimdjson's Parser.parse, each followed by the same capture Tincan makes (the name of the
+record at INDEX), so every side both decodes and reads a value.
 
-Python's cyclic garbage collector runs again and again while json.loads builds hundreds of
-thousands of containers, so the median is taken both as Python runs by default and with the
-collector off, the fastest Python can be made to go.
+json.loads runs with Python's cyclic garbage collector on, as Python runs by default, and off,
+the fastest it can be made to go. A decoder that is not installed is reported as null.
 
-Usage: json_bench.py FILE ROUNDS -> prints {"median_ns": N, "median_ns_gc_off": N, "items": M}
+Usage: json_bench.py FILE ROUNDS INDEX
+-> prints {"json_ns": N, "json_gc_off_ns": N, "orjson_ns": N|null, "simdjson_ns": N|null, "items": M, "capture": "..."}
 """
 import gc
 import json
@@ -12,23 +14,46 @@ import statistics
 import sys
 import time
 
-path, rounds = sys.argv[1], int(sys.argv[2])
+path, rounds, index = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 with open(path, "rb") as handle:
     data = handle.read()
 
 
-def median_ns():
+def median_ns(decode):
     samples = []
+    result = None
     for _ in range(rounds):
         start = time.perf_counter_ns()
-        value = json.loads(data)
-        samples.append(time.perf_counter_ns() - start)
+        value = decode(data)
+        captured = value[index]["name"]
         items = len(value)
+        samples.append(time.perf_counter_ns() - start)
+        result = (items, str(captured))
         del value
-    return int(statistics.median(samples)), items
+    return int(statistics.median(samples)), result
 
 
-default_ns, items = median_ns()
+results = {}
+json_ns, (items, capture) = median_ns(json.loads)
+results["json_ns"] = json_ns
 gc.disable()
-gc_off_ns, _ = median_ns()
-print(json.dumps({"median_ns": default_ns, "median_ns_gc_off": gc_off_ns, "items": items}))
+results["json_gc_off_ns"], _ = median_ns(json.loads)
+gc.enable()
+try:
+    import orjson
+
+    results["orjson_ns"], checked = median_ns(orjson.loads)
+    assert checked == (items, capture), "orjson read something else"
+except ImportError:
+    results["orjson_ns"] = None
+try:
+    import simdjson
+
+    parser = simdjson.Parser()
+    results["simdjson_ns"], checked = median_ns(parser.parse)
+    assert checked == (items, capture), "simdjson read something else"
+except ImportError:
+    results["simdjson_ns"] = None
+results["items"] = items
+results["capture"] = capture
+print(json.dumps(results))

@@ -1,48 +1,82 @@
 import Foundation
+import Synchronization
 
 /// What one run of a command cost.
 struct ProcessCost {
     var seconds: Double
-    /// Peak resident memory, from wait4's rusage.
+    /// Peak resident memory (the kernel's high-water mark, VmHWM, as GNU time reports it), or 0
+    /// when the run was not measured for memory.
     var maxRSSBytes: Int
 }
 
-/// Runs `arguments` (looked up on PATH) with stdout and stderr sent to /dev/null, and measures
-/// its wall time and peak RSS.
+/// Runs `arguments` (looked up on PATH) with standard output sent to `standardOutput` (a file,
+/// or /dev/null) and standard error to /dev/null, and measures its wall time and, when
+/// `peakMemory` is set, its peak RSS.
+///
+/// Every run has a time bound: a command still running after `limit` is killed with its whole
+/// process group, and the benchmark fails saying so, instead of waiting on a stall for hours.
+/// A command that exits with anything but 0 fails the benchmark too.
 ///
 /// The peak RSS comes from GNU time, not from this process's own wait4: a child that
 /// posix_spawn starts shares this process's memory until it execs, and Linux counts that
 /// memory in the child's ru_maxrss, so every child would seem as large as the benchmark itself.
-func measure(_ arguments: [String]) throws -> ProcessCost {
+/// Start-up timings leave GNU time out (`peakMemory: false`), since its own fork and exec would
+/// be a large part of what they measure.
+func measure(_ arguments: [String], standardOutput: String = "/dev/null", limit: Duration = .seconds(300), peakMemory: Bool = true) throws -> ProcessCost {
     let report = NSTemporaryDirectory() + "tincan-bench-rss-\(getpid())"
     defer { unlink(report) }
-    let arguments = ["/usr/bin/time", "-f", "%M", "-o", report] + arguments
+    let command = peakMemory ? ["/usr/bin/time", "-f", "%M", "-o", report] + arguments : arguments
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = arguments.map { strdup($0) } + [nil]
+    // Its own process group, so that the time bound kills GNU time's child too.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    let argv = command.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let clock = ContinuousClock()
     let start = clock.now
-    let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
-    guard spawned == 0 else { throw BenchFailure("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
+    let spawned = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environ)
+    guard spawned == 0 else { throw BenchFailure("cannot start \(command[0]): \(String(cString: strerror(spawned)))") }
+    let expired = ExpiryFlag()
+    let child = pid
+    let watchdog = DispatchWorkItem {
+        expired.set()
+        kill(-child, SIGKILL)
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + limit.inSeconds, execute: watchdog)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
         guard errno == EINTR else { throw BenchFailure("wait4 failed: \(String(cString: strerror(errno)))") }
     }
+    watchdog.cancel()
     let elapsed = clock.now - start
+    let described = arguments.joined(separator: " ")
+    if expired.isSet { throw BenchFailure("\(described) did not finish within \(limit): a stall, killed") }
     // WIFEXITED and WEXITSTATUS, which Swift does not import.
     guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
-        throw BenchFailure("\(arguments.joined(separator: " ")) failed (wait status \(status))")
+        throw BenchFailure("\(described) failed (wait status \(status))")
     }
+    guard peakMemory else { return ProcessCost(seconds: elapsed.inSeconds, maxRSSBytes: 0) }
     let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
     guard let kibibytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
-        throw BenchFailure("GNU time reported no peak RSS for \(arguments.joined(separator: " ")): \(text)")
+        throw BenchFailure("GNU time reported no peak RSS for \(described): \(text)")
     }
     return ProcessCost(seconds: elapsed.inSeconds, maxRSSBytes: kibibytes * 1024)
+}
+
+/// Set once by the watchdog that killed a run.
+final class ExpiryFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .sequentiallyConsistent) }
+    var isSet: Bool { flag.load(ordering: .sequentiallyConsistent) }
 }
 
 /// Removes `paths` and flushes dirty pages to disk, so a run neither frees the last run's file
@@ -63,6 +97,12 @@ struct BenchFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Fails the benchmark run with `message` unless `condition` holds: a benchmark whose outputs are
+/// incomplete or differ from the reference's measures nothing.
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw BenchFailure("output check failed: \(message())") }
+}
+
 /// The tincan binary built next to this one (make bench builds both in release).
 var tincanBinary: String {
     URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("tincan").path
@@ -70,4 +110,13 @@ var tincanBinary: String {
 
 func mebibytes(_ bytes: Int) -> String {
     String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+}
+
+/// A JSON object read from a file some command wrote, or a failure that names the file.
+func jsonObject(atPath path: String) throws -> [String: Any] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        throw BenchFailure("\(path) does not hold a JSON object: \(String(decoding: data.prefix(200), as: UTF8.self))")
+    }
+    return object
 }
