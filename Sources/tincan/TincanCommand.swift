@@ -18,23 +18,31 @@ struct TincanCommand: AsyncParsableCommand {
     /// output that could not be written.
     static func main() async {
         StandardOutput.ignoreClosedPipeSignal()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // `tincan --version` answers before the argument parser reflects over every command,
+        // which is most of its start-up; the text is the one the parser prints.
+        if arguments == ["--version"] { end(Ending(status: CLIExitCode.success.rawValue, standardOutput: configuration.version)) }
         do {
-            try await execute(Array(CommandLine.arguments.dropFirst()))
+            try await execute(arguments)
         } catch {
-            let ending = ending(for: error)
-            if let text = ending.standardOutput {
-                // --help and --version: their text is output like any other, and checked.
-                do {
-                    if !text.isEmpty { try StandardOutput.print(text + "\n") }
-                } catch {
-                    let failed = Self.ending(for: error)
-                    if let message = failed.standardError { StandardError.print(message + "\n") }
-                    Foundation.exit(failed.status)
-                }
-            }
-            if let message = ending.standardError { StandardError.print(message + "\n") }
-            Foundation.exit(ending.status)
+            end(ending(for: error))
         }
+    }
+
+    /// Prints what `ending` says and exits with its status.
+    static func end(_ ending: Ending) -> Never {
+        if let text = ending.standardOutput {
+            // --help and --version: their text is output like any other, and checked.
+            do {
+                if !text.isEmpty { try StandardOutput.print(text + "\n") }
+            } catch {
+                let failed = Self.ending(for: error)
+                if let message = failed.standardError { StandardError.print(message + "\n") }
+                Foundation.exit(failed.status)
+            }
+        }
+        if let message = ending.standardError { StandardError.print(message + "\n") }
+        Foundation.exit(ending.status)
     }
 
     /// Parses `arguments` (without the program's name) and runs the command they name.

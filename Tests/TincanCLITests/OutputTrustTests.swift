@@ -92,6 +92,10 @@ struct WriteErrorTests {
         #expect(keys.status == 23)
         let help = try await tincan(["send", "--help"], standardOutput: .file(full))
         #expect(help.status == 23)
+        // --version alone takes a shorter path than the argument parser, and checks its output too.
+        let version = try await tincan(["--version"], standardOutput: .file(full))
+        #expect(version.status == 23)
+        #expect(version.stderr.contains("No space left on device"))
     }
 
     @Test("serve stops when its banner cannot be written", .timeLimit(.minutes(1)))
