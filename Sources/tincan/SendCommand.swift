@@ -139,7 +139,8 @@ struct SendCommand: AsyncParsableCommand {
         if let redirects { options.redirects = redirects }
         let manager: URLSessionManager
         do {
-            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy())
+            // One request: its task runs on the transport's thread, with no hop between threads.
+            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy(), scheduling: .transportLoop)
         } catch let error as SecurityPolicyError {
             throw CLIFailure.badInput("\(error)")
         }

@@ -127,6 +127,35 @@ let fullSession = """
 
 @Suite("Session files")
 struct SessionFormatTests {
+    @Test("a key given twice is refused at its line, plain or quoted, and plain values keep their YAML types")
+    func duplicateKeysAndPlainScalarTypes() throws {
+        let twice = "requests:\n  - method: GET\n    url: http://h/\n    method: POST\n"
+        let error = try #require(throws: ConfigFileError.self) { try Session.parse(twice, path: "s.yaml") }
+        #expect(error.reason == .duplicateKeys(["method"]))
+        #expect(error.line == 2)  // where the key first appears
+        // Keys are text: a plain 1 and a quoted "1" name the same parameter.
+        let spelledTwice = "requests:\n  - url: http://h/\n    params:\n      1: a\n      \"1\": b\n"
+        #expect(throws: ConfigFileError.self) { try Session.parse(spelledTwice, path: "s.yaml") }
+
+        let typed = """
+            requests:
+              - url: http://h/
+                params:
+                  i: 12
+                  hex: 0x1F
+                  f: 1.5
+                  b: true
+                  n: null
+                  tilde: ~
+                  quoted: "12"
+                  single: 'true'
+                  text: twelve
+                  1: key
+            """
+        let params = try Session.parse(typed + "\n", path: "s.yaml").requests[0].params
+        #expect(params == ["i": 12, "hex": 31, "f": 1.5, "b": true, "n": .null, "tilde": .null, "quoted": "12", "single": "true", "text": "twelve", "1": "key"])
+    }
+
     @Test func everyFieldOfTheFormatIsRead() throws {
         let session = try Session.parse(fullSession, path: "full.tincan.yaml")
         #expect(session.name == "Everything")

@@ -177,12 +177,15 @@ public final class SessionTask: Sendable {
     private let work: @Sendable (SessionTask) async -> TaskResult
     private let completion: (@Sendable (TaskResult) -> Void)?
     private let completionQueue: DispatchQueue
+    /// Where the work runs, or nil for Swift's shared pool.
+    private let executor: (any TaskExecutor)?
 
     init(
         identifier: Int,
         request: HTTPRequest,
         kind: Kind,
         completionQueue: DispatchQueue,
+        executor: (any TaskExecutor)? = nil,
         completion: (@Sendable (TaskResult) -> Void)?,
         work: @escaping @Sendable (SessionTask) async -> TaskResult
     ) {
@@ -190,6 +193,7 @@ public final class SessionTask: Sendable {
         self.originalRequest = request
         self.kind = kind
         self.completionQueue = completionQueue
+        self.executor = executor
         self.completion = completion
         self.work = work
     }
@@ -234,7 +238,7 @@ public final class SessionTask: Sendable {
         }
         guard started else { return }
         emit(.resumed)
-        let runner = Task { [self] in
+        let runner = Task(executorPreference: executor) { [self] in
             let result = await work(self)
             finish(result)
         }

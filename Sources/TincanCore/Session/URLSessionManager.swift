@@ -17,6 +17,8 @@ public final class URLSessionManager: Sendable {
     public let cache = ResponseCache()
     /// Where completion handlers run.
     public let completionQueue: DispatchQueue
+    /// Where tasks run their work between the transport's callbacks.
+    public let scheduling: TaskScheduling
     private let registry = Mutex(Registry())
 
     private struct Registry {
@@ -25,24 +27,47 @@ public final class URLSessionManager: Sendable {
         var invalidated = false
     }
 
+    /// Where a manager's tasks run the protocol work between the transport's callbacks: cookies,
+    /// redirects, challenges, the cache, and the response serializer.
+    public enum TaskScheduling: Sendable {
+        /// On Swift's shared pool, beside other work: for callers that run tasks side by side and
+        /// must not hold up the network thread with a large body's decoding (the TUI).
+        case shared
+        /// On the transport's own event-loop thread (``Transport/taskExecutor``), so that no
+        /// response passes from the network thread to another one: for callers that send one
+        /// request at a time (send, replay), where each such hop costs a wake-up per request.
+        /// A caller that also runs there (`withTaskExecutorPreference(manager.taskExecutor)`)
+        /// resumes on it too.
+        case transportLoop
+    }
+
+    /// The executor tasks run on, as ``scheduling`` says: nil for Swift's shared pool.
+    public var taskExecutor: (any TaskExecutor)? {
+        scheduling == .transportLoop ? transport.taskExecutor : nil
+    }
+
     /// Creates a manager that sends through `transport`.
-    public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(), completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion")) {
+    public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(),
+                completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared) {
         self.http = http
         self.transport = transport
         self.securityPolicy = .default
         self.completionQueue = completionQueue
+        self.scheduling = scheduling
     }
 
     /// Creates a manager whose transport trusts servers as `securityPolicy` says.
     ///
     /// - Throws: ``SecurityPolicyError`` when the policy is invalid for the base URL (pinning
     ///   on a base URL that is not https) or its files cannot be read.
-    public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy, completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion")) throws {
+    public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy,
+                completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared) throws {
         try securityPolicy.validate(baseURL: http.baseURL)
         self.http = http
         self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration(), trust: securityPolicy.trust)
         self.securityPolicy = securityPolicy
         self.completionQueue = completionQueue
+        self.scheduling = scheduling
     }
 
     /// The tasks that have not completed, by identifier.
@@ -71,7 +96,7 @@ public final class URLSessionManager: Sendable {
             defer { registry.nextIdentifier += 1 }
             return registry.nextIdentifier
         }
-        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, completion: { [weak self] result in
+        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, completion: { [weak self] result in
             self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) }
             completion?(result)
         }) { [transport, cookieJar, cache] task in

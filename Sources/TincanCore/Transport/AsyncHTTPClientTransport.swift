@@ -16,7 +16,9 @@ public final class AsyncHTTPClientTransport: Transport {
     private let isShutDown = Mutex(false)
     /// The one event loop of this transport's requests and connections: a body stream can then
     /// end in the same turn as its last write on the connection's own loop (see UploadStream).
-    private let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
+    private let eventLoop: any EventLoop
+    /// The loop as a task executor: a task that runs on it sends, receives and decodes on one thread.
+    public let taskExecutor: (any TaskExecutor)?
     /// What server certificates are checked against, to say why one was refused.
     private let trust: TLSDiagnosis.Trust
 
@@ -28,6 +30,9 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - trust: What `tlsConfiguration` trusts, for the words of a refused certificate.
     public init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration(), connectTimeout: Double = 30, trust: TLSDiagnosis.Trust = .system) {
         self.trust = trust
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        self.eventLoop = eventLoop
+        self.taskExecutor = EventLoopExecutor(eventLoop)
         // Bodies are decoded by each request's ContentDecoder, within its limits.
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration,

@@ -82,6 +82,14 @@ public protocol Transport: Sendable {
 
     /// Stops the transport; requests still running fail.
     func shutdown() async throws
+
+    /// An executor on the thread that does the transport's I/O, or nil when it has none. Tasks
+    /// of a manager made with ``URLSessionManager/TaskScheduling/transportLoop`` run there.
+    var taskExecutor: (any TaskExecutor)? { get }
+}
+
+extension Transport {
+    public var taskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// Why a request failed below HTTP: connecting, TLS, a timeout, or cancellation.

@@ -97,22 +97,26 @@ public final class Replayer: Sendable {
         var recordedSession = session
         var outcomes: [RequestOutcome] = []
         var stop = false
-        for index in session.requests.indices {
-            let saved = session.requests[index]
-            var outcome = RequestOutcome(index: index, name: saved.displayName, method: saved.method, url: saved.url)
-            if stop {
-                outcome.state = .skipped
+        // The requests go one after another, so the replay runs on the transport's own thread:
+        // no response passes between threads on its way from the socket to its checks.
+        await withTaskExecutorPreference(manager.taskExecutor) {
+            for index in session.requests.indices {
+                let saved = session.requests[index]
+                var outcome = RequestOutcome(index: index, name: saved.displayName, method: saved.method, url: saved.url)
+                if stop {
+                    outcome.state = .skipped
+                    outcomes.append(outcome)
+                    progress(outcome)
+                    continue
+                }
+                await run(index, template: &template, directory: directory, manager: manager, outcome: &outcome)
+                if options.record, let result = outcome.result, let response = result.response {
+                    recordedSession.requests[index].recorded = Self.record(response, data: result.data, keeping: saved.recorded)
+                }
+                if outcome.state == .failed, options.failFast { stop = true }
                 outcomes.append(outcome)
                 progress(outcome)
-                continue
             }
-            await run(index, template: &template, directory: directory, manager: manager, outcome: &outcome)
-            if options.record, let result = outcome.result, let response = result.response {
-                recordedSession.requests[index].recorded = Self.record(response, data: result.data, keeping: saved.recorded)
-            }
-            if outcome.state == .failed, options.failFast { stop = true }
-            outcomes.append(outcome)
-            progress(outcome)
         }
         try? await manager.invalidate(cancelingTasks: true)
         let report = ReplayReport(sessionName: session.name ?? (path as NSString).lastPathComponent, file: path, outcomes: outcomes,
@@ -144,7 +148,7 @@ public final class Replayer: Sendable {
         }
         let security = session.defaults.security.resolvingPaths(in: directory)
         do {
-            return try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try security.policy())
+            return try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try security.policy(), scheduling: .transportLoop)
         } catch {
             throw SessionError("\(self.path): the session's security settings or base cannot be used: \(error)")
         }

@@ -63,7 +63,12 @@ public struct ConfigFile {
         }
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // Composed with no tag rules: every plain scalar stays text until a reader asks for
+            // its YAML type (`SessionReader.parameter` resolves it then). The default rules are
+            // regular expressions that Yams would run on every scalar, and again on every key
+            // as it hashes the keys to find duplicates: a third of a large session's load time.
+            // Keys are text either way, so `1:` and `"1":` in one mapping are the same key.
+            node = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             throw Self.error(error, path: path)
         }
