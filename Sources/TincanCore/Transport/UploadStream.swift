@@ -79,7 +79,11 @@ final class UploadStream: Sendable {
         }
         let finished = eventLoop.makePromise(of: Void.self)
         state.withLock { $0.finished = finished }
-        Task {
+        // A file at full speed is read on the event loop itself, like curl's one thread: each
+        // chunk then goes to the socket, and each write's completion comes back, without a
+        // hop between threads. Paced bodies, and bodies that compute their bytes, stay off it.
+        let readsOnTheLoop = if case .file = body, bytesPerSecond == nil { true } else { false }
+        Task(executorPreference: readsOnTheLoop ? EventLoopExecutor(eventLoop) : nil) {
             do {
                 try await self.write(to: writer, finished: finished)
             } catch {
