@@ -74,7 +74,8 @@ extension AppState {
         case .properties:
             propertyList.handle(event, count: PropertyRow.allCases.count, viewport: viewport)
         case .preview:
-            previewScroll.handle(event, contentHeight: previewBoxLines(width: ScreenLayout(self).previewBox?.width ?? width).count, viewport: viewport)
+            let bounds = previewScrollBounds()
+            previewScroll.handle(event, contentHeight: bounds.contentHeight, viewport: bounds.viewport)
         case .response:
             if let document = bodyDocument {
                 // Page keys turn the page, as a pager does, rather than only moving the selection.

@@ -220,7 +220,8 @@ public struct AppState: Sendable {
         }
         previewLines = PreviewPane.lines(preview)
         showsModified = workspace.path != nil && session != workspace.savedSession
-        previewScroll.clamp(contentHeight: previewLines.count, viewport: max(1, height / 3))
+        let bounds = previewScrollBounds()
+        previewScroll.clamp(contentHeight: bounds.contentHeight, viewport: bounds.viewport)
     }
 }
 

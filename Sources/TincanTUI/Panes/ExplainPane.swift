@@ -100,15 +100,21 @@ extension AppState {
         guard let explanation else {
             return PreviewPane.lines(preview)
         }
-        var lines = ExplainPane.lines(explanation, width: inner)
-        lines.append([])
-        if let validation = exchange?.validation {
-            lines.append([Token(.label, "── Response ──")])
-            lines += ExplainPane.lines(validation, width: inner)
-        } else {
-            lines.append([Token(.muted, "Send the request (ctrl+r) to see how the response is validated.")])
+        let request = ExplainPane.lines(explanation, width: inner)
+        // After a send, the response's validation comes first: it is what one asks about then.
+        guard let validation = exchange?.validation else {
+            return request + [[], [Token(.muted, "Send the request (ctrl+r) to see how the response is validated.")]]
         }
-        return lines
+        return [[Token(.label, "── Response ──")]] + ExplainPane.lines(validation, width: inner)
+            + [[], [Token(.label, "── Request ──")]] + request
+    }
+
+    /// The preview box's lines and the rows that show them, as the screen lays the box out now:
+    /// what its scroll position is kept within, for the wire preview and the Explain view alike.
+    func previewScrollBounds() -> (contentHeight: Int, viewport: Int) {
+        let box = ScreenLayout(self).previewBox
+        // The box's border takes a row above and below.
+        return (previewBoxLines(width: box?.width ?? width).count, max(1, (box?.height ?? height / 3 + 2) - 2))
     }
 
     /// Names (lower case) of the headers the selected request takes from the session's defaults.
