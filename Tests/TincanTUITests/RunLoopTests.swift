@@ -59,6 +59,36 @@ struct RunLoopTests {
         }
     }
 
+    @Test("a send after a long idle time starts its clock when it is sent, not at the last tick")
+    func theElapsedClockStartsAtTheSend() async throws {
+        try await withDemoServer { server in
+            let directory = try TemporaryDirectory()
+            let path = try directory.write("idle.tincan.yaml", Array("base: \(server.baseURL)\nrequests:\n  - url: /get\n".utf8))
+            var state = AppState(width: 120, height: 40)
+            state.open(Workspace(session: try Session.load(path: path), path: path))
+            let terminal = MemoryTerminal(width: 120, height: 40)
+            let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+            let final = start(state, on: terminal, managers: managers)
+            // Idle, with nothing in flight: no tick moves the app's clock meanwhile.
+            try await Task.sleep(for: .seconds(1.5))
+            terminal.type([.key(.ctrl("r"))])
+            let shown = await terminal.waitFor("200 OK in")
+            terminal.type([.key(KeyEvent(.function(10)))])
+            let ended = try #require(await final.first { _ in true })
+            await managers.invalidateAll()
+            #expect(shown)
+            let exchange = try #require(ended.exchange)
+            // Every milestone comes after the start, and within the task's own total of it (plus
+            // the run loop's turn); a stale start put them all 1.5 s after it.
+            let total = try #require(exchange.result).metrics.total.inSeconds
+            #expect(exchange.startedAt >= 1.4, "the start is the moment of the send, not the last tick before it")
+            for milestone in exchange.milestones {
+                #expect(milestone.at >= exchange.startedAt)
+                #expect(milestone.at - exchange.startedAt < total + 0.5, "\(milestone.event) at \(milestone.at - exchange.startedAt) s of a \(total) s send")
+            }
+        }
+    }
+
     /// Starts `initial` on a thread of its own over `terminal`, at once; the final state comes
     /// out of the stream when the loop ends. (An `async let` started the thread only once the
     /// cooperative pool had a thread free, which a busy suite kept from it for 20 s.)

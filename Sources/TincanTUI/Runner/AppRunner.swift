@@ -62,13 +62,14 @@ public final class AppRunner: Sendable {
                 _ = state.update(.quit)
                 break
             }
-            var effects: [Effect] = []
+            // The clock moves before anything is handled: a send started by this input takes its
+            // start time from now, not from the last tick, which only a send in flight makes.
+            var effects = state.update(.tick(at: seconds()))
             for event in events {
                 if case .resize = event { previous = nil }
                 effects += state.update(.input(event))
             }
             for message in inbox.drain() { effects += state.update(message) }
-            if busy { effects += state.update(.tick(at: seconds())) }
             for effect in effects {
                 switch effect {
                 case let .send(id, request, plan): send(id, request, plan)
