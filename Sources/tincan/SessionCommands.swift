@@ -100,6 +100,8 @@ struct ReplayCommand: AsyncParsableCommand {
             await server?.stop()
         } catch let error as SessionError {
             await server?.stop()
+            // The requests ran; only the session's cookie file could not be written back.
+            if case .cookieFileNotSaved(let writeError) = error.reason { throw CLIFailure.writeFailed(writeError) }
             throw CLIFailure.badInput("\(file): \(error)")
         }
         if streamsText { lines.print(ReportWriter.summary(report) + "\n") }

@@ -94,6 +94,12 @@ public final class Replayer: Sendable {
         let directory = sessionDirectory(of: path)
         try checkDownloadFolders(template: template, directory: directory)
         let manager = try makeManager(template: template, directory: directory)
+        do {
+            try session.loadCookies(into: manager.cookieJar, directory: directory)
+        } catch {
+            try? await manager.invalidate(cancelingTasks: true)
+            throw error
+        }
         var recordedSession = session
         var outcomes: [RequestOutcome] = []
         var stop = false
@@ -115,6 +121,7 @@ public final class Replayer: Sendable {
             progress(outcome)
         }
         try? await manager.invalidate(cancelingTasks: true)
+        try session.saveCookies(from: manager.cookieJar, directory: directory)
         let report = ReplayReport(sessionName: session.name ?? (path as NSString).lastPathComponent, file: path, outcomes: outcomes,
                                   duration: (clock.now - started).inSeconds)
         return (report, recordedSession)

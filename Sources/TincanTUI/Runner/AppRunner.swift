@@ -198,6 +198,8 @@ final class Inbox: Sendable {
 public final class ManagerPool: Sendable {
     private let standard: URLSessionManager
     private let secured = Mutex<[(security: SecuritySettings, manager: URLSessionManager)]>([])
+    /// The cookies of the opened session's cookie file, which a manager made later starts with too.
+    private let loadedCookies = Mutex<[Cookie]>([])
 
     /// A pool whose default-trust manager is `standard`.
     public init(_ standard: URLSessionManager) {
@@ -212,10 +214,36 @@ public final class ManagerPool: Sendable {
         return try secured.withLock { managers in
             if let known = managers.first(where: { $0.security == security }) { return known.manager }
             let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy())
+            made.cookieJar.insert(loadedCookies.withLock { $0 })
             managers.append((security, made))
             return made
         }
     }
+
+    // MARK: - The opened session's cookie file (issue 18 §6)
+
+    /// Puts a cookie file's cookies into every manager's jar, and into those made later.
+    public func insertCookies(_ cookies: [Cookie]) {
+        loadedCookies.withLock { $0 = cookies }
+        standard.cookieJar.insert(cookies)
+        for manager in secured.withLock({ $0.map(\.manager) }) { manager.cookieJar.insert(cookies) }
+    }
+
+    /// Every manager's cookies, one of each name, domain and path. A cookie from the file that
+    /// one manager changed or deleted is not brought back by another's untouched copy.
+    public var cookies: [Cookie] {
+        let jars = ([standard] + secured.withLock { $0.map(\.manager) }).map(\.cookieJar.all)
+        let loaded = Set(loadedCookies.withLock { $0 })
+        var merged: [Cookie] = []
+        for cookie in jars.joined().sorted(by: { $0.created < $1.created }) {
+            if loaded.contains(cookie), !jars.allSatisfy({ $0.contains(cookie) }) { continue }
+            merged.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+            merged.append(cookie)
+        }
+        return merged
+    }
+
+    // MARK: -
 
     /// Ends every manager, cancelling what is still running.
     public func invalidateAll() async {
