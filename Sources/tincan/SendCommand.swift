@@ -343,6 +343,12 @@ struct SendCommand: AsyncParsableCommand {
     /// The cookies of `--cookie-jar FILE` (none when it does not exist yet), checked before
     /// anything is sent: a malformed line is exit 2 naming FILE:LINE, and the file is left as it is.
     static func loadCookies(from path: String) throws -> [Cookie] {
+        do {
+            // Where the jar will be written, checked now: a link to nothing would fail only after sending.
+            _ = try AtomicFile.resolvingLinks(path)
+        } catch {
+            throw CLIFailure.badInput("--cookie-jar: \(error)")
+        }
         let folder = (path as NSString).deletingLastPathComponent
         var info = stat()
         if !folder.isEmpty, stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {

@@ -68,6 +68,7 @@ struct CookieJarTests {
     func followsSymbolicLinks() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.path + "/real", withIntermediateDirectories: true)
+        try directory.write("real/cookies.txt", Array(CookieFile.header.utf8) + [0x0A])
         let link = directory.path + "/jar.txt"
         #expect(symlink("real/cookies.txt", link) == 0)
         try await withDemoServer { server in
@@ -77,6 +78,16 @@ struct CookieJarTests {
         var info = stat()
         #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
         #expect(try String(contentsOfFile: directory.path + "/real/cookies.txt", encoding: .utf8).contains("\ta\t1\n"))
+    }
+
+    @Test("a jar that is a link to nothing is exit 2 naming it, before anything is sent")
+    func danglingLinkIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let link = directory.path + "/jar.txt"
+        #expect(symlink("missing/cookies.txt", link) == 0)
+        let refused = await ending(of: ["send", "--cookie-jar", link, "GET", "http://127.0.0.1:9/"])
+        #expect(refused.status == 2)
+        #expect(refused.standardError == "tincan: error: --cookie-jar: cannot write to \(link): it is a symbolic link to \(directory.path)/missing/cookies.txt, which does not exist")
     }
 
     @Test("a malformed jar is exit 2 naming FILE:LINE and what was expected, nothing is sent, and the file is left as it was")

@@ -39,9 +39,12 @@ struct SendStandardInputTests {
         let bytes = Array("line one\nline two\n".utf8)
         let path = try directory.write("body.txt", bytes)
         try await withDemoServer { server in
-            let result = try await tincan(["send", "--format", "json", "PUT", "\(server.baseURL)/anything"], standardInput: .file(path))
+            let result = try await tincan(["send", "--format", "json", "PUT", "\(server.baseURL)/anything", "Content-Type:text/plain"], standardInput: .file(path))
             #expect(try echo(result)["data"] as? String == "line one\nline two\n")
         }
+        // Without a header, the serializer types it as it types any raw body: form, as curl --data-binary.
+        let offline = try await tincan(["send", "--offline", "PUT", "http://127.0.0.1:9/"], standardInput: .file(path))
+        #expect(offline.stdout.contains("Content-Type: application/x-www-form-urlencoded\nContent-Length: 18\n\nline one\nline two\n"))
     }
 
     @Test("--ignore-stdin sends no body, though standard input has one")
