@@ -128,6 +128,44 @@ struct SendStandardInputTests {
         }
     }
 
+    @Test("a replayed session's body file, upload and multipart file of - send standard input, read once for all three")
+    func replayReadsStandardInput() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("s.tincan.yaml", Array("""
+            base: "{{server}}/"
+            requests:
+              - name: Body file
+                method: POST
+                url: anything
+                headers: {Content-Type: text/plain}
+                body: {file: "-"}
+                assert:
+                  body:
+                    $.data: piped
+              - name: Upload
+                method: PUT
+                url: anything
+                upload: "-"
+                assert:
+                  body:
+                    $.data: piped
+              - name: Part
+                method: POST
+                url: anything
+                files:
+                  - {field: doc, path: "-"}
+                assert:
+                  body:
+                    $.files.doc: piped
+            """.utf8))
+        let result = try await tincan(["replay", "--demo", file], standardInput: .pipe(Array("piped".utf8)))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+
+        let terminal = await ending(of: ["replay", file], standardInput: .none)
+        #expect(terminal.status == 2)
+        #expect(terminal.standardError == "tincan: error: \(file): a request reads standard input ('-'), which is a terminal; redirect or pipe the body in")
+    }
+
     @Test("standard input within the limit is read whole, in process too")
     func inProcessBytesAreTheBody() throws {
         var draft = RequestDraft(method: "POST", url: "http://127.0.0.1:9/")

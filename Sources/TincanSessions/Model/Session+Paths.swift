@@ -7,6 +7,17 @@ extension Session {
         sessionDirectory(of: path)
     }
 
+    /// Whether a request's body file, upload or multipart file is `-`, standard input, so the
+    /// front end must read it before the replay (issue 18 §7). Paths are looked at as written: one
+    /// that only becomes `-` through a variable is not read, and its request fails naming it.
+    public var readsStandardInput: Bool {
+        requests.contains { request in
+            if case .file(RequestDraft.standardInputPath)? = request.body { return true }
+            return request.upload?.file == RequestDraft.standardInputPath
+                || request.files.contains { $0.path == RequestDraft.standardInputPath }
+        }
+    }
+
     /// The session's cookie file (`cookies: {file: …}`) as a path, relative ones taken from
     /// `directory` (the session file's folder); nil when the session keeps no cookie file.
     public func cookieFilePath(in directory: String) -> String? {

@@ -18,6 +18,9 @@ public struct ReplayOptions: Sendable {
     public var maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes
     /// The process environment, for `{{$env.NAME}}`.
     public var processEnvironment = ProcessInfo.processInfo.environment
+    /// Standard input as the front end read it, for every request whose body file, upload or
+    /// multipart file is `-` (``Session/readsStandardInput``); nil when none was read.
+    public var standardInput: [UInt8]?
 
     /// Creates the default options.
     public init() {}
@@ -159,10 +162,11 @@ public final class Replayer: Sendable {
 
     private func run(_ index: Int, template: inout Template, directory: String, manager: URLSessionManager, outcome: inout RequestOutcome) async {
         let saved = session.requests[index]
-        let resolved: ResolvedRequest
+        var resolved: ResolvedRequest
         let request: HTTPRequest
         do {
             resolved = try session.resolve(index, template: template, directory: directory, file: path)
+            resolved.draft.standardInput = options.standardInput
             request = try resolved.draft.build()
             if let download = resolved.options.download { try DownloadDestination.check(download.path) }
         } catch {
