@@ -76,9 +76,9 @@ struct TUICommand: AsyncParsableCommand {
         let cookieFile = workspace.flatMap { opened in
             opened.path.flatMap { opened.session.cookieFilePath(in: Session.directory(of: $0)) }
         }
-        let savedCookies: [Cookie]?
         do {
-            savedCookies = try cookieFile.map { try CookieFile.load(from: $0) }
+            // Checked here, before anything starts, so a malformed file is exit 2 and kept.
+            _ = try cookieFile.map { try CookieFile.load(from: $0) }
         } catch {
             throw CLIFailure.badInput("\(file ?? ""): cookies: \(error)")
         }
@@ -99,7 +99,13 @@ struct TUICommand: AsyncParsableCommand {
             history: loadedHistory?.entries ?? [], recordsHistory: historyStore != nil, commandHistory: commandStore?.load() ?? [],
             boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))"))
         let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
-        if let savedCookies { managers.insertCookies(savedCookies) }
+        if let cookieFile {
+            do {
+                try managers.loadCookies(from: cookieFile)
+            } catch {
+                throw CLIFailure.badInput("\(file ?? ""): cookies: \(error)")
+            }
+        }
         let mouse = settings.mouse
         let marker = firstPaintMarker
 
@@ -114,12 +120,11 @@ struct TUICommand: AsyncParsableCommand {
         }
         await managers.invalidateAll()
         await server.stop()
-        if let cookieFile {
-            do {
-                try CookieFile.save(managers.cookies, to: cookieFile)
-            } catch {
-                throw CLIFailure.writeFailed(error)
-            }
+        do {
+            // The jar of the session open at the end (the runner saved any opened before it).
+            try managers.saveCookies()
+        } catch {
+            throw CLIFailure.writeFailed(error)
         }
         if status != 0 { throw ExitCode(status) }
     }

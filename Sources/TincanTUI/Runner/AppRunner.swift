@@ -44,6 +44,7 @@ public final class AppRunner: Sendable {
     /// - Returns: The state at the end.
     public func run(_ initial: AppState, onFirstPaint: (() -> Void)? = nil) -> AppState {
         var state = initial
+        var cookieFile = Self.cookieFile(of: state)
         let size = terminal.size
         _ = state.update(.input(.resize(width: size.width, height: size.height)))
         var previous: ScreenBuffer?
@@ -103,10 +104,32 @@ public final class AppRunner: Sendable {
                     break
                 }
             }
+            // Another session opened (or this one's cookies: changed): the old jar is saved to
+            // its file, and the new file's cookies replace it.
+            let nowCookieFile = Self.cookieFile(of: state)
+            if nowCookieFile != cookieFile {
+                cookieFile = nowCookieFile
+                do {
+                    try managers.saveCookies()
+                } catch {
+                    _ = state.update(.cookieFileFailed("\(error)"))
+                }
+                do {
+                    try managers.loadCookies(from: nowCookieFile)
+                } catch {
+                    _ = state.update(.cookieFileFailed("\(error); the session's cookies are kept in memory only, and the file is not written"))
+                }
+            }
             paint()
         }
         for task in tasks.withLock({ Array($0.values) }) { task.cancel() }
         return state
+    }
+
+    /// The opened session's cookie file as a path (relative to the session file), or nil.
+    static func cookieFile(of state: AppState) -> String? {
+        guard let path = state.workspace.path else { return nil }
+        return state.workspace.session.cookieFilePath(in: Session.directory(of: path))
     }
 
     private func send(_ id: Int, _ request: HTTPRequest, _ plan: SendPlan) {
@@ -200,6 +223,9 @@ public final class ManagerPool: Sendable {
     private let secured = Mutex<[(security: SecuritySettings, manager: URLSessionManager)]>([])
     /// The cookies of the opened session's cookie file, which a manager made later starts with too.
     private let loadedCookies = Mutex<[Cookie]>([])
+    /// The cookie file the jars came from and are saved to; nil for none, or for one that did
+    /// not parse, which is then never written over.
+    private let boundCookieFile = Mutex<String?>(nil)
 
     /// A pool whose default-trust manager is `standard`.
     public init(_ standard: URLSessionManager) {
@@ -221,6 +247,31 @@ public final class ManagerPool: Sendable {
     }
 
     // MARK: - The opened session's cookie file (issue 18 §6)
+
+    /// The cookie file the jars are saved to, if any.
+    public var cookieFile: String? { boundCookieFile.withLock { $0 } }
+
+    /// Empties every jar and fills it from the cookie file at `path` (none when it does not exist
+    /// yet), which ``saveCookies()`` then writes to; nil keeps cookies in memory only.
+    ///
+    /// - Throws: ``CookieFileError`` for a file that does not parse; the jars are left empty and
+    ///   the file is not bound, so it is never written over.
+    public func loadCookies(from path: String?) throws(CookieFileError) {
+        boundCookieFile.withLock { $0 = nil }
+        for manager in [standard] + secured.withLock({ $0.map(\.manager) }) { manager.cookieJar.removeAll() }
+        loadedCookies.withLock { $0 = [] }
+        guard let path else { return }
+        insertCookies(try CookieFile.load(from: path))
+        boundCookieFile.withLock { $0 = path }
+    }
+
+    /// Saves every manager's cookies (``cookies``) to the bound cookie file; nothing without one.
+    ///
+    /// - Throws: ``FileWriteError`` naming the file.
+    public func saveCookies() throws(FileWriteError) {
+        guard let path = cookieFile else { return }
+        try CookieFile.save(cookies, to: path)
+    }
 
     /// Puts a cookie file's cookies into every manager's jar, and into those made later.
     public func insertCookies(_ cookies: [Cookie]) {
