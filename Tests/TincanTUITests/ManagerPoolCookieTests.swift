@@ -64,3 +64,64 @@ struct ManagerPoolCookieTests {
         await pool.invalidateAll()
     }
 }
+
+extension ManagerPoolCookieTests {
+    @Test("the same session taking a cookie file keeps the cookies it has, the file's laid over them")
+    func keepingCookies() async throws {
+        let directory = try TemporaryDirectory()
+        let jar = try directory.write("jar.txt", Array("127.0.0.1\tFALSE\t/\tFALSE\t0\tfile\t1\n".utf8))
+        let pool = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+        try pool.manager(for: SecuritySettings()).cookieJar.store(setCookie: ["memory=2"], for: url)
+        try pool.loadCookies(from: jar, keepingCookies: true)
+        #expect(Set(pool.cookies.map(\.pair)) == ["memory=2", "file=1"])
+        try pool.loadCookies(from: nil, keepingCookies: true)
+        #expect(pool.cookieFile == nil)
+        #expect(Set(pool.cookies.map(\.pair)) == ["memory=2", "file=1"], "no file: the cookies stay in memory")
+        await pool.invalidateAll()
+    }
+}
+
+@Suite("The Props tab sets the session's cookie file")
+struct CookieFilePropertyTests {
+    private func opened(_ directory: TemporaryDirectory) throws -> AppState {
+        let path = try directory.write("s.tincan.yaml", Array("requests:\n  - url: http://127.0.0.1:9/\n".utf8))
+        var state = AppState(width: 120, height: 40)
+        state.open(Workspace(session: try Session.load(path: path), path: path))
+        return state
+    }
+
+    @Test("a row shows the cookie file or in memory; an answer sets cookies: {file: …}, empty or reset clears it")
+    func rowPromptAndReset() throws {
+        let directory = try TemporaryDirectory()
+        var state = try opened(directory)
+        #expect(PropertyRow.cookieFile.value(in: state) == "in memory")
+        #expect(!PropertyRow.cookieFile.isChanged(in: state))
+        state.changeProperty(.cookieFile)
+        guard case .modal(.prompt(let prompt)) = state.mode else {
+            Issue.record("no prompt: \(state.mode)")
+            return
+        }
+        #expect(prompt.purpose == .cookieFile)
+        #expect(state.answerCookieFile("jar.txt") == nil)
+        #expect(state.workspace.session.cookieFile == "jar.txt")
+        #expect(PropertyRow.cookieFile.value(in: state) == "jar.txt")
+        #expect(PropertyRow.cookieFile.isChanged(in: state))
+        #expect(state.editedSession.yamlText().contains("cookies:\n  file: jar.txt\n"), "saving writes the key")
+        #expect(state.answerCookieFile("  ") == nil)
+        #expect(state.workspace.session.cookieFile == nil)
+        state.workspace.session.cookieFile = "jar.txt"
+        state.resetProperty(.cookieFile)
+        #expect(state.workspace.session.cookieFile == nil)
+    }
+
+    @Test("a cookie file that does not parse is refused with its line, and an unsaved session has none")
+    func refusals() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("bad.txt", Array("nope\n".utf8))
+        var state = try opened(directory)
+        #expect(state.answerCookieFile("bad.txt") == "\(directory.path)/bad.txt:1: expected 7 tab-separated fields (domain, subdomains, path, secure, expiry, name, value), found 1")
+        #expect(state.workspace.session.cookieFile == nil)
+        var untitled = AppState(width: 120, height: 40)
+        #expect(untitled.answerCookieFile("jar.txt") == "a cookie file is kept beside a session file; save the session first (f6)")
+    }
+}

@@ -45,6 +45,7 @@ public final class AppRunner: Sendable {
     public func run(_ initial: AppState, onFirstPaint: (() -> Void)? = nil) -> AppState {
         var state = initial
         var cookieFile = Self.cookieFile(of: state)
+        var sessionPath = state.workspace.path
         let size = terminal.size
         _ = state.update(.input(.resize(width: size.width, height: size.height)))
         var previous: ScreenBuffer?
@@ -104,9 +105,12 @@ public final class AppRunner: Sendable {
                     break
                 }
             }
-            // Another session opened (or this one's cookies: changed): the old jar is saved to
-            // its file, and the new file's cookies replace it.
+            // Another session opened (or this one's cookie file changed in the Props tab): the
+            // old jar is saved to its file, and the new file's cookies replace it (or, for the
+            // same session, are laid over the cookies it has so far).
             let nowCookieFile = Self.cookieFile(of: state)
+            let sameSession = state.workspace.path == sessionPath
+            sessionPath = state.workspace.path
             if nowCookieFile != cookieFile {
                 cookieFile = nowCookieFile
                 do {
@@ -115,7 +119,7 @@ public final class AppRunner: Sendable {
                     _ = state.update(.cookieFileFailed("\(error)"))
                 }
                 do {
-                    try managers.loadCookies(from: nowCookieFile)
+                    try managers.loadCookies(from: nowCookieFile, keepingCookies: sameSession)
                 } catch {
                     _ = state.update(.cookieFileFailed("\(error); the session's cookies are kept in memory only, and the file is not written"))
                 }
@@ -251,14 +255,19 @@ public final class ManagerPool: Sendable {
     /// The cookie file the jars are saved to, if any.
     public var cookieFile: String? { boundCookieFile.withLock { $0 } }
 
-    /// Empties every jar and fills it from the cookie file at `path` (none when it does not exist
-    /// yet), which ``saveCookies()`` then writes to; nil keeps cookies in memory only.
+    /// Fills every jar from the cookie file at `path` (none when it does not exist yet), which
+    /// ``saveCookies()`` then writes to; nil keeps cookies in memory only.
     ///
-    /// - Throws: ``CookieFileError`` for a file that does not parse; the jars are left empty and
-    ///   the file is not bound, so it is never written over.
-    public func loadCookies(from path: String?) throws(CookieFileError) {
+    /// - Parameter keepingCookies: Whether the cookies in the jars stay (the same session took a
+    ///   cookie file), the file's laid over them; otherwise the jars are emptied first (another
+    ///   session was opened).
+    /// - Throws: ``CookieFileError`` for a file that does not parse; the file is not bound, so it
+    ///   is never written over.
+    public func loadCookies(from path: String?, keepingCookies: Bool = false) throws(CookieFileError) {
         boundCookieFile.withLock { $0 = nil }
-        for manager in [standard] + secured.withLock({ $0.map(\.manager) }) { manager.cookieJar.removeAll() }
+        if !keepingCookies {
+            for manager in [standard] + secured.withLock({ $0.map(\.manager) }) { manager.cookieJar.removeAll() }
+        }
         loadedCookies.withLock { $0 = [] }
         guard let path else { return }
         insertCookies(try CookieFile.load(from: path))
