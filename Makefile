@@ -29,7 +29,7 @@ apt-ncurses:
 	$(call apt_install,libncursesw5-dev)
 
 deps-test: deps-run
-	$(call apt_install,tmux)
+	$(call apt_install,tmux curl)
 
 deps-bench: deps-run
 	$(call apt_install,curl python3 python3-pip time)

@@ -101,14 +101,29 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("accept-type"), help: "Acceptable content types, comma-separated (replaces the serializer's own).")
     var acceptType: String?
 
+    // MARK: - Standard input as the body (issue 18 §7)
+
+    @Flag(name: .customLong("ignore-stdin"), help: "Do not send standard input as the body when no body items are given (as HTTPie's --ignore-stdin).")
+    var ignoreStdin = false
+
+    // MARK: - Cookies kept across runs (issue 18 §6)
+
+    @Option(name: .customLong("cookie-jar"), help: "Read cookies from FILE before the request and write them back after it (mode 0600), in the Netscape format curl's -b and -c share.")
+    var cookieJar: String?
+
+    // MARK: -
+
     func run() async throws {
-        let draft = try makeDraft()
+        var draft = try makeDraft()
         // Checked before --offline returns, so a bad rate is an error whether or not it is used.
         let uploadBytesPerSecond = try throttle.map(Self.rate)
         let serializer = try makeResponseSerializer()
         let bodyLimit = try maxBody.map(Self.bodyLimit)
         let deadline = try maxTime.map { try Self.checked($0, NumericRange.deadline.named("--max-time")) }
         let redirects = try maxRedirects.map { RedirectPolicy(maximum: Int(try Self.checked($0, NumericRange.redirects.named("--max-redirects")))) }
+        let jarCookies = try cookieJar.map(Self.loadCookies)
+        // Last of the checks, so that bad input is refused before anything waits on a pipe.
+        try readStandardInput(into: &draft)
         let request = try draft.build(boundary: boundary)
         var output = StandardOutput()
         guard !offline else {
@@ -131,7 +146,7 @@ struct SendCommand: AsyncParsableCommand {
 
         var options = TaskOptions(responseSerializer: serializer)
         options.credential = try digestCredential
-        options.uploadFile = upload
+        options.uploadFile = uploadPath
         options.uploadBytesPerSecond = uploadBytesPerSecond
         options.download = download.map { TaskOptions.Download(path: $0, resuming: continueDownload) }
         if let bodyLimit { options.maximumBodyBytes = bodyLimit }
@@ -144,6 +159,7 @@ struct SendCommand: AsyncParsableCommand {
         } catch let error as SecurityPolicyError {
             throw CLIFailure.badInput("\(error)")
         }
+        if let jarCookies { manager.cookieJar.insert(jarCookies) }
         let task: SessionTask
         do {
             task = try manager.task(with: request, options: options)
@@ -166,6 +182,13 @@ struct SendCommand: AsyncParsableCommand {
         case .json: try ResponseReport.json(result, to: &output)
         }
         try output.flush()
+        if let cookieJar {
+            do {
+                try CookieFile.save(manager.cookieJar, to: cookieJar)
+            } catch {
+                throw CLIFailure.writeFailed(error)
+            }
+        }
         let code = ResponseReport.exitCode(result)
         if code != .success { throw ExitCode(code.rawValue) }
     }
@@ -297,15 +320,71 @@ struct SendCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--download and --upload cannot go together; send the upload, then download")
         }
         if let upload {
-            do {
-                _ = try RequestBody.sendableFileLength(atPath: upload)
-            } catch {
-                throw CLIFailure.badInput("--upload: \(error)")
+            if let uploadPath {
+                do {
+                    _ = try RequestBody.sendableFileLength(atPath: uploadPath)
+                } catch {
+                    throw CLIFailure.badInput("--upload: \(error)")
+                }
             }
-            draft.upload(fromFile: upload)
+            draft.upload(fromFile: uploadPath ?? RequestDraft.standardInputPath)
         }
         return draft
     }
+
+    // MARK: - Standard input as the body (issue 18 §7)
+
+    /// The file `--upload` streams from disk: nil for none, or for `-` and `@-`, which send
+    /// standard input (read whole, within ``StandardInput/limit``) as curl's `-T -` does.
+    var uploadPath: String? {
+        guard let upload, upload != RequestDraft.standardInputPath, upload != "@" + RequestDraft.standardInputPath else { return nil }
+        return upload
+    }
+
+    /// The cookies of `--cookie-jar FILE` (none when it does not exist yet), checked before
+    /// anything is sent: a malformed line is exit 2 naming FILE:LINE, and the file is left as it is.
+    static func loadCookies(from path: String) throws -> [Cookie] {
+        do {
+            // Where the jar will be written, checked now: a link to nothing would fail only after sending.
+            _ = try AtomicFile.resolvingLinks(path)
+        } catch {
+            throw CLIFailure.badInput("--cookie-jar: \(error)")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        var info = stat()
+        if !folder.isEmpty, stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+            throw CLIFailure.badInput("--cookie-jar \(path): the folder \(folder) does not exist; expected a file in an existing folder")
+        }
+        do {
+            return try CookieFile.load(from: path)
+        } catch {
+            throw CLIFailure.badInput("--cookie-jar \(error)")
+        }
+    }
+
+    /// Reads standard input when the draft asks for it: once for the one item (or `--upload -`)
+    /// that reads `-`, or, by HTTPie's rule, as the raw body when nothing else gives one and
+    /// `--ignore-stdin` is not set. A terminal is never read, and an empty input sends no body.
+    func readStandardInput(into draft: inout RequestDraft) throws {
+        let readers = draft.standardInputReaders.map { $0 == RequestDraft.rawBodyReader ? "--upload \(upload ?? "-")" : $0 }
+        if readers.count > 1 {
+            throw CLIFailure.badInput("standard input can be read once, but \(readers.joined(separator: " and ")) all read it")
+        }
+        if let reader = readers.first {
+            if ignoreStdin {
+                throw CLIFailure.badInput("--ignore-stdin: '\(reader)' reads standard input")
+            }
+            guard let bytes = try StandardInput.current.read() else {
+                throw CLIFailure.badInput("'\(reader)' reads standard input, which is a terminal; redirect or pipe the body in")
+            }
+            draft.standardInput = bytes
+            return
+        }
+        guard !ignoreStdin, !draft.hasBodyItems, let bytes = try StandardInput.current.read(), !bytes.isEmpty else { return }
+        draft.body = .bytes(bytes)
+    }
+
+    // MARK: -
 
     private func credentials(from text: String) throws -> RequestDraft.Credentials {
         if let colon = text.firstIndex(of: ":") {

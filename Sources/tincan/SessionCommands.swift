@@ -74,6 +74,14 @@ struct ReplayCommand: AsyncParsableCommand {
         options.compareRecorded = compareRecorded
         options.record = record || recordTo != nil
         if let maxBody { options.maximumBodyBytes = try SendCommand.bodyLimit(maxBody) }
+        // A body file, upload or multipart file of `-` (issue 18 §7): standard input, read once
+        // for every request that names it, never from a terminal.
+        if session.readsStandardInput {
+            guard let bytes = try StandardInput.current.read() else {
+                throw CLIFailure.badInput("\(file): a request reads standard input ('-'), which is a terminal; redirect or pipe the body in")
+            }
+            options.standardInput = bytes
+        }
 
         var server: DemoServer?
         if demo {
@@ -100,6 +108,8 @@ struct ReplayCommand: AsyncParsableCommand {
             await server?.stop()
         } catch let error as SessionError {
             await server?.stop()
+            // The requests ran; only the session's cookie file could not be written back.
+            if case .cookieFileNotSaved(let writeError) = error.reason { throw CLIFailure.writeFailed(writeError) }
             throw CLIFailure.badInput("\(file): \(error)")
         }
         if streamsText { lines.print(ReportWriter.summary(report) + "\n") }

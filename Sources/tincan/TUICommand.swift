@@ -71,6 +71,17 @@ struct TUICommand: AsyncParsableCommand {
         } else if env != nil {
             throw CLIFailure.badInput("--env names an environment of a session file; give the file too")
         }
+        // The opened session's cookie file (issue 18 §6): read before anything starts, so a
+        // malformed line is exit 2 naming it (and the file is kept), and saved when the TUI ends.
+        let cookieFile = workspace.flatMap { opened in
+            opened.path.flatMap { opened.session.cookieFilePath(in: Session.directory(of: $0)) }
+        }
+        do {
+            // Checked here, before anything starts, so a malformed file is exit 2 and kept.
+            _ = try cookieFile.map { try CookieFile.load(from: $0) }
+        } catch {
+            throw CLIFailure.badInput("\(file ?? ""): cookies: \(error)")
+        }
         let historyStore = settings.history && !noHistory ? HistoryStore(path: HistoryStore.defaultPath(), keepsSecrets: settings.historySecrets) : nil
         let commandStore = historyStore == nil ? nil : CommandHistoryStore(path: CommandHistoryStore.defaultPath())
         let loadedHistory = historyStore?.load()
@@ -88,6 +99,13 @@ struct TUICommand: AsyncParsableCommand {
             history: loadedHistory?.entries ?? [], recordsHistory: historyStore != nil, commandHistory: commandStore?.load() ?? [],
             boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))"))
         let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+        if let cookieFile {
+            do {
+                try managers.loadCookies(from: cookieFile)
+            } catch {
+                throw CLIFailure.badInput("\(file ?? ""): cookies: \(error)")
+            }
+        }
         let mouse = settings.mouse
         let marker = firstPaintMarker
 
@@ -102,6 +120,12 @@ struct TUICommand: AsyncParsableCommand {
         }
         await managers.invalidateAll()
         await server.stop()
+        do {
+            // The jar of the session open at the end (the runner saved any opened before it).
+            try managers.saveCookies()
+        } catch {
+            throw CLIFailure.writeFailed(error)
+        }
         if status != 0 { throw ExitCode(status) }
     }
 

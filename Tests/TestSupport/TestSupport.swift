@@ -55,7 +55,8 @@ public func run(
     _ arguments: [String],
     environment: [String: String] = [:],
     currentDirectory: String? = nil,
-    standardOutput: OutputTarget = .pipe
+    standardOutput: OutputTarget = .pipe,
+    standardInput: InputSource = .null
 ) async throws -> ProcessResult {
     var outPipe: [Int32] = [0, 0]
     var errPipe: [Int32] = [0, 0]
@@ -63,7 +64,16 @@ public func run(
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    var inPipe: [Int32] = [-1, -1]
+    switch standardInput {
+    case .null:
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    case .file(let path):
+        posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+    case .pipe:
+        guard pipe(&inPipe) == 0 else { throw SpawnError(message: "pipe: \(errno)") }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+    }
     if case .file(let path) = standardOutput {
         posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     } else {
@@ -83,6 +93,25 @@ public func run(
     let spawned = withCleanSignals { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
     close(outPipe[1])
     close(errPipe[1])
+    if case .pipe(let bytes) = standardInput {
+        close(inPipe[0])
+        // Written on a thread of its own, so a child that reads slowly (or not at all) cannot
+        // block the test; the write end closes after the last byte, as a shell pipeline's does.
+        let writeEnd = inPipe[1]
+        // A child that stops reading must fail the write with EPIPE, not kill the test runner
+        // (NIO ignores SIGPIPE process-wide as well, once it starts).
+        signal(SIGPIPE, SIG_IGN)
+        Thread {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { break }
+                offset += written
+            }
+            close(writeEnd)
+        }.start()
+    }
     guard spawned == 0 else {
         close(outPipe[0])
         close(errPipe[0])
@@ -207,6 +236,17 @@ public enum OutputTarget: Sendable {
     case file(String)
 }
 
+/// What a child's standard input is.
+public enum InputSource: Sendable {
+    /// `/dev/null`, as CI gives a step: reads end at once.
+    case null
+    /// A file opened for reading, as `< FILE` does.
+    case file(String)
+    /// A pipe that these bytes are written to, then closed, as `printf … |` does; no bytes is a
+    /// pipe closed at once.
+    case pipe([UInt8])
+}
+
 /// Reads a descriptor to its end (or `limit` bytes) and closes it.
 private func readAll(_ fd: Int32, upTo limit: Int = .max) -> [UInt8] {
     defer { close(fd) }
@@ -256,8 +296,8 @@ import TincanCore
 import TincanDemoServer
 
 /// Runs the built `tincan` with `arguments` in a UTF-8 locale.
-public func tincan(_ arguments: [String], in directory: String? = nil, standardOutput: OutputTarget = .pipe) async throws -> ProcessResult {
-    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"], currentDirectory: directory, standardOutput: standardOutput)
+public func tincan(_ arguments: [String], in directory: String? = nil, standardOutput: OutputTarget = .pipe, standardInput: InputSource = .null) async throws -> ProcessResult {
+    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"], currentDirectory: directory, standardOutput: standardOutput, standardInput: standardInput)
 }
 
 /// Runs `body` with a demo server started in-process on 127.0.0.1 and a free port (https with `tls`).

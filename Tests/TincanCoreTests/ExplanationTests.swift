@@ -90,6 +90,21 @@ struct ExplanationTests {
         #expect(lines.contains("`networkServiceType` not set: left to the session (`default`); recorded only, Linux has no such setting"))
     }
 
+    @Test("a session's cookie file is said under httpShouldHandleCookies, and that a request with cookies off does not use it")
+    func cookieFileIsExplained() throws {
+        var draft = RequestDraft(method: "GET", url: "http://127.0.0.1/")
+        let settings = RequestSettings(environment: [:])
+        let without = try #require(try draft.explain(settings: settings).step(.properties)).lines.map(\.text)
+        #expect(!without.contains { $0.contains("Cookies are read from") }, "no cookie file, no line")
+        let with = try #require(try draft.explain(settings: settings, cookieFile: "jar.txt").step(.properties)).lines.map(\.text)
+        let index = try #require(with.firstIndex { $0.hasPrefix("`httpShouldHandleCookies`") })
+        #expect(with[index + 1] == "Cookies are read from `jar.txt` when the session opens and saved back to it (mode 0600) when it ends, because the session names it in `cookies: {file: …}`; curl's `-b` and `-c` share the file")
+        #expect(!with.contains { $0.hasPrefix("This request neither sends") })
+        draft.observed.httpShouldHandleCookies = false
+        let off = try #require(try draft.explain(settings: settings, cookieFile: "jar.txt").step(.properties)).lines.map(\.text)
+        #expect(off.contains("This request neither sends nor stores them: `httpShouldHandleCookies` is off"))
+    }
+
     @Test func aDraftThatCannotBeBuiltHasNoExplanation() {
         #expect(throws: RequestSerializationError.self) { try RequestDraft(method: "GET", url: "nope://x").explain() }
     }

@@ -173,3 +173,54 @@ struct DraftUploadTests {
         #expect(try removed.build().headers["Content-Type"] == nil)
     }
 }
+
+@Suite("A draft reads standard input through the path -")
+struct RequestDraftStandardInputTests {
+    @Test("name=@-, name:=@-, field@- and a raw body file of - take the bytes the front end read")
+    func everyFileReadsStandardInput() throws {
+        var draft = RequestDraft(method: "POST", url: "http://h/")
+        draft.serializer = .json
+        draft.items = [.parameterFromFile(key: "note", path: "-", isJSON: false)]
+        draft.standardInput = Array("piped".utf8)
+        #expect(String(decoding: try draft.build().body.collect(), as: UTF8.self) == #"{"note":"piped"}"#)
+
+        draft.items = [.parameterFromFile(key: "n", path: "-", isJSON: true)]
+        draft.standardInput = Array("[1,2]".utf8)
+        #expect(String(decoding: try draft.build().body.collect(), as: UTF8.self) == #"{"n":[1,2]}"#)
+
+        var form = RequestDraft(method: "POST", url: "http://h/")
+        form.items = [.file(field: "doc", path: "-", mimeType: "text/plain")]
+        form.standardInput = Array("part".utf8)
+        let multipart = String(decoding: try form.build(boundary: "B").body.collect(), as: UTF8.self)
+        #expect(multipart.contains("Content-Disposition: form-data; name=\"doc\"; filename=\"stdin\"\r\nContent-Type: text/plain\r\n\r\npart\r\n"))
+
+        var raw = RequestDraft(method: "PUT", url: "http://h/")
+        raw.body = .file(path: "-")
+        raw.standardInput = Array("raw".utf8)
+        #expect(try raw.build().body.collect() == Array("raw".utf8))
+    }
+
+    @Test("a - with no standard input given fails naming the item, instead of reading a file named -")
+    func noStandardInputIsAnError() throws {
+        var draft = RequestDraft(method: "POST", url: "http://h/")
+        draft.items = [.parameterFromFile(key: "note", path: "-", isJSON: false)]
+        #expect(throws: RequestItemError(item: "note=@-", reason: "'-' reads standard input, and none was given here")) {
+            try draft.build()
+        }
+    }
+
+    @Test("standardInputReaders names each reader as written, hasBodyItems ignores headers and query fields")
+    func readersAndBodyItems() {
+        var draft = RequestDraft(method: "POST", url: "http://h/")
+        draft.items = [.header(name: "A", value: "b"), .query(name: "q", value: "1"), .removeHeader(name: "C")]
+        #expect(!draft.hasBodyItems)
+        #expect(draft.standardInputReaders.isEmpty)
+        draft.items += [.parameterFromFile(key: "a", path: "-", isJSON: true), .file(field: "f", path: "-", mimeType: nil), .file(field: "g", path: "./-", mimeType: nil)]
+        draft.body = .file(path: "-")
+        #expect(draft.hasBodyItems)
+        #expect(draft.standardInputReaders == ["a:=@-", "f@-", RequestDraft.rawBodyReader])
+        var parameters = RequestDraft(method: "POST", url: "http://h/")
+        parameters.parameters = .dictionary([:])
+        #expect(parameters.hasBodyItems, "--params-json gives a body")
+    }
+}

@@ -506,6 +506,7 @@ struct SessionSchemaTests {
     static let mappings: [(path: String, keys: [String])] = [
         ("$.properties", names(SessionKey.TopLevel.self)),
         ("$.properties.defaults.properties", names(SessionKey.Defaults.self)),
+        ("$.properties.cookies.properties", names(SessionKey.Cookies.self)),
         ("$[\"$defs\"].properties.properties", ObservedProperty.listingOrder.map(\.sessionKey)),
         ("$[\"$defs\"].response.properties", names(SessionKey.Response.self)),
         ("$.properties.defaults.properties.security.properties", names(SessionKey.Security.self)),

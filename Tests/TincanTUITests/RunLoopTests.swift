@@ -146,4 +146,40 @@ struct RunLoopTests {
         #expect(ended.method == "HEAD", "quit without saving: the edit is left unsaved")
         #expect(try Session.load(path: path).requests[0].method == "GET")
     }
+
+    @Test("opening another session saves the first one's cookie file and sends the new one's cookies (issue 18 §6)")
+    func openingASessionSwitchesItsCookieFile() async throws {
+        let directory = try TemporaryDirectory()
+        try await withDemoServer { server in
+            let firstJar = try directory.write("first.txt", Array("127.0.0.1\tFALSE\t/\tFALSE\t0\tfirst\t1\n".utf8))
+            let secondJar = try directory.write("second.txt", Array("127.0.0.1\tFALSE\t/\tFALSE\t0\tsecond\t2\n".utf8))
+            let first = try directory.write("first.tincan.yaml", Array("base: \(server.baseURL)\ncookies: {file: first.txt}\nrequests:\n  - url: /cookies/set?more=3\n".utf8))
+            let second = try directory.write("second.tincan.yaml", Array("base: \(server.baseURL)\ncookies: {file: second.txt}\nrequests:\n  - url: /cookies\n".utf8))
+            var state = AppState(width: 120, height: 40)
+            state.open(Workspace(session: try Session.load(path: first), path: first))
+            let terminal = MemoryTerminal(width: 120, height: 40)
+            let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+            try managers.loadCookies(from: firstJar)
+            let final = start(state, on: terminal, managers: managers)
+            terminal.type([.key(.ctrl("r"))])
+            let sent = await terminal.waitFor("\"more\": \"3\"")
+            terminal.type([.key(.alt("o"))])
+            _ = await terminal.waitFor("Open session")
+            terminal.type([.key(.ctrl("u")), .paste(second)])
+            _ = await terminal.waitFor("/second.tincan.yaml")
+            terminal.type([.key(KeyEvent(.enter))])
+            let opened = await terminal.waitFor(" tincan  second.tincan.yaml")
+            terminal.type([.key(.ctrl("r"))])
+            let echoed = await terminal.waitFor("\"second\": \"2\"")
+            let screen = terminal.text
+            terminal.type([.key(KeyEvent(.function(10)))])
+            _ = await final.first { _ in true }
+            try managers.saveCookies()
+            await managers.invalidateAll()
+            #expect(sent && opened && echoed, "\(screen)")
+            #expect(!screen.contains("\"first\""), "the first session's cookies are not sent for the second: \(screen)")
+            #expect(try CookieFile.load(from: firstJar).map(\.pair) == ["first=1", "more=3"], "saved when the second session opened")
+            #expect(try CookieFile.load(from: secondJar).map(\.pair) == ["second=2"])
+        }
+    }
 }

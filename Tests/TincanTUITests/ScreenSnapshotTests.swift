@@ -14,7 +14,7 @@ struct ScreenSnapshotTests {
         case responseXML, progress, help, methodPicker, promptError, previewError, zoomedResponse, lightTheme, wideText
         case collection, environmentPicker, curlDialog
         case responseSearch, responseHex, compareDialog
-        case explainBaseSlash, explainLeadingSlash, explainBodyJSON, explainNestedKeys, explainHeaders, explainProperties, explainValidation
+        case explainBaseSlash, explainLeadingSlash, explainBodyJSON, explainNestedKeys, explainHeaders, explainProperties, explainCookieFile, explainValidation
 
         var testDescription: String { rawValue }
 
@@ -114,6 +114,8 @@ struct ScreenSnapshotTests {
                 }
             case .explainProperties:
                 ScreenSnapshotTests.explain(&state, step: "Observed properties") { $0.observed.timeoutInterval = 5; $0.observed.httpShouldHandleCookies = false }
+            case .explainCookieFile:
+                ScreenSnapshotTests.explain(&state, step: "Observed properties") { $0.workspace.session.cookieFile = "state/cookies.txt"; $0.observed.httpShouldHandleCookies = false }
             case .explainValidation:
                 state.responseSerializer = .json
                 Fixtures.send(&state, status: 404, contentType: "text/html", body: "<h1>Not found</h1>")

@@ -32,6 +32,9 @@ public struct RequestDraft: Sendable {
     public var body: RawBody?
     /// The directory that relative file paths in items are read from.
     public var workingDirectory: String = FileManager.default.currentDirectoryPath
+    /// The bytes that the path `-` reads (see ``standardInputPath``), as the front end read its
+    /// standard input once; nil when it read none, and a `-` is then an error.
+    public var standardInput: [UInt8]?
 
     /// Creates a draft.
     public init(method: String, url: String, baseURL: String? = nil) {
@@ -96,7 +99,13 @@ public struct RequestDraft: Sendable {
                 method: method, url: url, parameters: parameters, boundary: boundary
             ) { form in
                 for file in files {
-                    try form.appendFile(at: resolvePath(file.path), name: file.field, mimeType: file.mimeType)
+                    if file.path == Self.standardInputPath {
+                        let bytes = try standardInputBytes(for: "\(file.field)@\(file.path)")
+                        form.append(fileData: bytes, name: file.field, fileName: Self.standardInputFileName,
+                                    mimeType: file.mimeType ?? MIMEType.forPathExtension(""))
+                    } else {
+                        try form.appendFile(at: resolvePath(file.path), name: file.field, mimeType: file.mimeType)
+                    }
                 }
             }
         } else {
@@ -108,7 +117,11 @@ public struct RequestDraft: Sendable {
                 throw RequestSerializationError(.invalidFormParameters(
                     "a \(method) request with parameters in its body cannot also have a raw body; put the parameters in the query (name==value on the command line, query: in a session)"))
             }
-            request.body = try body.requestBody(resolvingPathsWith: resolvePath)
+            if case .file(Self.standardInputPath) = body {
+                request.body = .bytes(try standardInputBytes(for: "a body file of \(Self.standardInputPath)"))
+            } else {
+                request.body = try body.requestBody(resolvingPathsWith: resolvePath)
+            }
         }
         HTTPSessionManager.apply(headers, to: &request)
         for item in items {
@@ -151,9 +164,17 @@ public struct RequestDraft: Sendable {
     }
 
     private func readParameterFile(_ path: String, isJSON: Bool, key: String) throws -> ParameterValue {
-        let resolved = resolvePath(path)
-        guard let data = FileManager.default.contents(atPath: resolved) else {
-            throw RequestSerializationError(.fileNotReachable(path: resolved))
+        let data: Data
+        let resolved: String
+        if path == Self.standardInputPath {
+            resolved = "standard input"
+            data = Data(try standardInputBytes(for: "\(key)\(isJSON ? ":=@" : "=@")\(path)"))
+        } else {
+            resolved = resolvePath(path)
+            guard let contents = FileManager.default.contents(atPath: resolved) else {
+                throw RequestSerializationError(.fileNotReachable(path: resolved))
+            }
+            data = contents
         }
         if isJSON {
             do {

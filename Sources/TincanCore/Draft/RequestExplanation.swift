@@ -48,14 +48,15 @@ extension RequestDraft {
     ///   - boundary: The multipart boundary the request is built with.
     ///   - sessionHeaders: Names of headers that came from a saved session's defaults, so they are
     ///     told apart from the request's own.
+    ///   - cookieFile: The cookie file the session keeps its cookies in across runs, as written, or nil.
     /// - Throws: What ``build(settings:boundary:)`` throws: a draft that cannot be built has no explanation.
-    public func explain(settings: RequestSettings = RequestSettings(), boundary: String? = nil, sessionHeaders: Set<String> = []) throws -> Explanation {
-        try explain(build(settings: settings, boundary: boundary), settings: settings, sessionHeaders: sessionHeaders)
+    public func explain(settings: RequestSettings = RequestSettings(), boundary: String? = nil, sessionHeaders: Set<String> = [], cookieFile: String? = nil) throws -> Explanation {
+        try explain(build(settings: settings, boundary: boundary), settings: settings, sessionHeaders: sessionHeaders, cookieFile: cookieFile)
     }
 
     /// Explains `request`, which ``build(settings:boundary:)`` already made from this draft with
     /// `settings` (so a caller that has built it does not build it twice).
-    public func explain(_ request: HTTPRequest, settings: RequestSettings = RequestSettings(), sessionHeaders: Set<String> = []) throws -> Explanation {
+    public func explain(_ request: HTTPRequest, settings: RequestSettings = RequestSettings(), sessionHeaders: Set<String> = [], cookieFile: String? = nil) throws -> Explanation {
         var steps = [explainURL(request)]
         let parameters = try mergedParameters()
         let fileCount = items.reduce(0) { count, item in if case .file = item { count + 1 } else { count } }
@@ -65,7 +66,7 @@ extension RequestDraft {
         steps.append(explainContentType(request, inURI: inURI, isMultipart: isMultipart))
         if let encoding = explainEncoding(parameters, inURI: inURI, isMultipart: isMultipart) { steps.append(encoding) }
         steps.append(explainHeaders(request, settings: settings, sessionHeaders: sessionHeaders, isMultipart: isMultipart))
-        steps.append(explainProperties(settings: settings))
+        steps.append(explainProperties(settings: settings, cookieFile: cookieFile))
         return Explanation(steps: steps)
     }
 
@@ -300,7 +301,7 @@ extension RequestDraft {
 
     // MARK: - Observed properties
 
-    private func explainProperties(settings: RequestSettings) -> Explanation.Step {
+    private func explainProperties(settings: RequestSettings, cookieFile: String?) -> Explanation.Step {
         var lines: [Explanation.Line] = []
         var effective = settings.observedProperties
         for property in observed.changed { effective.copyValue(of: property, from: observed) }
@@ -311,6 +312,13 @@ extension RequestDraft {
                 lines.append(.init("`\(property.afNetworkingName)` = `\(effective.text(of: property))`: set, so copied onto this request\(linux)"))
             } else {
                 lines.append(.init("`\(property.afNetworkingName)` not set: left to the session (`\(defaults.text(of: property))`)\(linux)", .detail))
+            }
+            if property == .httpShouldHandleCookies, let cookieFile {
+                // Issue 18 §6: where the jar this property uses comes from, and goes.
+                lines.append(.init("Cookies are read from `\(cookieFile)` when the session opens and saved back to it (mode 0600) when it ends, because the session names it in `cookies: {file: …}`; curl's `-b` and `-c` share the file", .detail))
+                if effective.httpShouldHandleCookies == false {
+                    lines.append(.init("This request neither sends nor stores them: `httpShouldHandleCookies` is off", .detail))
+                }
             }
         }
         return Explanation.Step(topic: .properties, title: "Observed properties", lines: lines)

@@ -18,8 +18,10 @@ public enum AtomicFile {
     /// Writes `bytes` as the whole content of the file `path` names.
     ///
     /// The file keeps its permission bits; a new file is created 0644 (less the umask).
+    /// - Parameter mode: Permission bits the file gets whatever it had, from its first byte on
+    ///   (a cookie jar's 0600), or nil to keep them as above.
     /// - Throws: ``FileWriteError`` naming `path` and the reason; nothing is left behind.
-    public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t? = nil) throws(FileWriteError) {
         let target = try resolvingLinks(path)
         var info = stat()
         let exists = stat(target, &info) == 0
@@ -28,7 +30,7 @@ public enum AtomicFile {
             try writeInPlace(bytes, to: target, reportedAs: path)
             return
         }
-        try replace(target, reportedAs: path) { writeAll(bytes, to: $0) }
+        try replace(target, reportedAs: path, mode: mode) { writeAll(bytes, to: $0) }
     }
 
     /// Moves the finished file `source` over the file `path` names, following symbolic links as
@@ -91,19 +93,23 @@ public enum AtomicFile {
     }
 
     /// Fills a temporary file in `target`'s folder with `fill` (which returns 0 or an `errno`),
-    /// flushes it, and renames it over `target`, keeping an existing file's mode.
-    private static func replace(_ target: String, reportedAs path: String, fill: (Int32) -> Int32) throws(FileWriteError) {
+    /// flushes it, and renames it over `target`, keeping an existing file's mode unless `mode` is given.
+    private static func replace(_ target: String, reportedAs path: String, mode: mode_t? = nil, fill: (Int32) -> Int32) throws(FileWriteError) {
         var info = stat()
         let exists = stat(target, &info) == 0
         let directory = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
         let folder = directory.isEmpty ? "." : directory
         let temporary = folder + "/.\(name).tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o644)
         guard descriptor >= 0 else { throw FileWriteError(path: path, reason: .system(errno)) }
         var failure: Int32 = 0
         // An existing file keeps its mode exactly; open's mode would have gone through the umask.
-        if exists, fchmod(descriptor, info.st_mode & 0o7777) != 0 { failure = errno }
+        if let mode {
+            if fchmod(descriptor, mode) != 0 { failure = errno }
+        } else if exists, fchmod(descriptor, info.st_mode & 0o7777) != 0 {
+            failure = errno
+        }
         if failure == 0 { failure = fill(descriptor) }
         if failure == 0, fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == 0 { failure = errno }

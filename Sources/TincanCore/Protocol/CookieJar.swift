@@ -42,6 +42,17 @@ public final class CookieJar: Sendable {
     /// Every cookie stored, expired ones included until the next store or lookup.
     public var all: [Cookie] { cookies.withLock { $0 } }
 
+    /// Adds cookies as they are (a cookie file's, see ``CookieFile``), each replacing a stored
+    /// one with the same name, domain and path.
+    public func insert(_ loaded: [Cookie]) {
+        cookies.withLock { stored in
+            for cookie in loaded {
+                stored.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+                stored.append(cookie)
+            }
+        }
+    }
+
     /// Empties the jar.
     public func removeAll() {
         cookies.withLock { $0.removeAll() }

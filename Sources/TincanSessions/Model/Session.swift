@@ -20,6 +20,10 @@ public struct Session: Sendable, Equatable {
     public var variables: OrderedDictionary<String, ParameterValue> = [:]
     /// Named environments: variables that replace ``variables`` when the environment is chosen.
     public var environments: OrderedDictionary<String, OrderedDictionary<String, ParameterValue>> = [:]
+    /// The Netscape cookie file (curl's `-b`/`-c` format) the session's cookies are read from
+    /// before it runs and saved to after, as written (`cookies: {file: …}`): relative to the
+    /// session file's folder; nil keeps cookies in memory only.
+    public var cookieFile: String?
     /// The requests, run in order.
     public var requests: [SavedRequest] = []
     /// Where `{{name}}` references stand outside the requests (base, defaults, variables), for

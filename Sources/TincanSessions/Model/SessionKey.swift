@@ -11,7 +11,15 @@ import TincanCore
 public enum SessionKey {
     /// The top level of a session.
     public enum TopLevel: String, Sendable, CaseIterable {
-        case name, description, base, defaults, variables, environments, requests
+        case name, description, base, defaults, variables, environments
+        /// A cookie file kept across runs (issue 18 §6).
+        case cookies
+        case requests
+    }
+
+    /// `cookies:` at the top level: the jar kept across runs.
+    public enum Cookies: String, Sendable, CaseIterable {
+        case file
     }
 
     /// `defaults:`.

@@ -42,6 +42,12 @@ struct SessionReader {
                     guard !name.isEmpty else { throw file.error(at: nameNode, "expected an environment name") }
                     session.environments[name] = try variables(environment, in: "environment '\(name)'")
                 }
+            case .cookies:
+                for (cookiesKey, _, setting) in try entries(value, SessionKey.Cookies.self, in: "cookies") {
+                    switch cookiesKey {
+                    case .file: session.cookieFile = try text(setting, "a cookie file's path (Netscape format, as curl -c writes), relative to the session file")
+                    }
+                }
             case .requests:
                 guard let sequence = value.sequence else {
                     throw file.error(at: value, "expected a list of requests, each starting with '- method:'")

@@ -16,6 +16,7 @@ extension Session {
         if !environments.isEmpty {
             pairs.append((.environments, .mapping(environments.map { ($0.key, YAMLValue(.dictionary($0.value))) })))
         }
+        if let cookieFile { pairs.append((.cookies, .mapping([(SessionKey.Cookies.file.rawValue, .string(cookieFile))]))) }
         pairs.append((.requests, .sequence(requests.map { .mapping($0.yamlPairs()) })))
         return YAMLWriter.write(.mapping(pairs.pairs))
     }

@@ -18,6 +18,9 @@ public struct ReplayOptions: Sendable {
     public var maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes
     /// The process environment, for `{{$env.NAME}}`.
     public var processEnvironment = ProcessInfo.processInfo.environment
+    /// Standard input as the front end read it, for every request whose body file, upload or
+    /// multipart file is `-` (``Session/readsStandardInput``); nil when none was read.
+    public var standardInput: [UInt8]?
 
     /// Creates the default options.
     public init() {}
@@ -94,6 +97,12 @@ public final class Replayer: Sendable {
         let directory = sessionDirectory(of: path)
         try checkDownloadFolders(template: template, directory: directory)
         let manager = try makeManager(template: template, directory: directory)
+        do {
+            try session.loadCookies(into: manager.cookieJar, directory: directory)
+        } catch {
+            try? await manager.invalidate(cancelingTasks: true)
+            throw error
+        }
         var recordedSession = session
         var outcomes: [RequestOutcome] = []
         var stop = false
@@ -119,6 +128,7 @@ public final class Replayer: Sendable {
             }
         }
         try? await manager.invalidate(cancelingTasks: true)
+        try session.saveCookies(from: manager.cookieJar, directory: directory)
         let report = ReplayReport(sessionName: session.name ?? (path as NSString).lastPathComponent, file: path, outcomes: outcomes,
                                   duration: (clock.now - started).inSeconds)
         return (report, recordedSession)
@@ -156,10 +166,11 @@ public final class Replayer: Sendable {
 
     private func run(_ index: Int, template: inout Template, directory: String, manager: URLSessionManager, outcome: inout RequestOutcome) async {
         let saved = session.requests[index]
-        let resolved: ResolvedRequest
+        var resolved: ResolvedRequest
         let request: HTTPRequest
         do {
             resolved = try session.resolve(index, template: template, directory: directory, file: path)
+            resolved.draft.standardInput = options.standardInput
             request = try resolved.draft.build()
             if let download = resolved.options.download { try DownloadDestination.check(download.path) }
         } catch {

@@ -48,7 +48,9 @@ extension Session {
             }
         }
         func resolvePath(_ path: String) throws(RequestResolutionError) -> String {
-            resolveSessionPath(try expand(path), in: directory)
+            let expanded = try expand(path)
+            // `-` is standard input (issue 18 §7), which the front end reads, not a file beside the session.
+            return expanded == RequestDraft.standardInputPath ? expanded : resolveSessionPath(expanded, in: directory)
         }
 
         var draft = RequestDraft(method: saved.method, url: try expand(saved.url), baseURL: try base.map(expand))
@@ -99,7 +101,8 @@ extension Session {
         if let download = saved.download { resolved.options.download = TaskOptions.Download(path: try resolvePath(download)) }
         if let upload = saved.upload {
             let path = try resolvePath(upload.file)
-            resolved.options.uploadFile = path
+            // Standard input is sent from memory, as the draft's body; a file is streamed by an upload task.
+            resolved.options.uploadFile = path == RequestDraft.standardInputPath ? nil : path
             // The draft carries the file as its body, so that the preview, the Explain view and
             // an export show what the upload task streams.
             resolved.draft.upload(fromFile: path)

@@ -118,6 +118,7 @@ extension AppState {
                 }
                 maxBody = trimmed
             }
+        case .cookieFile: return answerCookieFile(text)
         case .saveAs: return answerSaveAs(text)
         case .openSession: return answerOpen(text)
         case .renameRequest: renameRequest(text)

@@ -27,6 +27,8 @@ extension AppState {
             mode = .modal(.prompt(Prompt(.maxBody, title: "Body kept in memory", question: "Bytes (500k, 256M, 2G), 0 for no limit, empty for the default", text: maxBody ?? "")))
         case .uploadLimit:
             mode = .modal(.prompt(Prompt(.uploadLimit, title: "Upload pace", question: "Bytes per second (64k, 1m), empty for full speed", text: uploadBytesPerSecond.map(String.init) ?? "")))
+        case .cookieFile:
+            mode = .modal(.prompt(Prompt(.cookieFile, title: "Cookie file", question: "curl's cookie file (-b/-c), beside the session; empty for none", text: workspace.session.cookieFile ?? "")))
         }
     }
 
@@ -45,6 +47,32 @@ extension AppState {
         case .removeNulls: removesNulls = workspace.session.defaults.response.removesNulls ?? false
         case .maxBody: maxBody = workspace.session.defaults.response.maxBody
         case .uploadLimit: uploadBytesPerSecond = nil
+        case .cookieFile: workspace.session.cookieFile = nil
         }
+    }
+
+    /// Sets the session's cookie file (`cookies: {file: …}`) from the Props prompt: the runner
+    /// then loads it (and saves the jar to it), and saving the session writes the key.
+    ///
+    /// - Returns: Why the answer was refused: no session file to put it beside, or a file that
+    ///   does not parse (which is then never written over).
+    mutating func answerCookieFile(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else {
+            workspace.session.cookieFile = nil
+            return nil
+        }
+        guard let path = workspace.path else {
+            return "a cookie file is kept beside a session file; save the session first (f6)"
+        }
+        var session = workspace.session
+        session.cookieFile = trimmed
+        do {
+            _ = try CookieFile.load(from: session.cookieFilePath(in: Session.directory(of: path)) ?? trimmed)
+        } catch {
+            return "\(error)"
+        }
+        workspace.session.cookieFile = trimmed
+        return nil
     }
 }

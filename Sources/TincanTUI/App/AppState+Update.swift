@@ -41,6 +41,8 @@ extension AppState {
         case let .historyFailed(reason):
             recordsHistory = false
             status = StatusMessage("History is off for this run: \(reason)", .warning)
+        case let .cookieFileFailed(reason):
+            status = StatusMessage("Cookies: \(reason)", .warning)
         case .quit:
             shouldQuit = true
         }

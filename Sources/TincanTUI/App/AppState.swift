@@ -212,7 +212,7 @@ public struct AppState: Sendable {
             let request = try resolved.draft.build(boundary: boundary)
             preview = .request(request, text: try RequestPreview.text(request))
             // Only while the Explain view shows; it reads the request just built.
-            explanation = previewView == .explain ? try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session)) : nil
+            explanation = previewView == .explain ? try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile) : nil
         } catch {
             resolved = nil
             explanation = nil

@@ -17,6 +17,8 @@ public enum Message: Sendable {
     case editorFailed(String)
     /// The history file could not be written.
     case historyFailed(String)
+    /// The opened session's cookie file could not be read or saved (issue 18 §6).
+    case cookieFileFailed(String)
     /// Leave now, asking nothing: a signal (SIGINT, SIGTERM, SIGHUP) asked the app to stop.
     case quit
 }

@@ -26,6 +26,8 @@ public struct Prompt: Sendable, Equatable {
         case acceptableStatusCodes
         case uploadLimit
         case maxBody
+        /// The session's cookie file (issue 18 §6).
+        case cookieFile
         case saveAs
         case openSession
         case renameRequest

@@ -4,6 +4,8 @@ import TincanCore
 /// send setting beside them.
 enum PropertyRow: CaseIterable {
     case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus, removeNulls, maxBody, uploadLimit
+    /// The session's cookie file, kept across runs (issue 18 §6).
+    case cookieFile
 
     /// The row's label: an observed property's AFNetworking name, from the core, or the setting's.
     var label: String {
@@ -14,6 +16,7 @@ enum PropertyRow: CaseIterable {
         case .removeNulls: "remove nulls"
         case .maxBody: "max body"
         case .uploadLimit: "upload pace"
+        case .cookieFile: "cookie file"
         }
     }
 
@@ -26,7 +29,7 @@ enum PropertyRow: CaseIterable {
         case .pipelining: .httpShouldUsePipelining
         case .cellular: .allowsCellularAccess
         case .networkService: .networkServiceType
-        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit: nil
+        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit, .cookieFile: nil
         }
     }
 
@@ -47,6 +50,7 @@ enum PropertyRow: CaseIterable {
             guard let text = state.maxBody else { return RequestPreview.shortSize(Double(TaskOptions.defaultMaximumBodyBytes)) }
             return text == "0" ? "no limit" : text
         case .uploadLimit: return state.uploadBytesPerSecond.map { "\(RequestPreview.byteCount(Int64($0)))/s" } ?? "full speed"
+        case .cookieFile: return state.workspace.session.cookieFile ?? "in memory"
         }
     }
 
@@ -59,6 +63,7 @@ enum PropertyRow: CaseIterable {
         case .removeNulls: return state.removesNulls
         case .maxBody: return state.maxBody != nil
         case .uploadLimit: return state.uploadBytesPerSecond != nil
+        case .cookieFile: return state.workspace.session.cookieFile != nil
         default: return false
         }
     }

@@ -44,6 +44,8 @@ public final class AppRunner: Sendable {
     /// - Returns: The state at the end.
     public func run(_ initial: AppState, onFirstPaint: (() -> Void)? = nil) -> AppState {
         var state = initial
+        var cookieFile = Self.cookieFile(of: state)
+        var sessionPath = state.workspace.path
         let size = terminal.size
         _ = state.update(.input(.resize(width: size.width, height: size.height)))
         var previous: ScreenBuffer?
@@ -104,10 +106,35 @@ public final class AppRunner: Sendable {
                     break
                 }
             }
+            // Another session opened (or this one's cookie file changed in the Props tab): the
+            // old jar is saved to its file, and the new file's cookies replace it (or, for the
+            // same session, are laid over the cookies it has so far).
+            let nowCookieFile = Self.cookieFile(of: state)
+            let sameSession = state.workspace.path == sessionPath
+            sessionPath = state.workspace.path
+            if nowCookieFile != cookieFile {
+                cookieFile = nowCookieFile
+                do {
+                    try managers.saveCookies()
+                } catch {
+                    _ = state.update(.cookieFileFailed("\(error)"))
+                }
+                do {
+                    try managers.loadCookies(from: nowCookieFile, keepingCookies: sameSession)
+                } catch {
+                    _ = state.update(.cookieFileFailed("\(error); the session's cookies are kept in memory only, and the file is not written"))
+                }
+            }
             paint()
         }
         for task in tasks.withLock({ Array($0.values) }) { task.cancel() }
         return state
+    }
+
+    /// The opened session's cookie file as a path (relative to the session file), or nil.
+    static func cookieFile(of state: AppState) -> String? {
+        guard let path = state.workspace.path else { return nil }
+        return state.workspace.session.cookieFilePath(in: Session.directory(of: path))
     }
 
     private func send(_ id: Int, _ request: HTTPRequest, _ plan: SendPlan) {
@@ -199,6 +226,11 @@ final class Inbox: Sendable {
 public final class ManagerPool: Sendable {
     private let standard: URLSessionManager
     private let secured = Mutex<[(security: SecuritySettings, manager: URLSessionManager)]>([])
+    /// The cookies of the opened session's cookie file, which a manager made later starts with too.
+    private let loadedCookies = Mutex<[Cookie]>([])
+    /// The cookie file the jars came from and are saved to; nil for none, or for one that did
+    /// not parse, which is then never written over.
+    private let boundCookieFile = Mutex<String?>(nil)
 
     /// A pool whose default-trust manager is `standard`.
     public init(_ standard: URLSessionManager) {
@@ -213,10 +245,66 @@ public final class ManagerPool: Sendable {
         return try secured.withLock { managers in
             if let known = managers.first(where: { $0.security == security }) { return known.manager }
             let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy())
+            made.cookieJar.insert(loadedCookies.withLock { $0 })
             managers.append((security, made))
             return made
         }
     }
+
+    // MARK: - The opened session's cookie file (issue 18 §6)
+
+    /// The cookie file the jars are saved to, if any.
+    public var cookieFile: String? { boundCookieFile.withLock { $0 } }
+
+    /// Fills every jar from the cookie file at `path` (none when it does not exist yet), which
+    /// ``saveCookies()`` then writes to; nil keeps cookies in memory only.
+    ///
+    /// - Parameter keepingCookies: Whether the cookies in the jars stay (the same session took a
+    ///   cookie file), the file's laid over them; otherwise the jars are emptied first (another
+    ///   session was opened).
+    /// - Throws: ``CookieFileError`` for a file that does not parse; the file is not bound, so it
+    ///   is never written over.
+    public func loadCookies(from path: String?, keepingCookies: Bool = false) throws(CookieFileError) {
+        boundCookieFile.withLock { $0 = nil }
+        if !keepingCookies {
+            for manager in [standard] + secured.withLock({ $0.map(\.manager) }) { manager.cookieJar.removeAll() }
+        }
+        loadedCookies.withLock { $0 = [] }
+        guard let path else { return }
+        insertCookies(try CookieFile.load(from: path))
+        boundCookieFile.withLock { $0 = path }
+    }
+
+    /// Saves every manager's cookies (``cookies``) to the bound cookie file; nothing without one.
+    ///
+    /// - Throws: ``FileWriteError`` naming the file.
+    public func saveCookies() throws(FileWriteError) {
+        guard let path = cookieFile else { return }
+        try CookieFile.save(cookies, to: path)
+    }
+
+    /// Puts a cookie file's cookies into every manager's jar, and into those made later.
+    public func insertCookies(_ cookies: [Cookie]) {
+        loadedCookies.withLock { $0 = cookies }
+        standard.cookieJar.insert(cookies)
+        for manager in secured.withLock({ $0.map(\.manager) }) { manager.cookieJar.insert(cookies) }
+    }
+
+    /// Every manager's cookies, one of each name, domain and path. A cookie from the file that
+    /// one manager changed or deleted is not brought back by another's untouched copy.
+    public var cookies: [Cookie] {
+        let jars = ([standard] + secured.withLock { $0.map(\.manager) }).map(\.cookieJar.all)
+        let loaded = Set(loadedCookies.withLock { $0 })
+        var merged: [Cookie] = []
+        for cookie in jars.joined().sorted(by: { $0.created < $1.created }) {
+            if loaded.contains(cookie), !jars.allSatisfy({ $0.contains(cookie) }) { continue }
+            merged.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+            merged.append(cookie)
+        }
+        return merged
+    }
+
+    // MARK: -
 
     /// Ends every manager, cancelling what is still running.
     public func invalidateAll() async {
