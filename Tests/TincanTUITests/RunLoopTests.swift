@@ -78,13 +78,14 @@ struct RunLoopTests {
             await managers.invalidateAll()
             #expect(shown)
             let exchange = try #require(ended.exchange)
-            // Every milestone comes after the start, and within the task's own total of it (plus
-            // the run loop's turn); a stale start put them all 1.5 s after it.
-            let total = try #require(exchange.result).metrics.total.inSeconds
-            #expect(exchange.startedAt >= 1.4, "the start is the moment of the send, not the last tick before it")
+            // The start is the moment ctrl+r was handled, after the idle spell; a stale start was
+            // the last tick before it, the app's first moment, so the clock showed the idle time
+            // as sending time. (Only the order is checked: how long the task then takes to report
+            // depends on how busy the machine is.)
+            #expect(exchange.startedAt >= 1.5, "the send started at \(exchange.startedAt) s, before ctrl+r was pressed")
+            #expect(!exchange.milestones.isEmpty)
             for milestone in exchange.milestones {
-                #expect(milestone.at >= exchange.startedAt)
-                #expect(milestone.at - exchange.startedAt < total + 0.5, "\(milestone.event) at \(milestone.at - exchange.startedAt) s of a \(total) s send")
+                #expect(milestone.at >= exchange.startedAt, "\(milestone.event) at \(milestone.at) s, before the send's start")
             }
         }
     }
