@@ -28,8 +28,9 @@ deps-run: check-swift
 apt-ncurses:
 	$(call apt_install,libncursesw5-dev)
 
+# tinyproxy: the real proxy the proxy tests start on loopback; openssl: encrypts a test key.
 deps-test: deps-run
-	$(call apt_install,tmux)
+	$(call apt_install,tmux tinyproxy openssl)
 
 deps-bench: deps-run
 	$(call apt_install,curl python3 python3-pip time)
