@@ -100,7 +100,7 @@ struct ProxyTests {
         let lower = ProxySettings(environment: ProxyEnvironment(["http_proxy": "127.0.0.1:2"]))
         let route = try lower.route(to: URLReference(parsing: "http://example.com/"))
         #expect(route.server?.port == 2)
-        #expect(route.description == "via proxy http://127.0.0.1:2 because http_proxy is set")
+        #expect(route.description == "via proxy 127.0.0.1:2 because http_proxy is set")
     }
 
     @Test("An https target reads https_proxy, then HTTPS_PROXY, then all_proxy and ALL_PROXY")
@@ -135,7 +135,7 @@ struct ProxyTests {
         let url = URLReference(parsing: "http://example.com/")
         let given = try ProxySettings(proxy: "127.0.0.1:9", noProxy: nil, environment: environment).route(to: url)
         #expect(given.server?.port == 9)
-        #expect(given.description == "via proxy http://127.0.0.1:9 because --proxy names it")
+        #expect(given.description == "via proxy 127.0.0.1:9 because --proxy names it")
         let off = try ProxySettings(proxy: "", noProxy: nil, environment: environment).route(to: url)
         #expect(off == ProxyRoute(server: nil, because: .disabled))
         #expect(try ProxySettings(environment: ProxyEnvironment()).route(to: url).because == .noneSet)

@@ -81,8 +81,8 @@ struct CurlTests {
     }
 
     @Test func unsupportedOptionsAreNamed() {
-        #expect(throws: InterchangeError(.unsupportedOption("--proxy"))) {
-            try CurlCommand.parse("curl --proxy http://p:1 https://h/")
+        #expect(throws: InterchangeError(.unsupportedOption("--socks5"))) {
+            try CurlCommand.parse("curl --socks5 p:1 https://h/")
         }
         #expect(throws: InterchangeError(.noURL)) { try CurlCommand.parse("curl -X POST") }
     }
@@ -185,6 +185,26 @@ struct CurlExportTests {
             "pins (/tmp/server.der): curl pins public keys only (--pinnedpubkey), so the pinned certificates are not carried over and curl trusts its CA store",
         ])
         #expect(try CurlCommand.parse(exported.command).request.properties.timeoutInterval == 3)
+    }
+
+    @Test func theSessionsProxyIsCarriedOverAsCurlsOptions() throws {
+        let (exported, _) = try Self.export("""
+            defaults:
+              proxy: http://ann:s%40cret@127.0.0.1:3128
+              noproxy: localhost,.internal
+            requests:
+              - method: GET
+                url: http://127.0.0.1:9/x
+            """)
+        #expect(exported.command.contains("-x 'http://ann:s%40cret@127.0.0.1:3128'"), "\(exported.command)")
+        #expect(exported.command.contains("--noproxy 'localhost,.internal'"), "\(exported.command)")
+        let off = try Self.export("""
+            defaults:
+              proxy: ""
+            requests:
+              - url: http://127.0.0.1:9/x
+            """).0
+        #expect(off.command.contains("--proxy ''"), "\(off.command)")
     }
 
     @Test func aBodilessPostIsFramedAsTincanFramesIt() throws {

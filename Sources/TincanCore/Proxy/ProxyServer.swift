@@ -90,6 +90,15 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
+    /// The proxy as curl's `-x` takes it, credentials percent-encoded (for an export the user runs).
+    public var curlURL: String {
+        let user = credential.map { credential in
+            let escape = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text }
+            return "\(escape(credential.user)):\(escape(credential.password))@"
+        } ?? ""
+        return "\(kind == .http ? "http" : "socks5h")://\(user)\(address)"
+    }
+
     /// The proxy as a URL with its password hidden: `http://user:***@127.0.0.1:8888`.
     public var description: String {
         let user = credential.map { "\($0.user):***@" } ?? ""

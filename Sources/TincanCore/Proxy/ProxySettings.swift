@@ -121,12 +121,13 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
 
     /// The route in words: "via proxy 127.0.0.1:8888 because HTTPS_PROXY is set".
     public var description: String {
-        switch because {
-        case .option: "via proxy \(server.map(\.description) ?? "") because --proxy names it"
-        case .variable(let name): "via proxy \(server.map(\.description) ?? "") because \(name) is set"
+        let via = server.map { "via \($0.kind == .socks5 ? "SOCKS5 proxy" : "proxy") \($0.address)" } ?? "direct"
+        return switch because {
+        case .option: "\(via) because --proxy names it"
+        case .variable(let name): "\(via) because \(name) is set"
         case .disabled: "direct because the proxy is turned off (--proxy '')"
         case .noneSet: "direct because no proxy is set (--proxy, http_proxy, https_proxy, all_proxy)"
-        case .bypassed(let entry, let list, let proxy): "direct because \(list) matches (entry `\(entry)`), bypassing \(proxy)"
+        case .bypassed(let entry, let list, let proxy): "direct because \(list) matches (entry `\(entry)`), bypassing proxy \(proxy.address)"
         }
     }
 }

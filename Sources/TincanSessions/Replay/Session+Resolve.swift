@@ -86,6 +86,16 @@ extension Session {
         }
         var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
         resolved.security = defaults.security.resolvingPaths(in: directory)
+        do {
+            resolved.options.proxy = try ProxySettings(proxy: defaults.proxy, noProxy: defaults.noProxy)
+        } catch {
+            throw fail(.proxy(error))
+        }
+        do {
+            resolved.options.clientIdentity = try defaults.tls.resolvingPaths(in: directory).identity()
+        } catch {
+            throw fail(.clientCertificate(error))
+        }
         if let auth = saved.auth {
             let credential = Credential(user: try expand(auth.user), password: try expand(auth.password))
             switch auth.scheme {

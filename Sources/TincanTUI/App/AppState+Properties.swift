@@ -27,6 +27,14 @@ extension AppState {
             mode = .modal(.prompt(Prompt(.maxBody, title: "Body kept in memory", question: "Bytes (500k, 256M, 2G), 0 for no limit, empty for the default", text: maxBody ?? "")))
         case .uploadLimit:
             mode = .modal(.prompt(Prompt(.uploadLimit, title: "Upload pace", question: "Bytes per second (64k, 1m), empty for full speed", text: uploadBytesPerSecond.map(String.init) ?? "")))
+        case .proxy:
+            mode = .modal(.prompt(Prompt(.proxy, title: "Proxy (for the session)", question: "[http://|socks5://]host[:port], - for none, empty for the environment's", text: workspace.session.defaults.proxy.map { $0.isEmpty ? "-" : $0 } ?? "")))
+        case .noProxy:
+            mode = .modal(.prompt(Prompt(.noProxy, title: "No proxy for (the session)", question: "Hosts, domains, IPs or CIDR ranges, comma-separated; empty for NO_PROXY", text: workspace.session.defaults.noProxy ?? "")))
+        case .clientCertificate:
+            mode = .modal(.prompt(Prompt(.clientCertificate, title: "Client certificate (for the session)", question: "PEM file, relative to the session file; empty for none", text: workspace.session.defaults.tls.certificate ?? "")))
+        case .clientKey:
+            mode = .modal(.prompt(Prompt(.clientKey, title: "Client key (for the session)", question: "PEM file; empty when the cert file holds the key. Passphrase: TINCAN_KEY_PASSPHRASE", text: workspace.session.defaults.tls.key ?? "")))
         }
     }
 
@@ -45,6 +53,10 @@ extension AppState {
         case .removeNulls: removesNulls = workspace.session.defaults.response.removesNulls ?? false
         case .maxBody: maxBody = workspace.session.defaults.response.maxBody
         case .uploadLimit: uploadBytesPerSecond = nil
+        case .proxy: workspace.session.defaults.proxy = nil
+        case .noProxy: workspace.session.defaults.noProxy = nil
+        case .clientCertificate: workspace.session.defaults.tls = ClientCertificateSettings()
+        case .clientKey: workspace.session.defaults.tls.key = nil
         }
     }
 }

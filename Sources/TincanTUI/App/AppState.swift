@@ -212,7 +212,13 @@ public struct AppState: Sendable {
             let request = try resolved.draft.build(boundary: boundary)
             preview = .request(request, text: try RequestPreview.text(request))
             // Only while the Explain view shows; it reads the request just built.
-            explanation = previewView == .explain ? try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session)) : nil
+            if previewView == .explain {
+                var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session))
+                explained.steps.append(.connection(to: request.url, options: resolved.options))
+                explanation = explained
+            } else {
+                explanation = nil
+            }
         } catch {
             resolved = nil
             explanation = nil

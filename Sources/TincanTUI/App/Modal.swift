@@ -26,6 +26,10 @@ public struct Prompt: Sendable, Equatable {
         case acceptableStatusCodes
         case uploadLimit
         case maxBody
+        case proxy
+        case noProxy
+        case clientCertificate
+        case clientKey
         case saveAs
         case openSession
         case renameRequest

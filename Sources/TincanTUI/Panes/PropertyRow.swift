@@ -4,6 +4,8 @@ import TincanCore
 /// send setting beside them.
 enum PropertyRow: CaseIterable {
     case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus, removeNulls, maxBody, uploadLimit
+    /// The session's connection settings (`defaults:` `proxy:`, `noproxy:` and `tls:`).
+    case proxy, noProxy, clientCertificate, clientKey
 
     /// The row's label: an observed property's AFNetworking name, from the core, or the setting's.
     var label: String {
@@ -14,6 +16,10 @@ enum PropertyRow: CaseIterable {
         case .removeNulls: "remove nulls"
         case .maxBody: "max body"
         case .uploadLimit: "upload pace"
+        case .proxy: "proxy"
+        case .noProxy: "no proxy"
+        case .clientCertificate: "client cert"
+        case .clientKey: "client key"
         }
     }
 
@@ -26,7 +32,7 @@ enum PropertyRow: CaseIterable {
         case .pipelining: .httpShouldUsePipelining
         case .cellular: .allowsCellularAccess
         case .networkService: .networkServiceType
-        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit: nil
+        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit, .proxy, .noProxy, .clientCertificate, .clientKey: nil
         }
     }
 
@@ -47,6 +53,17 @@ enum PropertyRow: CaseIterable {
             guard let text = state.maxBody else { return RequestPreview.shortSize(Double(TaskOptions.defaultMaximumBodyBytes)) }
             return text == "0" ? "no limit" : text
         case .uploadLimit: return state.uploadBytesPerSecond.map { "\(RequestPreview.byteCount(Int64($0)))/s" } ?? "full speed"
+        case .proxy:
+            let defaults = state.workspace.session.defaults
+            guard let proxy = defaults.proxy else { return "from environment" }
+            if proxy.trimmingCharacters(in: .whitespaces).isEmpty { return "none" }
+            // Shown without its password.
+            return (try? ProxyServer(parsing: proxy).description) ?? proxy
+        case .noProxy: return state.workspace.session.defaults.noProxy.map { $0.isEmpty ? "(empty: proxy all)" : $0 } ?? "from environment"
+        case .clientCertificate: return state.workspace.session.defaults.tls.certificate ?? "none"
+        case .clientKey:
+            let tls = state.workspace.session.defaults.tls
+            return tls.key ?? (tls.certificate == nil ? "none" : "in the cert file")
         }
     }
 
@@ -59,6 +76,10 @@ enum PropertyRow: CaseIterable {
         case .removeNulls: return state.removesNulls
         case .maxBody: return state.maxBody != nil
         case .uploadLimit: return state.uploadBytesPerSecond != nil
+        case .proxy: return state.workspace.session.defaults.proxy != nil
+        case .noProxy: return state.workspace.session.defaults.noProxy != nil
+        case .clientCertificate: return state.workspace.session.defaults.tls.certificate != nil
+        case .clientKey: return state.workspace.session.defaults.tls.key != nil
         default: return false
         }
     }
