@@ -35,7 +35,8 @@ public final class Tinyproxy: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-        let argv = [executable, "-d", "-c", configuration].map { strdup($0) } + [nil]
+        let arguments: [String] = [executable, "-d", "-c", configuration]
+        let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
         let spawned = withCleanSignals { posix_spawn(&child, executable, &actions, $0, argv, environ) }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import tincan
 import TincanDemoServer
 
 /// `--cert` and `--key`: a client certificate presented to a demo server that requires one
@@ -31,7 +32,7 @@ struct ClientCertificateTests {
         func encryptedKey(passphrase: String) async throws -> String {
             let path = (directory.path as NSString).appendingPathComponent("encrypted.key")
             let result = try await run("/usr/bin/openssl", ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", keyFile, "-out", path, "-passout", "pass:\(passphrase)"])
-            guard result.status == 0 else { throw SpawnError(message: "openssl: \(result.stderr)") }
+            guard result.status == 0 else { throw OpenSSLFailed(message: result.stderr) }
             return path
         }
     }
@@ -54,7 +55,7 @@ struct ClientCertificateTests {
     @Test("A certificate file that holds the key too needs no --key")
     func keyInCertificateFile() async throws {
         let fixture = try Fixture()
-        let both = try fixture.directory.write("both.pem", Array((fixture.client.certificatePEM + fixture.client.privateKeyPEM).utf8))
+        let both = try fixture.directory.write("both.pem", Array((fixture.client.certificatePEM + "\n" + fixture.client.privateKeyPEM).utf8))
         try await withDemoServer(tls: try fixture.server.serverConfiguration(requiringClientsOf: fixture.authority)) { server in
             let result = try await tincan(["send", "--ca-file", fixture.caFile, "--cert", both, "GET", server.baseURL + "/get"])
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -151,4 +152,9 @@ struct ClientCertificateTests {
             #expect(accepted.status == 0, "\(accepted.stdout)\(accepted.stderr)")
         }
     }
+}
+
+/// openssl could not encrypt a test key.
+struct OpenSSLFailed: Error {
+    var message: String
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import tincan
 
 /// `tincan send` through a real proxy (tinyproxy on loopback), chosen by `--proxy` or by the
 /// environment with curl's rules, and refused with the reason when the proxy says no.

@@ -34,15 +34,18 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
         let certificateBytes = try read(certificatePath, role: .certificate)
         let chain: [NIOSSLCertificate]
         do {
-            chain = try NIOSSLCertificate.fromPEMBytes(certificateBytes)
+            // Only the certificate blocks: BoringSSL stops at a key block in the same file.
+            let blocks = pemBlocks(certificateBytes) { $0 == "CERTIFICATE" }
+            chain = blocks.isEmpty ? [] : try NIOSSLCertificate.fromPEMBytes(Array(blocks.joined(separator: "\n").utf8))
         } catch {
             throw ClientIdentityError(.certificate, path: certificatePath, .notPEM("no PEM certificate in it"))
         }
         guard !chain.isEmpty else { throw ClientIdentityError(.certificate, path: certificatePath, .notPEM("no PEM certificate in it")) }
         let keyFile = keyPath ?? certificatePath
-        var bytes = certificateBytes
-        if keyPath != nil { bytes = try read(keyFile, role: .key) }
-        guard String(decoding: bytes, as: UTF8.self).contains("PRIVATE KEY-----") else {
+        var file = certificateBytes
+        if keyPath != nil { file = try read(keyFile, role: .key) }
+        let bytes = Array((pemBlocks(file) { $0.hasSuffix("PRIVATE KEY") }.first ?? "").utf8)
+        guard !bytes.isEmpty else {
             throw ClientIdentityError(.key, path: keyFile, .notPEM(keyPath == nil ? "the certificate file holds no private key; give it with --key" : "no PEM private key in it"))
         }
         let encrypted = isEncrypted(bytes)
@@ -64,6 +67,29 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
             throw ClientIdentityError(.key, path: keyFile, .mismatch(certificate: certificatePath))
         }
         return ClientIdentity(certificatePath: certificatePath, keyPath: keyFile, chain: chain, key: key)
+    }
+
+    /// The PEM blocks of `bytes` whose label (`CERTIFICATE`, `PRIVATE KEY`…) passes `wanted`,
+    /// each from its BEGIN line to its END line.
+    static func pemBlocks(_ bytes: [UInt8], where wanted: (String) -> Bool) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        var label = ""
+        for line in String(decoding: bytes, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed.hasPrefix("-----BEGIN "), trimmed.hasSuffix("-----") {
+                label = String(trimmed.dropFirst(11).dropLast(5))
+                current = wanted(label) ? [line] : nil
+                if current == nil { label = "" }
+            } else if current != nil {
+                current?.append(line)
+                if trimmed == "-----END \(label)-----" {
+                    blocks.append(current!.joined(separator: "\n") + "\n")
+                    current = nil
+                }
+            }
+        }
+        return blocks
     }
 
     /// Whether the PEM key in `bytes` is encrypted (PKCS #8 `ENCRYPTED PRIVATE KEY`, or a

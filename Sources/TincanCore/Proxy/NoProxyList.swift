@@ -41,7 +41,7 @@ public struct NoProxyList: Sendable, Hashable, CustomStringConvertible {
         }
         let name = Self.trimmingTrailingDot(bare).lowercased()
         return entries.first { entry in
-            var token = Self.trimmingTrailingDot(Substring(entry))
+            var token = Substring(Self.trimmingTrailingDot(entry))
             if token.hasPrefix(".") { token = token.dropFirst() }
             let pattern = token.lowercased()
             guard !pattern.isEmpty, pattern.count <= name.count else { return false }

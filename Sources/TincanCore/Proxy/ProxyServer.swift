@@ -59,7 +59,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             throw ProxyError(text, .hasPath)
         }
         guard let authority = reference.authority, let host = reference.host, !host.isEmpty else { throw ProxyError(text, .noHost) }
-        if URLValidation.typedTextProblem(host) != nil || host.contains(where: { $0 == " " || $0 == "/" }) {
+        if URLReference.typedTextProblem(host) != nil || host.contains(where: { $0 == " " || $0 == "/" }) {
             throw ProxyError(text, .badHost(host))
         }
         var port = Self.defaultPort
