@@ -70,21 +70,28 @@ public final class Tinyproxy: Sendable {
         return try await body(proxy)
     }
 
-    /// A loopback port that nothing listens on now (the kernel's pick, released at once).
+    /// A loopback port that nothing listens on now, below Linux's ephemeral range (32768 and
+    /// up): the tests' servers bind port 0 and take theirs from that range, and a test that
+    /// stops a server to find a refused port must not find tinyproxy there instead.
     public static func freePort() throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            if try isFree(port) { return port }
+        }
+        throw SpawnError(message: "no free port below the ephemeral range")
+    }
+
+    private static func isFree(_ port: Int) throws -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SpawnError(message: "socket: \(errno)") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard bound else { throw SpawnError(message: "bind: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func accepts(port: Int) -> Bool {
