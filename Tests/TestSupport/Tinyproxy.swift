@@ -35,6 +35,9 @@ public final class Tinyproxy: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        // Only those three: a demo server's listening socket inherited by the proxy would keep
+        // its port open after the server stopped (a test that expects it refused got a reset).
+        _ = addCloseFrom(&actions, 3)
         let arguments: [String] = [executable, "-d", "-c", configuration]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
