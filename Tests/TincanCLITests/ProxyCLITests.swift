@@ -74,6 +74,25 @@ struct ProxyCLITests {
         }
     }
 
+    @Test("A SOCKS5 proxy carries http from --proxy and https from ALL_PROXY (microsocks' log shows each)")
+    func throughSOCKS5() async throws {
+        let authority = try TestCertificate.authority()
+        let directory = try TemporaryDirectory()
+        let caFile = try directory.write("ca.pem", Array(authority.certificatePEM.utf8))
+        try await withDemoServer { plain in
+            try await withDemoServer(tls: try TestCertificate.issued(by: authority).serverConfiguration()) { secure in
+                try await Microsocks.with { socks in
+                    let http = try await tincan(["send", "--proxy", socks.url, "GET", plain.baseURL + "/get"])
+                    #expect(http.status == 0, "\(http.stdout)\(http.stderr)")
+                    #expect(socks.log.contains("connected to 127.0.0.1:\(plain.port)"), "\(socks.log)")
+                    let https = try await tincan(["send", "--ca-file", caFile, "GET", secure.baseURL + "/get"], environment: ["ALL_PROXY": "socks5://127.0.0.1:\(socks.port)"])
+                    #expect(https.status == 0, "\(https.stdout)\(https.stderr)")
+                    #expect(socks.log.contains("connected to 127.0.0.1:\(secure.port)"), "\(socks.log)")
+                }
+            }
+        }
+    }
+
     @Test("A proxy that refuses the tunnel (403) is exit 4 with the reason")
     func refusingProxy() async throws {
         try await withDemoServer { server in
