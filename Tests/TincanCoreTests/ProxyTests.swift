@@ -135,7 +135,7 @@ struct ProxyTests {
         let url = URLReference(parsing: "http://example.com/")
         let given = try ProxySettings(proxy: "127.0.0.1:9", noProxy: nil, environment: environment).route(to: url)
         #expect(given.server?.port == 9)
-        #expect(given.description == "via proxy 127.0.0.1:9 because --proxy names it")
+        #expect(given.description == "via proxy 127.0.0.1:9 because --proxy (a session's proxy:) names it")
         let off = try ProxySettings(proxy: "", noProxy: nil, environment: environment).route(to: url)
         #expect(off == ProxyRoute(server: nil, because: .disabled))
         #expect(try ProxySettings(environment: ProxyEnvironment()).route(to: url).because == .noneSet)

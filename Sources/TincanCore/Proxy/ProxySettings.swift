@@ -123,9 +123,9 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let via = server.map { "via \($0.kind == .socks5 ? "SOCKS5 proxy" : "proxy") \($0.address)" } ?? "direct"
         return switch because {
-        case .option: "\(via) because --proxy names it"
+        case .option: "\(via) because --proxy (a session's proxy:) names it"
         case .variable(let name): "\(via) because \(name) is set"
-        case .disabled: "direct because the proxy is turned off (--proxy '')"
+        case .disabled: "direct because proxies are turned off (--proxy '', a session's proxy: \"\")"
         case .noneSet: "direct because no proxy is set (--proxy, http_proxy, https_proxy, all_proxy)"
         case .bypassed(let entry, let list, let proxy): "direct because \(list) matches (entry `\(entry)`), bypassing proxy \(proxy.address)"
         }
