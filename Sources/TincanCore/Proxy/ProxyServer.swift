@@ -63,16 +63,11 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             throw ProxyError(text, .badHost(host))
         }
         var port = Self.defaultPort
-        let hostPort = authority.split(separator: "@").last.map(String.init) ?? authority
-        let afterHost = hostPort.hasPrefix("[") ? hostPort.split(separator: "]", maxSplits: 1).dropFirst().first.map(String.init) ?? "" : hostPort.contains(":") ? String(hostPort[hostPort.lastIndex(of: ":")!...]) : ""
-        if afterHost.hasPrefix(":") {
-            let digits = afterHost.dropFirst()
-            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let number = Int(digits), (1...65_535).contains(number) else {
-                throw ProxyError(text, .badPort(String(digits)))
+        if let portText = Self.portText(ofAuthority: authority) {
+            guard !portText.isEmpty, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText), (1...65_535).contains(number) else {
+                throw ProxyError(text, .badPort(String(portText)))
             }
             port = number
-        } else if !afterHost.isEmpty {
-            throw ProxyError(text, .badHost(hostPort))
         }
         var credential: Credential?
         if let userInfo = reference.userInfo {
@@ -83,6 +78,15 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         }
         if kind == .socks5, credential != nil { throw ProxyError(text, .socksCredentials) }
         self.init(kind: kind, host: host, port: port, credential: credential)
+    }
+
+    /// What follows the host's `:` in an authority (`user@host:port`, `[::1]:port`), or nil
+    /// when it names no port.
+    private static func portText(ofAuthority authority: String) -> Substring? {
+        let hostPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? Substring(authority)
+        let afterHost = hostPort.hasPrefix("[") ? hostPort[(hostPort.firstIndex(of: "]").map { hostPort.index(after: $0) } ?? hostPort.endIndex)...] : hostPort
+        guard let colon = afterHost.lastIndex(of: ":") else { return nil }
+        return afterHost[afterHost.index(after: colon)...]
     }
 
     /// `host:port`, as Explain and errors name the proxy (IPv6 in brackets).
