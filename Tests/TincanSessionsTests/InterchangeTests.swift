@@ -334,7 +334,7 @@ struct HTTPFileTests {
     }
 
     @Test func whatAnHTTPFileCannotSayIsReported() throws {
-        let session = try Session.parse("defaults:\n  headers:\n    User-Agent: null\n  security:\n    insecure: true\nrequests:\n  - url: http://h/\n    upload:\n      file: a.txt\n      rate: 1k\n", path: "s.yaml")
+        let session = try Session.parse("defaults:\n  headers:\n    User-Agent: null\n  security:\n    insecure: true\n  proxy: 127.0.0.1:3128\nrequests:\n  - url: http://h/\n    upload:\n      file: a.txt\n      rate: 1k\n", path: "s.yaml")
         let folder = try TemporaryDirectory()
         try folder.write("a.txt", Array("x".utf8))
         let resolved = try session.resolve(0, template: Template(variables: [:]), directory: folder.path)
@@ -343,6 +343,7 @@ struct HTTPFileTests {
             "request 'r': User-Agent is removed in the session, which a .http file cannot say; the client sends its own User-Agent if it has one",
             "request 'r': the upload rate (1000 bytes/s) is not carried over",
             "request 'r': the session's security settings (insecure, ca-file, pins) belong in the client's environment file, not the .http file",
+            "request 'r': the session's proxy (proxy, noproxy) is not carried over; a .http client takes its proxy from its own settings",
         ])
     }
 
