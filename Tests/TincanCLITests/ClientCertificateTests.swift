@@ -73,6 +73,19 @@ struct ClientCertificateTests {
         }
     }
 
+    @Test("A certificate from an authority the server does not trust fails with exit 4 and says so")
+    func untrustedClientCertificate() async throws {
+        let fixture = try Fixture()
+        let stranger = try TestCertificate.issued(by: try TestCertificate.authority(commonName: "Stranger CA"), commonName: "intruder")
+        let certFile = try fixture.directory.write("stranger.pem", Array(stranger.certificatePEM.utf8))
+        let keyFile = try fixture.directory.write("stranger.key", Array(stranger.privateKeyPEM.utf8))
+        try await withDemoServer(tls: try fixture.server.serverConfiguration(requiringClientsOf: fixture.authority)) { server in
+            let result = try await tincan(["send", "--ca-file", fixture.caFile, "--cert", certFile, "--key", keyFile, "GET", server.baseURL + "/get"])
+            #expect(result.status == 4)
+            #expect(result.stdout.contains("the server does not trust the client certificate's issuer"), "\(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test("An encrypted key takes its passphrase from TINCAN_KEY_PASSPHRASE")
     func encryptedKeyWithPassphrase() async throws {
         let fixture = try Fixture()
