@@ -80,16 +80,16 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Do not verify certificates (TLS stays encrypted, but anyone can pose as the server).")
     var insecure = false
 
-    @Option(name: .customLong("cert"), help: "Present this client certificate (PEM; it may hold the key too) to servers that ask for one (mutual TLS).")
+    @Option(name: .customLong("cert"), help: ArgumentHelp("Present this client certificate (PEM; it may hold the key too) to servers that ask for one (mutual TLS).", valueName: "FILE"))
     var clientCertificate: String?
 
-    @Option(name: .customLong("key"), help: "The client certificate's private key (PEM). An encrypted key's passphrase is asked on a terminal, else read from TINCAN_KEY_PASSPHRASE.")
+    @Option(name: .customLong("key"), help: ArgumentHelp("The client certificate's private key (PEM). An encrypted key's passphrase is asked on a terminal, else read from TINCAN_KEY_PASSPHRASE.", valueName: "FILE"))
     var clientKey: String?
 
-    @Option(help: "Send through this proxy: [http://|socks5://|socks5h://][user:password@]host[:port] (port 1080 by default); '' for none, whatever the environment says.")
+    @Option(help: ArgumentHelp("Send through this proxy: [http://|socks5://|socks5h://][user:password@]host[:port] (port 1080 by default); '' for none, whatever the environment says.", valueName: "URL"))
     var proxy: String?
 
-    @Option(help: "Hosts reached without the proxy: comma-separated names (matching their subdomains too), IP addresses or CIDR ranges, or *; replaces NO_PROXY, and '' proxies every host.")
+    @Option(help: ArgumentHelp("Hosts reached without the proxy: comma-separated names (matching their subdomains too), IP addresses or CIDR ranges, or *; replaces NO_PROXY, and '' proxies every host.", valueName: "LIST"))
     var noproxy: String?
 
     @Option(help: "Output format: text (the wire form) or json.")

@@ -14,13 +14,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 to 65535); 0 picks a free one.")
     var port: String = "8080"
 
-    @Option(name: .customLong("cert"), help: "Serve https with this certificate (PEM); needs --key.")
+    @Option(name: .customLong("cert"), help: ArgumentHelp("Serve https with this certificate (PEM); needs --key.", valueName: "FILE"))
     var certificate: String?
 
-    @Option(help: "The private key (PEM) of --cert.")
+    @Option(help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "FILE"))
     var key: String?
 
-    @Option(name: .customLong("client-ca"), help: "With --cert, require a client certificate issued by an authority in this PEM file (mutual TLS).")
+    @Option(name: .customLong("client-ca"), help: ArgumentHelp("With --cert, require a client certificate issued by an authority in this PEM file (mutual TLS).", valueName: "FILE"))
     var clientCA: String?
 
     func run() async throws {
