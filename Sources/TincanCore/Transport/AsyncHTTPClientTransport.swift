@@ -90,7 +90,16 @@ public final class AsyncHTTPClientTransport: Transport {
             defer { clients.isShutDown = true }
             return clients.isShutDown ? [] : Array(clients.byConnection.values)
         }
-        for client in open { try await client.shutdown() }
+        // Every client is shut down even when one fails; the first failure is then thrown.
+        var failure: (any Error)?
+        for client in open {
+            do {
+                try await client.shutdown()
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
     }
 
     public func send(
@@ -108,6 +117,7 @@ public final class AsyncHTTPClientTransport: Transport {
             throw TransportError(.invalidRequest("\(error)"))
         }
         clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
+        let client = try client(for: options.connection)
         let upload = request.body.length.flatMap { length in
             length > 0 ? UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, eventLoop: eventLoop) : nil
         }
@@ -118,7 +128,6 @@ public final class AsyncHTTPClientTransport: Transport {
             clientRequest.body = .bytes([UInt8]())
         }
         let delegate = ResponseDelegate(url: request.url, upload: upload, uploadLength: request.body.length, options: options, eventLoop: eventLoop, events: events)
-        let client = try client(for: options.connection)
         let task = client.execute(
             request: clientRequest,
             delegate: delegate,
