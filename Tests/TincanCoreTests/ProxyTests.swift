@@ -126,7 +126,7 @@ struct ProxyTests {
         #expect(route.description.hasPrefix("direct because no_proxy matches (entry `internal`)"))
         #expect(try ProxySettings(noProxy: NoProxyList(""), environment: environment).route(to: url).server?.port == 1)
         let option = try ProxySettings(noProxy: NoProxyList("api.internal"), environment: environment).route(to: url)
-        #expect(option.description.hasPrefix("direct because --noproxy matches"))
+        #expect(option.description.hasPrefix("direct because --noproxy (a session's noproxy:) matches"))
     }
 
     @Test("--proxy replaces the variables, --proxy '' turns proxies off, and no proxy anywhere is direct")

@@ -15,7 +15,7 @@ struct ScreenSnapshotTests {
         case collection, environmentPicker, curlDialog
         case responseSearch, responseHex, compareDialog
         case explainBaseSlash, explainLeadingSlash, explainBodyJSON, explainNestedKeys, explainHeaders, explainProperties, explainValidation
-        case explainProxyVariable, explainNoProxyMatch, explainSessionProxy, explainProxyOff, explainNoProxySet, explainBadProxyVariable, propertiesConnection
+        case explainProxyVariable, explainNoProxyMatch, explainSessionProxy, explainProxyOff, explainNoProxySet, explainBadProxyVariable, explainSessionNoProxy, propertiesConnection
 
         var testDescription: String { rawValue }
 
@@ -137,6 +137,11 @@ struct ScreenSnapshotTests {
                 ScreenSnapshotTests.explain(&state, step: "Connection") { _ in }
             case .explainBadProxyVariable:
                 ScreenSnapshotTests.explain(&state, step: "Connection") { $0.proxyEnvironment = ProxyEnvironment(["http_proxy": "ftp://127.0.0.1:21"]) }
+            case .explainSessionNoProxy:
+                ScreenSnapshotTests.explain(&state, step: "Connection") {
+                    $0.workspace.session.defaults.noProxy = "127.0.0.1"
+                    $0.proxyEnvironment = ProxyEnvironment(["http_proxy": "127.0.0.1:8888", "no_proxy": "example.com"])
+                }
             case .propertiesConnection:
                 state.setFocus(.properties)
                 state.workspace.session.defaults.proxy = "http://ann:secret@127.0.0.1:3128"

@@ -84,7 +84,7 @@ public struct ProxySettings: Sendable, Hashable {
             }
             source = .variable(name)
         }
-        let bypass: (list: NoProxyList, name: String)? = if let noProxy { (noProxy, "--noproxy") } else { environment.noProxy }
+        let bypass: (list: NoProxyList, name: String)? = if let noProxy { (noProxy, "--noproxy (a session's noproxy:)") } else { environment.noProxy }
         if let bypass, let host = url.host, let entry = bypass.list.match(host: host) {
             return ProxyRoute(server: nil, because: .bypassed(entry: entry, list: bypass.name, proxy: server))
         }
