@@ -28,8 +28,10 @@ deps-run: check-swift
 apt-ncurses:
 	$(call apt_install,libncursesw5-dev)
 
+# curl: the cookie-file tests share a jar with it; tinyproxy and microsocks: the real HTTP and
+# SOCKS5 proxies the proxy tests start on loopback; openssl: encrypts a test key.
 deps-test: deps-run
-	$(call apt_install,tmux curl)
+	$(call apt_install,tmux curl tinyproxy microsocks openssl)
 
 deps-bench: deps-run
 	$(call apt_install,curl python3 python3-pip time)

@@ -90,6 +90,8 @@ let package = Package(
                 "CursesBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // `tincan serve --cert/--key/--client-ca` hands the demo server a TLSConfiguration.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(

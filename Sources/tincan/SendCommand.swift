@@ -80,6 +80,18 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Do not verify certificates (TLS stays encrypted, but anyone can pose as the server).")
     var insecure = false
 
+    @Option(name: .customLong("cert"), help: ArgumentHelp("Present this client certificate (PEM; it may hold the key too) to servers that ask for one (mutual TLS).", valueName: "FILE"))
+    var clientCertificate: String?
+
+    @Option(name: .customLong("key"), help: ArgumentHelp("The client certificate's private key (PEM). An encrypted key's passphrase is asked on a terminal, else read from TINCAN_KEY_PASSPHRASE.", valueName: "FILE"))
+    var clientKey: String?
+
+    @Option(help: ArgumentHelp("Send through this proxy: [http://|socks5://|socks5h://][user:password@]host[:port] (port 1080 by default); '' for none, whatever the environment says.", valueName: "URL"))
+    var proxy: String?
+
+    @Option(help: ArgumentHelp("Hosts reached without the proxy: comma-separated names (matching their subdomains too), IP addresses or CIDR ranges, or *; replaces NO_PROXY, and '' proxies every host.", valueName: "LIST"))
+    var noproxy: String?
+
     @Option(help: "Output format: text (the wire form) or json.")
     var format: OutputFormat = .text
 
@@ -125,6 +137,9 @@ struct SendCommand: AsyncParsableCommand {
         // Last of the checks, so that bad input is refused before anything waits on a pipe.
         try readStandardInput(into: &draft)
         let request = try draft.build(boundary: boundary)
+        // Checked before --offline returns too: a bad proxy or certificate is an error either way.
+        let proxySettings = try makeProxySettings(for: request.url)
+        let clientIdentity = try makeClientIdentity()
         var output = StandardOutput()
         guard !offline else {
             switch format {
@@ -152,6 +167,8 @@ struct SendCommand: AsyncParsableCommand {
         if let bodyLimit { options.maximumBodyBytes = bodyLimit }
         options.deadline = deadline
         if let redirects { options.redirects = redirects }
+        options.proxy = proxySettings
+        options.clientIdentity = clientIdentity
         let manager: URLSessionManager
         do {
             // One request: its task runs on the transport's thread, with no hop between threads.
@@ -215,6 +232,45 @@ struct SendCommand: AsyncParsableCommand {
         policy.caFile = caFile
         policy.allowInvalidCertificates = insecure
         return policy
+    }
+
+    /// The proxy settings `--proxy`, `--noproxy` and the environment give, checked against the
+    /// first request's URL so that a proxy variable that cannot be used is bad input too.
+    func makeProxySettings(for url: URLReference) throws -> ProxySettings {
+        let settings: ProxySettings
+        do {
+            settings = try ProxySettings(proxy: proxy, noProxy: noproxy)
+        } catch {
+            throw CLIFailure.badInput("--proxy \(error)")
+        }
+        do {
+            _ = try settings.route(to: url)
+        } catch {
+            throw CLIFailure.badInput("proxy variable \(error)")
+        }
+        return settings
+    }
+
+    /// The client certificate `--cert` and `--key` give, read and checked now.
+    func makeClientIdentity() throws -> ClientIdentity? {
+        guard let certificate = clientCertificate else {
+            if clientKey != nil { throw CLIFailure.badInput("--key names the private key of a client certificate; it needs --cert FILE") }
+            return nil
+        }
+        do {
+            return try ClientIdentity.load(certificate: certificate, key: clientKey, passphrase: Self.passphrase(forKey: clientKey ?? certificate))
+        } catch {
+            throw CLIFailure.badInput("\(error.role.rawValue): \(error)")
+        }
+    }
+
+    /// An encrypted key's passphrase: `TINCAN_KEY_PASSPHRASE`, else asked on a terminal; nil for a
+    /// key that is not encrypted, or when there is neither (loading then says how to give one).
+    static func passphrase(forKey path: String) -> String? {
+        guard ClientIdentity.keyIsEncrypted(atPath: path) else { return nil }
+        if let value = ProcessInfo.processInfo.environment[ClientIdentity.passphraseVariable] { return value }
+        guard isatty(STDIN_FILENO) == 1, let typed = getpass("Passphrase for \(path): ") else { return nil }
+        return String(cString: typed)
     }
 
     /// The size of a regular file, or nil when `path` is not one.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOSSL
 import TincanCore
 import TincanDemoServer
 
@@ -13,6 +14,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 to 65535); 0 picks a free one.")
     var port: String = "8080"
 
+    @Option(name: .customLong("cert"), help: ArgumentHelp("Serve https with this certificate (PEM); needs --key.", valueName: "FILE"))
+    var certificate: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "FILE"))
+    var key: String?
+
+    @Option(name: .customLong("client-ca"), help: ArgumentHelp("With --cert, require a client certificate issued by an authority in this PEM file (mutual TLS).", valueName: "FILE"))
+    var clientCA: String?
+
     func run() async throws {
         let port: Int
         do {
@@ -20,16 +30,17 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
+        let tls = try tlsConfiguration()
         // The log is written from the server's threads; the first line that cannot be written
         // (a closed pipe, a full disk) stops the server and becomes the command's error.
         let lines = CheckedLines()
         let (failures, failed) = AsyncStream<Void>.makeStream()
         let server: DemoServer
         do {
-            server = try await DemoServer.start(port: port) { line in
+            server = try await DemoServer.start(port: port, log: { line in
                 lines.print(line + "\n")
                 if lines.firstFailure != nil { failed.finish() }
-            }
+            }, tls: tls)
         } catch {
             throw CLIFailure(message: "error: cannot listen on 127.0.0.1:\(port): \(error)", exitCode: .transportFailed)
         }
@@ -47,5 +58,23 @@ struct ServeCommand: AsyncParsableCommand {
             await server.stop()
         }
         if let failure = lines.firstFailure { throw failure }
+    }
+
+    /// The TLS settings `--cert`, `--key` and `--client-ca` ask for, or nil for plain http.
+    func tlsConfiguration() throws -> TLSConfiguration? {
+        guard let certificate else {
+            if key != nil || clientCA != nil { throw CLIFailure.badInput("\(key != nil ? "--key" : "--client-ca") needs --cert FILE (the server's certificate)") }
+            return nil
+        }
+        guard let key else { throw CLIFailure.badInput("--cert needs --key FILE (the certificate's private key)") }
+        for (option, path) in [("--cert", certificate), ("--key", key), ("--client-ca", clientCA)] {
+            guard let path else { continue }
+            if !FileManager.default.isReadableFile(atPath: path) { throw CLIFailure.badInput("\(option): \(path) is not a readable file") }
+        }
+        do {
+            return try DemoServer.tlsConfiguration(certificate: certificate, key: key, clientCA: clientCA)
+        } catch {
+            throw CLIFailure.badInput("--cert/--key/--client-ca: \(error)")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOSSL
+import TincanDemoServer
 import X509
 
 /// A certificate and key made in the test, so TLS tests need no files and no network.
@@ -77,5 +78,11 @@ public struct TestCertificate: Sendable {
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem))
         )
+    }
+
+    /// A server TLS configuration that presents this certificate and requires a client
+    /// certificate issued by `authority` (the demo server's mutual-TLS mode).
+    public func serverConfiguration(requiringClientsOf authority: TestCertificate) throws -> TLSConfiguration {
+        DemoServer.requiringClientCertificates(try serverConfiguration(), issuedBy: [try NIOSSLCertificate(bytes: Array(authority.certificatePEM.utf8), format: .pem)])
     }
 }

@@ -218,7 +218,7 @@ private let addChdir: @convention(c) (UnsafeMutablePointer<posix_spawn_file_acti
 }()
 
 /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), hidden from Swift's Glibc module.
-private let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
         fatalError("glibc has no posix_spawn_file_actions_addclosefrom_np")
     }

@@ -138,9 +138,9 @@ struct SessionCommandTests {
         let listed = try await tincan(["export", file, "--format", "curl", "--request", "two"])
         #expect(listed.stdout.hasPrefix("curl https://api.example/two"))
 
-        let bad = try await tincan(["import", "curl", "curl --proxy x https://h/"])
+        let bad = try await tincan(["import", "curl", "curl --socks5 x https://h/"])
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("the curl option --proxy cannot be imported"))
+        #expect(bad.stderr.contains("the curl option --socks5 cannot be imported"))
     }
 
     @Test func importedPathsStillNameTheSameFilesFromTheSessionsFolder() async throws {

@@ -130,12 +130,22 @@ struct CurlImportTests {
         #expect(try CurlCommand.parse("curl -L --speed-time 5 --connect-timeout 5 http://h/").warnings.isEmpty)
     }
 
+    @Test func proxiesAndClientCertificatesAreReportedAsSessionSettingsWithThePasswordHidden() throws {
+        let imported = try CurlCommand.parse("curl -L -x http://ann:s3cret@p:3128 --noproxy localhost -E client.pem --key client.key http://h/")
+        let warnings = imported.warnings.joined(separator: "\n")
+        #expect(warnings.contains("-x http://ann:***@p:3128: proxies are session-wide in Tincan; add proxy: http://ann:***@p:3128 under defaults:"), "\(warnings)")
+        #expect(warnings.contains("--noproxy localhost: proxies are session-wide"))
+        #expect(warnings.contains("-E client.pem: client certificates are session-wide in Tincan; add cert: client.pem under defaults: tls:"))
+        #expect(warnings.contains("--key client.key: client certificates are session-wide"))
+        #expect(!warnings.contains("s3cret"))
+    }
+
     @Test func clusteredShortOptionsTakeTheirValueFromTheRestOfTheWord() throws {
         let request = try CurlCommand.parse("curl -sLXPUT -dx http://h/").request
         #expect(request.method == "PUT")
         #expect(request.body == .text("x"))
-        #expect(throws: InterchangeError(.unsupportedOption("-x"))) {
-            try CurlCommand.parse("curl -sx proxy http://h/")
+        #expect(throws: InterchangeError(.unsupportedOption("-Z"))) {
+            try CurlCommand.parse("curl -sZ http://h/")
         }
     }
 }

@@ -14,7 +14,7 @@ private func text(_ body: () throws -> Void) -> String {
     }
 }
 
-private let curlReads = "--request, --header, --data, --data-ascii, --data-binary, --data-raw, --data-urlencode, --json, --form, --form-string, --user, --digest, --basic, --url, --user-agent, --referer, --cookie, --upload-file, --output, --max-time, --speed-time, --speed-limit, --connect-timeout, --cacert, --insecure, --limit-rate, --head, --get, --location, --max-redirs, --compressed, --http2, --http1.0, --http1.1, --tr-encoding, --retry"
+private let curlReads = "--request, --header, --data, --data-ascii, --data-binary, --data-raw, --data-urlencode, --json, --form, --form-string, --user, --digest, --basic, --url, --user-agent, --referer, --cookie, --upload-file, --output, --max-time, --speed-time, --speed-limit, --connect-timeout, --cacert, --insecure, --limit-rate, --head, --get, --location, --max-redirs, --compressed, --http2, --http1.0, --http1.1, --tr-encoding, --retry, --proxy, --noproxy, --cert, --key"
 
 /// The error `range` gives for `text`.
 private func rangeError(_ range: NumericRange, _ text: String) -> NumericRangeError {
@@ -66,10 +66,10 @@ struct InterchangeErrorTests {
         ("curl http://h/ --data", InterchangeError(.missingValue(option: "--data")), "--data needs a value"),
         ("curl http://a/ http://b/", InterchangeError(.twoURLs("http://a/", "http://b/")), "two URLs ('http://a/' and 'http://b/'); Tincan imports one request at a time"),
         ("curl http://a/ --url http://b/", InterchangeError(.twoURLs("http://a/", "http://b/")), "two URLs ('http://a/' and 'http://b/'); Tincan imports one request at a time"),
-        ("curl --proxy p http://h/", InterchangeError(.unsupportedOption("--proxy")),
-         "the curl option --proxy cannot be imported; Tincan reads \(curlReads), and options that only change curl's output"),
-        ("curl -sx p http://h/", InterchangeError(.unsupportedOption("-x")),
-         "the curl option -x cannot be imported; Tincan reads \(curlReads), and options that only change curl's output"),
+        ("curl --socks5 p http://h/", InterchangeError(.unsupportedOption("--socks5")),
+         "the curl option --socks5 cannot be imported; Tincan reads \(curlReads), and options that only change curl's output"),
+        ("curl -sZ http://h/", InterchangeError(.unsupportedOption("-Z")),
+         "the curl option -Z cannot be imported; Tincan reads \(curlReads), and options that only change curl's output"),
         ("curl -H nocolon http://h/", InterchangeError(.notAHeader("nocolon")), "-H 'nocolon' is not a header; expected 'Name: value'"),
         ("curl -H 'Bad Name: v' http://h/", InterchangeError(.invalidHeaderName("Bad Name"), at: "-H 'Bad Name: v'"), "-H 'Bad Name: v': 'Bad Name' is not a valid header name"),
         ("curl -d @- http://h/", InterchangeError(.dataFromStandardInput(option: "--data")),

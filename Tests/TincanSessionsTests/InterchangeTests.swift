@@ -81,8 +81,8 @@ struct CurlTests {
     }
 
     @Test func unsupportedOptionsAreNamed() {
-        #expect(throws: InterchangeError(.unsupportedOption("--proxy"))) {
-            try CurlCommand.parse("curl --proxy http://p:1 https://h/")
+        #expect(throws: InterchangeError(.unsupportedOption("--socks5"))) {
+            try CurlCommand.parse("curl --socks5 p:1 https://h/")
         }
         #expect(throws: InterchangeError(.noURL)) { try CurlCommand.parse("curl -X POST") }
     }
@@ -185,6 +185,26 @@ struct CurlExportTests {
             "pins (/tmp/server.der): curl pins public keys only (--pinnedpubkey), so the pinned certificates are not carried over and curl trusts its CA store",
         ])
         #expect(try CurlCommand.parse(exported.command).request.properties.timeoutInterval == 3)
+    }
+
+    @Test func theSessionsProxyIsCarriedOverAsCurlsOptions() throws {
+        let (exported, _) = try Self.export("""
+            defaults:
+              proxy: http://ann:s%40cret@127.0.0.1:3128
+              noproxy: localhost,.internal
+            requests:
+              - method: GET
+                url: http://127.0.0.1:9/x
+            """)
+        #expect(exported.command.contains("-x http://ann:s%40cret@127.0.0.1:3128"), "\(exported.command)")
+        #expect(exported.command.contains("--noproxy localhost,.internal"), "\(exported.command)")
+        let off = try Self.export("""
+            defaults:
+              proxy: ""
+            requests:
+              - url: http://127.0.0.1:9/x
+            """).0
+        #expect(off.command.contains("--proxy ''"), "\(off.command)")
     }
 
     @Test func aBodilessPostIsFramedAsTincanFramesIt() throws {
@@ -314,7 +334,7 @@ struct HTTPFileTests {
     }
 
     @Test func whatAnHTTPFileCannotSayIsReported() throws {
-        let session = try Session.parse("defaults:\n  headers:\n    User-Agent: null\n  security:\n    insecure: true\nrequests:\n  - url: http://h/\n    upload:\n      file: a.txt\n      rate: 1k\n", path: "s.yaml")
+        let session = try Session.parse("defaults:\n  headers:\n    User-Agent: null\n  security:\n    insecure: true\n  proxy: 127.0.0.1:3128\nrequests:\n  - url: http://h/\n    upload:\n      file: a.txt\n      rate: 1k\n", path: "s.yaml")
         let folder = try TemporaryDirectory()
         try folder.write("a.txt", Array("x".utf8))
         let resolved = try session.resolve(0, template: Template(variables: [:]), directory: folder.path)
@@ -323,6 +343,7 @@ struct HTTPFileTests {
             "request 'r': User-Agent is removed in the session, which a .http file cannot say; the client sends its own User-Agent if it has one",
             "request 'r': the upload rate (1000 bytes/s) is not carried over",
             "request 'r': the session's security settings (insecure, ca-file, pins) belong in the client's environment file, not the .http file",
+            "request 'r': the session's proxy (proxy, noproxy) is not carried over; a .http client takes its proxy from its own settings",
         ])
     }
 

@@ -510,6 +510,7 @@ struct SessionSchemaTests {
         ("$[\"$defs\"].properties.properties", ObservedProperty.listingOrder.map(\.sessionKey)),
         ("$[\"$defs\"].response.properties", names(SessionKey.Response.self)),
         ("$.properties.defaults.properties.security.properties", names(SessionKey.Security.self)),
+        ("$.properties.defaults.properties.tls.properties", names(SessionKey.TLS.self)),
         ("$.properties.requests.items.properties", names(SessionKey.Request.self)),
         ("$[\"$defs\"].headers.additionalProperties.oneOf[1].properties", names(SessionKey.Header.self)),
         ("$.properties.requests.items.properties.body.oneOf[1].properties", names(SessionKey.Body.self)),

@@ -9,7 +9,11 @@ enum Fixtures {
 
     /// The welcome state against a fixed base URL, so snapshots do not depend on a port.
     static func welcome(width: Int = 80, height: Int = 24) -> AppState {
-        AppState.welcome(baseURL: base, width: width, height: height)
+        var state = AppState.welcome(baseURL: base, width: width, height: height)
+        // The machine's proxy variables must not reach what the tests see.
+        state.proxyEnvironment = ProxyEnvironment()
+        state.refreshPreview()
+        return state
     }
 
     /// Sends keys and paste events through `update`, collecting the effects.

@@ -50,9 +50,9 @@ struct PasteCurlTests {
     @Test func aCommandThatCannotBeReadChangesNothing() {
         var state = Fixtures.welcome()
         let before = previewText(state)
-        Fixtures.press([.paste("curl --proxy p http://h/")], into: &state)
+        Fixtures.press([.paste("curl --socks5 p http://h/")], into: &state)
         #expect(previewText(state) == before)
-        #expect(state.status?.text.contains("the curl option --proxy cannot be imported") == true)
+        #expect(state.status?.text.contains("the curl option --socks5 cannot be imported") == true)
     }
 
     @Test func credentialsAndHeaderRemovalsAreKeptAndWhatCannotBeIsNamed() {

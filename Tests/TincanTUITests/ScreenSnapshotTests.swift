@@ -15,6 +15,7 @@ struct ScreenSnapshotTests {
         case collection, environmentPicker, curlDialog
         case responseSearch, responseHex, compareDialog
         case explainBaseSlash, explainLeadingSlash, explainBodyJSON, explainNestedKeys, explainHeaders, explainProperties, explainCookieFile, explainValidation
+        case explainProxyVariable, explainNoProxyMatch, explainSessionProxy, explainProxyOff, explainNoProxySet, explainBadProxyVariable, explainSessionNoProxy, propertiesConnection
 
         var testDescription: String { rawValue }
 
@@ -120,6 +121,34 @@ struct ScreenSnapshotTests {
                 state.responseSerializer = .json
                 Fixtures.send(&state, status: 404, contentType: "text/html", body: "<h1>Not found</h1>")
                 ScreenSnapshotTests.explain(&state, step: "Validation") { _ in }
+            case .explainProxyVariable:
+                ScreenSnapshotTests.explain(&state, step: "Connection") { $0.proxyEnvironment = ProxyEnvironment(["http_proxy": "127.0.0.1:8888", "HTTPS_PROXY": "127.0.0.1:9999"]) }
+            case .explainNoProxyMatch:
+                ScreenSnapshotTests.explain(&state, step: "Connection") { $0.proxyEnvironment = ProxyEnvironment(["http_proxy": "127.0.0.1:8888", "NO_PROXY": "localhost,127.0.0.0/8"]) }
+            case .explainSessionProxy:
+                ScreenSnapshotTests.explain(&state, step: "Connection") {
+                    $0.workspace.session.defaults.proxy = "http://ann:secret@127.0.0.1:3128"
+                    $0.proxyEnvironment = ProxyEnvironment(["http_proxy": "127.0.0.1:8888"])
+                }
+            case .explainProxyOff:
+                ScreenSnapshotTests.explain(&state, step: "Connection") {
+                    $0.workspace.session.defaults.proxy = ""
+                    $0.proxyEnvironment = ProxyEnvironment(["http_proxy": "127.0.0.1:8888"])
+                }
+            case .explainNoProxySet:
+                ScreenSnapshotTests.explain(&state, step: "Connection") { _ in }
+            case .explainBadProxyVariable:
+                ScreenSnapshotTests.explain(&state, step: "Connection") { $0.proxyEnvironment = ProxyEnvironment(["http_proxy": "ftp://127.0.0.1:21"]) }
+            case .explainSessionNoProxy:
+                ScreenSnapshotTests.explain(&state, step: "Connection") {
+                    $0.workspace.session.defaults.noProxy = "127.0.0.1"
+                    $0.proxyEnvironment = ProxyEnvironment(["http_proxy": "127.0.0.1:8888", "no_proxy": "example.com"])
+                }
+            case .propertiesConnection:
+                state.setFocus(.properties)
+                state.workspace.session.defaults.proxy = "http://ann:secret@127.0.0.1:3128"
+                state.workspace.session.defaults.noProxy = "localhost,.internal"
+                state.propertyList.select(PropertyRow.allCases.count - 1, count: PropertyRow.allCases.count)
             case .wideText:
                 state.parameters = TreeEditor(root: TreeNode(key: "", value: .object, children: [
                     TreeNode(key: "名前", value: .string("日本語 🙂 café")),

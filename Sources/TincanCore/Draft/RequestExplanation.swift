@@ -6,7 +6,7 @@ import OrderedCollections
 public struct Explanation: Sendable, Equatable {
     /// What a step explains.
     public enum Topic: String, Sendable, CaseIterable {
-        case url, parameters, contentType, encoding, headers, properties, validation, errors
+        case url, parameters, contentType, encoding, headers, properties, connection, validation, errors
     }
 
     /// One line of a step. Text between backticks is a literal (a URL, a header, a key).

@@ -29,6 +29,11 @@ public struct TaskOptions: Sendable {
     public var maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes
     /// How far a gzip or deflate body may grow when decoded, or nil to keep it encoded.
     public var decompression: DecompressionLimits? = .standard
+    /// Which proxy each request goes through (decided per request, redirects included); by
+    /// default none, whatever the environment says: front ends pass ``ProxySettings/fromEnvironment``.
+    public var proxy = ProxySettings.direct
+    /// The client certificate presented to servers that ask for one, or nil.
+    public var clientIdentity: ClientIdentity?
 
     /// Where a download task streams its body.
     public struct Download: Sendable, Equatable {

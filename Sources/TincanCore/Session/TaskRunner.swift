@@ -129,9 +129,11 @@ struct TaskRunner {
             let cookieJar = self.cookieJar
             do {
                 let remaining = options.deadline.map { $0 - (clock.now - start).inSeconds }
+                let route = try Self.route(to: sentURL, options.proxy)
                 let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: remaining,
                                                   uploadBytesPerSecond: options.uploadBytesPerSecond,
-                                                  decompression: options.decompression)
+                                                  decompression: options.decompression,
+                                                  connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity))
                 response = try await transport.send(outgoing, options: hopOptions) { event in
                     switch event {
                     case .requestHeadSent:
@@ -312,6 +314,17 @@ extension CachePolicy {
         switch self {
         case .useProtocolCachePolicy, .returnCacheDataElseLoad, .returnCacheDataDontLoad, .reloadRevalidatingCacheData: true
         case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: false
+        }
+    }
+}
+
+extension TaskRunner {
+    /// The route to `url`; a proxy variable that cannot be read fails the hop as a proxy error.
+    static func route(to url: URLReference, _ settings: ProxySettings) throws(TransportError) -> ProxyRoute {
+        do {
+            return try settings.route(to: url)
+        } catch {
+            throw TransportError(.proxy("\(error)"))
         }
     }
 }

@@ -12,8 +12,12 @@ import Synchronization
 /// measured 2.5 to 3 times slower here. AsyncHTTPClient's own redirect handling is off: the
 /// session manager follows redirects so that each hop is recorded and cookies apply per hop.
 public final class AsyncHTTPClientTransport: Transport {
-    private let client: HTTPClient
-    private let isShutDown = Mutex(false)
+    /// The clients, one per connection setting met so far: AsyncHTTPClient sets the proxy and
+    /// the client certificate per client, so requests that differ in them cannot share one (nor
+    /// its connections, which is right: a pooled connection made through a proxy or with a
+    /// certificate must not serve a request without). The direct, certificate-less client is
+    /// made at once; the others on first use, and all live until ``shutdown()``.
+    private let clients: Mutex<Clients>
     /// The one event loop of this transport's requests and connections: a body stream can then
     /// end in the same turn as its last write on the connection's own loop (see UploadStream).
     private let eventLoop: any EventLoop
@@ -21,6 +25,13 @@ public final class AsyncHTTPClientTransport: Transport {
     public let taskExecutor: (any TaskExecutor)?
     /// What server certificates are checked against, to say why one was refused.
     private let trust: TLSDiagnosis.Trust
+    private let tlsConfiguration: TLSConfiguration
+    private let connectTimeout: Double
+
+    private struct Clients {
+        var byConnection: [ConnectionOptions: HTTPClient] = [:]
+        var isShutDown = false
+    }
 
     /// Creates a transport with its own client.
     ///
@@ -33,33 +44,67 @@ public final class AsyncHTTPClientTransport: Transport {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         self.eventLoop = eventLoop
         self.taskExecutor = EventLoopExecutor(eventLoop)
+        self.tlsConfiguration = tlsConfiguration
+        self.connectTimeout = connectTimeout
+        let direct = Self.makeClient(ConnectionOptions(), tlsConfiguration: tlsConfiguration, connectTimeout: connectTimeout, eventLoop: eventLoop)
+        clients = Mutex(Clients(byConnection: [ConnectionOptions(): direct]))
+    }
+
+    private static func makeClient(_ connection: ConnectionOptions, tlsConfiguration: TLSConfiguration, connectTimeout: Double, eventLoop: any EventLoop) -> HTTPClient {
         // Bodies are decoded by each request's ContentDecoder, within its limits.
         var configuration = HTTPClient.Configuration(
-            tlsConfiguration: tlsConfiguration,
+            tlsConfiguration: connection.clientIdentity.map { $0.configuring(tlsConfiguration) } ?? tlsConfiguration,
             redirectConfiguration: .disallow,
             timeout: .init(connect: .milliseconds(seconds: connectTimeout)),
             decompression: .disabled
         )
+        configuration.proxy = connection.proxy.map { proxy in
+            switch proxy.kind {
+            case .http: .server(host: proxy.host, port: proxy.port, authorization: proxy.credential.map { .basic(username: $0.user, password: $0.password) })
+            case .socks5: .socksServer(host: proxy.host, port: proxy.port)
+            }
+        }
         // Certificate errors must come back at once with their reason, not after retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         // The client's group is the one loop, so every connection is on it; asking for the loop
         // per request instead (`.delegateAndChannel(on:)`) made AsyncHTTPClient 1.37 open a
         // second, unused connection for the first request to each host.
-        client = HTTPClient(eventLoopGroupProvider: .shared(eventLoop), configuration: configuration)
+        return HTTPClient(eventLoopGroupProvider: .shared(eventLoop), configuration: configuration)
+    }
+
+    /// The client for `connection`, made on first use.
+    private func client(for connection: ConnectionOptions) throws(TransportError) -> HTTPClient {
+        try clients.withLock { clients throws(TransportError) in
+            guard !clients.isShutDown else { throw TransportError(.invalidRequest("the transport was shut down")) }
+            if let client = clients.byConnection[connection] { return client }
+            let client = Self.makeClient(connection, tlsConfiguration: tlsConfiguration, connectTimeout: connectTimeout, eventLoop: eventLoop)
+            clients.byConnection[connection] = client
+            return client
+        }
     }
 
     /// A transport dropped without ``shutdown()`` (a session never invalidated) still shuts its
-    /// client down, in the background, instead of leaking its connections.
+    /// clients down, in the background, instead of leaking their connections.
     deinit {
-        if !isShutDown.withLock({ $0 }) { _ = client.shutdown() }
+        let open = clients.withLock { $0.isShutDown ? [] : Array($0.byConnection.values) }
+        for client in open { _ = client.shutdown() }
     }
 
     public func shutdown() async throws {
-        guard isShutDown.withLock({ shutDown in
-            defer { shutDown = true }
-            return !shutDown
-        }) else { return }
-        try await client.shutdown()
+        let open = clients.withLock { clients -> [HTTPClient] in
+            defer { clients.isShutDown = true }
+            return clients.isShutDown ? [] : Array(clients.byConnection.values)
+        }
+        // Every client is shut down even when one fails; the first failure is then thrown.
+        var failure: (any Error)?
+        for client in open {
+            do {
+                try await client.shutdown()
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
     }
 
     public func send(
@@ -77,6 +122,7 @@ public final class AsyncHTTPClientTransport: Transport {
             throw TransportError(.invalidRequest("\(error)"))
         }
         clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
+        let client = try client(for: options.connection)
         let upload = request.body.length.flatMap { length in
             length > 0 ? UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, eventLoop: eventLoop) : nil
         }
@@ -113,15 +159,22 @@ public final class AsyncHTTPClientTransport: Transport {
             } catch let error as HTTPClientError where error == .requestStreamCancelled {
                 // The whole response arrived before the body's end was handed over: the response stands.
                 guard let response = delegate.completeEarly() else {
-                    throw Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
+                    throw Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline, proxy: options.connection.proxy)
                 }
                 return response
             } catch {
-                let failure = Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline)
-                // BoringSSL gives one code for every refused certificate; a second look says which refusal it was.
-                if "\(error)".contains("CERTIFICATE_VERIFY_FAILED"), let host = request.url.host,
+                let failure = Self.transportError(error, idleTimeout: options.idleTimeout, deadline: options.deadline, proxy: options.connection.proxy)
+                // BoringSSL gives one code for every refused certificate; a second look says which
+                // refusal it was (directly: a second look through a proxy would not be the same look).
+                if options.connection.proxy == nil, "\(error)".contains("CERTIFICATE_VERIFY_FAILED"), let host = request.url.host,
                    let reason = await TLSDiagnosis.reason(host: host, port: request.url.port ?? 443, trust: trust, eventLoop: eventLoop) {
                     throw TransportError(.tls(reason))
+                }
+                // AsyncHTTPClient drops the status of a refused CONNECT; a second ask reads it.
+                if let proxy = options.connection.proxy, proxy.kind == .http, let error = error as? HTTPClientError, error == .invalidProxyResponse,
+                   let host = request.url.host, let port = request.url.effectivePort,
+                   let status = await ProxyDiagnosis.refusal(by: proxy, target: host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)", eventLoop: eventLoop) {
+                    throw TransportError(.proxy("the proxy \(proxy.address) refused to open a tunnel (it answered \(status))"))
                 }
                 throw failure
             }
@@ -132,8 +185,11 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// Maps AsyncHTTPClient, NIO and TLS errors to a ``TransportError`` that says what happened.
-    static func transportError(_ error: any Error, idleTimeout: Double, deadline: Double?) -> TransportError {
+    static func transportError(_ error: any Error, idleTimeout: Double, deadline: Double?, proxy: ProxyServer? = nil) -> TransportError {
         if let error = error as? TransportError { return error }
+        if let proxy {
+            if let reason = proxyReason(error, proxy: proxy) { return TransportError(.proxy(reason)) }
+        }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded: return TransportError(.timedOut(.deadline, seconds: deadline))
@@ -157,6 +213,29 @@ public final class AsyncHTTPClientTransport: Transport {
         if let error = error as? IOError { return TransportError(.cannotConnect(String(cString: strerror(error.errnoCode)))) }
         if error is CancellationError { return TransportError(.cancelled) }
         return TransportError(.other("\(error)"))
+    }
+
+    /// What went wrong with `proxy`, when `error` is the proxy's doing: it could not be reached,
+    /// or it refused the tunnel. Nil for errors past the proxy (TLS with the target, timeouts).
+    static func proxyReason(_ error: any Error, proxy: ProxyServer) -> String? {
+        let name = "the proxy \(proxy.address)"
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .invalidProxyResponse: return "\(name) refused to open a tunnel (it answered CONNECT with a status other than 2xx)"
+            case .proxyAuthenticationRequired: return "\(name) wants credentials (407 Proxy Authentication Required)\(proxy.credential == nil ? "; give them in the proxy URL" : ", and refused the ones given")"
+            case .httpProxyHandshakeTimeout: return "\(name) did not answer CONNECT in time"
+            case .socksHandshakeTimeout: return "\(name) did not answer the SOCKS handshake in time"
+            case .remoteConnectionClosed: return nil
+            default: break
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            let reason = error.connectionErrors.first.map { "\($0.error)" } ?? error.dnsAAAAError.map { "\($0)" } ?? "\(error)"
+            return "cannot connect to \(name): \(reason)"
+        }
+        if let error = error as? IOError { return "cannot connect to \(name): \(String(cString: strerror(error.errnoCode)))" }
+        if String(describing: type(of: error)).hasPrefix("SOCKS") { return "\(name) refused the SOCKS connection (\(error))" }
+        return nil
     }
 
     /// BoringSSL's error text in words, without its internal codes and source paths

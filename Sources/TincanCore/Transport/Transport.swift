@@ -45,12 +45,30 @@ public struct TransportOptions: Sendable, Hashable {
     /// How far a gzip or deflate body may grow as it is decoded, or nil to keep such bodies
     /// encoded, as they came.
     public var decompression: DecompressionLimits?
+    /// How the connection is made: through which proxy, presenting which client certificate.
+    public var connection: ConnectionOptions
 
-    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil, decompression: DecompressionLimits? = .standard) {
+    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil, decompression: DecompressionLimits? = .standard, connection: ConnectionOptions = ConnectionOptions()) {
         self.idleTimeout = idleTimeout
         self.deadline = deadline
         self.uploadBytesPerSecond = uploadBytesPerSecond
         self.decompression = decompression
+        self.connection = connection
+    }
+}
+
+/// What a connection is made with, beyond the transport's trust settings: the proxy it goes
+/// through and the client certificate it presents. AsyncHTTPClient sets both per client, not
+/// per request, so ``AsyncHTTPClientTransport`` keeps one client for each value it meets.
+public struct ConnectionOptions: Sendable, Hashable {
+    /// The proxy, or nil to connect directly.
+    public var proxy: ProxyServer?
+    /// The client certificate and key, or nil to present none.
+    public var clientIdentity: ClientIdentity?
+
+    public init(proxy: ProxyServer? = nil, clientIdentity: ClientIdentity? = nil) {
+        self.proxy = proxy
+        self.clientIdentity = clientIdentity
     }
 }
 
@@ -121,6 +139,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// The response passed a limit that keeps memory and disk bounded (the body kept in
         /// memory, or how far a compressed body may grow).
         case limitExceeded(String)
+        /// The proxy could not be reached, or refused to open the tunnel.
+        case proxy(String)
         case other(String)
     }
 
@@ -146,6 +166,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case .fileWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .badResponse(let detail): "unusable response: \(detail)"
         case .limitExceeded(let detail): "response too large: \(detail)"
+        case .proxy(let detail): "proxy failed: \(detail)"
         case .other(let detail): detail
         }
     }

@@ -136,6 +136,21 @@ extension CurlCommand {
                 warnings.append("pins (\(security.pins.joined(separator: ", "))): curl pins public keys only (--pinnedpubkey), so the pinned certificates are not carried over and curl trusts its CA store")
             }
         }
+        if let connection = resolved?.options {
+            switch connection.proxy.choice {
+            case .environment: break
+            case .direct: options.append("--proxy ''")
+            case .server(let proxy): options.append("-x " + ShellWords.quote(proxy.curlURL))
+            }
+            if let noProxy = connection.proxy.noProxy { options.append("--noproxy " + ShellWords.quote(noProxy.text)) }
+            if let identity = connection.clientIdentity {
+                options.append("--cert " + ShellWords.quote(identity.certificatePath))
+                if identity.keyPath != identity.certificatePath { options.append("--key " + ShellWords.quote(identity.keyPath)) }
+                if ClientIdentity.keyIsEncrypted(atPath: identity.keyPath) {
+                    warnings.append("--key \(identity.keyPath): the key is encrypted; curl asks for its passphrase (or takes --pass), it does not read TINCAN_KEY_PASSPHRASE")
+                }
+            }
+        }
         return options
     }
 }

@@ -144,6 +144,16 @@ struct CurlCommandReader {
             warnings.append("--cacert \(text): trusted CA files are session-wide in Tincan; add ca-file: \(text) under defaults: security: in the session")
         case .insecure:
             warnings.append("-k: certificate checks are session-wide in Tincan; add insecure: true under defaults: security: in the session")
+        // Connection settings are session-wide in Tincan, as the trust settings are.
+        case .proxy:
+            let shown = (try? ProxyServer(parsing: text).description) ?? ProxyError(text, .noHost).redactedText
+            warnings.append("-x \(shown): proxies are session-wide in Tincan; add proxy: \(shown) under defaults: in the session (tincan send --proxy)")
+        case .noproxy:
+            warnings.append("--noproxy \(text): proxies are session-wide in Tincan; add noproxy: \(text) under defaults: in the session")
+        case .cert:
+            warnings.append("-E \(text): client certificates are session-wide in Tincan; add cert: \(text) under defaults: tls: in the session (tincan send --cert)")
+        case .key:
+            warnings.append("--key \(text): client certificates are session-wide in Tincan; add key: \(text) under defaults: tls: in the session (tincan send --key)")
         case .limitRate: rate = text
         case .head: head = true
         case .get: get = true

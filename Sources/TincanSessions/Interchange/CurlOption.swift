@@ -7,6 +7,7 @@ enum CurlOption: String, CaseIterable {
     case maxTime = "max-time", speedTime = "speed-time", speedLimit = "speed-limit", connectTimeout = "connect-timeout"
     case cacert, insecure, limitRate = "limit-rate", head, get, location, maxRedirs = "max-redirs", compressed
     case http2, http10 = "http1.0", http11 = "http1.1", trEncoding = "tr-encoding", retry
+    case proxy, noproxy, cert, key
     // Only what curl prints or keeps on disk.
     case silent, showError = "show-error", verbose, include, fail, failWithBody = "fail-with-body", progressBar = "progress-bar"
     case noBuffer = "no-buffer", globoff, disable, noProgressMeter = "no-progress-meter", writeOut = "write-out"
@@ -21,6 +22,7 @@ enum CurlOption: String, CaseIterable {
         "T": .uploadFile, "m": .maxTime, "o": .output, "y": .speedTime, "Y": .speedLimit, "w": .writeOut, "D": .dumpHeader,
         "c": .cookieJar, "s": .silent, "S": .showError, "v": .verbose, "i": .include, "L": .location, "f": .fail,
         "#": .progressBar, "N": .noBuffer, "g": .globoff, "q": .disable, "I": .head, "G": .get, "k": .insecure,
+        "x": .proxy, "E": .cert,
     ]
 
     /// The option spelled `--name`, or nil.
@@ -37,7 +39,8 @@ enum CurlOption: String, CaseIterable {
         switch self {
         case .request, .header, .data, .dataASCII, .dataBinary, .dataRaw, .dataURLEncode, .json, .form, .formString, .user, .url,
              .userAgent, .referer, .cookie, .uploadFile, .output, .maxTime, .speedTime, .speedLimit, .connectTimeout, .cacert,
-             .limitRate, .maxRedirs, .retry, .writeOut, .dumpHeader, .cookieJar, .stderr, .trace, .traceASCII:
+             .limitRate, .maxRedirs, .retry, .writeOut, .dumpHeader, .cookieJar, .stderr, .trace, .traceASCII,
+             .proxy, .noproxy, .cert, .key:
             true
         case .digest, .basic, .insecure, .head, .get, .location, .compressed, .http2, .http10, .http11, .trEncoding, .silent,
              .showError, .verbose, .include, .fail, .failWithBody, .progressBar, .noBuffer, .globoff, .disable, .noProgressMeter:

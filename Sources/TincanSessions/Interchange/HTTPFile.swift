@@ -141,6 +141,12 @@ public enum HTTPFile {
         if security.insecure || security.caFile != nil || !security.pins.isEmpty {
             warnings.append("request '\(name)': the session's security settings (insecure, ca-file, pins) belong in the client's environment file, not the .http file")
         }
+        if resolved.options.proxy.choice != .environment || resolved.options.proxy.noProxy != nil {
+            warnings.append("request '\(name)': the session's proxy (proxy, noproxy) is not carried over; a .http client takes its proxy from its own settings")
+        }
+        if resolved.options.clientIdentity != nil {
+            warnings.append("request '\(name)': the session's client certificate (tls: cert, key) is not carried over; a .http client takes it from its own settings")
+        }
         return warnings
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 import TincanCore
 
@@ -50,6 +51,13 @@ public struct RequestDefaults: Sendable, Equatable {
     public var response = ResponseContract()
     /// How servers are trusted.
     public var security = SecuritySettings()
+    /// The proxy (`--proxy`): a proxy URL, `""` for none whatever the environment says, or nil
+    /// to read the proxy variables as curl does.
+    public var proxy: String?
+    /// The hosts reached without a proxy (`--noproxy`), replacing `NO_PROXY`, or nil.
+    public var noProxy: String?
+    /// The client certificate (`--cert`, `--key`).
+    public var tls = ClientCertificateSettings()
 
     /// Creates empty defaults.
     public init() {}
@@ -143,6 +151,39 @@ public struct SecuritySettings: Sendable, Equatable {
         resolved.caFile = caFile.map { resolveSessionPath($0, in: directory) }
         resolved.pins = pins.map { resolveSessionPath($0, in: directory) }
         return resolved
+    }
+}
+
+/// The client certificate a session presents to servers that ask for one (mutual TLS).
+public struct ClientCertificateSettings: Sendable, Equatable {
+    /// A PEM file of the client's certificate (and its key, when `key` is nil).
+    public var certificate: String?
+    /// A PEM file of the private key.
+    public var key: String?
+
+    /// Creates settings that present no certificate.
+    public init(certificate: String? = nil, key: String? = nil) {
+        self.certificate = certificate
+        self.key = key
+    }
+
+    /// These settings with relative file paths read from `directory` (the session file's).
+    public func resolvingPaths(in directory: String) -> ClientCertificateSettings {
+        ClientCertificateSettings(certificate: certificate.map { resolveSessionPath($0, in: directory) }, key: key.map { resolveSessionPath($0, in: directory) })
+    }
+
+    /// The identity these settings name, read now; nil when they name none. An encrypted key's
+    /// passphrase comes from `TINCAN_KEY_PASSPHRASE` (nothing prompts while a session runs).
+    ///
+    /// - Throws: ``ClientIdentityError`` for files that cannot be used.
+    public func identity(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ClientIdentityError) -> ClientIdentity? {
+        guard let certificate else {
+            if let key { throw ClientIdentityError(.key, path: key, .notPEM("tls: names a key without a cert")) }
+            return nil
+        }
+        let keyFile = key ?? certificate
+        let passphrase = ClientIdentity.keyIsEncrypted(atPath: keyFile) ? environment[ClientIdentity.passphraseVariable] : nil
+        return try ClientIdentity.load(certificate: certificate, key: key, passphrase: passphrase)
     }
 }
 

@@ -24,7 +24,12 @@ public enum SessionKey {
 
     /// `defaults:`.
     public enum Defaults: String, Sendable, CaseIterable {
-        case serializer, headers, properties, response, security
+        case serializer, headers, properties, response, security, proxy, noproxy, tls
+    }
+
+    /// `tls:` in the defaults: the client certificate presented to servers that ask for one.
+    public enum TLS: String, Sendable, CaseIterable {
+        case cert, key
     }
 
     /// `response:`, in the defaults and in a request.

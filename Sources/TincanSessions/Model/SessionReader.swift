@@ -70,6 +70,18 @@ struct SessionReader {
             case .properties: defaults.properties = try properties(value)
             case .response: defaults.response = try response(value)
             case .security: defaults.security = try security(value)
+            case .proxy:
+                let text = try text(value, "a proxy URL, or \"\" for none")
+                if !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                    do {
+                        _ = try ProxyServer(parsing: text)
+                    } catch {
+                        throw file.error(at: value, "\(error)")
+                    }
+                }
+                defaults.proxy = text
+            case .noproxy: defaults.noProxy = try text(value, "a comma-separated list of hosts, addresses or CIDR ranges")
+            case .tls: defaults.tls = try clientCertificate(value)
             }
         }
         return defaults
@@ -201,6 +213,20 @@ struct SessionReader {
                 settings.pinMode = mode.mode
             case .insecure: settings.insecure = try bool(value)
             }
+        }
+        return settings
+    }
+
+    private func clientCertificate(_ node: Node) throws -> ClientCertificateSettings {
+        var settings = ClientCertificateSettings()
+        for (key, _, value) in try entries(node, SessionKey.TLS.self, in: "tls") {
+            switch key {
+            case .cert: settings.certificate = try text(value, "a PEM file of the client certificate")
+            case .key: settings.key = try text(value, "a PEM file of the client certificate's private key")
+            }
+        }
+        if settings.certificate == nil, settings.key != nil {
+            throw file.error(at: node, "tls: has a key but no cert; expected cert: (a PEM certificate file) with it")
         }
         return settings
     }

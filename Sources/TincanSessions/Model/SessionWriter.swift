@@ -32,6 +32,12 @@ extension RequestDefaults {
         if !response.isEmpty { pairs.append((.response, .mapping(response))) }
         let security = security.yamlPairs()
         if !security.isEmpty { pairs.append((.security, .mapping(security))) }
+        if let proxy { pairs.append((.proxy, .string(proxy))) }
+        if let noProxy { pairs.append((.noproxy, .string(noProxy))) }
+        var tlsPairs = KeyedPairs<SessionKey.TLS>()
+        if let certificate = tls.certificate { tlsPairs.append((.cert, .string(certificate))) }
+        if let key = tls.key { tlsPairs.append((.key, .string(key))) }
+        if !tlsPairs.pairs.isEmpty { pairs.append((.tls, .mapping(tlsPairs.pairs))) }
         return pairs.pairs
     }
 }

@@ -8,6 +8,10 @@ public struct RequestResolutionError: Error, Sendable, Equatable, CustomStringCo
         case missingVariable(MissingVariableError)
         /// The upload rate, once its variables are expanded, is not a rate.
         case invalidUploadRate(NumericRangeError)
+        /// The session's `tls:` files cannot be used.
+        case clientCertificate(ClientIdentityError)
+        /// The session's `proxy:` cannot be used.
+        case proxy(ProxyError)
     }
 
     /// The request, as `#1 name`.
@@ -39,6 +43,8 @@ public struct RequestResolutionError: Error, Sendable, Equatable, CustomStringCo
         let why = switch reason {
         case .missingVariable(let error): error.description
         case .invalidUploadRate(let error): error.description
+        case .clientCertificate(let error): "tls: \(error)"
+        case .proxy(let error): "proxy: \(error)"
         }
         return "\(location)request '\(request)': \(why)"
     }

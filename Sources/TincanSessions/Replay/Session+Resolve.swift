@@ -20,9 +20,11 @@ extension Session {
 
     /// Resolves request `index` with `template`'s variables.
     ///
-    /// - Parameter directory: Where relative file paths are read from (the session file's directory).
+    /// - Parameters:
+    ///   - directory: Where relative file paths are read from (the session file's directory).
+    ///   - proxyEnvironment: The proxy variables that decide when the session names no proxy.
     /// - Throws: ``RequestResolutionError`` naming the request and the missing variable or bad value.
-    public func resolve(_ index: Int, template: Template, directory: String, file: String? = nil) throws(RequestResolutionError) -> ResolvedRequest {
+    public func resolve(_ index: Int, template: Template, directory: String, file: String? = nil, proxyEnvironment: ProxyEnvironment = .current) throws(RequestResolutionError) -> ResolvedRequest {
         let saved = requests[index]
         // Absolute, so the draft (which reads its files from the same folder) does not add a
         // relative folder a second time (`other/dir/other/dir/../../a.txt`).
@@ -88,6 +90,16 @@ extension Session {
         }
         var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
         resolved.security = defaults.security.resolvingPaths(in: directory)
+        do {
+            resolved.options.proxy = try ProxySettings(proxy: defaults.proxy, noProxy: defaults.noProxy, environment: proxyEnvironment)
+        } catch {
+            throw fail(.proxy(error))
+        }
+        do {
+            resolved.options.clientIdentity = try defaults.tls.resolvingPaths(in: directory).identity()
+        } catch {
+            throw fail(.clientCertificate(error))
+        }
         if let auth = saved.auth {
             let credential = Credential(user: try expand(auth.user), password: try expand(auth.password))
             switch auth.scheme {

@@ -119,6 +119,31 @@ extension AppState {
                 maxBody = trimmed
             }
         case .cookieFile: return answerCookieFile(text)
+        case .proxy:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed == "-" {
+                workspace.session.defaults.proxy = ""
+            } else if trimmed.isEmpty {
+                workspace.session.defaults.proxy = nil
+            } else {
+                do {
+                    _ = try ProxyServer(parsing: trimmed)
+                } catch {
+                    return "\(error)"
+                }
+                workspace.session.defaults.proxy = trimmed
+            }
+        case .noProxy:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            workspace.session.defaults.noProxy = trimmed.isEmpty ? nil : trimmed
+        case .clientCertificate:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            workspace.session.defaults.tls.certificate = trimmed.isEmpty ? nil : trimmed
+            if trimmed.isEmpty { workspace.session.defaults.tls.key = nil }
+        case .clientKey:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard trimmed.isEmpty || workspace.session.defaults.tls.certificate != nil else { return "set the client certificate first" }
+            workspace.session.defaults.tls.key = trimmed.isEmpty ? nil : trimmed
         case .saveAs: return answerSaveAs(text)
         case .openSession: return answerOpen(text)
         case .renameRequest: renameRequest(text)

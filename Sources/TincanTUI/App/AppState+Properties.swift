@@ -29,6 +29,14 @@ extension AppState {
             mode = .modal(.prompt(Prompt(.uploadLimit, title: "Upload pace", question: "Bytes per second (64k, 1m), empty for full speed", text: uploadBytesPerSecond.map(String.init) ?? "")))
         case .cookieFile:
             mode = .modal(.prompt(Prompt(.cookieFile, title: "Cookie file", question: "curl's cookie file (-b/-c), beside the session; empty for none", text: workspace.session.cookieFile ?? "")))
+        case .proxy:
+            mode = .modal(.prompt(Prompt(.proxy, title: "Proxy (for the session)", question: "[http://|socks5://]host[:port], - for none, empty for the environment's", text: workspace.session.defaults.proxy.map { $0.isEmpty ? "-" : $0 } ?? "")))
+        case .noProxy:
+            mode = .modal(.prompt(Prompt(.noProxy, title: "No proxy for (the session)", question: "Hosts, domains, IPs or CIDR ranges, comma-separated; empty for NO_PROXY", text: workspace.session.defaults.noProxy ?? "")))
+        case .clientCertificate:
+            mode = .modal(.prompt(Prompt(.clientCertificate, title: "Client certificate (for the session)", question: "PEM file, relative to the session file; empty for none", text: workspace.session.defaults.tls.certificate ?? "")))
+        case .clientKey:
+            mode = .modal(.prompt(Prompt(.clientKey, title: "Client key (for the session)", question: "PEM file; empty when the cert file holds the key. Passphrase: TINCAN_KEY_PASSPHRASE", text: workspace.session.defaults.tls.key ?? "")))
         }
     }
 
@@ -48,6 +56,10 @@ extension AppState {
         case .maxBody: maxBody = workspace.session.defaults.response.maxBody
         case .uploadLimit: uploadBytesPerSecond = nil
         case .cookieFile: workspace.session.cookieFile = nil
+        case .proxy: workspace.session.defaults.proxy = nil
+        case .noProxy: workspace.session.defaults.noProxy = nil
+        case .clientCertificate: workspace.session.defaults.tls = ClientCertificateSettings()
+        case .clientKey: workspace.session.defaults.tls.key = nil
         }
     }
 

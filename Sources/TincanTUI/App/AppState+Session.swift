@@ -90,7 +90,7 @@ extension AppState {
 
     /// The selected request of `session` (the edited session), resolved.
     func resolveSelected(in session: Session) throws -> ResolvedRequest {
-        try session.resolve(workspace.selected, template: try workspace.template(), directory: workspace.directory, file: workspace.path)
+        try session.resolve(workspace.selected, template: try workspace.template(), directory: workspace.directory, file: workspace.path, proxyEnvironment: proxyEnvironment)
     }
 
     /// Removes `@path` string members (at any depth of objects) from a multipart parameter tree,

@@ -102,6 +102,9 @@ public struct AppState: Sendable {
     /// The most response-body bytes kept in memory, as written (`512M`, `0` for no limit), or nil
     /// for the default (`max-body`).
     public var maxBody: String?
+    /// The proxy variables a request is routed by when the session names no proxy: the
+    /// process's, read once at start (tests give their own).
+    public var proxyEnvironment = ProxyEnvironment.current
     /// Pace uploads to this many bytes per second (to watch a progress bar move), or nil.
     public var uploadBytesPerSecond: Int?
     public var propertyList = ListState()
@@ -212,7 +215,13 @@ public struct AppState: Sendable {
             let request = try resolved.draft.build(boundary: boundary)
             preview = .request(request, text: try RequestPreview.text(request))
             // Only while the Explain view shows; it reads the request just built.
-            explanation = previewView == .explain ? try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile) : nil
+            if previewView == .explain {
+                var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile)
+                explained.steps.append(Explanation.connection(to: request.url, options: resolved.options))
+                explanation = explained
+            } else {
+                explanation = nil
+            }
         } catch {
             resolved = nil
             explanation = nil

@@ -28,6 +28,10 @@ public struct Prompt: Sendable, Equatable {
         case maxBody
         /// The session's cookie file (issue 18 §6).
         case cookieFile
+        case proxy
+        case noProxy
+        case clientCertificate
+        case clientKey
         case saveAs
         case openSession
         case renameRequest

@@ -6,6 +6,8 @@ enum PropertyRow: CaseIterable {
     case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus, removeNulls, maxBody, uploadLimit
     /// The session's cookie file, kept across runs (issue 18 §6).
     case cookieFile
+    /// The session's connection settings (`defaults:` `proxy:`, `noproxy:` and `tls:`).
+    case proxy, noProxy, clientCertificate, clientKey
 
     /// The row's label: an observed property's AFNetworking name, from the core, or the setting's.
     var label: String {
@@ -17,6 +19,10 @@ enum PropertyRow: CaseIterable {
         case .maxBody: "max body"
         case .uploadLimit: "upload pace"
         case .cookieFile: "cookie file"
+        case .proxy: "proxy"
+        case .noProxy: "no proxy"
+        case .clientCertificate: "client cert"
+        case .clientKey: "client key"
         }
     }
 
@@ -29,7 +35,7 @@ enum PropertyRow: CaseIterable {
         case .pipelining: .httpShouldUsePipelining
         case .cellular: .allowsCellularAccess
         case .networkService: .networkServiceType
-        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit, .cookieFile: nil
+        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit, .cookieFile, .proxy, .noProxy, .clientCertificate, .clientKey: nil
         }
     }
 
@@ -51,6 +57,17 @@ enum PropertyRow: CaseIterable {
             return text == "0" ? "no limit" : text
         case .uploadLimit: return state.uploadBytesPerSecond.map { "\(RequestPreview.byteCount(Int64($0)))/s" } ?? "full speed"
         case .cookieFile: return state.workspace.session.cookieFile ?? "in memory"
+        case .proxy:
+            let defaults = state.workspace.session.defaults
+            guard let proxy = defaults.proxy else { return "from environment" }
+            if proxy.trimmingCharacters(in: .whitespaces).isEmpty { return "none" }
+            // Shown without its password.
+            return (try? ProxyServer(parsing: proxy).description) ?? proxy
+        case .noProxy: return state.workspace.session.defaults.noProxy.map { $0.isEmpty ? "(empty: proxy all)" : $0 } ?? "from environment"
+        case .clientCertificate: return state.workspace.session.defaults.tls.certificate ?? "none"
+        case .clientKey:
+            let tls = state.workspace.session.defaults.tls
+            return tls.key ?? (tls.certificate == nil ? "none" : "in the cert file")
         }
     }
 
@@ -64,6 +81,10 @@ enum PropertyRow: CaseIterable {
         case .maxBody: return state.maxBody != nil
         case .uploadLimit: return state.uploadBytesPerSecond != nil
         case .cookieFile: return state.workspace.session.cookieFile != nil
+        case .proxy: return state.workspace.session.defaults.proxy != nil
+        case .noProxy: return state.workspace.session.defaults.noProxy != nil
+        case .clientCertificate: return state.workspace.session.defaults.tls.certificate != nil
+        case .clientKey: return state.workspace.session.defaults.tls.key != nil
         default: return false
         }
     }

@@ -1,0 +1,172 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real HTTP proxy for tests: Debian's tinyproxy (installed by `make test`), started in the
+/// foreground on a free loopback port with its configuration and log in a temporary directory,
+/// and killed at the end, even when the test fails.
+public final class Tinyproxy: Sendable {
+    /// The port it listens on.
+    public let port: Int
+    /// Its log file, where each request it handles is written (`CONNECT host:port`).
+    public let logPath: String
+    private let pid: pid_t
+    private let directory: TemporaryDirectory
+
+    /// `http://127.0.0.1:PORT`.
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts tinyproxy; `allowing` is the one client address it serves (any other is refused
+    /// with 403), and `basicAuth` the user and password it demands, if any.
+    public init(allowing client: String = "127.0.0.1", basicAuth: (user: String, password: String)? = nil) async throws {
+        let executable = ["/usr/bin/tinyproxy", "/usr/sbin/tinyproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let executable else { throw SpawnError(message: "tinyproxy is not installed (make test installs it)") }
+        directory = try TemporaryDirectory()
+        port = try Self.freePort()
+        logPath = (directory.path as NSString).appendingPathComponent("tinyproxy.log")
+        var lines = [
+            "Port \(port)", "Listen 127.0.0.1", "Timeout 30", "LogFile \"\(logPath)\"", "LogLevel Info",
+            "MaxClients 50", "Allow \(client)", "ViaProxyName \"tincan-test-proxy\"",
+        ]
+        if let basicAuth { lines.append("BasicAuth \(basicAuth.user) \(basicAuth.password)") }
+        let configuration = try directory.write("tinyproxy.conf", Array((lines.joined(separator: "\n") + "\n").utf8))
+        pid = try spawnDaemon(executable, ["-d", "-c", configuration], output: nil)
+        // Ready once it accepts a connection.
+        guard await waitUntilAccepting(port: port) else {
+            stop()
+            throw SpawnError(message: "tinyproxy did not start listening on port \(port)")
+        }
+    }
+
+    /// The log so far.
+    public var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Kills it and reaps it.
+    public func stop() {
+        stopDaemon(pid)
+    }
+
+    /// Runs `body` with a proxy, stopping it afterwards whatever happens.
+    public static func with<T>(allowing client: String = "127.0.0.1", basicAuth: (user: String, password: String)? = nil, _ body: (Tinyproxy) async throws -> T) async throws -> T {
+        let proxy = try await Tinyproxy(allowing: client, basicAuth: basicAuth)
+        defer { proxy.stop() }
+        return try await body(proxy)
+    }
+
+    /// A loopback port that nothing listens on now, below Linux's ephemeral range (32768 and
+    /// up): the tests' servers bind port 0 and take theirs from that range, and a test that
+    /// stops a server to find a refused port must not find tinyproxy there instead.
+    public static func freePort() throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            if try isFree(port) { return port }
+        }
+        throw SpawnError(message: "no free port below the ephemeral range")
+    }
+
+    private static func isFree(_ port: Int) throws -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SpawnError(message: "socket: \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+}
+
+/// Starts `executable` in the background with only its three standard streams (standard input
+/// from /dev/null; output and errors to the file `output`, or /dev/null) and returns its pid.
+/// A demo server's listening socket inherited by the child would keep that server's port open
+/// after the server stopped, so nothing else is passed on.
+func spawnDaemon(_ executable: String, _ arguments: [String], output: String?) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    _ = addCloseFrom(&actions, 3)
+    let all: [String] = [executable] + arguments
+    let argv = all.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var child: pid_t = 0
+    let spawned = withCleanSignals { posix_spawn(&child, executable, &actions, $0, argv, environ) }
+    guard spawned == 0 else { throw SpawnError(message: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
+    return child
+}
+
+/// Kills a process `spawnDaemon` started, and reaps it.
+func stopDaemon(_ pid: pid_t) {
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+}
+
+/// Waits up to five seconds for something to accept connections on the loopback `port`.
+func waitUntilAccepting(port: Int) async -> Bool {
+    for _ in 0..<200 {
+        if accepts(port: port) { return true }
+        try? await Task.sleep(for: .milliseconds(25))
+    }
+    return false
+}
+
+private func accepts(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
+
+/// microsocks, a small SOCKS5 server (installed by `make test`), on a free loopback port, for
+/// the SOCKS tests; killed at the end, even when the test fails.
+public final class Microsocks: Sendable {
+    /// The port it listens on.
+    public let port: Int
+    private let pid: pid_t
+    private let directory: TemporaryDirectory
+    private let logPath: String
+
+    /// `socks5h://127.0.0.1:PORT`.
+    public var url: String { "socks5h://127.0.0.1:\(port)" }
+
+    /// What it logged: a line per client, `client[N] 127.0.0.1: connected to HOST:PORT`.
+    public var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    private init() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/microsocks") else {
+            throw SpawnError(message: "microsocks is not installed (make test installs it)")
+        }
+        directory = try TemporaryDirectory()
+        logPath = (directory.path as NSString).appendingPathComponent("microsocks.log")
+        port = try Tinyproxy.freePort()
+        pid = try spawnDaemon("/usr/bin/microsocks", ["-i", "127.0.0.1", "-p", String(port)], output: logPath)
+        guard await waitUntilAccepting(port: port) else {
+            stopDaemon(pid)
+            throw SpawnError(message: "microsocks did not start listening on port \(port)")
+        }
+    }
+
+    /// Runs `body` with a SOCKS5 server, stopping it afterwards whatever happens.
+    public static func with<T>(_ body: (Microsocks) async throws -> T) async throws -> T {
+        let server = try await Microsocks()
+        defer { stopDaemon(server.pid) }
+        return try await body(server)
+    }
+}
