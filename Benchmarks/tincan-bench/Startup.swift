@@ -33,12 +33,15 @@ func benchmarkStartup() async throws {
     }
     // Both got the whole document: tincan's text shows it indented between the headers and the
     // timing line, and it decodes to what curl printed.
-    let curlBody = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: curlOutput))) as? NSDictionary
     let tincanText = try String(contentsOfFile: tincanOutput, encoding: .utf8)
     let sections = tincanText.components(separatedBy: "\n\n")
     try require(sections.count >= 3 && sections[0].hasPrefix("HTTP/1.1 200"), "tincan send printed \(tincanText.prefix(200).debugDescription)")
-    let tincanBody = try JSONSerialization.jsonObject(with: Data(sections[1].utf8)) as? NSDictionary
-    try require(curlBody != nil && tincanBody == curlBody, "tincan's body differs from curl's")
+    // Compared as values, each written back with sorted keys: tincan indents, curl prints as sent.
+    func canonical(_ data: Data) throws -> Data {
+        try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: data), options: [.sortedKeys])
+    }
+    let curlBody = try canonical(Data(contentsOf: URL(fileURLWithPath: curlOutput)))
+    try require(try canonical(Data(sections[1].utf8)) == curlBody, "tincan's body differs from curl's")
 
     let medians = [median(curlVersion), median(tincanVersion), median(curlSend), median(tincanSend)]
     print("Start-up and one request, whole process (median of \(rounds) alternating runs)")

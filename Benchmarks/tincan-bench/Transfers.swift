@@ -91,7 +91,7 @@ func report(_ title: String, rows: [(String, ProcessCost)], bytes: Int) {
 /// Writes `size` pseudo-random bytes, a megabyte at a time.
 func writeRandomFile(_ path: String, size: Int) throws {
     guard let handle = FileHandle(forWritingAtPath: path) ?? {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { return nil }
         return FileHandle(forWritingAtPath: path)
     }() else { throw BenchFailure("cannot write \(path)") }
     defer { try? handle.close() }

@@ -375,7 +375,7 @@ struct SendCommand: AsyncParsableCommand {
         if download != nil, upload != nil {
             throw CLIFailure.badInput("--download and --upload cannot go together; send the upload, then download")
         }
-        if let upload {
+        if upload != nil {
             if let uploadPath {
                 do {
                     _ = try RequestBody.sendableFileLength(atPath: uploadPath)
