@@ -121,10 +121,11 @@ func benchmarkBodyView() throws {
     printRow(["first match, last record (whole body)", ms(searched), "100 ms", String(format: "%.2fx", Double(searched) / 1e8)])
     printRow(["first match, near the top", ms(near), "100 ms", String(format: "%.2fx", Double(near) / 1e8)])
     printRow(["N over the whole body (one match)", ms(back), "100 ms", String(format: "%.2fx", Double(back) / 1e8)])
-    printRow(["resident memory, body open", String(format: "%.0f MB", Double(open - baseline) / 1e6), String(format: "%.0f MB", 4 * size / 1e6), String(format: "%.2fx body", memory)])
-    printRow(["  while the decoded tree is alive", String(format: "%.0f MB", Double(withTree - baseline) / 1e6), "—", String(format: "%.2fx body", Double(withTree - baseline) / size)])
+    printRow(["first paint of the body after its last byte", ms(decoded + opened), "300 ms", String(format: "%.2fx", Double(decoded + opened) / 3e8)])
+    printRow(["resident memory, body open", String(format: "%.0f MB", Double(open - baseline) / 1e6), "—", String(format: "%.2fx body", memory)])
+    printRow(["peak: while the decoded tree is alive", String(format: "%.0f MB", Double(withTree - baseline) / 1e6), String(format: "%.0f MB", 2 * size / 1e6), String(format: "%.2fx body", Double(withTree - baseline) / size)])
     print(String(format: "outline rows: %d; the search found the last record: %@", state.bodyDocument?.rowCount ?? 0, found ? "yes" : "NO"))
-    print("targets: frame at most 16 ms, first match at most 100 ms, memory at most 4x the body")
+    print("targets: frame at most 16 ms, first match at most 100 ms, the body painted at most 300 ms after its last byte, peak memory at most 2x the body")
     if !backFound { print("N did not come back to the only match of user1@") }
     if !found || !backFound { exit(1) }
 }
