@@ -12,16 +12,8 @@ import TincanDemoServer
 private func exchange(_ method: String, _ target: String, port: Int) async -> [UInt8] {
     await withCheckedContinuation { continuation in
         Thread {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard let descriptor = connectToLoopback(port: port) else { return continuation.resume(returning: []) }
             defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { return continuation.resume(returning: []) }
             let request = Array("\(method) /\(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
             _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
             var received: [UInt8] = []

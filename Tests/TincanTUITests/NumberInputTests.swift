@@ -146,7 +146,7 @@ struct PropsDefaultsTests {
         state.setFocus(.properties)
         let downs = try #require(PropertyRow.allCases.firstIndex(of: .maxBody))
         Fixtures.press(Array(repeating: .key(KeyEvent(.down)), count: downs), into: &state)
-        state.perform(.resetProperty)
+        _ = state.perform(.resetProperty)
         #expect(PropertyRow.maxBody.value(in: state) == "no limit", "the session's default, not the built-in one")
         #expect(state.editedSession.requests[0].response.maxBody == nil, "inherited, not written again")
         guard case let .send(_, _, plan)? = state.perform(.send).first else {
