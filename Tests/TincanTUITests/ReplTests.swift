@@ -122,6 +122,28 @@ struct ReplKeyScriptTests {
         #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["greeting": "hello", "page": 1, "tags": ["a", "b", "c"], "name": "x"]))
     }
 
+    @Test("a line that fails part way changes nothing and stays in the field with its reason", arguments: [
+        "put /put X-None:",
+        "post /other a=1 X-None:",
+        "patch /p n:=1 list[100000]=x",
+    ])
+    func aFailingLineAppliesNothing(line: String) {
+        var state = Fixtures.welcome()
+        let method = state.method
+        let url = state.urlField.text
+        let parameters = AppState.parameterValue(state.parameters.root)
+        let preview = Self.previewText(state)
+        let effects = Self.run(line, in: &state)
+        #expect(effects.allSatisfy { if case .recordCommand = $0 { true } else { false } }, "only the history records it")
+        #expect(state.method == method)
+        #expect(state.urlField.text == url)
+        #expect(AppState.parameterValue(state.parameters.root) == parameters)
+        #expect(Self.previewText(state) == preview)
+        let commandLine = state.commandLine
+        #expect(commandLine?.field.text == line)
+        #expect(commandLine?.error?.isEmpty == false)
+    }
+
     @Test("Query items are escaped by the core's rule, exactly as tincan send escapes them")
     func queryItemsAreEscapedAsSendEscapesThem() throws {
         var state = Fixtures.welcome()

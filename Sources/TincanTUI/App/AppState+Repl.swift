@@ -74,8 +74,14 @@ extension AppState {
         let typed = commandLine
         do {
             let command = try ReplCommand.parse(text)
-            mode = .panes
-            effects += try execute(command)
+            // A line applies whole or not at all: it runs on a copy, which replaces the state
+            // only once every part of it has applied (`put /x X-None:` changes neither the
+            // method nor the URL when there is no X-None header to remove).
+            var applied = self
+            applied.mode = .panes
+            let produced = try applied.execute(command)
+            self = applied
+            effects += produced
             refreshPreview()
         } catch {
             var line = commandLine ?? typed ?? CommandLineState()
