@@ -57,6 +57,15 @@ extension AppState {
             theme = themes.theme(after: theme.name)
             status = StatusMessage("Theme: \(theme.name)")
         case .zoom:
+            guard Self.zoomablePanes.contains(focus) || zoomed else {
+                let field = switch focus {
+                case .baseURL: "base URL"
+                case .url: "URL"
+                default: focus.rawValue
+                }
+                status = StatusMessage("Nothing to zoom: the \(field) field is one line. ctrl+o zooms a pane (requests, headers, params, body, props, preview, response); tab moves to one.", .warning)
+                break
+            }
             zoomed.toggle()
         case .suspend:
             return [.suspend]

@@ -149,7 +149,12 @@ public struct AppState: Sendable {
     public var bodyList = ListState()
     /// The body search: the field while `/` is typed, then the query that n and N repeat.
     public var search = SearchState()
+    /// Whether ctrl+o asked for the focused pane to fill the screen; see ``showsZoomed``.
     public var zoomed = false
+    /// The panes a zoom can fill the screen with; the method, base and URL are one line each.
+    static let zoomablePanes: Set<Pane> = [.collection, .headers, .parameters, .body, .properties, .preview, .response]
+    /// Whether the screen shows the focused pane zoomed: asked for, and on a pane that zooms.
+    var showsZoomed: Bool { zoomed && Self.zoomablePanes.contains(focus) }
     /// What takes the keys before the panes: a modal, the command line or the search field.
     public var mode: InputMode = .panes
     public var status: StatusMessage?

@@ -62,7 +62,7 @@ public enum Renderer {
             let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][Int(state.now * 10) % 10]
             right = "\(spinner) sending \(String(format: "%.1f", exchange.elapsed(now: state.now))) s · " + right
         }
-        if state.zoomed { right = "zoomed · " + right }
+        if state.showsZoomed { right = "zoomed · " + right }
         if let environment = state.workspace.environment { right = "env \(environment) · " + right }
         if state.showsModified { right = "● modified · " + right }
         let width = TextWidth.of(right)

@@ -48,7 +48,7 @@ struct ScreenLayout {
         footer = rows[7]
 
         var main = rows[4]
-        if state.zoomed, [.collection, .headers, .parameters, .body, .properties, .preview, .response].contains(state.focus) {
+        if state.showsZoomed {
             switch state.focus {
             case .collection: collectionBox = main
             case .preview: previewBox = main
