@@ -49,6 +49,20 @@ struct ExplanationTests {
         #expect(try texts(draft, .contentType) == ["You set `Content-Type: application/vnd.api+json`; a serializer sets it only when the request has none, so yours is kept."])
     }
 
+    @Test("parameters are counted as the tree shows them; a form or query says how many fields its flattening makes")
+    func parametersAreCountedAsTheTreeShowsThem() throws {
+        // The tree shows {4}: a, tags (two items), user (two members), z; flattened, six fields.
+        var draft = RequestDraft(method: "GET", url: "http://127.0.0.1/")
+        draft.parameters = ["a": "1", "tags": ["x", "y"], "user": ["name": "Ann", "age": 3], "z": true]
+        #expect(try texts(draft, .parameters)[0] == "GET is in methodsEncodingParametersInURI (DELETE, GET, HEAD): the 4 parameters (6 fields once nested names are flattened) go into the query string, whatever the serializer.")
+        draft.method = "POST"
+        #expect(try texts(draft, .parameters)[0] == "POST is not in methodsEncodingParametersInURI (DELETE, GET, HEAD): the 4 parameters (6 fields once nested names are flattened) go into the body, encoded by the form serializer.")
+        draft.serializer = .json
+        #expect(try texts(draft, .parameters)[0] == "POST is not in methodsEncodingParametersInURI (DELETE, GET, HEAD): the 4 parameters go into the body, encoded by the json serializer.")
+        draft.parameters = ["only": "one"]
+        #expect(try texts(draft, .parameters)[0] == "POST is not in methodsEncodingParametersInURI (DELETE, GET, HEAD): the 1 parameter goes into the body, encoded by the json serializer.")
+    }
+
     @Test func multipartAlwaysSetsItsOwnContentTypeWithTheBoundary() throws {
         var draft = RequestDraft(method: "POST", url: "http://127.0.0.1/")
         draft.serializer = .multipart

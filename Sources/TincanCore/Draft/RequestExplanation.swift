@@ -132,23 +132,31 @@ extension RequestDraft {
     private func explainParameters(_ request: HTTPRequest, parameters: ParameterValue?, inURI: Bool, isMultipart: Bool, fileCount: Int, settings: RequestSettings) -> Explanation.Step {
         var lines: [Explanation.Line] = []
         let methods = settings.methodsEncodingParametersInURI.sorted().joined(separator: ", ")
-        let count = Self.leafCount(parameters)
+        // Counted as the parameter tree shows them (`{3}`): its top-level members. A form or a
+        // query string flattens nested names into more fields, and says how many.
+        let count = Self.memberCount(parameters)
+        let fields = Self.leafCount(parameters)
+        let flattened = fields == count ? "" : " (\(fields) fields once nested names are flattened)"
+        let counted = "the \(count) parameter\(count == 1 ? "" : "s")"
+        let verb = count == 1 ? "goes" : "go"
         if isMultipart {
             lines.append(.init("The multipart serializer builds a multipart/form-data body: each parameter becomes a text part named by its field\(fileCount > 0 ? ", and \(fileCount) file\(fileCount == 1 ? "" : "s") become file parts" : "")."))
             if serializer != .multipart {
                 lines.append(.init("The request has file items (`field@path`), so the form serializer switched to multipart, as AFNetworking's multipartFormRequest does.", .detail))
             }
             lines.append(.init("Multipart ignores methodsEncodingParametersInURI: the parameters always go into the body.", .detail))
-        } else if count == 0, body == nil {
+        } else if fields == 0, body == nil {
             lines.append(.init("There are no parameters, so nothing goes into the query or the body."))
             lines.append(.init("\(request.method) \(inURI ? "is" : "is not") in methodsEncodingParametersInURI (\(methods)).", .detail))
         } else if inURI {
-            lines.append(.init("\(request.method) is in methodsEncodingParametersInURI (\(methods)): the \(count) parameter\(count == 1 ? "" : "s") go into the query string, whatever the serializer."))
+            lines.append(.init("\(request.method) is in methodsEncodingParametersInURI (\(methods)): \(counted)\(flattened) \(verb) into the query string, whatever the serializer."))
             lines.append(.init("The \(serializer.rawValue) serializer only shapes bodies; this request has none.", .detail))
         } else if let body {
             lines.append(.init("A raw body is sent as it is (\(Self.describe(body, in: request))); no serializer encodes it."))
         } else {
-            lines.append(.init("\(request.method) is not in methodsEncodingParametersInURI (\(methods)): the \(count) parameter\(count == 1 ? "" : "s") go into the body, encoded by the \(serializer.rawValue) serializer."))
+            // JSON and property lists keep the tree as it is; a form flattens it.
+            let shape = serializer == .form ? flattened : ""
+            lines.append(.init("\(request.method) is not in methodsEncodingParametersInURI (\(methods)): \(counted)\(shape) \(verb) into the body, encoded by the \(serializer.rawValue) serializer."))
         }
         if inURI, body != nil, !isMultipart {
             lines.append(.init("A raw body is sent as it is (\(Self.describe(body!, in: request)))."))
@@ -326,6 +334,18 @@ extension RequestDraft {
 
     // MARK: - Helpers
 
+    /// The parameters as the tree lists them: a dictionary's members, a list's elements.
+    private static func memberCount(_ value: ParameterValue?) -> Int {
+        switch value {
+        case nil, .null?: 0
+        case .dictionary(let dictionary)?: dictionary.count
+        case .array(let elements)?: elements.count
+        case .set(let elements)?: elements.count
+        default: 1
+        }
+    }
+
+    /// The fields a form or query string makes of them: one per leaf, nested names flattened.
     private static func leafCount(_ value: ParameterValue?) -> Int {
         switch value {
         case nil, .null?: 0
