@@ -369,6 +369,28 @@ struct SessionWorkspaceTests {
         #expect(state.workspace.showsCollection)
     }
 
+    @Test("a history entry reopens against the base it was sent with, even when the Base field was edited since")
+    func reopeningKeepsTheRecordedBase() throws {
+        var state = Fixtures.welcome()
+        _ = sendCollectingEffects(&state)
+        let entry = try #require(state.history.last)
+        #expect(entry.base == Fixtures.base)
+        #expect(entry.request.url == "get")
+        // The Base field now names another server, not yet committed to the session.
+        state.setFocus(.baseURL)
+        Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k"))] + Fixtures.typing("http://other.example/api/"), into: &state)
+        Fixtures.press([.key(.alt("h")), .key(KeyEvent(.enter))], into: &state)
+        #expect(state.workspace.session.requests.count == 2)
+        #expect(state.urlField.text == "http://127.0.0.1:8080/get", "resolved against the recorded base, not the edited one")
+        guard case .request(let request, _) = state.preview else {
+            Issue.record("no preview: \(state.preview)")
+            return
+        }
+        #expect(request.url.host == "127.0.0.1")
+        // The edit to the Base field is kept, for the session's other requests.
+        #expect(state.workspace.session.base == "http://other.example/api/")
+    }
+
     @Test func historyIsOffWhenTheFileCannotBeWritten() {
         var state = Fixtures.welcome()
         _ = state.update(.historyFailed("/nowhere: permission denied"))

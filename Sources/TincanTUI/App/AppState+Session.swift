@@ -325,6 +325,9 @@ extension AppState {
         let entry = history[history.count - 1 - index]
         var request = entry.request
         request.name = nil
+        // The panes first, so the base compared is the one in the Base field now, edited or not.
+        if bodyIsDirty, !applyBody() { return }
+        commitPanes()
         // A relative URL keeps its meaning only against the base it was sent with.
         if let base = entry.base, base != (workspace.session.base ?? ""), !request.url.contains("://") {
             request.url = URLReference(parsing: request.url).resolved(against: URLReference(parsing: base)).description
