@@ -153,7 +153,37 @@ extension CaptureSource {
         case .header(let name): .mapping([(SessionKey.Capture.header.rawValue, .string(name))])
         case .status: .string(SessionKey.Capture.status.rawValue)
         case .regex(let pattern): .mapping([(SessionKey.Capture.regex.rawValue, .string(pattern))])
+        case .xpath, .response, .filtered: .mapping(yamlPairs)
         }
+    }
+
+    /// The capture as a mapping: its source, then its filters.
+    private var yamlPairs: [(String, YAMLValue)] {
+        switch self {
+        case .body(let path): [(SessionKey.Capture.json.rawValue, .string(path.text))]
+        case .header(let name): [(SessionKey.Capture.header.rawValue, .string(name))]
+        case .status: [(SessionKey.Capture.status.rawValue, .literal("true"))]
+        case .regex(let pattern): [(SessionKey.Capture.regex.rawValue, .string(pattern))]
+        case .xpath(let expression): [(SessionKey.Capture.xpath.rawValue, .string(expression))]
+        case .response(.cookie(let name)): [(SessionKey.Capture.cookie.rawValue, .string(name))]
+        case .response(let value): [(value.key, .literal("true"))]
+        case .filtered(let source, let filters): source.yamlPairs + [(SessionKey.Capture.filters.rawValue, ValueFilter.yaml(filters))]
+        }
+    }
+}
+
+extension ValueFilter {
+    /// `filters:` as written: plain names, and one-key mappings for the filters that take a value.
+    static func yaml(_ filters: [ValueFilter]) -> YAMLValue {
+        .sequence(filters.map { filter in
+            let argument: YAMLValue? = switch filter {
+            case .nth(let index): .literal(String(index))
+            case .split(let separator): .string(separator)
+            case .regex(let pattern): .string(pattern)
+            default: nil
+            }
+            return argument.map { .mapping([(filter.key.rawValue, $0)]) } ?? .string(filter.key.rawValue)
+        })
     }
 }
 
@@ -163,10 +193,16 @@ extension Assertion {
         var pairs = KeyedPairs<SessionKey.Assert>()
         var headers: [(String, YAMLValue)] = []
         var body: [(String, YAMLValue)] = []
+        var xpaths: [(String, YAMLValue)] = []
+        var cookies: [(String, YAMLValue)] = []
+        var requestChecks: [RequestCheck] = []
         for assertion in assertions {
             switch assertion {
             case .header(let name, let predicate): headers.append((name, predicate.yaml))
             case .body(let path, let predicate): body.append((path.text, predicate.yaml))
+            case .xpath(let expression, let predicate): xpaths.append((expression, predicate.yaml))
+            case .response(.cookie(let name), let predicate): cookies.append((name, predicate.yaml))
+            case .request(let check): requestChecks.append(check)
             default: break
             }
         }
@@ -191,6 +227,17 @@ extension Assertion {
             case .body:
                 if !body.isEmpty { pairs.append((.body, .mapping(body))) }
                 body = []
+            case .xpath:
+                if !xpaths.isEmpty { pairs.append((.xpath, .mapping(xpaths))) }
+                xpaths = []
+            case .response(.cookie, _):
+                if !cookies.isEmpty { pairs.append((.cookies, .mapping(cookies))) }
+                cookies = []
+            case .response(let value, let predicate):
+                if let key = SessionKey.Assert(rawValue: value.key) { pairs.append((key, predicate.yaml)) }
+            case .request:
+                if !requestChecks.isEmpty { pairs.append((.request, .mapping(RequestCheck.yamlPairs(requestChecks)))) }
+                requestChecks = []
             }
         }
         return pairs.pairs
@@ -203,10 +250,45 @@ extension Assertion {
     }
 }
 
+extension RequestCheck {
+    /// `request:` checks grouped under their keys, in the order of their first appearance.
+    static func yamlPairs(_ checks: [RequestCheck]) -> [(String, YAMLValue)] {
+        var pairs = KeyedPairs<SessionKey.RequestAssert>()
+        var query: [(String, YAMLValue)] = []
+        var headers: [(String, YAMLValue)] = []
+        var body: [(String, YAMLValue)] = []
+        for check in checks {
+            switch check {
+            case .query(let name, let predicate): query.append((name, predicate.yaml))
+            case .header(let name, let predicate): headers.append((name, predicate.yaml))
+            case .body(let path, let predicate): body.append((path.text, predicate.yaml))
+            default: break
+            }
+        }
+        for check in checks {
+            switch check {
+            case .method(let predicate): pairs.append((.method, predicate.yaml))
+            case .url(let predicate): pairs.append((.url, predicate.yaml))
+            case .query:
+                if !query.isEmpty { pairs.append((.query, .mapping(query))) }
+                query = []
+            case .header:
+                if !headers.isEmpty { pairs.append((.headers, .mapping(headers))) }
+                headers = []
+            case .body:
+                if !body.isEmpty { pairs.append((.body, .mapping(body))) }
+                body = []
+            }
+        }
+        return pairs.pairs
+    }
+}
+
 extension Predicate {
     var yaml: YAMLValue {
-        if checks.count == 1, case .equals(let value) = checks[0], !value.isCollection { return YAMLValue(value) }
-        return .mapping(checks.map { check in
+        if filters.isEmpty, checks.count == 1, case .equals(let value) = checks[0], !value.isCollection { return YAMLValue(value) }
+        let filterPairs: [(String, YAMLValue)] = filters.isEmpty ? [] : [(SessionKey.Check.filters.rawValue, ValueFilter.yaml(filters))]
+        return .mapping(filterPairs + checks.map { check -> (String, YAMLValue) in
             let (key, written): (SessionKey.Check, YAMLValue) = switch check {
             case .equals(let value): (.equals, YAMLValue(value))
             case .notEquals(let value): (.notEquals, YAMLValue(value))
@@ -218,6 +300,13 @@ extension Predicate {
             case .greaterThan(let bound): (.greaterThan, YAMLValue(.double(bound)).compactNumber)
             case .count(let count): (.count, .literal(String(count)))
             case .oneOf(let options): (.oneOf, .sequence(options.map(YAMLValue.init)))
+            case .startsWith(let text): (.startsWith, .string(text))
+            case .endsWith(let text): (.endsWith, .string(text))
+            case .isEmpty(let empty): (.isEmpty, .literal(empty ? "true" : "false"))
+            case .isDate(let date): (.isDate, .literal(date ? "true" : "false"))
+            case .not(let inner): (.not, inner.yaml)
+            case .lessOrEqual(let bound): (.lessOrEqual, YAMLValue(.double(bound)).compactNumber)
+            case .greaterOrEqual(let bound): (.greaterOrEqual, YAMLValue(.double(bound)).compactNumber)
             }
             return (key.rawValue, written)
         })

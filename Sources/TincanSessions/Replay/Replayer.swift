@@ -179,6 +179,10 @@ public final class Replayer: Sendable {
             return
         }
         outcome.url = Redaction.url(request.url.string)
+        // `assert: request:` is checked on the request as built, whatever the response.
+        let requestChecks = RequestChecker(request: request, template: template).check(saved.assertions)
+        outcome.checks = requestChecks
+        if !requestChecks.allSatisfy(\.passed) { outcome.state = .failed }
         let result: TaskResult
         do {
             // The request's own max-body (or the session's default) wins over --max-body.
@@ -199,7 +203,7 @@ public final class Replayer: Sendable {
             return
         }
         let evaluation = ResponseEvaluation(saved, result: result, template: template, compareRecorded: options.compareRecorded)
-        outcome.checks = evaluation.checks
+        outcome.checks = requestChecks + evaluation.checks
         outcome.captures = evaluation.captures
         // Captured values are the response's text, used as they are: never expanded again.
         for (name, value) in evaluation.captures { template.captured[name] = value }
