@@ -191,7 +191,7 @@ public final class URLSessionManager: Sendable {
         }
         next.headers.remove(name: "Host")
         var hop = Redirect(statusCode: response.statusCode, from: request.url, to: target, method: next.method)
-        hop.setCookies = response.headers.fields.filter { HTTPHeaders.same($0.name, "Set-Cookie") }.map(\.value)
+        hop.setCookies = response.headers.values(named: "Set-Cookie")
         return (next, hop)
     }
 }

@@ -76,26 +76,26 @@ struct MarkupDocument: Sendable {
         switch nodes[index].kind {
         case .text(let text), .attribute(_, let text): return text
         case .root, .element:
-            var result = ""
-            var stack = Array(nodes[index].children.reversed())
-            while let next = stack.popLast() {
-                if case .text(let text) = nodes[next].kind { result += text }
-                stack += nodes[next].children.reversed()
-            }
-            return result
+            return descendantsOrSelf(index).map { if case .text(let text) = nodes[$0].kind { text } else { "" } }.joined()
         }
     }
 
     /// The node and everything below it (attributes aside), in document order.
     func descendantsOrSelf(_ index: Int) -> [Int] {
-        var result: [Int] = []
-        var stack = [index]
-        while let next = stack.popLast() {
-            result.append(next)
-            stack += nodes[next].children.reversed()
-        }
-        return result
+        depthFirst(from: index) { nodes[$0].children }
     }
+}
+
+/// `root` and every node below it, depth first in document order, without recursion (so that a
+/// deeply nested body cannot exhaust the stack).
+func depthFirst<Node>(from root: Node, children: (Node) -> [Node]) -> [Node] {
+    var result: [Node] = []
+    var stack = [root]
+    while let next = stack.popLast() {
+        result.append(next)
+        stack += children(next).reversed()
+    }
+    return result
 }
 
 /// Where markup could not be read.

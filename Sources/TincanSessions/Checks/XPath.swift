@@ -99,7 +99,7 @@ public struct XPathError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-private struct XPathParser {
+private struct XPathParser: CharacterCursor {
     let text: String
     let characters: [Character]
     var index = 0
@@ -274,20 +274,7 @@ private struct XPathParser {
         return word
     }
 
-    private var peek: Character? { index < characters.count ? characters[index] : nil }
     private var next: Character? { index + 1 < characters.count ? characters[index + 1] : nil }
-
-    private mutating func skipSpaces() {
-        while peek?.isWhitespace == true { index += 1 }
-    }
-
-    private mutating func take(_ token: String) -> Bool {
-        skipSpaces()
-        let token = Array(token)
-        guard index + token.count <= characters.count, Array(characters[index..<(index + token.count)]) == token else { return false }
-        index += token.count
-        return true
-    }
 
     private mutating func takeWord(_ word: String) -> Bool {
         skipSpaces()

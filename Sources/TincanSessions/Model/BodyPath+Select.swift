@@ -138,12 +138,7 @@ extension BodyPath {
         case (.slice, .array(let items)):
             result += positions(step, count: items.count).map { items[$0] }
         case (.descendants, _):
-            // Depth first, in document order, without recursion.
-            var stack = [node]
-            while let current = stack.popLast() {
-                result.append(current)
-                stack += children(of: current).reversed()
-            }
+            result += depthFirst(from: node, children: children(of:))
         case (.filter(let filter), _):
             result += children(of: node).filter { filter.holds(for: $0, root: root) }
         default:
@@ -165,27 +160,24 @@ extension BodyPath {
         let increment = stride ?? 1
         guard increment != 0, count > 0 else { return [] }
         func normalized(_ bound: Int) -> Int { bound >= 0 ? bound : count + bound }
-        var positions: [Int] = []
+        // Forwards from the lower bound up to the end, or backwards from the start down to the end.
+        var position: Int
+        let continues: (Int) -> Bool
         if increment > 0 {
-            let lower = min(max(normalized(start ?? 0), 0), count)
             let upper = min(max(normalized(end ?? count), 0), count)
-            var position = lower
-            while position < upper {
-                positions.append(position)
-                let (next, overflow) = position.addingReportingOverflow(increment)
-                if overflow { break }
-                position = next
-            }
+            position = min(max(normalized(start ?? 0), 0), count)
+            continues = { $0 < upper }
         } else {
-            let upper = min(max(normalized(start ?? count - 1), -1), count - 1)
             let lower = min(max(end.map(normalized) ?? -1, -1), count - 1)
-            var position = upper
-            while lower < position {
-                positions.append(position)
-                let (next, overflow) = position.addingReportingOverflow(increment)
-                if overflow { break }
-                position = next
-            }
+            position = min(max(normalized(start ?? count - 1), -1), count - 1)
+            continues = { lower < $0 }
+        }
+        var positions: [Int] = []
+        while continues(position) {
+            positions.append(position)
+            let (next, overflow) = position.addingReportingOverflow(increment)
+            if overflow { break }
+            position = next
         }
         return positions
     }

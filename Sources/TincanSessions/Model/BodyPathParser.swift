@@ -3,10 +3,10 @@ import TincanCore
 /// Reads a body path's text into its steps (``BodyPath``), with filter expressions
 /// (``BodyPathFilter``); errors say what was expected and, for the JSONPath selectors, at
 /// which column of the path.
-struct BodyPathParser {
+struct BodyPathParser: CharacterCursor {
     private let text: String
-    private var characters: [Character]
-    private var index = 0
+    private(set) var characters: [Character]
+    var index = 0
     /// Added to an index to give the column in the text as written (a `$` dropped, a `.` added).
     private let columnOffset: Int
 
@@ -103,19 +103,13 @@ struct BodyPathParser {
         FilterParser.quoted(characters, &index)
     }
 
-    private var peek: Character? { index < characters.count ? characters[index] : nil }
-
-    private mutating func skipSpaces() {
-        while peek == " " { index += 1 }
-    }
-
     private func error(_ expected: String) -> BodyPathError {
         BodyPathError(path: text, reason: .expected(expected, column: index + columnOffset))
     }
 }
 
 /// Reads a filter expression: `||` of `&&` of `!`, parentheses, comparisons and existence tests.
-private struct FilterParser {
+private struct FilterParser: CharacterCursor {
     let characters: [Character]
     var index: Int
     let fail: (String, Int) -> BodyPathError
@@ -224,20 +218,6 @@ private struct FilterParser {
         }
     }
 
-    private var peek: Character? { index < characters.count ? characters[index] : nil }
-
-    private mutating func skipSpaces() {
-        while peek == " " { index += 1 }
-    }
-
-    private mutating func take(_ token: String) -> Bool {
-        skipSpaces()
-        let token = Array(token)
-        guard index + token.count <= characters.count, Array(characters[index..<(index + token.count)]) == token else { return false }
-        // `<` is not the start of `<=`: the longer operators are tried first.
-        index += token.count
-        return true
-    }
 
     /// A string quoted with `'` or `"` starting at `index`, with `\` escaping the next character;
     /// nil when it never closes. `index` ends after the closing quote.

@@ -65,6 +65,16 @@ public struct Predicate: Sendable, Equatable {
         return nil
     }
 
+    /// Why `actual` fails, or nil when it passes, with variables in expected values expanded by
+    /// `template`; a variable with no value is the failure.
+    func failure(for actual: ParameterValue?, isNodeList: Bool = false, template: Template) -> String? {
+        do {
+            return try failure(for: actual, isNodeList: isNodeList) { try template.expand($0) }
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// Why `actual` fails, or nil when it passes, with expected values taken as written.
     public func failure(for actual: ParameterValue?) -> String? {
         failure(for: actual) { $0 }

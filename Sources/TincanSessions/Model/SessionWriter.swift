@@ -150,10 +150,8 @@ extension CaptureSource {
     var yaml: YAMLValue {
         switch self {
         case .body(let path): .string(path.text)
-        case .header(let name): .mapping([(SessionKey.Capture.header.rawValue, .string(name))])
         case .status: .string(SessionKey.Capture.status.rawValue)
-        case .regex(let pattern): .mapping([(SessionKey.Capture.regex.rawValue, .string(pattern))])
-        case .xpath, .response, .filtered: .mapping(yamlPairs)
+        case .header, .regex, .xpath, .response, .filtered: .mapping(yamlPairs)
         }
     }
 
@@ -188,99 +186,50 @@ extension ValueFilter {
 }
 
 extension Assertion {
-    /// Assertions grouped under their keys in the order `assert:` documents them.
+    /// Assertions under their keys in the order of the file: the checks of headers, body paths,
+    /// XPath, cookies and the request gathered into one mapping each, where the first stood.
     static func yamlPairs(_ assertions: [Assertion]) -> [(String, YAMLValue)] {
-        var pairs = KeyedPairs<SessionKey.Assert>()
-        var headers: [(String, YAMLValue)] = []
-        var body: [(String, YAMLValue)] = []
-        var xpaths: [(String, YAMLValue)] = []
-        var cookies: [(String, YAMLValue)] = []
-        var requestChecks: [RequestCheck] = []
-        for assertion in assertions {
-            switch assertion {
-            case .header(let name, let predicate): headers.append((name, predicate.yaml))
-            case .body(let path, let predicate): body.append((path.text, predicate.yaml))
-            case .xpath(let expression, let predicate): xpaths.append((expression, predicate.yaml))
-            case .response(.cookie(let name), let predicate): cookies.append((name, predicate.yaml))
-            case .request(let check): requestChecks.append(check)
-            default: break
-            }
-        }
+        var pairs = GroupedPairs<SessionKey.Assert>()
+        var requestChecks = GroupedPairs<SessionKey.RequestAssert>()
         for assertion in assertions {
             switch assertion {
             case .status(let text):
                 let value: YAMLValue = Int(text).map { .literal(String($0)) } ?? .string(text)
-                pairs.append((.status, value))
-            case .valid(let valid): pairs.append((.valid, .literal(valid ? "true" : "false")))
-            case .maxDuration(let seconds): pairs.append((.maxDuration, .string(Self.durationText(seconds))))
+                pairs.append(.status, value)
+            case .valid(let valid): pairs.append(.valid, .literal(valid ? "true" : "false"))
+            case .maxDuration(let seconds): pairs.append(.maxDuration, .string(Self.durationText(seconds)))
             case .errors(let expectations):
-                pairs.append((.errors, .sequence(expectations.map { expectation in
+                pairs.append(.errors, .sequence(expectations.map { expectation in
                     var part = KeyedPairs<SessionKey.ExpectedError>()
                     if let code = expectation.code { part.append((.code, .literal(String(code)))) }
                     if let domain = expectation.domain { part.append((.domain, .string(domain))) }
                     if let message = expectation.message { part.append((.message, message.yaml)) }
                     return .mapping(part.pairs)
-                })))
-            case .header:
-                if !headers.isEmpty { pairs.append((.headers, .mapping(headers))) }
-                headers = []
-            case .body:
-                if !body.isEmpty { pairs.append((.body, .mapping(body))) }
-                body = []
-            case .xpath:
-                if !xpaths.isEmpty { pairs.append((.xpath, .mapping(xpaths))) }
-                xpaths = []
-            case .response(.cookie, _):
-                if !cookies.isEmpty { pairs.append((.cookies, .mapping(cookies))) }
-                cookies = []
+                }))
+            case .header(let name, let predicate): pairs.add((name, predicate.yaml), to: .headers)
+            case .body(let path, let predicate): pairs.add((path.text, predicate.yaml), to: .body)
+            case .xpath(let expression, let predicate): pairs.add((expression, predicate.yaml), to: .xpath)
+            case .response(.cookie(let name), let predicate): pairs.add((name, predicate.yaml), to: .cookies)
             case .response(let value, let predicate):
-                if let key = SessionKey.Assert(rawValue: value.key) { pairs.append((key, predicate.yaml)) }
-            case .request:
-                if !requestChecks.isEmpty { pairs.append((.request, .mapping(RequestCheck.yamlPairs(requestChecks)))) }
-                requestChecks = []
+                if let key = SessionKey.Assert(rawValue: value.key) { pairs.append(key, predicate.yaml) }
+            case .request(let check):
+                if requestChecks.isEmpty { pairs.append(.request, .mapping([])) }
+                switch check {
+                case .method(let predicate): requestChecks.append(.method, predicate.yaml)
+                case .url(let predicate): requestChecks.append(.url, predicate.yaml)
+                case .query(let name, let predicate): requestChecks.add((name, predicate.yaml), to: .query)
+                case .header(let name, let predicate): requestChecks.add((name, predicate.yaml), to: .headers)
+                case .body(let path, let predicate): requestChecks.add((path.text, predicate.yaml), to: .body)
+                }
             }
         }
-        return pairs.pairs
+        return pairs.pairs.map { $0.0 == SessionKey.Assert.request.rawValue ? ($0.0, .mapping(requestChecks.pairs)) : $0 }
     }
 
     static func durationText(_ seconds: Double) -> String {
         let milliseconds = seconds * 1000
         if milliseconds == milliseconds.rounded(), milliseconds.truncatingRemainder(dividingBy: 1000) != 0 { return "\(Int(milliseconds))ms" }
         return ParameterValue.format(seconds) + "s"
-    }
-}
-
-extension RequestCheck {
-    /// `request:` checks grouped under their keys, in the order of their first appearance.
-    static func yamlPairs(_ checks: [RequestCheck]) -> [(String, YAMLValue)] {
-        var pairs = KeyedPairs<SessionKey.RequestAssert>()
-        var query: [(String, YAMLValue)] = []
-        var headers: [(String, YAMLValue)] = []
-        var body: [(String, YAMLValue)] = []
-        for check in checks {
-            switch check {
-            case .query(let name, let predicate): query.append((name, predicate.yaml))
-            case .header(let name, let predicate): headers.append((name, predicate.yaml))
-            case .body(let path, let predicate): body.append((path.text, predicate.yaml))
-            default: break
-            }
-        }
-        for check in checks {
-            switch check {
-            case .method(let predicate): pairs.append((.method, predicate.yaml))
-            case .url(let predicate): pairs.append((.url, predicate.yaml))
-            case .query:
-                if !query.isEmpty { pairs.append((.query, .mapping(query))) }
-                query = []
-            case .header:
-                if !headers.isEmpty { pairs.append((.headers, .mapping(headers))) }
-                headers = []
-            case .body:
-                if !body.isEmpty { pairs.append((.body, .mapping(body))) }
-                body = []
-            }
-        }
-        return pairs.pairs
     }
 }
 
@@ -351,5 +300,32 @@ struct KeyedPairs<Key: RawRepresentable<String>> {
 
     mutating func append(_ pair: (Key, YAMLValue)) {
         pairs.append((pair.0.rawValue, pair.1))
+    }
+}
+
+/// Pairs in which some keys gather entries into one mapping, written where the first entry stood
+/// (`headers:`, `body:` and the like in `assert:`).
+struct GroupedPairs<Key: RawRepresentable<String> & Hashable> {
+    /// The keys in order, each with its value, or nil for a group.
+    private var items: [(key: Key, value: YAMLValue?)] = []
+    private var groups: [Key: [(String, YAMLValue)]] = [:]
+
+    var isEmpty: Bool { items.isEmpty }
+
+    mutating func append(_ key: Key, _ value: YAMLValue) {
+        items.append((key, value))
+    }
+
+    /// Adds an entry to `key`'s mapping, which takes its place at its first entry.
+    mutating func add(_ entry: (String, YAMLValue), to key: Key) {
+        if groups[key] == nil {
+            items.append((key, nil))
+            groups[key] = []
+        }
+        groups[key]?.append(entry)
+    }
+
+    var pairs: [(String, YAMLValue)] {
+        items.map { ($0.key.rawValue, $0.value ?? .mapping(groups[$0.key] ?? [])) }
     }
 }

@@ -17,7 +17,7 @@ extension TaskResult {
             if let last = redirects.last { return .success(.string(last.to.string)) }
             return .failure(response == nil ? .noResponse : .noHeader("Location"))
         case .cookie(let name):
-            let values = redirects.flatMap(\.setCookies) + (response?.headers.fields.filter { HTTPHeaders.same($0.name, "Set-Cookie") }.map(\.value) ?? [])
+            let values = redirects.flatMap(\.setCookies) + (response?.headers.values(named: "Set-Cookie") ?? [])
             let set = values.compactMap(Self.cookiePair).last { $0.name == name }
             return set.map { .success(.string($0.value)) } ?? .failure(.noCookie(name))
         case .bodySize, .bodySHA256, .bodyMD5:

@@ -38,11 +38,7 @@ struct RequestChecker {
     }
 
     private func failure(_ predicate: Predicate, _ actual: ParameterValue?, isNodeList: Bool = false) -> String? {
-        do {
-            return try predicate.failure(for: actual, isNodeList: isNodeList) { try template.expand($0) }
-        } catch {
-            return "\(error)"
-        }
+        predicate.failure(for: actual, isNodeList: isNodeList, template: template)
     }
 
     /// Why a request's body has no value for a path.

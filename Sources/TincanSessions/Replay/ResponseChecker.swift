@@ -130,11 +130,7 @@ struct ResponseChecker {
     }
 
     private func evaluate(_ predicate: Predicate, _ actual: ParameterValue?, isNodeList: Bool = false) -> String? {
-        do {
-            return try predicate.failure(for: actual, isNodeList: isNodeList) { try template.expand($0) }
-        } catch {
-            return "\(error)"
-        }
+        predicate.failure(for: actual, isNodeList: isNodeList, template: template)
     }
 
     private func errorsFailure(_ expectations: [ErrorExpectation]) -> String? {
