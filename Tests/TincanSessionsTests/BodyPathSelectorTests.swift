@@ -105,6 +105,18 @@ struct BodyPathSelectorTests {
         #expect(try BodyPath(parsing: "$.n").value(in: sliced) == .array([.integer(1), .integer(3), .integer(5)]))
     }
 
+    @Test("a path that selects more than a million values stops there and says so")
+    func selectionLimit() throws {
+        // Arrays nested 1,500 deep: every `..*` of every node below is about 1.1 million values.
+        var deep = ParameterValue.array([])
+        for _ in 0..<1_500 { deep = .array([deep]) }
+        let path = try BodyPath(parsing: "$..*..*")
+        let selected = path.select(in: deep)
+        #expect(selected.count == BodyPath.selectionLimit + 1)
+        #expect(path.tooMany(.array(selected)) == "$..*..* selects more than 1000000 values")
+        #expect(try BodyPath(parsing: "$..*").tooMany(BodyPath(parsing: "$..*").value(in: deep)) == nil)
+    }
+
     @Test("steps write back as they read")
     func text() throws {
         for path in ["$.a[*]", "$.a[1:3]", "$.a[::-1]", "$..name", "$..[0]", "$.a[?(@.b < 1)]"] {

@@ -104,14 +104,29 @@ public struct BodyPathFilter: Sendable, Hashable {
 
 extension BodyPath {
     /// What the path selects in `root`, in document order: one value or none for a plain path.
+    /// Stops once more than ``selectionLimit`` values are selected, so that memory stays bounded
+    /// (`$..*..*..*` on a deep body grows fast); ``tooMany(_:)`` then says so.
     public func select(in root: ParameterValue) -> [ParameterValue] {
         var nodes = [root]
         for step in steps {
             var next: [ParameterValue] = []
-            for node in nodes { Self.apply(step, to: node, root: root, into: &next) }
+            for node in nodes {
+                Self.apply(step, to: node, root: root, into: &next)
+                if next.count > Self.selectionLimit { return Array(next.prefix(Self.selectionLimit + 1)) }
+            }
             nodes = next
         }
         return nodes
+    }
+
+    /// The most values a multi-valued path may select.
+    public static let selectionLimit = 1_000_000
+
+    /// Why a value this path gave cannot be checked or captured: it selected more than
+    /// ``selectionLimit`` values. Nil for any other value.
+    public func tooMany(_ value: ParameterValue?) -> String? {
+        guard !isSingular, case .array(let items)? = value, items.count > Self.selectionLimit else { return nil }
+        return "\(text) selects more than \(Self.selectionLimit) values"
     }
 
     /// The value at plain steps from `value`, or nil when one is missing.

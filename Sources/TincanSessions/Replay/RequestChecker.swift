@@ -25,7 +25,7 @@ struct RequestChecker {
                 switch body {
                 case .success(let value):
                     let found = path.value(in: value)
-                    return CheckResult(name: name, failure: failure(predicate, found, isNodeList: !path.isSingular))
+                    return CheckResult(name: name, failure: path.tooMany(found) ?? failure(predicate, found, isNodeList: !path.isSingular))
                 case .failure(let reason):
                     return CheckResult(name: name, failure: reason.description)
                 }

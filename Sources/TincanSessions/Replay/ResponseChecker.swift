@@ -21,8 +21,8 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case noCookie(String)
     /// The body went to this file, so its size and digest are not in memory.
     case bodyDownloaded(String)
-    /// An XPath expression found no value: why.
-    case xpath(String)
+    /// An XPath expression or a multi-valued body path found no value it can give: why.
+    case unusable(String)
     /// A filter could not apply.
     case filter(ValueFilterFailure)
 
@@ -37,7 +37,7 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .emptyMatch(let pattern): "/\(pattern)/ matched nothing"
         case .noCookie(let name): "the response set no cookie \(name)"
         case .bodyDownloaded(let path): "the body went to \(path), so its size and digest are not checked in memory"
-        case .xpath(let reason): reason
+        case .unusable(let reason): reason
         case .filter(let failure): failure.description
         }
     }
@@ -87,7 +87,7 @@ struct ResponseChecker {
                 checks.append(CheckResult(name: "header \(name)", failure: evaluate(predicate, actual)))
             case .body(let path, let predicate):
                 let actual = bodyValue.flatMap(path.value(in:))
-                var failure = evaluate(predicate, actual, isNodeList: !path.isSingular)
+                var failure = path.tooMany(actual) ?? evaluate(predicate, actual, isNodeList: !path.isSingular)
                 if failure != nil, bodyValue == nil { failure = CaptureFailure.bodyNotStructured(path).description }
                 checks.append(CheckResult(name: "body \(path.text)", failure: failure))
             case .valid(let expected):
@@ -162,6 +162,7 @@ struct ResponseChecker {
         case .body(let path):
             guard let body = bodyValue else { return .failure(.bodyNotStructured(path)) }
             guard let value = path.value(in: body) else { return .failure(.notInBody(path)) }
+            if let reason = path.tooMany(value) { return .failure(.unusable(reason)) }
             return .success(value)
         case .regex(let pattern):
             switch ValueFilter.firstGroup(of: pattern, in: String(decoding: result.data, as: UTF8.self)) {
@@ -181,11 +182,11 @@ struct ResponseChecker {
 
     /// An XPath expression's value on the body, and whether it is a node set.
     private func xpathValue(_ expression: String) -> Result<(value: ParameterValue, isNodeSet: Bool), CaptureFailure> {
-        markup.mapError { CaptureFailure.xpath($0.description) }.flatMap { document in
+        markup.mapError { CaptureFailure.unusable($0.description) }.flatMap { document in
             do {
                 return .success(try XPath(parsing: expression).evaluate(on: document))
             } catch {
-                return .failure(.xpath("\(error)"))
+                return .failure(.unusable("\(error)"))
             }
         }
     }
