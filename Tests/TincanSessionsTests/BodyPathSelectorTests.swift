@@ -148,5 +148,9 @@ struct BodyPathSelectorTests {
         }
         let deep = "$[?" + String(repeating: "!", count: 100) + "@.a]"
         #expect(throws: BodyPathError.self) { try BodyPath(parsing: deep) }
+        let long = "$[?" + Array(repeating: "@.a", count: 300).joined(separator: " && ") + "]"
+        #expect(throws: BodyPathError.self, "a chain of && nests as deep as it is long") { try BodyPath(parsing: long) }
+        let fine = "$[?" + Array(repeating: "@.a", count: 200).joined(separator: " || ") + "]"
+        #expect(throws: Never.self) { try BodyPath(parsing: fine) }
     }
 }

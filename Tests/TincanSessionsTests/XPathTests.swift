@@ -134,6 +134,8 @@ struct XPathTests {
             }
         }
         #expect(throws: XPathError.self) { try XPath(parsing: String(repeating: "(", count: 100) + "1" + String(repeating: ")", count: 100)) }
+        #expect(throws: XPathError.self) { try XPath(parsing: Array(repeating: "1", count: 300).joined(separator: " or ")) }
+        #expect(throws: Never.self) { try XPath(parsing: Array(repeating: "//a", count: 200).joined(separator: " | ")) }
     }
 
     @Test("count() of something that is not a node set is an evaluation error")

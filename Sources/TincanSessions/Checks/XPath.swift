@@ -104,6 +104,8 @@ private struct XPathParser: CharacterCursor {
     let characters: [Character]
     var index = 0
     var depth = 0
+    /// How many operands the expression has: operator chains nest as deep as they are long.
+    var terms = 0
 
     init(_ text: String) {
         self.text = text
@@ -141,6 +143,8 @@ private struct XPathParser: CharacterCursor {
     }
 
     private mutating func unary() throws(XPathError) -> XPath.Expression {
+        terms += 1
+        guard terms <= 256 else { throw error("at most 256 operands in one expression") }
         if take("-") { return .negate(try unary()) }
         var left = try primaryOrPath()
         while take("|") { left = .union(left, try primaryOrPath()) }

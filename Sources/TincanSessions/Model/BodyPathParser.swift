@@ -116,6 +116,9 @@ private struct FilterParser: CharacterCursor {
     /// How deep parentheses and `!` nest, so that a hostile path cannot exhaust the stack.
     private var depth = 0
     private static let maximumDepth = 64
+    /// How many operands and `!` the filter has: `&&` and `||` chains nest as deep as they are long.
+    private var terms = 0
+    private static let maximumTerms = 256
 
     init(characters: [Character], index: Int, fail: @escaping (String, Int) -> BodyPathError) {
         self.characters = characters
@@ -140,6 +143,8 @@ private struct FilterParser: CharacterCursor {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else { throw fail("at most \(Self.maximumDepth) nested parentheses or '!'", index) }
+        terms += 1
+        guard terms <= Self.maximumTerms else { throw fail("at most \(Self.maximumTerms) tests in one filter", index) }
         if peek == "!", !(index + 1 < characters.count && characters[index + 1] == "=") {
             index += 1
             return .not(try unary())
