@@ -32,6 +32,7 @@ struct CheckKeysFormatTests {
               cookies:
                 sid: {exists: true}
                 theme: dark
+                sid[HttpOnly]: true
               url: {ends-with: /get}
               redirects: 2
               location: {not: {exists: true}}
@@ -74,7 +75,8 @@ struct CheckKeysFormatTests {
         #expect(request.assertions.contains(.response(.duration, Predicate([.lessOrEqual(500)]))))
         #expect(request.assertions.contains(.request(.query("q", Predicate([.equals(.string("tea"))])))))
         #expect(request.assertions.contains(.request(.url(Predicate([.endsWith("/anything")], filters: [.split("?"), .first])))))
-        #expect(request.assertions.count == 19)
+        #expect(request.assertions.count == 20)
+        #expect(request.assertions.contains(.response(.cookie("sid[HttpOnly]"), Predicate([.equals(.bool(true))]))))
     }
 
     @Test("writing then reading gives the same request, and writing that the same bytes")
@@ -109,7 +111,9 @@ struct CheckKeysFormatTests {
             ("assert:\n      body:\n        $.a: {is-date: maybe}\n", "s.yaml:5:24: expected true or false"),
             ("assert:\n      request:\n        status: 200\n", "s.yaml:5:9: unknown key 'status' in request; expected one of: method, url, query, headers, body"),
             ("assert:\n      request:\n        body:\n          $.a.: 1\n", "s.yaml:6:11: bad body path '$.a.': expected a member name after '.'"),
-            ("assert:\n      cookies: [sid]\n", "s.yaml:4:16: expected a mapping of cookie names to expected values"),
+            ("assert:\n      cookies:\n        sid[Colour]: x\n", "s.yaml:5:9: 'sid[Colour]' is not a cookie: expected NAME or NAME[ATTRIBUTE], the attribute one of Value, Expires"),
+            ("capture:\n      x: {cookie: \"[Path]\"}\n", "s.yaml:4:19: '[Path]' is not a cookie"),
+            ("assert:\n      cookies: [sid]\n", "s.yaml:4:16: expected a mapping of cookie names (NAME or NAME[Path]) to expected values"),
             ("assert:\n      xpath:\n        \"count(\": 1\n", "s.yaml:5:9: bad XPath 'count(': expected a path, a string, a number or a function at column 7"),
         ]
         for (part, expected) in cases {

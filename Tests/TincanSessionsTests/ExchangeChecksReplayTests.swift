@@ -23,6 +23,9 @@ struct ExchangeChecksReplayTests {
                 sid: abc123
                 theme: {starts-with: da}
                 nope: {exists: false}
+                sid[Path]: /
+                sid[HttpOnly]: false
+                sid[Domain]: {exists: false}
               url: {ends-with: /cookies}
               redirects: 1
               location: {ends-with: /cookies}
@@ -81,7 +84,7 @@ struct ExchangeChecksReplayTests {
             url: redirect/1
             assert:
               redirects: 2
-              cookies: {other: x}
+              cookies: {other: x, "sid[Domain]": example.com}
               xpath: {count(//a): 1}
               request:
                 method: PUT
@@ -118,6 +121,7 @@ struct ExchangeChecksReplayTests {
                 "request query q: is missing",
                 "redirects: is 1, expected 2",
                 "cookie other: the response set no cookie other",
+                "cookie sid[Domain]: the response set no cookie sid",
                 "xpath count(//a): the body is not XML: no root element at line 1, column 1",
             ])
         }

@@ -122,6 +122,32 @@ struct PredicateFilterTests {
         #expect(TaskResult.bodyFact(.bodySize, of: abc) == .integer(3))
     }
 
+    @Test("a cookie's attributes: NAME[Attribute], as Hurl names them")
+    func cookieAttributes() {
+        let field = "sid=abc; Path=/app; Max-Age=60; secure; SameSite=Lax; Expires=Wed, 21 Oct 2026 07:28:00 GMT"
+        func attribute(_ text: String) -> ParameterValue?? {
+            guard case .success(let (name, attribute)) = CookieAttribute.split(text) else { return nil }
+            #expect(name == "sid")
+            return .some(attribute.value(in: field))
+        }
+        #expect(attribute("sid") == .some(.string("abc")))
+        #expect(attribute("sid[Value]") == .some(.string("abc")))
+        #expect(attribute("sid[Path]") == .some(.string("/app")))
+        #expect(attribute("sid[max-age]") == .some(.integer(60)), "attribute names are case-insensitive")
+        #expect(attribute("sid[Secure]") == .some(.bool(true)))
+        #expect(attribute("sid[HttpOnly]") == .some(.bool(false)))
+        #expect(attribute("sid[SameSite]") == .some(.string("Lax")))
+        #expect(attribute("sid[Expires]") == .some(.string("Wed, 21 Oct 2026 07:28:00 GMT")))
+        #expect(attribute("sid[Domain]") == .some(nil))
+        for bad in ["sid[Colour]", "[Path]", "sid[Path", "", "a]b"] {
+            guard case .failure(let error) = CookieAttribute.split(bad) else {
+                Issue.record("\(bad) was read")
+                continue
+            }
+            #expect(error.description == "'\(bad)' is not a cookie: expected NAME or NAME[ATTRIBUTE], the attribute one of Value, Expires, Max-Age, Domain, Path, Secure, HttpOnly, SameSite")
+        }
+    }
+
     @Test("a Set-Cookie field's name and value")
     func cookiePairs() {
         #expect(TaskResult.cookiePair("sid=abc; Path=/; HttpOnly").map { "\($0.name)=\($0.value)" } == "sid=abc")

@@ -61,7 +61,7 @@ extension SessionReader {
         case .status: source = .status
         case .regex: source = .regex(try pattern(value))
         case .xpath: source = .xpath(try xpath(try text(value, "an XPath expression such as string(//title)"), at: value))
-        case .cookie: source = .response(.cookie(try text(value, "a cookie name")))
+        case .cookie: source = .response(.cookie(try cookie(try text(value, "a cookie name, or NAME[ATTRIBUTE]"), at: value)))
         case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5:
             guard try bool(value) else { throw file.error(at: value, "expected true: \(key.rawValue): true captures the \(key.rawValue)") }
             source = .response(ResponseValue(key: key.rawValue) ?? .url)
@@ -138,6 +138,12 @@ extension SessionReader {
             throw file.error(at: node, "\(error)")
         }
         return expression
+    }
+
+    /// A cookie's name, or `NAME[Attribute]`.
+    func cookie(_ text: String, at node: Node) throws -> String {
+        if case .failure(let error) = CookieAttribute.split(text) { throw file.error(at: node, error.description) }
+        return text
     }
 
     private func pattern(_ node: Node) throws -> String {

@@ -360,8 +360,8 @@ struct SessionReader {
                     assertions.append(.xpath(try xpath(expression, at: expressionNode), try self.predicate(predicate)))
                 }
             case .cookies:
-                for (name, _, predicate) in try pairs(value, "a mapping of cookie names to expected values") {
-                    assertions.append(.response(.cookie(name), try self.predicate(predicate)))
+                for (name, nameNode, predicate) in try pairs(value, "a mapping of cookie names (NAME or NAME[Path]) to expected values") {
+                    assertions.append(.response(.cookie(try cookie(name, at: nameNode)), try self.predicate(predicate)))
                 }
             case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5:
                 assertions.append(.response(ResponseValue(key: key.rawValue) ?? .url, try predicate(value)))

@@ -16,10 +16,11 @@ extension TaskResult {
             if let location = response?.headers["Location"] { return .success(.string(location)) }
             if let last = redirects.last { return .success(.string(last.to.string)) }
             return .failure(response == nil ? .noResponse : .noHeader("Location"))
-        case .cookie(let name):
-            let values = redirects.flatMap(\.setCookies) + (response?.headers.values(named: "Set-Cookie") ?? [])
-            let set = values.compactMap(Self.cookiePair).last { $0.name == name }
-            return set.map { .success(.string($0.value)) } ?? .failure(.noCookie(name))
+        case .cookie(let text):
+            guard case .success(let (name, attribute)) = CookieAttribute.split(text) else { return .failure(.noCookie(text)) }
+            let fields = redirects.flatMap(\.setCookies) + (response?.headers.values(named: "Set-Cookie") ?? [])
+            guard let field = fields.last(where: { Self.cookiePair($0)?.name == name }) else { return .failure(.noCookie(name)) }
+            return attribute.value(in: field).map { .success($0) } ?? .failure(.noCookieAttribute(name, attribute.rawValue))
         case .bodySize, .bodySHA256, .bodyMD5:
             if let download { return .failure(.bodyDownloaded(download.path)) }
             return .success(Self.bodyFact(fact, of: data))

@@ -19,6 +19,8 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case emptyMatch(String)
     /// No response set a cookie of this name.
     case noCookie(String)
+    /// The cookie was set without this attribute.
+    case noCookieAttribute(String, String)
     /// The body went to this file, so its size and digest are not in memory.
     case bodyDownloaded(String)
     /// An XPath expression or a multi-valued body path found no value it can give: why.
@@ -36,6 +38,7 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .noMatch(let pattern): "/\(pattern)/ does not match the body"
         case .emptyMatch(let pattern): "/\(pattern)/ matched nothing"
         case .noCookie(let name): "the response set no cookie \(name)"
+        case .noCookieAttribute(let name, let attribute): "the cookie \(name) was set without \(attribute)"
         case .bodyDownloaded(let path): "the body went to \(path), so its size and digest are not checked in memory"
         case .unusable(let reason): reason
         case .filter(let failure): failure.description
