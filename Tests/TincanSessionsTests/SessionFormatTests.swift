@@ -302,7 +302,7 @@ struct SessionFormatTests {
             try Session.parse("name: x\nrequests:\n  - url: /get\n    metod: GET\n", path: "s.yaml")
         } throws: { error in
             (error as? ConfigFileError)?.reason == .unknownKey("metod", context: "a request", expected: SessionSchemaTests.names(SessionKey.Request.self))
-                && "\(error)" == "s.yaml:4:5: unknown key 'metod' in a request; expected one of: name, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, recorded"
+                && "\(error)" == "s.yaml:4:5: unknown key 'metod' in a request; expected one of: name, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, recorded, retry-policy"
         }
         #expect(throws: ConfigFileError(file: "s.yaml", line: 1, column: 1, reason: .unknownKey("request", context: "a session", expected: SessionSchemaTests.names(SessionKey.TopLevel.self)))) {
             try Session.parse("request: []\n", path: "s.yaml")
@@ -522,6 +522,7 @@ struct SessionSchemaTests {
         ("$.properties.requests.items.properties.assert.properties.errors.items.properties", names(SessionKey.ExpectedError.self)),
         ("$[\"$defs\"].check.oneOf[1].properties", names(SessionKey.Check.self)),
         ("$.properties.requests.items.properties.recorded.properties", names(SessionKey.Recorded.self)),
+        ("$[\"$defs\"][\"retry-policy\"].properties", names(SessionKey.RetryPolicy.self)),
     ]
 
     static func names<Key: RawRepresentable<String> & CaseIterable>(_ keys: Key.Type) -> [String] {

@@ -35,6 +35,8 @@ struct CurlCommandReader {
     var rate: String?
     var speedLimit: String?
     var connectTimeout: String?
+    var retryLimit: Int?
+    var retryDelay: Double?
     var warnings: [String] = []
 
     init(workingDirectory: String) {
@@ -162,7 +164,7 @@ struct CurlCommandReader {
         case .compressed: compressed = true
         case .http2, .http10, .trEncoding:
             warnings.append("\(option.spelling): not kept; Tincan speaks HTTP/1.1\(option == .trEncoding ? " and asks for no transfer encoding" : "")")
-        case .retry: warnings.append("--retry \(text): not kept; Tincan sends each request once")
+        case .retry, .retryDelay, .retryMaxTime: try readRetry(option, text)
         // --basic is the default; --http1.1 is what Tincan speaks; the rest only change curl's output.
         case .basic, .http11, .silent, .showError, .verbose, .include, .fail, .failWithBody, .progressBar, .noBuffer, .globoff,
              .disable, .noProgressMeter, .writeOut, .dumpHeader, .cookieJar, .stderr, .trace, .traceASCII:
@@ -287,6 +289,7 @@ struct CurlCommandReader {
         if !sendsData, formParts.isEmpty, upload == nil { noteBodilessRequest() }
         removeTincanDefaults()
         noteRedirectsAndTimeouts()
+        finishRetry()
         request.headers = headers
         return CurlCommand.Imported(request: request, warnings: warnings)
     }

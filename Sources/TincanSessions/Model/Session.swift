@@ -58,6 +58,8 @@ public struct RequestDefaults: Sendable, Equatable {
     public var noProxy: String?
     /// The client certificate (`--cert`, `--key`).
     public var tls = ClientCertificateSettings()
+    /// How transient failures are retried, unless a request says otherwise.
+    public var retryPolicy: SavedRetryPolicy?
 
     /// Creates empty defaults.
     public init() {}
@@ -223,6 +225,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var assertions: [Assertion] = []
     /// A response recorded by `tincan replay --record`, for `--compare-recorded`.
     public var recorded: RecordedResponse?
+    /// How transient failures are retried; replaces the defaults' policy.
+    public var retryPolicy: SavedRetryPolicy?
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
     public var line = 0
     /// Where the request's `{{name}}` references stand in its file, for error messages.

@@ -25,6 +25,14 @@ public enum SessionKey {
     /// `defaults:`.
     public enum Defaults: String, Sendable, CaseIterable {
         case serializer, headers, properties, response, security, proxy, noproxy, tls
+        case retryPolicy = "retry-policy"
+    }
+
+    /// `retry-policy:`, in the defaults and in a request.
+    public enum RetryPolicy: String, Sendable, CaseIterable {
+        case limit, delay
+        case maxDelay = "max-delay"
+        case methods, statuses
     }
 
     /// `tls:` in the defaults: the client certificate presented to servers that ask for one.
@@ -72,6 +80,7 @@ public enum SessionKey {
     public enum Request: String, Sendable, CaseIterable {
         case name, method, url, serializer, headers, query, params, body, files, auth, download, upload
         case properties, response, capture, assert, recorded
+        case retryPolicy = "retry-policy"
     }
 
     /// A header written as a mapping (a header turned off).

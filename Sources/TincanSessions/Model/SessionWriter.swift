@@ -38,6 +38,7 @@ extension RequestDefaults {
         if let certificate = tls.certificate { tlsPairs.append((.cert, .string(certificate))) }
         if let key = tls.key { tlsPairs.append((.key, .string(key))) }
         if !tlsPairs.pairs.isEmpty { pairs.append((.tls, .mapping(tlsPairs.pairs))) }
+        if let retryPolicy { pairs.append((.retryPolicy, .mapping(retryPolicy.yamlPairs()))) }
         return pairs.pairs
     }
 }
@@ -88,6 +89,7 @@ extension SavedRequest {
         if !response.isEmpty { pairs.append((.response, .mapping(response))) }
         if !captures.isEmpty { pairs.append((.capture, .mapping(captures.map { ($0.key, $0.value.yaml) }))) }
         if !assertions.isEmpty { pairs.append((.assert, .mapping(Assertion.yamlPairs(assertions)))) }
+        if let retryPolicy { pairs.append((.retryPolicy, .mapping(retryPolicy.yamlPairs()))) }
         if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
         return pairs.pairs
     }
