@@ -97,6 +97,8 @@ struct RetryPolicySessionTests {
         #expect(exported.command.contains("--retry-delay 2"))
         let reimported = try CurlCommand.parse(exported.command)
         #expect(reimported.request.retryPolicy == imported.request.retryPolicy, "the policy goes round curl and back")
+        let http = try HTTPFile.export([("flaky", try resolved.draft.build(), resolved)])
+        #expect(http.warnings.contains("request 'flaky': the retry policy (retry-policy: limit 4) is not carried over; a .http file cannot say it"))
     }
 
     @Test("the replay report's request entry lists each retry with its reason")
