@@ -166,7 +166,7 @@ struct RetryPolicyTests {
     @Test("reasons read as the report shows them")
     func reasonWords() {
         #expect(RetryReason.transient(.status(503, retryAfter: nil), attempt: 1, delay: 0.5).description == "retry 1 after 0.5 s: status 503")
-        #expect(RetryReason.transient(.connectionRefused("127.0.0.1:9"), attempt: 2, delay: 1.23456).description == "retry 2 after 1.235 s: connection refused (127.0.0.1:9)")
+        #expect(RetryReason.transient(.connectionRefused("127.0.0.1:9"), attempt: 2, delay: 1.23456).description == "retry 2 after 1.235 s: cannot connect (127.0.0.1:9)")
         #expect(RetryReason.authentication(scheme: "Digest", realm: "r").description == "retried with Digest authentication")
         let value = RetryReason.transient(.status(429, retryAfter: 2), attempt: 1, delay: 2).reportValue
         #expect(value.dictionaryValue?["kind"] == "status")

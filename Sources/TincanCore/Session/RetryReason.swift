@@ -76,7 +76,7 @@ public enum RetryCause: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .status(let code, nil): "status \(code)"
         case .status(let code, let retryAfter?): "status \(code), Retry-After \(RetryReason.seconds(retryAfter))"
-        case .connectionRefused(let detail): "connection refused (\(detail))"
+        case .connectionRefused(let detail): "cannot connect (\(detail))"
         case .connectionReset(let detail): "connection reset (\(detail))"
         case .timedOut(let timeout): "\(timeout.rawValue) timeout"
         }

@@ -369,14 +369,14 @@ extension TaskRunner {
     /// Why a retry of a download that stopped part way is not started: the bytes it has are
     /// kept for a resume, which a new request from the first byte would overwrite.
     static func partialDownloadNote(_ reason: RetryReason, written: Int64, download: DownloadFile) -> String {
-        "\(reason) not started: the download stopped after \(RequestPreview.byteCount(written)); \(download.partialPath) is kept for --continue"
+        "\(reason) — not started: the download stopped after \(RequestPreview.byteCount(written)); \(download.partialPath) is kept for --continue"
     }
 
     /// The decision, unless its wait would pass the deadline, which a retry wait never outlives:
     /// then the attempt stands, and the note says why.
     static func fitting(_ decision: RetryDecision, remaining: Double?) -> RetryDecision {
         guard case .retry(let reason, let delay) = decision, let remaining, delay >= remaining else { return decision }
-        return .doNotRetryBecause("\(reason) not started: the wait would pass the deadline (\(RetryReason.seconds(max(0, remaining))) left)")
+        return .doNotRetryBecause("\(reason) — not started: the wait would pass the deadline (\(RetryReason.seconds(max(0, remaining))) left)")
     }
 }
 
