@@ -20,11 +20,14 @@ public struct AuthenticationInterceptor: RequestInterceptor {
         self.credential = credential
     }
 
+    /// Sends the last answer's `Authorization` to the origin it was made for.
     public mutating func adapt(_ request: inout HTTPRequest) {
         guard let answer, TaskRunner.sameOrigin(request.url, answer.origin) else { return }
         request.headers.set(name: "Authorization", value: answer.value)
     }
 
+    /// Retries a 401 at once with the answer to its strongest challenge (Digest before Basic),
+    /// unless this URL's challenge was answered already or no scheme it offers is known.
     public mutating func retry(_ attempt: RequestAttempt) -> RetryDecision {
         guard let response = attempt.response, response.statusCode == 401, answeredURL != attempt.request.url,
               let challenge = Authenticator.preferred(AuthenticationChallenge.challenges(in: response))

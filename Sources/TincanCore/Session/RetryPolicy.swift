@@ -80,6 +80,9 @@ public struct RetryPolicy: RequestInterceptor {
 
     // MARK: - Deciding
 
+    /// Retries a listed status or error of a listed method until the limit, after ``wait(before:retryAfter:)``;
+    /// says why not (``RetryDecision/doNotRetryBecause(_:)``) for a method not listed, the limit
+    /// reached, or a body that cannot be sent again.
     public mutating func retry(_ attempt: RequestAttempt) -> RetryDecision {
         guard limit > 0, let cause = cause(of: attempt) else { return .doNotRetry }
         let method = attempt.request.method.uppercased()
