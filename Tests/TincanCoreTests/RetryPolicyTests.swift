@@ -163,6 +163,16 @@ struct RetryPolicyTests {
         #expect(note.contains("cannot be read twice"))
     }
 
+    @Test("the Explain view's Connection step says how the task's policy retries, and nothing without one")
+    func explained() {
+        var options = TaskOptions()
+        let url = Self.url
+        #expect(!Explanation.connection(to: url, options: options).lines.contains { $0.text.contains("retr") })
+        options.retryPolicy = RetryPolicy(limit: 2, delay: 0.25, maximumDelay: 10, methods: ["GET"], statuses: [503])
+        let lines = Explanation.connection(to: url, options: options).lines.map(\.text)
+        #expect(lines.contains("Up to 2 retries of GET: status 503, or a connection refused, reset or timed out; the first after 0.25 s, each next twice as long (at most 10 s, jittered); a Retry-After is honoured up to 10 s."), "\(lines)")
+    }
+
     @Test("reasons read as the report shows them")
     func reasonWords() {
         #expect(RetryReason.transient(.status(503, retryAfter: nil), attempt: 1, delay: 0.5).description == "retry 1 after 0.5 s: status 503")

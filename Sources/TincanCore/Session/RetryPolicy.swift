@@ -22,6 +22,15 @@ public struct RetryPolicy: RequestInterceptor {
         case connectionReset
         /// The idle or connect timeout fired (never the task's deadline).
         case timedOut
+
+        /// The error as the Explain view says it: "refused", "reset", "timed out".
+        var words: String {
+            switch self {
+            case .connectionRefused: "refused"
+            case .connectionReset: "reset"
+            case .timedOut: "timed out"
+            }
+        }
     }
 
     /// The methods retried by default: those RFC 9110 §9.2.2 calls idempotent.
@@ -100,6 +109,16 @@ public struct RetryPolicy: RequestInterceptor {
         if case .status(_, let after) = cause { retryAfter = after }
         let seconds = wait(before: retries, retryAfter: retryAfter)
         return .retry(.transient(cause, attempt: retries, delay: seconds), after: seconds)
+    }
+
+    /// The policy in words, for the Explain view.
+    public var explanation: String {
+        let errors = RetryableError.allCases.filter(errors.contains).map(\.words)
+        let failures = (statuses.isEmpty ? [] : ["status " + statuses.sorted().map(String.init).joined(separator: ", ")])
+            + (errors.isEmpty ? [] : ["a connection " + (errors.count > 1 ? errors.dropLast().joined(separator: ", ") + " or " : "") + (errors.last ?? "")])
+        return "Up to \(limit) \(limit == 1 ? "retry" : "retries") of \(methods.sorted().joined(separator: ", ")): \(failures.joined(separator: ", or "));"
+            + " the first after \(RetryReason.seconds(backoff(before: 1))), each next twice as long (at most \(RetryReason.seconds(maximumDelay)), jittered);"
+            + " a Retry-After is honoured up to \(RetryReason.seconds(maximumDelay))."
     }
 
     /// The wait before retry number `retry` (from 1): `Retry-After` when the server gave one,
