@@ -157,13 +157,18 @@ extension CurlCommand {
 }
 
 extension CurlCommand {
+    /// What differs between curl's `--retry-delay` and a policy's `delay`, both ways.
+    static func retryDelayWarning(_ delay: Double) -> String {
+        "--retry-delay \(ParameterValue.format(delay)): curl waits that long before every retry; Tincan starts there and doubles the wait each time (with jitter)"
+    }
+
     /// A retry policy as curl's `--retry` and `--retry-delay`, and what curl does otherwise.
     static func retryOptions(_ policy: RetryPolicy, method: String, warnings: inout [String]) -> [String] {
         guard policy.limit > 0 else { return [] }
         var options = ["--retry \(policy.limit)"]
         if policy.delay != RetryPolicy.defaultDelay {
             options.append("--retry-delay \(ParameterValue.format(policy.delay))")
-            warnings.append("--retry-delay \(ParameterValue.format(policy.delay)): curl waits that long before every retry, where Tincan doubles the wait each time")
+            warnings.append(retryDelayWarning(policy.delay))
         }
         if !policy.methods.contains(method.uppercased()) {
             warnings.append("--retry \(policy.limit): curl retries a \(method.uppercased()) too, which the retry policy does not")

@@ -25,7 +25,7 @@ extension CurlCommandReader {
         let delay = retryDelay.flatMap { $0 == 0 ? nil : $0 }
         request.retryPolicy = SavedRetryPolicy(limit: retryLimit, delay: delay)
         if let delay {
-            warnings.append("--retry-delay \(ParameterValue.format(delay)): curl waits that long before every retry; Tincan starts there and doubles the wait each time (with jitter)")
+            warnings.append(CurlCommand.retryDelayWarning(delay))
         }
         let method = request.method.uppercased()
         if !RetryPolicy.defaultMethods.contains(method) {
