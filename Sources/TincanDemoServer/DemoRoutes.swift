@@ -100,6 +100,7 @@ public enum DemoRoutes {
             response.headers.append(contentsOf: fields)
             return response
         }
+        FlakyRoute().register(on: router)
         return router
     }
 

@@ -1,6 +1,4 @@
 import Hummingbird
-import OrderedCollections
-import Synchronization
 import TincanCore
 
 /// `/poll/{id}/{n}`: a job that is ready on its nth call, for sessions that poll (`retry:`) and
@@ -14,17 +12,7 @@ final class PollJobs: Sendable {
     /// The largest n: a poll that needs more calls is a mistake in the URL.
     static let maximumCalls = 1_000
 
-    private let calls = Mutex<OrderedDictionary<String, Int>>([:])
-
-    /// Counts one call for `id`, returning how many there have been.
-    func call(_ id: String) -> Int {
-        calls.withLock { calls in
-            let count = (calls.removeValue(forKey: id) ?? 0) + 1
-            if calls.count >= Self.capacity { calls.removeFirst() }
-            calls[id] = count
-            return count
-        }
-    }
+    private let calls = CallCounts(capacity: PollJobs.capacity)
 
     func respond(_ context: BasicRequestContext) throws -> Response {
         let id = try context.parameters.require("id")
@@ -32,7 +20,7 @@ final class PollJobs: Sendable {
         guard (1...Self.maximumCalls).contains(needed) else {
             throw HTTPError(.badRequest, message: "n must be 1-\(Self.maximumCalls)")
         }
-        let count = call(id)
+        let count = calls.next(id)
         return DemoRoutes.json(["id": .string(id), "calls": .integer(Int64(count)), "ready": .bool(count >= needed)],
                                status: count < needed ? .accepted : .ok)
     }

@@ -20,6 +20,8 @@ enum ResponseReport {
         for hop in result.redirects {
             lines.append("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))")
         }
+        for reason in result.retries { lines.append("↻ \(reason)") }
+        if let note = result.retryNote { lines.append("↻ \(note)") }
         if let error = result.transportError {
             lines.append("✗ \(result.request.method) \(result.request.url.string): \(error)")
             lines.append(timing(result.metrics))
@@ -144,6 +146,8 @@ enum ResponseReport {
         object["redirects"] = .array(result.redirects.map {
             ["status": .integer(Int64($0.statusCode)), "from": .string($0.from.string), "to": .string($0.to.string), "method": .string($0.method)]
         })
+        object["retries"] = .array(result.retries.map(\.reportValue))
+        object["retryNote"] = result.retryNote.map(ParameterValue.string) ?? .null
         var timing = OrderedValues()
         if let connect = result.metrics.connect { timing["connectMs"] = .double((connect.inMilliseconds * 1000).rounded() / 1000) }
         if let firstByte = result.metrics.firstByte { timing["firstByteMs"] = .double((firstByte.inMilliseconds * 1000).rounded() / 1000) }

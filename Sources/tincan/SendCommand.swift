@@ -44,6 +44,12 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-time"), help: "The most seconds the whole request may take, redirects and challenges included (as curl's --max-time; 0.001 to 2147483). Default: no limit.")
     var maxTime: String?
 
+    @Option(help: ArgumentHelp("Retry a transient failure up to N times (0 to 100): statuses 408, 429, 500, 502, 503, 504, and a connection refused, reset or timed out, for GET, HEAD, PUT, DELETE, OPTIONS and TRACE; with exponential backoff and jitter, and Retry-After honoured up to 30 s.", valueName: "N"))
+    var retry: String?
+
+    @Option(name: .customLong("retry-delay"), help: ArgumentHelp("With --retry, the first retry's backoff in seconds (0 to 3600; default 0.5), doubled for each retry after it.", valueName: "SECONDS"))
+    var retryDelay: String?
+
     @Option(name: .customLong("max-redirects"), help: "The most redirects followed (0 to 1000; 0 follows none and shows the redirect). Default: 10.")
     var maxRedirects: String?
 
@@ -142,6 +148,7 @@ struct SendCommand: AsyncParsableCommand {
         if http1_1, http2 { throw CLIFailure.badInput("--http1.1 and --http2 ask for different versions; give one") }
         let httpVersion: HTTPVersionPreference = http1_1 ? .http1_1 : http2 ? .http2 : .automatic
         let jarCookies = try cookieJar.map(Self.loadCookies)
+        let retryPolicy = try makeRetryPolicy()
         // Last of the checks, so that bad input is refused before anything waits on a pipe.
         try readStandardInput(into: &draft)
         let request = try draft.build(boundary: boundary)
@@ -178,6 +185,7 @@ struct SendCommand: AsyncParsableCommand {
         options.proxy = proxySettings
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
+        options.retryPolicy = retryPolicy
         let manager: URLSessionManager
         do {
             // One request: its task runs on the transport's thread, with no hop between threads.
@@ -314,6 +322,17 @@ struct SendCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
+    }
+
+    /// The retry policy `--retry` and `--retry-delay` ask for, or nil for none.
+    func makeRetryPolicy() throws -> RetryPolicy? {
+        guard let retry else {
+            if retryDelay != nil { throw CLIFailure.badInput("--retry-delay sets the wait before a retry; it needs --retry N") }
+            return nil
+        }
+        let limit = Int(try Self.checked(retry, NumericRange.retries.named("--retry")))
+        let delay = try retryDelay.map { try Self.checked($0, NumericRange.retryDelay.named("--retry-delay")) }
+        return RetryPolicy(limit: limit, delay: delay ?? RetryPolicy.defaultDelay)
     }
 
     /// The response serializer the options ask for.

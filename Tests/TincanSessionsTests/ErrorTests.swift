@@ -14,7 +14,7 @@ private func text(_ body: () throws -> Void) -> String {
     }
 }
 
-private let curlReads = "--request, --header, --data, --data-ascii, --data-binary, --data-raw, --data-urlencode, --json, --form, --form-string, --user, --digest, --basic, --url, --user-agent, --referer, --cookie, --upload-file, --output, --max-time, --speed-time, --speed-limit, --connect-timeout, --cacert, --insecure, --limit-rate, --head, --get, --location, --max-redirs, --compressed, --http2, --http1.0, --http1.1, --tr-encoding, --retry, --proxy, --noproxy, --cert, --key"
+private let curlReads = "--request, --header, --data, --data-ascii, --data-binary, --data-raw, --data-urlencode, --json, --form, --form-string, --user, --digest, --basic, --url, --user-agent, --referer, --cookie, --upload-file, --output, --max-time, --speed-time, --speed-limit, --connect-timeout, --cacert, --insecure, --limit-rate, --head, --get, --location, --max-redirs, --compressed, --http2, --http1.0, --http1.1, --tr-encoding, --retry, --retry-delay, --retry-max-time, --proxy, --noproxy, --cert, --key"
 
 /// The error `range` gives for `text`.
 private func rangeError(_ range: NumericRange, _ text: String) -> NumericRangeError {

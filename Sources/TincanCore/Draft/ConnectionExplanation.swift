@@ -1,7 +1,7 @@
 extension Explanation {
     /// The Connection step: how a request to `url` is connected under `options`, and why: the
     /// proxy it goes through (or that it goes direct, and which rule said so) and the client
-    /// certificate it presents to a server that asks for one.
+    /// certificate it presents to a server that asks for one; and how a failure is retried.
     ///
     /// It walks ``ProxySettings/route(to:)``, the rule each hop of the task applies.
     public static func connection(to url: URLReference, options: TaskOptions) -> Step {
@@ -34,6 +34,7 @@ extension Explanation {
         } else if url.scheme?.lowercased() == "https" {
             lines.append(Line("No client certificate: a server that requires one refuses the handshake.", .detail))
         }
+        if let policy = options.retryPolicy, policy.limit > 0 { lines.append(Line(policy.explanation)) }
         return Step(topic: .connection, title: "Connection", lines: lines)
     }
 }

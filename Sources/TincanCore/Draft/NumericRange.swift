@@ -139,6 +139,15 @@ extension NumericRange {
     /// The longest a whole request may take, redirects and challenges included: the timeout's range.
     public static let deadline = NumericRange(name: "max-time", minimum: 0.001, maximum: 2_147_483, isInteger: false, unit: "seconds", examples: "30 or 2.5")
 
+    /// How many times a retry policy sends a request again: 0 (never) up to 100.
+    public static let retries = NumericRange(name: "retry", minimum: 0, maximum: 100, isInteger: true)
+
+    /// A retry policy's delays (the base backoff, the longest wait): 0 up to an hour; `500ms`
+    /// and `2s` are allowed, a plain number is seconds.
+    public static let retryDelay = NumericRange(
+        name: "retry-delay", minimum: 0, maximum: 3_600, isInteger: false, unit: "seconds", suffixes: ["ms": 0.001, "s": 1],
+        examples: "0.5, 500ms or 2s")
+
     /// An HTTP status code.
     public static let statusCode = NumericRange(name: "status", minimum: 100, maximum: 599, isInteger: true)
 

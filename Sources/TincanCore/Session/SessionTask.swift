@@ -10,7 +10,8 @@ public enum TaskEvent: Sendable {
     case responseHead(HTTPResponse)
     case downloadProgress(TransferProgress)
     case redirected(Redirect)
-    /// The request is sent again: after an authentication challenge, say.
+    /// The request is sent again: after an authentication challenge, or a status or error the
+    /// task's ``RetryPolicy`` retries (this event comes before the wait, its delay included).
     case retried(RetryReason)
     /// The response cache answered, was asked to revalidate, or stored the response.
     case cache(CacheOutcome)
@@ -23,12 +24,6 @@ public enum TaskEvent: Sendable {
         default: true
         }
     }
-}
-
-/// Why a request was sent again.
-public enum RetryReason: Sendable, Hashable {
-    /// A 401 challenge, answered with the session's credential in this scheme (`Basic`, `Digest`).
-    case authentication(scheme: String, realm: String?)
 }
 
 /// One redirect hop.
@@ -103,6 +98,11 @@ public struct TaskResult: Sendable {
     public var cache: CacheOutcome?
     /// What a download task did with its file; nil for other tasks.
     public var download: DownloadResult?
+    /// Why the request was sent again, each time, in order.
+    public var retries: [RetryReason] = []
+    /// Why the last response or error was not retried although a retrier could have retried it
+    /// (its limit was reached, the body cannot be sent again, the wait would pass the deadline).
+    public var retryNote: String?
 
     /// Creates a result (the core makes them; saved sessions and tests replay recorded ones).
     public init(request: HTTPRequest, response: HTTPResponse? = nil, data: [UInt8] = [], redirects: [Redirect] = [],
@@ -181,6 +181,8 @@ public final class SessionTask: Sendable {
     private let completionQueue: DispatchQueue
     /// Where the work runs, or nil for Swift's shared pool.
     private let executor: (any TaskExecutor)?
+    /// The session's event monitors, told every event subscribers get.
+    private let monitors: [any EventMonitor]
 
     init(
         identifier: Int,
@@ -188,6 +190,7 @@ public final class SessionTask: Sendable {
         kind: Kind,
         completionQueue: DispatchQueue,
         executor: (any TaskExecutor)? = nil,
+        monitors: [any EventMonitor] = [],
         completion: (@Sendable (TaskResult) -> Void)?,
         work: @escaping @Sendable (SessionTask) async -> TaskResult
     ) {
@@ -196,6 +199,7 @@ public final class SessionTask: Sendable {
         self.kind = kind
         self.completionQueue = completionQueue
         self.executor = executor
+        self.monitors = monitors
         self.completion = completion
         self.work = work
     }
@@ -276,21 +280,30 @@ public final class SessionTask: Sendable {
 
     func emit(_ event: TaskEvent) {
         let now = ContinuousClock.now
-        inner.withLock { inner in
+        let delivered = inner.withLock { inner -> Bool in
             switch event {
             case .uploadProgress(let progress):
                 inner.uploadProgress = progress
-                guard Self.due(progress, last: &inner.lastUploadEvent, now: now) else { inner.uploadPending = true; return }
+                guard Self.due(progress, last: &inner.lastUploadEvent, now: now) else { inner.uploadPending = true; return false }
                 inner.uploadPending = false
             case .downloadProgress(let progress):
                 inner.downloadProgress = progress
-                guard Self.due(progress, last: &inner.lastDownloadEvent, now: now) else { inner.downloadPending = true; return }
+                guard Self.due(progress, last: &inner.lastDownloadEvent, now: now) else { inner.downloadPending = true; return false }
                 inner.downloadPending = false
             default:
                 inner.timeline.append(event)
             }
             // Yielding under the lock keeps every subscriber's order the order of emission.
             for subscriber in inner.subscribers.values { subscriber.yield(event) }
+            return true
+        }
+        if delivered { notifyMonitors([event]) }
+    }
+
+    /// Tells the monitors, outside the lock, so that a monitor may read the task.
+    private func notifyMonitors(_ events: [TaskEvent]) {
+        for monitor in monitors {
+            for event in events { monitor.task(self, didEmit: event) }
         }
     }
 
@@ -305,7 +318,7 @@ public final class SessionTask: Sendable {
     var isCancelled: Bool { inner.withLock { $0.state == .canceling } }
 
     private func finish(_ result: TaskResult) {
-        let finished = inner.withLock { inner -> (waiters: [CheckedContinuation<TaskResult, Never>], subscribers: [AsyncStream<TaskEvent>.Continuation])? in
+        let finished = inner.withLock { inner -> (waiters: [CheckedContinuation<TaskResult, Never>], subscribers: [AsyncStream<TaskEvent>.Continuation], closing: [TaskEvent])? in
             guard inner.result == nil else { return nil }
             // The progress folded away last goes out before the end, so a bar always reaches its final value.
             var closing: [TaskEvent] = []
@@ -322,9 +335,10 @@ public final class SessionTask: Sendable {
                 inner.waiters = []
                 inner.subscribers = [:]
             }
-            return (inner.waiters, Array(inner.subscribers.values))
+            return (inner.waiters, Array(inner.subscribers.values), closing)
         }
         guard let finished else { return }
+        notifyMonitors(finished.closing)
         for subscriber in finished.subscribers { subscriber.finish() }
         for waiter in finished.waiters { waiter.resume(returning: result) }
         if let completion { completionQueue.async { completion(result) } }

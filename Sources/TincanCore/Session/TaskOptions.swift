@@ -22,7 +22,8 @@ public struct TaskOptions: Sendable {
     public var download: Download?
     /// Whether redirects are followed, and how many.
     public var redirects = RedirectPolicy.standard
-    /// Seconds the whole task may take (redirects and challenges included), or nil for no limit.
+    /// Seconds the whole task may take (redirects, challenges, retries and their waits included),
+    /// or nil for no limit.
     public var deadline: Double?
     /// The most response-body bytes kept in memory (a download's file is not limited), or nil
     /// for no limit. A body past it fails the task with ``TransportError/Reason/limitExceeded(_:)``.
@@ -36,6 +37,11 @@ public struct TaskOptions: Sendable {
     public var clientIdentity: ClientIdentity?
     /// The HTTP versions offered: automatic negotiation by default.
     public var httpVersion = HTTPVersionPreference.automatic
+    /// How a transient failure (a 503, a refused connection) is retried, or nil for never.
+    public var retryPolicy: RetryPolicy?
+    /// The task's own request interceptors, run after the credential's
+    /// ``AuthenticationInterceptor`` and before ``retryPolicy``; each task gets its own copies.
+    public var interceptors: [any RequestInterceptor] = []
 
     /// Where a download task streams its body.
     public struct Download: Sendable, Equatable {
@@ -68,6 +74,15 @@ public struct TaskOptions: Sendable {
     /// The options with `responseSerializer`.
     public init(responseSerializer: any ResponseSerializer) {
         self.responseSerializer = responseSerializer
+    }
+
+    /// Every interceptor of a task, in the order they run: the credential's, the task's own,
+    /// then the retry policy.
+    var interceptorChain: [any RequestInterceptor] {
+        var chain: [any RequestInterceptor] = credential.map { [AuthenticationInterceptor(credential: $0)] } ?? []
+        chain += interceptors
+        if let retryPolicy { chain.append(retryPolicy) }
+        return chain
     }
 
     /// What the task does with the response body, as these options decide it.

@@ -4,10 +4,11 @@ import Synchronization
 
 /// Runs one task: the protocol work AsyncHTTPClient leaves to its user, hop by hop.
 ///
-/// Before each request: cookies from the jar, the cache policy (answer from the cache, or ask
-/// the server to revalidate), a credential for a challenge, a range for a resumed download.
-/// After each response head: cookies stored, then one decision about the body that follows (a
-/// redirect's, a challenge's or a 304's is dropped; a download's goes to its file).
+/// Before each request: the interceptors' adapters (a challenge's answer), cookies from the
+/// jar, the cache policy (answer from the cache, or ask the server to revalidate), a range for a
+/// resumed download. After each response head: cookies stored, then one decision about the body
+/// that follows (a redirect's, a retried response's or a 304's is dropped; a download's goes to
+/// its file). After a transport error: the interceptors' retriers are asked too.
 struct TaskRunner {
     let task: SessionTask
     let transport: any Transport
@@ -18,13 +19,16 @@ struct TaskRunner {
     /// What the response head decided, for the loop to act on once the body has arrived.
     enum Disposition: Sendable {
         case redirect
-        case challenge(AuthenticationChallenge)
+        /// An interceptor sends the request again after `delay` seconds.
+        case retry(RetryReason, delay: Double)
         case notModified
         case final
     }
 
     struct Hop: Sendable {
         var disposition = Disposition.final
+        /// Why an interceptor did not retry this response, when it says.
+        var retryNote: String?
         var resumedFrom: Int64?
         var restarted = false
         var alreadyComplete = false
@@ -42,9 +46,9 @@ struct TaskRunner {
         var data: [UInt8] = []
         var transportError: TransportError?
         var cacheOutcome: CacheOutcome?
-        var authorization: String?
-        var challengeAnswered = false
-        var nonceCount = 0
+        var interceptors = options.interceptorChain
+        var retries: [RetryReason] = []
+        var retryNote: String?
 
         let download: DownloadFile?
         var resumeOffset: Int64 = 0
@@ -74,18 +78,45 @@ struct TaskRunner {
                                                 bytesWritten: body.target == .file ? body.written : 0, resumedFrom: hop.resumedFrom,
                                                 restarted: hop.restarted, alreadyComplete: hop.alreadyComplete)
             }
-            return TaskResult(request: request, response: response, data: data, redirects: redirects, transportError: error ?? transportError,
-                              serialization: serialization, metrics: metrics, cache: cacheOutcome, download: downloadResult)
+            var result = TaskResult(request: request, response: response, data: data, redirects: redirects, transportError: error ?? transportError,
+                                    serialization: serialization, metrics: metrics, cache: cacheOutcome, download: downloadResult)
+            result.retries = retries
+            result.retryNote = retryNote
+            return result
+        }
+
+        /// Records a retry and waits for it; false when the task was cancelled (at once, even mid-wait).
+        func retrying(_ reason: RetryReason, after delay: Double) async -> Bool {
+            retries.append(reason)
+            retryNote = nil
+            // The response retried is not the task's answer: a cancel during the wait reports none.
+            response = nil
+            data = []
+            transportError = nil
+            task.emit(.retried(reason))
+            if delay > 0 {
+                do {
+                    try await Task.sleep(for: .seconds(delay))
+                } catch {
+                    return false
+                }
+            }
+            return !task.isCancelled && !Task.isCancelled
+        }
+
+        /// What is left of the deadline, in seconds, or nil for none.
+        func remaining() -> Double? {
+            options.deadline.map { $0 - (clock.now - start).inSeconds }
         }
 
         while true {
             // MARK: Before the request
             var outgoing = request
+            for index in interceptors.indices { interceptors[index].adapt(&outgoing) }
             if handlesCookies, let cookies = cookieJar.headerValue(for: outgoing.url) {
                 let own = outgoing.headers["Cookie"]
                 outgoing.headers.set(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)
             }
-            if let authorization { outgoing.headers.set(name: "Authorization", value: authorization) }
 
             var validating: ResponseCache.Entry?
             let userConditional = ["If-None-Match", "If-Modified-Since", "Range", "If-Range"].contains { request.headers.contains(name: $0) }
@@ -119,8 +150,11 @@ struct TaskRunner {
             metrics.requestCount += 1
             task.emit(.requestSent(outgoing))
             let decision = Mutex(Hop())
+            let chain = Mutex(interceptors)
             let canRedirect = redirects.count < options.redirects.limit
-            let credential = challengeAnswered ? nil : options.credential
+            let sent = outgoing
+            let retryCount = retries.count
+            let deadline = options.deadline
             let offset = resumeOffset
             let isValidating = validating != nil
             let sentURL = outgoing.url
@@ -128,9 +162,9 @@ struct TaskRunner {
             let task = self.task
             let cookieJar = self.cookieJar
             do {
-                let remaining = options.deadline.map { $0 - (clock.now - start).inSeconds }
+                let left = remaining()
                 let route = try Self.route(to: sentURL, options.proxy)
-                let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: remaining,
+                let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: left,
                                                   uploadBytesPerSecond: options.uploadBytesPerSecond,
                                                   decompression: options.decompression,
                                                   connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity, httpVersion: options.httpVersion))
@@ -144,8 +178,11 @@ struct TaskRunner {
                         break
                     case .responseHead(let head):
                         if handlesCookies { cookieJar.store(from: head, for: sentURL) }
-                        let hop = try Self.decide(head, method: method, canRedirect: canRedirect, credential: credential,
-                                                  validating: isValidating, body: body, resumeOffset: offset)
+                        let hop = try Self.decide(head, method: method, canRedirect: canRedirect, validating: isValidating,
+                                                  body: body, resumeOffset: offset) {
+                            let asked = chain.withLock { Self.ask(&$0, RequestAttempt(request: sent, response: head, retryCount: retryCount)) }
+                            return Self.fitting(asked, remaining: deadline.map { $0 - (clock.now - start).inSeconds })
+                        }
                         decision.withLock { state in
                             let connect = state.connect
                             state = hop
@@ -173,6 +210,7 @@ struct TaskRunner {
                 transportError = TransportError(task.isCancelled ? .cancelled : .other("\(error)"))
             }
             hop = decision.withLock { $0 }
+            interceptors = chain.withLock { $0 }
             metrics.connect = metrics.connect ?? hop.connect
             metrics.firstByte = metrics.firstByte ?? hop.firstByte
             do {
@@ -180,6 +218,21 @@ struct TaskRunner {
             } catch let error as TransportError {
                 transportError = transportError ?? error
             } catch {}
+            if let error = transportError, !task.isCancelled, error.isRetryable {
+                var asked = Self.fitting(Self.ask(&interceptors, RequestAttempt(request: outgoing, error: error, retryCount: retries.count)), remaining: remaining())
+                if case .retry(let reason, _) = asked, let download, body.target == .file, body.written > 0 {
+                    asked = .doNotRetryBecause(Self.partialDownloadNote(reason, written: body.written, download: download))
+                }
+                switch asked {
+                case .retry(let reason, let delay):
+                    guard await retrying(reason, after: delay) else { return finish(TransportError(.cancelled)) }
+                    continue
+                case .doNotRetryBecause(let note):
+                    retryNote = note
+                case .doNotRetry:
+                    break
+                }
+            }
             guard transportError == nil, let current = response else {
                 // A body stopped at a limit is not kept: it is what the limit keeps out of memory.
                 let stoppedAtALimit = if case .limitExceeded = transportError?.reason { true } else { false }
@@ -196,20 +249,10 @@ struct TaskRunner {
                 }
                 redirects.append(next.hop)
                 task.emit(.redirected(next.hop))
-                if !Self.sameOrigin(next.request.url, request.url) { authorization = nil }
                 request = next.request
-                challengeAnswered = false
                 continue
-            case .challenge(let challenge):
-                nonceCount += 1
-                guard let credential = options.credential,
-                      let answer = Authenticator.authorization(for: challenge, credential: credential, request: outgoing, count: nonceCount)
-                else {
-                    return finish(nil)
-                }
-                authorization = answer
-                challengeAnswered = true
-                task.emit(.retried(.authentication(scheme: challenge.scheme, realm: challenge.realm)))
+            case .retry(let reason, let delay):
+                guard await retrying(reason, after: delay) else { return finish(TransportError(.cancelled)) }
                 continue
             case .notModified:
                 guard let validating else { return finish(nil) }
@@ -220,13 +263,18 @@ struct TaskRunner {
                 task.emit(.cache(.notModified))
                 return finish(nil)
             case .final:
+                retryNote = hop.retryNote
                 data = body.target == .memory ? body.data : []
                 if let download, body.target == .file || hop.alreadyComplete {
                     do {
                         // Content-Length counts the bytes on the wire: compare it only with a body that was not decoded.
                         let decoded = options.decompression != nil && ContentDecoder.decodes(current.headers["Content-Encoding"])
                         if let expected = current.expectedContentLength, body.target == .file, !decoded, body.written != expected {
-                            return finish(TransportError(.connectionClosed("the download stopped after \(body.written) of \(expected) bytes; \(download.partialPath) is kept for --continue")))
+                            let error = TransportError(.connectionClosed("the download stopped after \(body.written) of \(expected) bytes; \(download.partialPath) is kept for --continue"))
+                            if case .retry(let reason, _) = Self.ask(&interceptors, RequestAttempt(request: outgoing, error: error, retryCount: retries.count)) {
+                                retryNote = Self.partialDownloadNote(reason, written: body.written, download: download)
+                            }
+                            return finish(error)
                         }
                         try download.complete()
                     } catch let error as TransportError {
@@ -245,23 +293,30 @@ struct TaskRunner {
     }
 
     /// Decides, from a response head, what becomes of the hop and where its body goes.
+    ///
+    /// - Parameter retry: Asks the interceptors, for a response that is neither a redirect
+    ///   followed nor a 304 that refreshes the cache.
     static func decide(
         _ head: HTTPResponse,
         method: String,
         canRedirect: Bool,
-        credential: Credential?,
         validating: Bool,
         body: ReceivedBody,
-        resumeOffset: Int64
+        resumeOffset: Int64,
+        retry: () -> RetryDecision
     ) throws -> Hop {
         var hop = Hop()
         let status = head.statusCode
         if canRedirect, [301, 302, 303, 307, 308].contains(status), let location = head.headers["Location"], !location.isEmpty {
             hop.disposition = .redirect
-        } else if status == 401, credential != nil, let challenge = Authenticator.preferred(AuthenticationChallenge.challenges(in: head)) {
-            hop.disposition = .challenge(challenge)
         } else if status == 304, validating {
             hop.disposition = .notModified
+        } else {
+            switch retry() {
+            case .retry(let reason, let delay): hop.disposition = .retry(reason, delay: delay)
+            case .doNotRetryBecause(let note): hop.retryNote = note
+            case .doNotRetry: break
+            }
         }
         guard case .final = hop.disposition else {
             try body.begin(.discard, expectedLength: nil)
@@ -298,6 +353,41 @@ struct TaskRunner {
 
     static func sameOrigin(_ lhs: URLReference, _ rhs: URLReference) -> Bool {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased() && lhs.effectivePort == rhs.effectivePort
+    }
+}
+
+extension TaskRunner {
+    /// Asks the retriers in order: the first that retries, or says why it does not, decides.
+    static func ask(_ chain: inout [any RequestInterceptor], _ attempt: RequestAttempt) -> RetryDecision {
+        for index in chain.indices {
+            let decision = chain[index].retry(attempt)
+            if decision != .doNotRetry { return decision }
+        }
+        return .doNotRetry
+    }
+
+    /// Why a retry of a download that stopped part way is not started: the bytes it has are
+    /// kept for a resume, which a new request from the first byte would overwrite.
+    static func partialDownloadNote(_ reason: RetryReason, written: Int64, download: DownloadFile) -> String {
+        "\(reason) — not started: the download stopped after \(RequestPreview.byteCount(written)); \(download.partialPath) is kept for --continue"
+    }
+
+    /// The decision, unless its wait would pass the deadline, which a retry wait never outlives:
+    /// then the attempt stands, and the note says why.
+    static func fitting(_ decision: RetryDecision, remaining: Double?) -> RetryDecision {
+        guard case .retry(let reason, let delay) = decision, let remaining, delay >= remaining else { return decision }
+        return .doNotRetryBecause("\(reason) — not started: the wait would pass the deadline (\(RetryReason.seconds(max(0, remaining))) left)")
+    }
+}
+
+extension TransportError {
+    /// Whether a retrier may be asked about this error: not a cancel, not the task's own
+    /// deadline, not a limit that keeps the response out.
+    var isRetryable: Bool {
+        switch reason {
+        case .cancelled, .timedOut(.deadline, _), .limitExceeded, .fileWrite, .notCached: false
+        default: true
+        }
     }
 }
 

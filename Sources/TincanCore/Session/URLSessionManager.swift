@@ -19,6 +19,8 @@ public final class URLSessionManager: Sendable {
     public let completionQueue: DispatchQueue
     /// Where tasks run their work between the transport's callbacks.
     public let scheduling: TaskScheduling
+    /// Told every event of every task, in order.
+    public let eventMonitors: [any EventMonitor]
     private let registry = Mutex(Registry())
 
     private struct Registry {
@@ -48,12 +50,14 @@ public final class URLSessionManager: Sendable {
 
     /// Creates a manager that sends through `transport`.
     public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(),
-                completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared) {
+                completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared,
+                eventMonitors: [any EventMonitor] = []) {
         self.http = http
         self.transport = transport
         self.securityPolicy = .default
         self.completionQueue = completionQueue
         self.scheduling = scheduling
+        self.eventMonitors = eventMonitors
     }
 
     /// Creates a manager whose transport trusts servers as `securityPolicy` says.
@@ -61,13 +65,15 @@ public final class URLSessionManager: Sendable {
     /// - Throws: ``SecurityPolicyError`` when the policy is invalid for the base URL (pinning
     ///   on a base URL that is not https) or its files cannot be read.
     public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy,
-                completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared) throws {
+                completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared,
+                eventMonitors: [any EventMonitor] = []) throws {
         try securityPolicy.validate(baseURL: http.baseURL)
         self.http = http
         self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration(), trust: securityPolicy.trust)
         self.securityPolicy = securityPolicy
         self.completionQueue = completionQueue
         self.scheduling = scheduling
+        self.eventMonitors = eventMonitors
     }
 
     /// The tasks that have not completed, by identifier.
@@ -96,7 +102,7 @@ public final class URLSessionManager: Sendable {
             defer { registry.nextIdentifier += 1 }
             return registry.nextIdentifier
         }
-        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, completion: { [weak self] result in
+        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, monitors: eventMonitors, completion: { [weak self] result in
             self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) }
             completion?(result)
         }) { [transport, cookieJar, cache] task in

@@ -213,6 +213,11 @@ public final class AsyncHTTPClientTransport: Transport {
             default: return TransportError(.other("\(error)"))
             }
         }
+        // NIO's parser names a body cut short by the server closing the connection "stream ended at
+        // an unexpected time"; it is a connection closed early, which a retry policy may retry.
+        if let error = error as? HTTPParserError, error == .invalidEOFState {
+            return TransportError(.connectionClosed("the server closed the connection before the response was complete"))
+        }
         if let error = error as? NIOSSLError { return TransportError(.tls(tlsReason(error))) }
         if let error = error as? BoringSSLError { return TransportError(.tls(tlsReason(boringSSL: "\(error)"))) }
         if let error = error as? NIOSSLExtraError {

@@ -135,6 +135,7 @@ extension CurlCommand {
             options.append("--limit-rate \(rate)")
             warnings.append("--limit-rate \(rate): curl slows the response to that rate too; Tincan only the upload")
         }
+        if let policy = resolved?.options.retryPolicy { options += retryOptions(policy, method: request.method, warnings: &warnings) }
         if let security = resolved?.security {
             if security.insecure { options.append("-k") }
             if let caFile = security.caFile { options.append("--cacert " + ShellWords.quote(caFile)) }
@@ -156,6 +157,30 @@ extension CurlCommand {
                     warnings.append("--key \(identity.keyPath): the key is encrypted; curl asks for its passphrase (or takes --pass), it does not read TINCAN_KEY_PASSPHRASE")
                 }
             }
+        }
+        return options
+    }
+}
+
+extension CurlCommand {
+    /// What differs between curl's `--retry-delay` and a policy's `delay`, both ways.
+    static func retryDelayWarning(_ delay: Double) -> String {
+        "--retry-delay \(ParameterValue.format(delay)): curl waits that long before every retry; Tincan starts there and doubles the wait each time (with jitter)"
+    }
+
+    /// A retry policy as curl's `--retry` and `--retry-delay`, and what curl does otherwise.
+    static func retryOptions(_ policy: RetryPolicy, method: String, warnings: inout [String]) -> [String] {
+        guard policy.limit > 0 else { return [] }
+        var options = ["--retry \(policy.limit)"]
+        if policy.delay != RetryPolicy.defaultDelay {
+            options.append("--retry-delay \(ParameterValue.format(policy.delay))")
+            warnings.append(retryDelayWarning(policy.delay))
+        }
+        if !policy.methods.contains(method.uppercased()) {
+            warnings.append("--retry \(policy.limit): curl retries a \(method.uppercased()) too, which the retry policy does not")
+        }
+        if policy.statuses != RetryPolicy.defaultStatuses {
+            warnings.append("retry-policy statuses: curl retries only 408, 429, 500, 502, 503 and 504")
         }
         return options
     }

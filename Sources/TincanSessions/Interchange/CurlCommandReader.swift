@@ -35,6 +35,8 @@ struct CurlCommandReader {
     var rate: String?
     var speedLimit: String?
     var connectTimeout: String?
+    var retryLimit: Int?
+    var retryDelay: Double?
     var warnings: [String] = []
 
     init(workingDirectory: String) {
@@ -166,7 +168,7 @@ struct CurlCommandReader {
             warnings.append("\(option.spelling): not kept; Tincan speaks HTTP/1.1 or HTTP/2")
         case .trEncoding:
             warnings.append("\(option.spelling): not kept; Tincan asks for no transfer encoding")
-        case .retry: warnings.append("--retry \(text): not kept; Tincan sends each request once")
+        case .retry, .retryDelay, .retryMaxTime: try readRetry(option, text)
         // --basic is the default; the rest only change curl's output.
         case .basic, .silent, .showError, .verbose, .include, .fail, .failWithBody, .progressBar, .noBuffer, .globoff,
              .disable, .noProgressMeter, .writeOut, .dumpHeader, .cookieJar, .stderr, .trace, .traceASCII:
@@ -291,6 +293,7 @@ struct CurlCommandReader {
         if !sendsData, formParts.isEmpty, upload == nil { noteBodilessRequest() }
         removeTincanDefaults()
         noteRedirectsAndTimeouts()
+        finishRetry()
         request.headers = headers
         return CurlCommand.Imported(request: request, warnings: warnings)
     }

@@ -7,6 +7,7 @@ enum CurlOption: String, CaseIterable {
     case maxTime = "max-time", speedTime = "speed-time", speedLimit = "speed-limit", connectTimeout = "connect-timeout"
     case cacert, insecure, limitRate = "limit-rate", head, get, location, maxRedirs = "max-redirs", compressed
     case http2, http10 = "http1.0", http11 = "http1.1", trEncoding = "tr-encoding", retry
+    case retryDelay = "retry-delay", retryMaxTime = "retry-max-time"
     case proxy, noproxy, cert, key
     // Only what curl prints or keeps on disk.
     case silent, showError = "show-error", verbose, include, fail, failWithBody = "fail-with-body", progressBar = "progress-bar"
@@ -39,7 +40,7 @@ enum CurlOption: String, CaseIterable {
         switch self {
         case .request, .header, .data, .dataASCII, .dataBinary, .dataRaw, .dataURLEncode, .json, .form, .formString, .user, .url,
              .userAgent, .referer, .cookie, .uploadFile, .output, .maxTime, .speedTime, .speedLimit, .connectTimeout, .cacert,
-             .limitRate, .maxRedirs, .retry, .writeOut, .dumpHeader, .cookieJar, .stderr, .trace, .traceASCII,
+             .limitRate, .maxRedirs, .retry, .retryDelay, .retryMaxTime, .writeOut, .dumpHeader, .cookieJar, .stderr, .trace, .traceASCII,
              .proxy, .noproxy, .cert, .key:
             true
         case .digest, .basic, .insecure, .head, .get, .location, .compressed, .http2, .http10, .http11, .trEncoding, .silent,

@@ -151,6 +151,9 @@ public enum HTTPFile {
         if resolved.options.clientIdentity != nil {
             warnings.append("request '\(name)': the session's client certificate (tls: cert, key) is not carried over; a .http client takes it from its own settings")
         }
+        if let policy = resolved.options.retryPolicy, policy.limit > 0 {
+            warnings.append("request '\(name)': the retry policy (retry-policy: limit \(policy.limit)) is not carried over; a .http file cannot say it")
+        }
         return warnings
     }
 }

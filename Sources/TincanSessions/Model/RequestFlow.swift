@@ -46,7 +46,7 @@ public struct RequestFlow: Sendable, Equatable {
 extension NumericRange {
     /// How many times a request is sent again while its checks fail: 0 up to 10,000, so a
     /// replay always ends.
-    public static let retries = NumericRange(name: "retry", minimum: 0, maximum: 10_000, isInteger: true)
+    public static let pollingRetries = NumericRange(name: "retry", minimum: 0, maximum: 10_000, isInteger: true)
 
     /// How many times a request runs: once up to 100,000 times.
     public static let repeats = NumericRange(name: "repeat", minimum: 1, maximum: 100_000, isInteger: true)

@@ -60,6 +60,8 @@ public struct RequestDefaults: Sendable, Equatable {
     public var tls = ClientCertificateSettings()
     /// The HTTP versions offered (`--http1.1`, `--http2`), or nil for automatic negotiation.
     public var httpVersion: HTTPVersionPreference?
+    /// How transient failures are retried, unless a request says otherwise.
+    public var retryPolicy: SavedRetryPolicy?
 
     /// Creates empty defaults.
     public init() {}
@@ -229,6 +231,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var flow = RequestFlow()
     /// The HTTP versions offered, overriding the session's default.
     public var httpVersion: HTTPVersionPreference?
+    /// How transient failures are retried; replaces the defaults' policy.
+    public var retryPolicy: SavedRetryPolicy?
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
     public var line = 0
     /// Where the request's `{{name}}` references stand in its file, for error messages.

@@ -26,6 +26,14 @@ public enum SessionKey {
     public enum Defaults: String, Sendable, CaseIterable {
         case serializer, headers, properties, response, security, proxy, noproxy, tls
         case httpVersion = "http-version"
+        case retryPolicy = "retry-policy"
+    }
+
+    /// `retry-policy:`, in the defaults and in a request.
+    public enum RetryPolicy: String, Sendable, CaseIterable {
+        case limit, delay
+        case maxDelay = "max-delay"
+        case methods, statuses
     }
 
     /// `tls:` in the defaults: the client certificate presented to servers that ask for one.
@@ -80,6 +88,7 @@ public enum SessionKey {
         case delay
         case `repeat`
         case httpVersion = "http-version"
+        case retryPolicy = "retry-policy"
         case recorded
     }
 

@@ -83,6 +83,7 @@ struct SessionReader {
             case .noproxy: defaults.noProxy = try text(value, "a comma-separated list of hosts, addresses or CIDR ranges")
             case .tls: defaults.tls = try clientCertificate(value)
             case .httpVersion: defaults.httpVersion = try httpVersion(value)
+            case .retryPolicy: defaults.retryPolicy = try retryPolicy(value)
             }
         }
         return defaults
@@ -127,11 +128,12 @@ struct SessionReader {
             case .recorded: request.recorded = try recorded(value)
             case .followRedirects: request.flow.followRedirects = try bool(value)
             case .maxRedirects: request.flow.maxRedirects = Int(try number(value, .redirects))
-            case .retry: request.flow.retry = Int(try number(value, .retries))
+            case .retry: request.flow.retry = Int(try number(value, .pollingRetries))
             case .retryInterval: request.flow.retryInterval = try number(value, .pause.named("retry-interval"))
             case .delay: request.flow.delay = try number(value, .pause)
             case .repeat: request.flow.repeatCount = Int(try number(value, .repeats))
             case .httpVersion: request.httpVersion = try httpVersion(value)
+            case .retryPolicy: request.retryPolicy = try retryPolicy(value)
             }
         }
         guard sawURL else { throw file.error(at: node, "a request needs url: (a path relative to the base, or an absolute URL)") }
@@ -313,6 +315,27 @@ struct SessionReader {
         }
         guard !upload.file.isEmpty else { throw file.error(at: node, "upload needs file:") }
         return upload
+    }
+
+    private func retryPolicy(_ node: Node) throws -> SavedRetryPolicy {
+        var policy = SavedRetryPolicy(limit: -1)
+        for (key, _, value) in try entries(node, SessionKey.RetryPolicy.self, in: "retry-policy") {
+            switch key {
+            case .limit: policy.limit = Int(try number(value, NumericRange.retries.named("limit")))
+            case .delay: policy.delay = try number(value, NumericRange.retryDelay.named("delay"))
+            case .maxDelay: policy.maximumDelay = try number(value, NumericRange.retryDelay.named("max-delay"))
+            case .methods:
+                policy.methods = try textList(value, "a list of methods such as [GET, PUT]").map { method in
+                    guard HTTPMethod.isValid(method) else { throw file.error(at: value, "'\(method)' is not a method; expected a token such as GET or PUT") }
+                    return method.uppercased()
+                }
+            case .statuses:
+                guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of statuses such as [429, 503]") }
+                policy.statuses = try sequence.map { Int(try number($0, NumericRange.statusCode)) }
+            }
+        }
+        guard policy.limit >= 0 else { throw file.error(at: node, "retry-policy needs limit: (0 to 100)") }
+        return policy
     }
 
     private func captures(_ node: Node) throws -> OrderedDictionary<String, CaptureSource> {

@@ -39,6 +39,7 @@ extension RequestDefaults {
         if let key = tls.key { tlsPairs.append((.key, .string(key))) }
         if !tlsPairs.pairs.isEmpty { pairs.append((.tls, .mapping(tlsPairs.pairs))) }
         if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
+        if let retryPolicy { pairs.append((.retryPolicy, .mapping(retryPolicy.yamlPairs()))) }
         return pairs.pairs
     }
 }
@@ -96,6 +97,7 @@ extension SavedRequest {
         if let value = flow.delay { pairs.append((.delay, .string(Assertion.durationText(value)))) }
         if let value = flow.repeatCount { pairs.append((.repeat, .literal(String(value)))) }
         if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
+        if let retryPolicy { pairs.append((.retryPolicy, .mapping(retryPolicy.yamlPairs()))) }
         if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
         return pairs.pairs
     }

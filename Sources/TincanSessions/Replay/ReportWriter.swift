@@ -37,6 +37,8 @@ public enum ReportWriter {
         }
         var lines = [line]
         if let error = outcome.error { lines.append("    ✗ \(error)") }
+        for reason in outcome.result?.retries ?? [] { lines.append("    ↻ \(reason)") }
+        if let note = outcome.result?.retryNote { lines.append("    ↻ \(note)") }
         for check in outcome.checks where verbose || !check.passed {
             lines.append("    \(check.passed ? "✓" : "✗") \(check.name)" + (check.failure.map { ": \($0)" } ?? ""))
         }
@@ -77,6 +79,8 @@ public enum ReportWriter {
                 "attempts": .integer(Int64(outcome.attempts)),
                 "error": outcome.error.map(ParameterValue.string) ?? .null,
             ]
+            entry["retries"] = .array(outcome.result?.retries.map(\.reportValue) ?? [])
+            entry["retryNote"] = outcome.result?.retryNote.map(ParameterValue.string) ?? .null
             entry["checks"] = .array(outcome.checks.map { check in
                 .dictionary(["check": .string(check.name), "passed": .bool(check.passed), "message": check.failure.map(ParameterValue.string) ?? .null])
             })

@@ -144,6 +144,7 @@ extension AppState {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard trimmed.isEmpty || workspace.session.defaults.tls.certificate != nil else { return "set the client certificate first" }
             workspace.session.defaults.tls.key = trimmed.isEmpty ? nil : trimmed
+        case .retries: return answerRetries(text)
         case .saveAs: return answerSaveAs(text)
         case .openSession: return answerOpen(text)
         case .renameRequest: renameRequest(text)

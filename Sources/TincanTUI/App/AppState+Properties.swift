@@ -37,6 +37,9 @@ extension AppState {
             mode = .modal(.prompt(Prompt(.clientCertificate, title: "Client certificate (for the session)", question: "PEM file, relative to the session file; empty for none", text: workspace.session.defaults.tls.certificate ?? "")))
         case .clientKey:
             mode = .modal(.prompt(Prompt(.clientKey, title: "Client key (for the session)", question: "PEM file; empty when the cert file holds the key. Passphrase: TINCAN_KEY_PASSPHRASE", text: workspace.session.defaults.tls.key ?? "")))
+        case .retries:
+            mode = .modal(.prompt(Prompt(.retries, title: "Retries (for the session)", question: "How many times a 503, 429 or refused connection is retried (0 to 100); empty for none",
+                                         text: workspace.session.defaults.retryPolicy.map { String($0.limit) } ?? "")))
         }
     }
 
@@ -60,6 +63,7 @@ extension AppState {
         case .noProxy: workspace.session.defaults.noProxy = nil
         case .clientCertificate: workspace.session.defaults.tls = ClientCertificateSettings()
         case .clientKey: workspace.session.defaults.tls.key = nil
+        case .retries: workspace.session.defaults.retryPolicy = nil
         }
     }
 

@@ -26,10 +26,10 @@ extension Exchange {
             if let note = Self.progressMilestone("download", from: download.progress, to: progress) { milestones.append((time, note)) }
             download.record(progress, at: time)
         case let .redirected(redirect): milestones.append((time, "redirected (\(redirect.statusCode)) to \(redirect.to.string)"))
-        case let .retried(reason):
-            if case let .authentication(scheme, _) = reason { milestones.append((time, "retried with \(scheme) authentication")) }
+        case let .retried(reason): milestones.append((time, reason.description))
         case let .cache(outcome): milestones.append((time, "cache: \(outcome)"))
         case let .completed(result):
+            if let note = result.retryNote { milestones.append((time, note)) }
             return complete(with: result, at: time)
         }
         return nil

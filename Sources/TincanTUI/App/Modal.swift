@@ -32,6 +32,8 @@ public struct Prompt: Sendable, Equatable {
         case noProxy
         case clientCertificate
         case clientKey
+        /// The session's retry limit.
+        case retries
         case saveAs
         case openSession
         case renameRequest

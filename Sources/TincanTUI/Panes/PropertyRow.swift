@@ -8,6 +8,8 @@ enum PropertyRow: CaseIterable {
     case cookieFile
     /// The session's connection settings (`defaults:` `proxy:`, `noproxy:` and `tls:`).
     case proxy, noProxy, clientCertificate, clientKey
+    /// The session's retry policy (`defaults:` `retry-policy:`).
+    case retries
 
     /// The row's label: an observed property's AFNetworking name, from the core, or the setting's.
     var label: String {
@@ -23,6 +25,7 @@ enum PropertyRow: CaseIterable {
         case .noProxy: "no proxy"
         case .clientCertificate: "client cert"
         case .clientKey: "client key"
+        case .retries: "retries"
         }
     }
 
@@ -35,7 +38,7 @@ enum PropertyRow: CaseIterable {
         case .pipelining: .httpShouldUsePipelining
         case .cellular: .allowsCellularAccess
         case .networkService: .networkServiceType
-        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit, .cookieFile, .proxy, .noProxy, .clientCertificate, .clientKey: nil
+        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit, .cookieFile, .proxy, .noProxy, .clientCertificate, .clientKey, .retries: nil
         }
     }
 
@@ -68,6 +71,7 @@ enum PropertyRow: CaseIterable {
         case .clientKey:
             let tls = state.workspace.session.defaults.tls
             return tls.key ?? (tls.certificate == nil ? "none" : "in the cert file")
+        case .retries: return state.retriesText
         }
     }
 
@@ -85,6 +89,7 @@ enum PropertyRow: CaseIterable {
         case .noProxy: return state.workspace.session.defaults.noProxy != nil
         case .clientCertificate: return state.workspace.session.defaults.tls.certificate != nil
         case .clientKey: return state.workspace.session.defaults.tls.key != nil
+        case .retries: return state.workspace.session.defaults.retryPolicy != nil
         default: return false
         }
     }

@@ -1,0 +1,36 @@
+import TincanCore
+import TincanSessions
+
+/// The Props tab's retries row: the session's `retry-policy:` limit (its other keys are kept).
+extension AppState {
+    /// The row's value: the policy the selected request is sent with.
+    var retriesText: String {
+        let session = workspace.session
+        if session.requests.indices.contains(workspace.selected), let own = session.requests[workspace.selected].retryPolicy {
+            return "\(own.limit) (this request's)"
+        }
+        guard let policy = session.defaults.retryPolicy else { return "none" }
+        return "\(policy.limit), from \(ParameterValue.format(policy.delay ?? RetryPolicy.defaultDelay)) s"
+    }
+
+    /// Sets the session's retry limit from the prompt: empty for no policy.
+    ///
+    /// - Returns: Why the answer was refused: not a number from 0 to 100.
+    mutating func answerRetries(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else {
+            workspace.session.defaults.retryPolicy = nil
+            return nil
+        }
+        let limit: Int
+        do {
+            limit = try NumericRange.retries.named("retries").integer(parsing: trimmed)
+        } catch {
+            return "\(error)"
+        }
+        var policy = workspace.session.defaults.retryPolicy ?? SavedRetryPolicy(limit: limit)
+        policy.limit = limit
+        workspace.session.defaults.retryPolicy = policy
+        return nil
+    }
+}
