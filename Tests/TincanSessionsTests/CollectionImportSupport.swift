@@ -1,0 +1,27 @@
+import Testing
+import TincanSessions
+
+/// The request of `session` named `name`.
+func importedRequest(_ session: Session, _ name: String) throws -> SavedRequest {
+    try #require(session.requests.first { $0.name == name }, "no request '\(name)' in \(session.requests.map(\.displayName))")
+}
+
+/// Imports `text` as `format`, and checks that the session reads back equal from what it writes.
+func imported(_ format: CollectionFormat, _ text: String, path: String = "spec.yaml") throws -> ImportedCollection {
+    let result = try format.parse(text, path: path)
+    let reread = try Session.parse(result.session.yamlText(), path: "out.tincan.yaml")
+    #expect(reread.requests == result.session.requests)
+    #expect(reread.variables == result.session.variables)
+    #expect(reread.environments == result.session.environments)
+    return result
+}
+
+/// The message of the error `body` throws.
+func importError<T>(_ body: () throws -> T) -> String {
+    do {
+        _ = try body()
+    } catch {
+        return "\(error)"
+    }
+    return "no error"
+}
