@@ -12,6 +12,15 @@ protocol CollectionImportCommand: ParsableCommand {
 }
 
 extension CollectionImportCommand {
+    static var configuration: CommandConfiguration {
+        let abstract = switch format {
+        case .openapi: "Import an OpenAPI 3.0 or 3.1 document (YAML or JSON): one request per operation, grouped by tag."
+        case .postman: "Import a Postman v2.1 collection: folders become groups."
+        case .insomnia: "Import an Insomnia v4 export (JSON or YAML): folders become groups, sub-environments environments."
+        }
+        return CommandConfiguration(commandName: format.rawValue, abstract: abstract)
+    }
+
     func run() throws {
         let imported: ImportedCollection
         do {
@@ -19,39 +28,24 @@ extension CollectionImportCommand {
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
-        try output.write(imported.session, pathsFrom: Session.directory(of: file), warnings: imported.notCarried.map { "not carried over: \($0)" })
+        try output.write(imported.session, pathsFrom: Session.directory(of: file), warnings: imported.notCarried)
     }
 }
 
 struct ImportOpenAPI: CollectionImportCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "openapi",
-        abstract: "Import an OpenAPI 3.0 or 3.1 document (YAML or JSON): one request per operation, grouped by tag."
-    )
     static let format = CollectionFormat.openapi
-
-    @Argument(help: "The OpenAPI document.")
-    var file: String
-
+    @Argument(help: "The OpenAPI document.") var file: String
     @OptionGroup var output: ImportOutput
 }
 
 struct ImportPostman: CollectionImportCommand {
-    static let configuration = CommandConfiguration(commandName: "postman", abstract: "Import a Postman v2.1 collection: folders become groups.")
     static let format = CollectionFormat.postman
-
-    @Argument(help: "The collection (*.postman_collection.json).")
-    var file: String
-
+    @Argument(help: "The collection (*.postman_collection.json).") var file: String
     @OptionGroup var output: ImportOutput
 }
 
 struct ImportInsomnia: CollectionImportCommand {
-    static let configuration = CommandConfiguration(commandName: "insomnia", abstract: "Import an Insomnia v4 export: folders become groups, environments environments.")
     static let format = CollectionFormat.insomnia
-
-    @Argument(help: "The export (JSON or YAML).")
-    var file: String
-
+    @Argument(help: "The export (JSON or YAML).") var file: String
     @OptionGroup var output: ImportOutput
 }

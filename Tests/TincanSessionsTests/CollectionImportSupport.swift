@@ -25,3 +25,15 @@ func importError<T>(_ body: () throws -> T) -> String {
     }
     return "no error"
 }
+
+/// Imports a generated file of 1,000 items, checking that it is quick (a debug build takes
+/// well under a second; quadratic appends or lookups would take far longer).
+func importedQuickly(_ format: CollectionFormat, _ text: String) throws -> Session {
+    let clock = ContinuousClock()
+    var result: ImportedCollection?
+    let elapsed = try clock.measure { result = try format.parse(text, path: "big") }
+    #expect(elapsed < .seconds(20), "\(elapsed)")
+    let session = try #require(result).session
+    #expect(session.requests.count == 1_000)
+    return session
+}

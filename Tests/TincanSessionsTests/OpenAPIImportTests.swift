@@ -202,7 +202,7 @@ struct OpenAPIImportTests {
         #expect(try importedRequest(session, "Delete a pet").headers.contains(HeaderSetting(name: "Authorization", value: "Bearer {{token}}")))
         #expect(try importedRequest(session, "login").headers.isEmpty && importedRequest(session, "login").auth == nil)
         for name in ["username", "password", "token", "apiKey", "queryKey"] { #expect(session.variables[name] == .string(""), "\(name)") }
-        #expect(result.notCarried.contains("security scheme 'oauth' (oauth2): not carried over: the flow; put an access token in the variable token"))
+        #expect(result.notCarried.contains("security scheme 'oauth' (oauth2): the flow is not carried over; put an access token in the variable token"))
     }
 
     @Test("Bodies: JSON as the JSON serializer's parameters (allOf merged), forms as form or multipart, text as the body")
@@ -212,7 +212,7 @@ struct OpenAPIImportTests {
         let add = try importedRequest(session, "addPet")
         #expect(add.serializer == .json)
         #expect(add.params == .dictionary(["name": .string("Rex"), "kind": .string("dog"), "id": .integer(0), "born": .string("2024-01-01T00:00:00Z"), "tags": .array([.string("string")])]))
-        #expect(result.notCarried.contains("request 'addPet': the body is imported as application/json; also accepted, not carried over: application/xml"))
+        #expect(result.notCarried.contains("request 'addPet': the body is imported as application/json; the other media types are not carried over: application/xml"))
         let login = try importedRequest(session, "login")
         #expect(login.serializer == .form)
         #expect(login.params == .dictionary(["user": .string("user@example.com"), "remember": .bool(false)]))
@@ -231,7 +231,7 @@ struct OpenAPIImportTests {
         let tree = try importedRequest(result.session, "plantTree")
         #expect(tree.params == .dictionary(["name": .string("string"), "children": .array([])]))
         #expect(result.notCarried.contains { $0.hasPrefix("request 'plantTree': the schema #/components/schemas/Tree contains itself") })
-        #expect(result.notCarried.contains("request 'plantTree': common.yaml#/components/parameters/Page is in another file, which an import cannot read"))
+        #expect(result.notCarried.contains("request 'plantTree': common.yaml#/components/parameters/Page is not carried over: it is in another file, which an import cannot read"))
     }
 
     @Test("OpenAPI 3.1 in JSON: type lists, examples lists, escaped pointers, and tabs between tokens")
@@ -320,15 +320,10 @@ struct OpenAPIImportTests {
         }
         text += "components:\n  schemas:\n"
         for index in 0..<500 { text += "    S\(index): {type: object, properties: {n: {type: integer, example: \(index)}}}\n" }
-        let clock = ContinuousClock()
-        var result: ImportedCollection?
-        let elapsed = try clock.measure { result = try CollectionFormat.openapi.parse(text, path: "big.yaml") }
-        let session = try #require(result).session
-        #expect(session.requests.count == 1_000)
+        let session = try importedQuickly(.openapi, text)
         let sample = try importedRequest(session, "post321")
         #expect(sample.url == "{{baseUrl}}/items321/{{id321}}")
         #expect(sample.params == .dictionary(["n": .integer(321)]))
         #expect(try importedRequest(session, "get321").group == "t1")
-        #expect(elapsed < .seconds(20), "\(elapsed)")
     }
 }

@@ -149,11 +149,8 @@ extension ParameterValue {
     /// The value as text for a query field, header or variable: a scalar's text (booleans as
     /// `true` and `false`), a list's items joined by commas, anything else as JSON.
     var importedText: String {
-        if case .bool(let value) = self { return value ? "true" : "false" }
-        if let text = scalarText { return text }
-        if case .array(let items) = self, items.allSatisfy({ $0.scalarText != nil }) { return items.map(\.importedText).joined(separator: ",") }
-        if self == .null { return "" }
-        return JSONWriter.string(self)
+        if case .array(let items) = self, !items.contains(where: \.isCollection) { return items.map(\.importedText).joined(separator: ",") }
+        return self == .null ? "" : Template.text(self)
     }
 }
 
@@ -162,4 +159,33 @@ extension ParameterValue {
 func groupPath(_ names: [String]) -> String? {
     let cleaned = names.map { $0.replacingOccurrences(of: "/", with: "-").trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     return cleaned.isEmpty ? nil : cleaned.joined(separator: "/")
+}
+
+/// The lines Postman's and Insomnia's imports share for what they do not carry over.
+enum NotCarried {
+    /// A query or form field turned off, which a session cannot keep turned off.
+    static func disabledField(_ place: String, _ kind: String, _ name: String) -> String {
+        "\(place): the disabled \(kind) field \(name) is not carried over (a session's \(kind) fields cannot be turned off)"
+    }
+
+    /// An auth type the session has no equivalent for.
+    static func auth(_ place: String, _ type: String) -> String {
+        "\(place): \(type) auth is not carried over"
+    }
+
+    /// A form's file field without a file.
+    static func fileWithoutPath(_ place: String, _ name: String) -> String {
+        "\(place): the file field \(name) names no file, so it is not carried over"
+    }
+
+    /// Adds a collection's, folder's or environment's variable; one already set to another
+    /// value keeps that value (a session's variables are not per folder), and the line saying
+    /// so is returned.
+    static func add(_ key: String, _ value: ParameterValue, to variables: inout OrderedDictionary<String, ParameterValue>, place: String) -> String? {
+        if let existing = variables[key], existing != value {
+            return "\(place): the variable \(key) = \(value.importedText) is not carried over; the session's variables are shared, and \(key) is already \(existing.importedText)"
+        }
+        variables[key] = value
+        return nil
+    }
 }

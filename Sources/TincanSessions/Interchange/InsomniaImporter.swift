@@ -52,7 +52,7 @@ struct InsomniaImporter {
                     addVariables(data, place: "environment '\(name)'")
                 }
             default:
-                notCarried.append("\(type.isEmpty ? "a resource" : type) '\(name)': not carried over")
+                notCarried.append("\(type.isEmpty ? "a resource" : type) '\(name)' is not carried over")
             }
         }
         session.requests = requests
@@ -98,11 +98,7 @@ struct InsomniaImporter {
 
     mutating func addVariables(_ data: OrderedDictionary<String, ParameterValue>, place: String) {
         for (key, value) in data {
-            if let existing = variables[key], existing != value {
-                notCarried.append("\(place): the variable \(key) = \(value.importedText) is not carried over; the session's variables are shared, and \(key) is already \(existing.importedText)")
-            } else {
-                variables[key] = value
-            }
+            if let line = NotCarried.add(key, value, to: &variables, place: place) { notCarried.append(line) }
         }
     }
 
@@ -114,7 +110,7 @@ struct InsomniaImporter {
         for parameter in resource.member("parameters")?.sequence ?? [] {
             let field = parameter.member("name")?.text ?? ""
             if parameter.member("disabled")?.isTrue ?? false {
-                notCarried.append("\(place): the disabled query field \(field) is not carried over (a session's query fields cannot be turned off)")
+                notCarried.append(NotCarried.disabledField(place, "query", field))
             } else {
                 request.query.append((convert(field, place: place), convert(parameter.member("value")?.text ?? "", place: place)))
             }
@@ -141,18 +137,18 @@ struct InsomniaImporter {
             for parameter in body.member("params")?.sequence ?? [] {
                 let field = convert(parameter.member("name")?.text ?? "", place: place)
                 if parameter.member("disabled")?.isTrue ?? false {
-                    notCarried.append("\(place): the disabled form field \(field) is not carried over (a session's form fields cannot be turned off)")
+                    notCarried.append(NotCarried.disabledField(place, "form", field))
                 } else if parameter.member("type")?.text == "file" {
                     if let path = parameter.member("fileName")?.text, !path.isEmpty, request.serializer == .multipart {
                         request.files.append(SavedFile(field: field, path: path))
                     } else {
-                        notCarried.append("\(place): the file field \(field) names no file; not carried over")
+                        notCarried.append(NotCarried.fileWithoutPath(place, field))
                     }
                 } else {
                     do {
                         try FormFields.insert(field, convert(parameter.member("value")?.text ?? "", place: place), into: &fields, source: place)
                     } catch {
-                        notCarried.append("\(error); not carried over")
+                        notCarried.append("\(error), so it is not carried over")
                     }
                 }
             }
@@ -196,7 +192,7 @@ struct InsomniaImporter {
             default: request.headers.append(HeaderSetting(name: value("key"), value: value("value")))
             }
         default:
-            notCarried.append("\(place): \(type) auth is not carried over")
+            notCarried.append(NotCarried.auth(place, type))
         }
     }
 
@@ -211,16 +207,6 @@ struct InsomniaImporter {
 
     /// `{{ _.name }}` and `{{ name }}` as `{{name}}`.
     static func convert(_ text: String) -> String {
-        guard text.contains("{{") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            result += rest[..<open.lowerBound]
-            var name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if name.hasPrefix("_.") { name.removeFirst(2) }
-            result += "{{\(name)}}"
-            rest = rest[close.upperBound...]
-        }
-        return result + rest
+        Template.replacingReferences(in: text) { name in "{{\(name.hasPrefix("_.") ? String(name.dropFirst(2)) : name)}}" }
     }
 }

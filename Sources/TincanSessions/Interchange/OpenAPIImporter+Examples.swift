@@ -17,11 +17,11 @@ extension OpenAPIImporter {
         if let examples = holder.member("examples"), let first = examples.members.first {
             switch try references.resolve(first.value) {
             case .external(let reference):
-                notCarried.append("\(place): the example '\(first.key)' is in \(reference), which an import cannot read")
+                notCarried.append("\(place): the example '\(first.key)' is not carried over: it is in \(reference), which an import cannot read")
             case .node(let example, _):
                 if let value = example.member("value") { return value.parameterValue }
                 if let external = example.member("externalValue")?.text {
-                    notCarried.append("\(place): the example '\(first.key)' is in \(external), which an import cannot read")
+                    notCarried.append("\(place): the example '\(first.key)' is not carried over: it is in \(external), which an import cannot read")
                 }
             }
         }
@@ -46,7 +46,7 @@ extension OpenAPIImporter {
             if let reference {
                 if expanding.contains(reference) {
                     if reportedRecursion.insert(reference).inserted {
-                        notCarried.append("\(place): the schema \(reference) contains itself (\((expanding + [reference]).joined(separator: " → "))); its examples stop at the second \(reference)")
+                        notCarried.append("\(place): the schema \(reference) contains itself (\((expanding + [reference]).joined(separator: " → "))); its example stops where it repeats")
                     }
                     return nil
                 }

@@ -47,7 +47,7 @@ struct OpenAPIImporter {
         }
         let security = root.member("security")
         if let alternatives = security?.sequence, alternatives.count > 1 {
-            notCarried.append("security: the first of \(alternatives.count) alternatives is used; not carried over: \(alternatives.dropFirst().map { $0.members.map(\.key).joined(separator: " and ") }.joined(separator: ", "))")
+            notCarried.append("security: the first of \(alternatives.count) alternatives is used; these are not carried over: \(alternatives.dropFirst().map { $0.members.map(\.key).joined(separator: " and ") }.joined(separator: ", "))")
         }
         guard let paths = root.member("paths") else {
             throw document.error(at: nil, "the OpenAPI document has no paths: (the operations to import)")
@@ -69,7 +69,7 @@ struct OpenAPIImporter {
             }
         }
         if let webhooks = root.member("webhooks"), !webhooks.members.isEmpty {
-            notCarried.append("webhooks: \(webhooks.members.map(\.key).joined(separator: ", ")) are requests the API sends, not ones a client sends; not carried over")
+            notCarried.append("webhooks: \(webhooks.members.map(\.key).joined(separator: ", ")) are not carried over: they are requests the API sends, not ones a client sends")
         }
         session.requests = groups.values.flatMap { $0 } + ungrouped
         session.variables = variables
@@ -81,7 +81,7 @@ struct OpenAPIImporter {
         switch try references.resolve(node) {
         case .node(let target, _): return target
         case .external(let reference):
-            notCarried.append("\(place): \(reference) is in another file, which an import cannot read")
+            notCarried.append("\(place): \(reference) is not carried over: it is in another file, which an import cannot read")
             return nil
         }
     }
@@ -147,12 +147,12 @@ struct OpenAPIImporter {
         let requirements = operation.member("security") ?? security
         if let alternatives = requirements?.sequence, let first = alternatives.first {
             if operation.member("security") != nil, alternatives.count > 1 {
-                notCarried.append("\(place): the first of \(alternatives.count) security alternatives is used")
+                notCarried.append("\(place): the first of \(alternatives.count) security alternatives is used; the others are not carried over")
             }
             for (scheme, _) in first.members { applySecurity(scheme, to: &request) }
         }
         if let callbacks = operation.member("callbacks"), !callbacks.members.isEmpty {
-            notCarried.append("\(place): callbacks (\(callbacks.members.map(\.key).joined(separator: ", "))) are requests the API sends; not carried over")
+            notCarried.append("\(place): callbacks (\(callbacks.members.map(\.key).joined(separator: ", "))) are not carried over: they are requests the API sends")
         }
         if operation.member("servers") != nil { notCarried.append("\(place): its own servers are not carried over; it uses \(Self.baseVariable)") }
         return request
@@ -174,7 +174,7 @@ struct OpenAPIImporter {
             ?? content.first
         guard let (type, media) = preferred else { return }
         let others = content.map(\.key).filter { $0 != type }
-        if !others.isEmpty { notCarried.append("\(place): the body is imported as \(type); also accepted, not carried over: \(others.joined(separator: ", "))") }
+        if !others.isEmpty { notCarried.append("\(place): the body is imported as \(type); the other media types are not carried over: \(others.joined(separator: ", "))") }
         let value = try example(of: media, place: place)
         let lowered = type.lowercased()
         let sendsParametersInQuery = ["GET", "HEAD", "DELETE"].contains(request.method)
@@ -200,7 +200,7 @@ struct OpenAPIImporter {
         } else {
             request.headers.append(HeaderSetting(name: "Content-Type", value: type))
             if let schema = media.member("schema"), try isBinary(schema) {
-                notCarried.append("\(place): the body is a file (\(type)); add upload: or body: {file: PATH}")
+                notCarried.append("\(place): the body is a file (\(type)), which is not carried over; add upload: or body: {file: PATH}")
             } else if let value {
                 request.body = .text(value.scalarText ?? JSONWriter.string(value))
             }
@@ -218,7 +218,7 @@ struct OpenAPIImporter {
     /// A security scheme as the session's auth, a header or a query field, each with a variable.
     mutating func applySecurity(_ name: String, to request: inout SavedRequest) {
         guard let scheme = schemes[name] else {
-            if reportedSchemes.insert(name).inserted { notCarried.append("security: '\(name)' is not in components.securitySchemes; not carried over") }
+            if reportedSchemes.insert(name).inserted { notCarried.append("security: '\(name)' is not in components.securitySchemes, so it is not carried over") }
             return
         }
         let type = scheme.member("type")?.text ?? ""
@@ -246,10 +246,10 @@ struct OpenAPIImporter {
             request.headers.append(HeaderSetting(name: "Authorization", value: "Bearer {{token}}"))
             addVariables(["token"])
             if reportedSchemes.insert(name).inserted {
-                notCarried.append("security scheme '\(name)' (\(type)): not carried over: the flow; put an access token in the variable token")
+                notCarried.append("security scheme '\(name)' (\(type)): the flow is not carried over; put an access token in the variable token")
             }
         default:
-            if reportedSchemes.insert(name).inserted { notCarried.append("security scheme '\(name)' (\(type)): not carried over") }
+            if reportedSchemes.insert(name).inserted { notCarried.append("security scheme '\(name)' (\(type)) is not carried over") }
         }
     }
 

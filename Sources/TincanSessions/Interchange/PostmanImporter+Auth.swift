@@ -34,7 +34,7 @@ extension PostmanImporter {
                 request.headers.append(HeaderSetting(name: key, value: value))
             }
         default:
-            notCarried.append("\(place): \(type) auth is not carried over")
+            notCarried.append(NotCarried.auth(place, type))
         }
     }
 
@@ -47,10 +47,8 @@ extension PostmanImporter {
             let value = ParameterValue.string(variable.member("value")?.parameterValue.importedText ?? "")
             if variable.member("disabled")?.isTrue ?? false {
                 notCarried.append("\(place): the disabled variable \(key) is not carried over")
-            } else if let existing = variables[key], existing != value {
-                notCarried.append("\(place): the variable \(key) = \(value.importedText) is not carried over; the session's variables are shared, and \(key) is already \(existing.importedText)")
-            } else {
-                variables[key] = value
+            } else if let line = NotCarried.add(key, value, to: &variables, place: place) {
+                notCarried.append(line)
             }
         }
     }

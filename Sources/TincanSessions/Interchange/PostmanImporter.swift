@@ -50,7 +50,7 @@ struct PostmanImporter {
                 saved.group = groupPath(folders)
                 apply(Self.inherited(request.member("auth")) ?? itemAuth, to: &saved, place: place)
                 if let responses = item.member("response")?.sequence, !responses.isEmpty {
-                    notCarried.append("\(place): \(responses.count) saved example response\(responses.count == 1 ? "" : "s") not carried over")
+                    notCarried.append("\(place): \(responses.count) saved example response\(responses.count == 1 ? " is" : "s are") not carried over")
                 }
                 requests.append(saved)
             } else {
@@ -89,7 +89,7 @@ struct PostmanImporter {
             if !query.isEmpty { url += "?" + query.joined(separator: "&") }
         }
         for field in node.member("query")?.sequence ?? [] where field.member("disabled")?.isTrue ?? false {
-            notCarried.append("\(place): the disabled query field \(field.member("key")?.text ?? "") is not carried over (a session's query fields cannot be turned off)")
+            notCarried.append(NotCarried.disabledField(place, "query", field.member("key")?.text ?? ""))
         }
         for variable in node.member("variable")?.sequence ?? [] {
             guard let key = variable.member("key")?.text, variables[key] == nil else { continue }
@@ -137,7 +137,7 @@ struct PostmanImporter {
             if let source = body.member("file")?.member("src")?.text, !source.isEmpty {
                 request.upload = SavedUpload(file: source)
             } else {
-                notCarried.append("\(place): the file body names no file; not carried over")
+                notCarried.append("\(place): the file body names no file, so it is not carried over")
             }
         case "graphql":
             let graphql = body.member("graphql")
@@ -176,19 +176,19 @@ struct PostmanImporter {
         for field in node?.sequence ?? [] {
             let key = field.member("key")?.text ?? ""
             if field.member("disabled")?.isTrue ?? false {
-                notCarried.append("\(place): the disabled form field \(key) is not carried over (a session's form fields cannot be turned off)")
+                notCarried.append(NotCarried.disabledField(place, "form", key))
                 continue
             }
             if field.member("type")?.text == "file" {
                 let sources = field.member("src").map { $0.text.map { [$0] } ?? ($0.sequence?.compactMap(\.text) ?? []) } ?? []
-                if sources.isEmpty { notCarried.append("\(place): the file field \(key) names no file; not carried over") }
+                if sources.isEmpty { notCarried.append(NotCarried.fileWithoutPath(place, key)) }
                 files += sources.map { SavedFile(field: key, path: $0, type: field.member("contentType")?.text) }
                 continue
             }
             do {
                 try FormFields.insert(key, field.member("value")?.text ?? "", into: &fields, source: place)
             } catch {
-                notCarried.append("\(error); not carried over")
+                notCarried.append("\(error), so it is not carried over")
             }
         }
         return (fields.isEmpty ? nil : .dictionary(fields), files)
