@@ -266,6 +266,10 @@ struct OpenAPIImportTests {
         #expect(result.session.variables["id"] == .string("3fa85f64-5717-4562-b3fc-2c963f66afa6"))
         #expect(try importedRequest(result.session, "getNote").url == "{{baseUrl}}/notes/{{id}}")
         #expect(result.notCarried.isEmpty, "\(result.notCarried)")
+
+        let undescribed = try imported(.openapi, "openapi: 3.1.0\npaths:\n  /users/{user}/keys:\n    get: {operationId: keys}\n")
+        #expect(undescribed.session.variables["user"] == .string(""))
+        #expect(undescribed.notCarried.contains("request 'keys': the path names {user}, which no parameter describes; the variable user is empty"))
     }
 
     @Test("A file that is not OpenAPI 3 is refused at its place, saying what was expected")

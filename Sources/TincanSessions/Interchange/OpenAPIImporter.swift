@@ -141,6 +141,10 @@ struct OpenAPIImporter {
             }
         }
         if !cookies.isEmpty { request.headers.append(HeaderSetting(name: "Cookie", value: cookies.joined(separator: "; "))) }
+        for name in Template.references(in: request.url) where variables[name] == nil {
+            variables[name] = .string("")
+            notCarried.append("\(place): the path names {\(name)}, which no parameter describes; the variable \(name) is empty")
+        }
         if let body = operation.member("requestBody"), let resolvedBody = try resolved(body, place: place) {
             try addBody(resolvedBody, to: &request, place: place)
         }
