@@ -50,11 +50,22 @@ struct CollectionImportCLITests {
         #expect(exported.stdout.contains("http://h/anything/pets/7?q=tea"), "\(exported.stdout)")
         #expect(exported.stdout.contains(#"{"name":"Rex"}"#), "\(exported.stdout)")
 
-        // The imported basic auth, with the credentials as variables, passes the demo's check.
+        // Another import adds its requests, and the environments and variables the file lacks.
+        let export = #"{"_type": "export", "__export_format": 4, "resources": [{"_id": "env_1", "_type": "environment", "parentId": "wrk", "name": "Base", "data": {"host": "h"}}, {"_id": "env_2", "_type": "environment", "parentId": "env_1", "name": "Staging", "data": {"host": "s"}}, {"_id": "req", "_type": "request", "parentId": "wrk", "name": "Ping", "url": "{{ _.host }}/anything/ping"}]}"#
+        let insomnia = try directory.write("insomnia.json", Array(export.utf8))
+        let appended = try await tincan(["import", "insomnia", insomnia, "-o", output])
+        #expect(appended.status == 0, "\(appended.stderr)")
+        let merged = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(merged.contains("  Staging:\n    host: s\n"), "\(merged)")
+        #expect(merged.contains("  http://127.0.0.1:9:\n    baseUrl: http://127.0.0.1:9\n"), "\(merged)")
+        #expect(merged.hasSuffix("  - name: Ping\n    method: GET\n    url: \"{{host}}/anything/ping\"\n"), "\(merged)")
+
+        // Every imported request reaches the demo server; the basic auth, with the credentials as
+        // variables, passes its check, and fails it with the wrong password.
         try await withDemoServer { server in
-            let replayed = try await tincan(["replay", output, "--var", "baseUrl=\(server.baseURL)", "--var", "username=ada", "--var", "password=secret"])
+            let replayed = try await tincan(["replay", output, "--var", "baseUrl=\(server.baseURL)", "--var", "host=\(server.baseURL)", "--var", "username=ada", "--var", "password=secret"])
             #expect(replayed.status == 0, "\(replayed.stdout)\n\(replayed.stderr)")
-            let wrong = try await tincan(["replay", output, "--var", "baseUrl=\(server.baseURL)", "--var", "username=ada", "--var", "password=nope"])
+            let wrong = try await tincan(["replay", output, "--var", "baseUrl=\(server.baseURL)", "--var", "host=\(server.baseURL)", "--var", "username=ada", "--var", "password=nope"])
             #expect(wrong.status == 3, "\(wrong.stdout)")
         }
     }

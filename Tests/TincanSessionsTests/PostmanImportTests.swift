@@ -94,7 +94,7 @@ struct PostmanImportTests {
             },
             {
               "name": "Note",
-              "request": {"method": "POST", "body": {"mode": "raw", "raw": "plain {{word}}"}, "url": "{{baseUrl}}/notes"}
+              "request": {"method": "POST", "header": ["X-Note: yes"], "body": {"mode": "raw", "raw": "plain {{word}}"}, "url": "{{baseUrl}}/notes"}
             }
           ]
         }
@@ -144,6 +144,7 @@ struct PostmanImportTests {
         #expect(query.serializer == .json)
         #expect(query.params == .dictionary(["query": .string("query { orders { id } }"), "variables": .dictionary(["first": .integer(3)])]))
         #expect(try importedRequest(session, "Note").body == .text("plain {{word}}"))
+        #expect(try importedRequest(session, "Note").headers.first == HeaderSetting(name: "X-Note", value: "yes"))
     }
 
     @Test("Scripts, disabled query and form fields, disabled variables and saved responses are listed item by item")

@@ -52,6 +52,7 @@ struct OpenAPIImporter {
         guard let paths = root.member("paths") else {
             throw document.error(at: nil, "the OpenAPI document has no paths: (the operations to import)")
         }
+        guard paths.mapping != nil else { throw document.error(at: paths, "expected paths: to be a mapping of paths such as /pets to their operations") }
         var groups: OrderedDictionary<String, [SavedRequest]> = [:]
         var ungrouped: [SavedRequest] = []
         for (path, itemNode) in paths.members where !path.hasPrefix("x-") {

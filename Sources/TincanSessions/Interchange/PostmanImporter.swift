@@ -61,10 +61,18 @@ struct PostmanImporter {
 
     /// A request: its URL (`:name` path variables become `{{name}}`), method, headers and body.
     mutating func request(_ node: Node, name: String, place: String) throws -> SavedRequest {
-        if let url = node.text { return SavedRequest(name: name, url: url) }
+        if let url = node.text { return SavedRequest(name: name, url: Self.convertPathVariables(url)) }
         var request = SavedRequest(name: name, method: node.member("method")?.text?.uppercased() ?? "GET", url: try url(node.member("url"), place: place))
         for header in node.member("header")?.sequence ?? [] {
-            guard let key = header.member("key")?.text else { continue }
+            // A header may also be written as one line, `Name: value`.
+            if let line = header.text.flatMap({ try? HeaderLine(parsing: $0) }) {
+                request.headers.append(HeaderSetting(name: line.name, value: line.value))
+                continue
+            }
+            guard let key = header.member("key")?.text else {
+                notCarried.append("\(place): the header \(header.text ?? "without a key") is not carried over")
+                continue
+            }
             request.headers.append(HeaderSetting(name: key, value: header.member("value")?.text ?? "", isEnabled: !(header.member("disabled")?.isTrue ?? false)))
         }
         if let body = node.member("body"), !(body.member("disabled")?.isTrue ?? false) {
