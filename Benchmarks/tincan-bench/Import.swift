@@ -6,8 +6,7 @@ import TincanSessions
 func benchmarkImport() throws {
     let count = 1000
     let rounds = 5
-    let directory = NSTemporaryDirectory() + "tincan-bench-import-\(ProcessInfo.processInfo.processIdentifier)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try makeScratchDirectory("import")
     defer { try? FileManager.default.removeItem(atPath: directory) }
 
     // One operation per path, since Posting saves a request to a file named after its path:

@@ -74,7 +74,14 @@ public enum SessionKey {
         /// The folder the request sits in, as a slash-separated path (`pets/admin`); imports set it.
         case group
         case method, url, serializer, headers, query, params, body, files, auth, download, upload
-        case properties, response, capture, assert, recorded
+        case properties, response, capture, assert
+        case followRedirects = "follow-redirects"
+        case maxRedirects = "max-redirects"
+        case retry
+        case retryInterval = "retry-interval"
+        case delay
+        case `repeat`
+        case recorded
     }
 
     /// A header written as a mapping (a header turned off).
