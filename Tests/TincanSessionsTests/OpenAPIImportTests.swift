@@ -272,6 +272,46 @@ struct OpenAPIImportTests {
         #expect(undescribed.notCarried.contains("request 'keys': the path names {user}, which no parameter describes; the variable user is empty"))
     }
 
+    @Test("Relative servers, ignored header parameters, callbacks, webhooks and unknown schemes are each named")
+    func namesWhatIsNotCarried() throws {
+        let text = """
+            openapi: 3.1.0
+            servers: [{url: /v1}]
+            paths:
+              /hooks:
+                post:
+                  operationId: subscribe
+                  security: [{missing: []}]
+                  parameters:
+                    - {name: Accept, in: header, schema: {type: string}}
+                  callbacks:
+                    onEvent: {}
+                  requestBody:
+                    content:
+                      application/octet-stream:
+                        schema: {type: string, format: binary}
+            webhooks:
+              newPet: {}
+            """
+        let result = try imported(.openapi, text)
+        #expect(result.session.variables["baseUrl"] == .string("/v1"))
+        #expect(result.notCarried == [
+            "server '/v1': a URL relative to where the document is served; set baseUrl to an absolute URL",
+            "request 'subscribe': the header parameter Accept is ignored, as OpenAPI says; the body's media type and the security scheme set it",
+            "request 'subscribe': the body is a file (application/octet-stream), which is not carried over; add upload: or body: {file: PATH}",
+            "security: 'missing' is not in components.securitySchemes, so it is not carried over",
+            "request 'subscribe': callbacks (onEvent) are not carried over: they are requests the API sends",
+            "webhooks: newPet are not carried over: they are requests the API sends, not ones a client sends",
+        ])
+        let subscribe = try importedRequest(result.session, "subscribe")
+        #expect(subscribe.headers == [HeaderSetting(name: "Content-Type", value: "application/octet-stream")])
+        #expect(subscribe.body == nil)
+
+        let serverless = try imported(.openapi, "openapi: 3.0.0\npaths:\n  /a:\n    get: {operationId: a}\n")
+        #expect(serverless.session.variables["baseUrl"] == .string(""))
+        #expect(serverless.notCarried == ["servers: the document names none, so the variable baseUrl is empty; set it to the API's URL"])
+    }
+
     @Test("A file that is not OpenAPI 3 is refused at its place, saying what was expected")
     func refusesOtherFormats() {
         #expect(importError { try CollectionFormat.openapi.parse("info:\n  title: x\n", path: "spec.yaml") }
