@@ -58,6 +58,8 @@ public struct RequestDefaults: Sendable, Equatable {
     public var noProxy: String?
     /// The client certificate (`--cert`, `--key`).
     public var tls = ClientCertificateSettings()
+    /// The HTTP versions offered (`--http1.1`, `--http2`), or nil for automatic negotiation.
+    public var httpVersion: HTTPVersionPreference?
 
     /// Creates empty defaults.
     public init() {}
@@ -228,6 +230,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var recorded: RecordedResponse?
     /// Redirects, retries, a delay and repetitions (`follow-redirects:`, `retry:`…).
     public var flow = RequestFlow()
+    /// The HTTP versions offered, overriding the session's default.
+    public var httpVersion: HTTPVersionPreference?
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
     public var line = 0
     /// Where the request's `{{name}}` references stand in its file, for error messages.
@@ -249,7 +253,7 @@ public struct SavedRequest: Sendable, Equatable {
             && lhs.body == rhs.body && lhs.files == rhs.files && lhs.auth == rhs.auth && lhs.download == rhs.download
             && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response
             && lhs.captures == rhs.captures && lhs.assertions == rhs.assertions && lhs.recorded == rhs.recorded
-            && lhs.flow == rhs.flow
+            && lhs.flow == rhs.flow && lhs.httpVersion == rhs.httpVersion
     }
 }
 

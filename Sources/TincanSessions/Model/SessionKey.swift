@@ -25,6 +25,7 @@ public enum SessionKey {
     /// `defaults:`.
     public enum Defaults: String, Sendable, CaseIterable {
         case serializer, headers, properties, response, security, proxy, noproxy, tls
+        case httpVersion = "http-version"
     }
 
     /// `tls:` in the defaults: the client certificate presented to servers that ask for one.
@@ -81,6 +82,7 @@ public enum SessionKey {
         case retryInterval = "retry-interval"
         case delay
         case `repeat`
+        case httpVersion = "http-version"
         case recorded
     }
 

@@ -82,6 +82,7 @@ struct SessionReader {
                 defaults.proxy = text
             case .noproxy: defaults.noProxy = try text(value, "a comma-separated list of hosts, addresses or CIDR ranges")
             case .tls: defaults.tls = try clientCertificate(value)
+            case .httpVersion: defaults.httpVersion = try httpVersion(value)
             }
         }
         return defaults
@@ -131,6 +132,7 @@ struct SessionReader {
             case .retryInterval: request.flow.retryInterval = try number(value, .pause.named("retry-interval"))
             case .delay: request.flow.delay = try number(value, .pause)
             case .repeat: request.flow.repeatCount = Int(try number(value, .repeats))
+            case .httpVersion: request.httpVersion = try httpVersion(value)
             }
         }
         guard sawURL else { throw file.error(at: node, "a request needs url: (a path relative to the base, or an absolute URL)") }
@@ -554,6 +556,15 @@ struct SessionReader {
         if node.scalar != nil { return [try text(node, expected)] }
         guard let sequence = node.sequence else { throw file.error(at: node, "expected \(expected)") }
         return try sequence.map { try text($0, expected) }
+    }
+
+    /// `http-version:` as written: `auto`, `1.1` or `2` (a YAML number or text).
+    private func httpVersion(_ node: Node) throws -> HTTPVersionPreference {
+        let choices = HTTPVersionPreference.allCases.map(\.rawValue)
+        guard let text = node.scalar?.string, let version = HTTPVersionPreference(rawValue: text) else {
+            throw file.error(at: node, "expected an HTTP version: one of \(choices.joined(separator: ", "))")
+        }
+        return version
     }
 
     private func bool(_ node: Node) throws -> Bool {

@@ -38,6 +38,7 @@ extension RequestDefaults {
         if let certificate = tls.certificate { tlsPairs.append((.cert, .string(certificate))) }
         if let key = tls.key { tlsPairs.append((.key, .string(key))) }
         if !tlsPairs.pairs.isEmpty { pairs.append((.tls, .mapping(tlsPairs.pairs))) }
+        if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
         return pairs.pairs
     }
 }
@@ -95,9 +96,15 @@ extension SavedRequest {
         if let value = flow.retryInterval { pairs.append((.retryInterval, .string(Assertion.durationText(value)))) }
         if let value = flow.delay { pairs.append((.delay, .string(Assertion.durationText(value)))) }
         if let value = flow.repeatCount { pairs.append((.repeat, .literal(String(value)))) }
+        if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
         if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
         return pairs.pairs
     }
+}
+
+extension HTTPVersionPreference {
+    /// `auto`, `"1.1"`, `"2"`: quoted so the numbers stay text.
+    var yaml: YAMLValue { self == .automatic ? .literal(rawValue) : .string(rawValue) }
 }
 
 extension [HeaderSetting] {
