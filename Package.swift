@@ -48,6 +48,8 @@ let package = Package(
                 "TincanCore",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // The body-sha256 and body-md5 checks.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "TerminalUI"),
@@ -126,7 +128,11 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "TincanIntegrationTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
-        .testTarget(name: "TincanSessionsTests", dependencies: ["TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport"]),
+        .testTarget(
+            name: "TincanSessionsTests",
+            // Crypto: the digest checks are compared with digests the tests compute themselves.
+            dependencies: ["TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
