@@ -4,12 +4,13 @@ import TincanCore
 import TincanDemoServer
 import TincanSessions
 
-/// `tincan import curl|http`: turns a curl command or a .http file into a session.
+/// `tincan import curl|http|openapi|postman|insomnia`: turns a curl command, a .http file or
+/// another client's collection into a session.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a curl command or a .http file as a session.",
-        subcommands: [ImportCurl.self, ImportHTTP.self]
+        abstract: "Import a curl command, a .http file, an OpenAPI document, a Postman collection or an Insomnia export as a session.",
+        subcommands: [ImportCurl.self, ImportHTTP.self, ImportOpenAPI.self, ImportPostman.self, ImportInsomnia.self]
     )
 }
 
@@ -41,6 +42,9 @@ struct ImportOutput: ParsableArguments {
             session = try loadSession(output)
             session.requests += imported.requests
             for (name, value) in imported.variables where session.variables[name] == nil { session.variables[name] = value }
+            for (name, environment) in imported.environments {
+                for (variable, value) in environment where session.environments[name]?[variable] == nil { session.environments[name, default: [:]][variable] = value }
+            }
         }
         try saveSession(session, to: output, allowDroppingComments: force, hint: " (or pass --force)")
         StandardError.print("tincan: \(imported.requests.count) request\(imported.requests.count == 1 ? "" : "s") added to \(output)\n")

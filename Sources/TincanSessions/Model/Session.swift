@@ -195,6 +195,9 @@ public struct ClientCertificateSettings: Sendable, Equatable {
 public struct SavedRequest: Sendable, Equatable {
     /// A short name, used in reports and the collection pane.
     public var name: String?
+    /// The folder the request sits in, a slash-separated path such as `pets/admin` (what an
+    /// imported collection's folders or tags become); nil at the top.
+    public var group: String?
     /// The method.
     public var method: String = "GET"
     /// A path relative to the base, or an absolute URL.
@@ -249,7 +252,7 @@ public struct SavedRequest: Sendable, Equatable {
     public var displayName: String { name ?? "\(method) \(url)" }
 
     public static func == (lhs: SavedRequest, rhs: SavedRequest) -> Bool {
-        lhs.name == rhs.name && lhs.method == rhs.method && lhs.url == rhs.url && lhs.serializer == rhs.serializer
+        lhs.name == rhs.name && lhs.group == rhs.group && lhs.method == rhs.method && lhs.url == rhs.url && lhs.serializer == rhs.serializer
             && lhs.headers == rhs.headers && lhs.query.elementsEqual(rhs.query, by: { $0 == $1 }) && lhs.params == rhs.params
             && lhs.body == rhs.body && lhs.files == rhs.files && lhs.auth == rhs.auth && lhs.download == rhs.download
             && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response

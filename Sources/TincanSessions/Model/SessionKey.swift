@@ -79,7 +79,10 @@ public enum SessionKey {
 
     /// One request of `requests:`.
     public enum Request: String, Sendable, CaseIterable {
-        case name, method, url, serializer, headers, query, params, body, files, auth, download, upload
+        case name
+        /// The folder the request sits in, as a slash-separated path (`pets/admin`); imports set it.
+        case group
+        case method, url, serializer, headers, query, params, body, files, auth, download, upload
         case properties, response, capture, assert
         case followRedirects = "follow-redirects"
         case maxRedirects = "max-redirects"

@@ -100,6 +100,7 @@ struct SessionReader {
         for (key, _, value) in try file.entries(of: mapping, SessionKey.Request.self, in: "a request") {
             switch key {
             case .name: request.name = try text(value, "the request's name")
+            case .group: request.group = try group(value)
             case .method:
                 let method = try text(value, "a method such as GET or POST")
                 guard HTTPMethod.isValid(method) else {
@@ -502,6 +503,15 @@ struct SessionReader {
     private func headerValue(_ node: Node, allowsDisabled: Bool = false) throws -> String? {
         if case .null = try parameter(node) { return nil }
         return try text(node, allowsDisabled ? "the header's value, null to remove a default, or {value: TEXT, enabled: false}" : "the header's value, or null to remove a default")
+    }
+
+    /// A folder path: names joined by `/`, none of them empty.
+    private func group(_ node: Node) throws -> String {
+        let path = try text(node, "a folder path such as pets/admin")
+        guard !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            throw file.error(at: node, "'\(path)' is not a folder path; expected names joined by /, such as pets/admin, none of them empty")
+        }
+        return path
     }
 
     private func serializer(_ node: Node) throws -> SerializerKind {

@@ -48,6 +48,7 @@ extension SavedRequest {
     func yamlPairs() -> [(String, YAMLValue)] {
         var pairs = KeyedPairs<SessionKey.Request>()
         if let name { pairs.append((.name, .string(name))) }
+        if let group { pairs.append((.group, .string(group))) }
         pairs.append((.method, .string(method)))
         pairs.append((.url, .string(url)))
         if let serializer { pairs.append((.serializer, .string(serializer.rawValue))) }

@@ -64,13 +64,21 @@ public struct Template: Sendable {
 
     /// `chain` holds the variables being expanded, outermost first, to find cycles.
     private func expand(_ text: String, through chain: [String], budget: inout Int) throws(MissingVariableError) -> String {
+        try Self.replacingReferences(in: text) { name throws(MissingVariableError) in
+            Self.text(try value(of: name, through: chain, budget: &budget))
+        }
+    }
+
+    /// `text` with each `{{name}}` replaced by what `replacement` makes of its name (trimmed):
+    /// the one scan of the reference syntax, for expanding, for listing names, and for imports
+    /// that rewrite another client's references.
+    static func replacingReferences<Failure: Error>(in text: String, _ replacement: (String) throws(Failure) -> String) throws(Failure) -> String {
         guard text.contains("{{") else { return text }
         var result = ""
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             result += rest[..<open.lowerBound]
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            result += Self.text(try value(of: name, through: chain, budget: &budget))
+            result += try replacement(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
             rest = rest[close.upperBound...]
         }
         return result + rest
@@ -133,11 +141,9 @@ public struct Template: Sendable {
     /// The names referred to in `text`, in order (quoted literals left out).
     static func references(in text: String) -> [String] {
         var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+        _ = replacingReferences(in: text) { name in
             if quotedLiteral(name) == nil { names.append(name) }
-            rest = rest[close.upperBound...]
+            return ""
         }
         return names
     }

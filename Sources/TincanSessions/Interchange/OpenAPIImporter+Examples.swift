@@ -1,0 +1,136 @@
+import OrderedCollections
+import TincanCore
+import Yams
+
+/// Example values for parameters and bodies: the spec's own (`example`, `examples`,
+/// `default`), else one built from the schema.
+extension OpenAPIImporter {
+    /// Schemas nest at most this deep in a built example; deeper members are left out.
+    static let exampleDepth = 24
+
+    /// The example of a parameter or media type: `example`, the first of `examples`, else the
+    /// schema's.
+    ///
+    /// - Parameter place: The item, for what is not carried over (`request 'addPet'`).
+    mutating func example(of holder: Node, place: String) throws -> ParameterValue? {
+        if let example = holder.member("example") { return example.parameterValue }
+        if let examples = holder.member("examples"), let first = examples.members.first {
+            switch try references.resolve(first.value) {
+            case .external(let reference):
+                notCarried.append("\(place): the example '\(first.key)' is not carried over: it is in \(reference), which an import cannot read")
+            case .node(let example, _):
+                if let value = example.member("value") { return value.parameterValue }
+                if let external = example.member("externalValue")?.text {
+                    notCarried.append("\(place): the example '\(first.key)' is not carried over: it is in \(external), which an import cannot read")
+                }
+            }
+        }
+        guard let schema = holder.member("schema") else { return nil }
+        return try example(ofSchema: schema, place: place, expanding: [])
+    }
+
+    /// A value that fits the schema: its example, default, first enum value or constant, else
+    /// one built from its type and format.
+    ///
+    /// - Parameter expanding: The `$ref`s being expanded around this schema: one met again is
+    ///   a recursive schema, whose example stops there (nil).
+    mutating func example(ofSchema node: Node, place: String, expanding: [String]) throws -> ParameterValue? {
+        guard expanding.count < Self.exampleDepth else { return nil }
+        var expanding = expanding
+        let schema: Node
+        switch try references.resolve(node) {
+        case .external(let reference):
+            notCarried.append("\(place): the schema \(reference) is in another file, which an import cannot read; its example is left out")
+            return nil
+        case .node(let target, let reference):
+            if let reference {
+                if expanding.contains(reference) {
+                    if reportedRecursion.insert(reference).inserted {
+                        notCarried.append("\(place): the schema \(reference) contains itself (\((expanding + [reference]).joined(separator: " → "))); its example stops where it repeats")
+                    }
+                    return nil
+                }
+                expanding.append(reference)
+            }
+            schema = target
+        }
+        if let example = schema.member("example") { return example.parameterValue }
+        if let examples = schema.member("examples")?.sequence, let first = examples.first { return first.parameterValue }
+        if let value = schema.member("default") ?? schema.member("const") { return value.parameterValue }
+        if let first = schema.member("enum")?.sequence?.first { return first.parameterValue }
+        if let all = schema.member("allOf")?.sequence {
+            var merged: OrderedDictionary<String, ParameterValue> = [:]
+            var other: ParameterValue?
+            for part in all {
+                switch try example(ofSchema: part, place: place, expanding: expanding) {
+                case .dictionary(let members)?: merged.merge(members) { _, new in new }
+                case let value?: other = value
+                case nil: break
+                }
+            }
+            return merged.isEmpty ? other : .dictionary(merged)
+        }
+        if let first = (schema.member("oneOf") ?? schema.member("anyOf"))?.sequence?.first {
+            return try example(ofSchema: first, place: place, expanding: expanding)
+        }
+        switch Self.schemaType(schema) {
+        case "object":
+            var members: OrderedDictionary<String, ParameterValue> = [:]
+            for (name, property) in schema.member("properties")?.members ?? [] {
+                if let value = try example(ofSchema: property, place: place, expanding: expanding) { members[name] = value }
+            }
+            return .dictionary(members)
+        case "array":
+            guard let items = schema.member("items") else { return .array([]) }
+            return .array(try example(ofSchema: items, place: place, expanding: expanding).map { [$0] } ?? [])
+        case "integer", "number":
+            if let minimum = schema.member("minimum")?.parameterValue, minimum.scalarText != nil { return minimum }
+            return .integer(0)
+        case "boolean": return .bool(true)
+        case "null": return .null
+        case "string": return .string(Self.sample(format: schema.member("format")?.text))
+        default: return .string("")
+        }
+    }
+
+    /// The schema's type: `type` (the first that is not null in a 3.1 list), else what its
+    /// keys imply.
+    static func schemaType(_ schema: Node) -> String? {
+        if let type = schema.member("type") {
+            if let text = type.text { return text }
+            let types = type.sequence?.compactMap(\.text) ?? []
+            return types.first { $0 != "null" } ?? types.first
+        }
+        if schema.member("properties") != nil || schema.member("additionalProperties") != nil { return "object" }
+        if schema.member("items") != nil { return "array" }
+        return nil
+    }
+
+    /// Whether a schema is a file's bytes (`format: binary`, or a 3.1 `contentMediaType`).
+    mutating func isBinary(_ node: Node) throws -> Bool {
+        guard case .node(let schema, _) = try references.resolve(node) else { return false }
+        if schema.member("format")?.text == "binary" || schema.member("contentMediaType") != nil { return true }
+        if Self.schemaType(schema) == "array", let items = schema.member("items") { return try isBinary(items) }
+        return false
+    }
+
+    /// A plausible string for a format.
+    static func sample(format: String?) -> String {
+        switch format {
+        case "date-time": "2024-01-01T00:00:00Z"
+        case "date": "2024-01-01"
+        case "time": "00:00:00Z"
+        case "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+        case "email": "user@example.com"
+        case "uri", "url", "uri-reference", "iri": "https://example.com"
+        case "hostname", "idn-hostname": "example.com"
+        case "ipv4": "192.0.2.1"
+        case "ipv6": "2001:db8::1"
+        case "byte": "ZXhhbXBsZQ=="
+        case "password": "password"
+        case "idn-email": "user@example.com"
+        case "duration": "P1D"
+        default: "string"
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import TincanCore
+import TincanSessions
+
+@Suite("Postman import")
+struct PostmanImportTests {
+    static let collection = #"""
+        {
+          "info": {
+            "_postman_id": "5c1e",
+            "name": "Shop",
+            "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
+          },
+          "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}", "type": "string"}]},
+          "variable": [
+            {"key": "baseUrl", "value": "http://127.0.0.1:9"},
+            {"key": "old", "value": "x", "disabled": true}
+          ],
+          "event": [{"listen": "prerequest", "script": {"type": "text/javascript", "exec": ["pm.variables.set('a', 1);"]}}],
+          "item": [
+            {
+              "name": "Orders",
+              "variable": [{"key": "page", "value": "1"}],
+              "item": [
+                {
+                  "name": "Admin",
+                  "auth": {"type": "basic", "basic": [{"key": "username", "value": "ada"}, {"key": "password", "value": "{{secret}}"}]},
+                  "item": [
+                    {
+                      "name": "Create order",
+                      "event": [{"listen": "test", "script": {"exec": ["pm.test('ok', () => {});", "pm.expect(1).to.eql(1);"]}}],
+                      "request": {
+                        "method": "POST",
+                        "header": [
+                          {"key": "Content-Type", "value": "application/json"},
+                          {"key": "X-Debug", "value": "1", "disabled": true}
+                        ],
+                        "body": {"mode": "raw", "raw": "{\"item\": \"tea\", \"count\": 2}", "options": {"raw": {"language": "json"}}},
+                        "url": {
+                          "raw": "{{baseUrl}}/orders/:orderId?page={{page}}&debug=1",
+                          "host": ["{{baseUrl}}"],
+                          "path": ["orders", ":orderId"],
+                          "query": [{"key": "page", "value": "{{page}}"}, {"key": "debug", "value": "1"}, {"key": "trace", "value": "on", "disabled": true}],
+                          "variable": [{"key": "orderId", "value": "7"}]
+                        }
+                      },
+                      "response": [{"name": "Created", "code": 201}]
+                    }
+                  ]
+                },
+                {
+                  "name": "Search",
+                  "request": {
+                    "method": "GET",
+                    "auth": {"type": "apikey", "apikey": [{"key": "key", "value": "api_key"}, {"key": "value", "value": "{{key}}"}, {"key": "in", "value": "query"}]},
+                    "url": "{{baseUrl}}/orders"
+                  }
+                }
+              ]
+            },
+            {
+              "name": "Login",
+              "request": {
+                "method": "POST",
+                "auth": {"type": "noauth"},
+                "body": {"mode": "urlencoded", "urlencoded": [{"key": "user", "value": "ada"}, {"key": "otp", "value": "1", "disabled": true}]},
+                "url": {"raw": "{{baseUrl}}/login", "host": ["{{baseUrl}}"], "path": ["login"]}
+              }
+            },
+            {
+              "name": "Upload",
+              "request": {
+                "method": "POST",
+                "body": {"mode": "formdata", "formdata": [
+                  {"key": "title", "value": "cat", "type": "text"},
+                  {"key": "photo", "type": "file", "src": "photos/cat.png"}
+                ]},
+                "url": "{{baseUrl}}/photos"
+              }
+            },
+            {
+              "name": "Put file",
+              "request": {"method": "PUT", "body": {"mode": "file", "file": {"src": "/data/blob.bin"}}, "url": "{{baseUrl}}/blob"}
+            },
+            {
+              "name": "Query",
+              "request": {
+                "method": "POST",
+                "auth": {"type": "oauth2", "oauth2": []},
+                "body": {"mode": "graphql", "graphql": {"query": "query { orders { id } }", "variables": "{\"first\": 3}"}},
+                "url": "{{baseUrl}}/graphql"
+              }
+            },
+            {
+              "name": "Note",
+              "request": {"method": "POST", "header": ["X-Note: yes"], "body": {"mode": "raw", "raw": "plain {{word}}"}, "url": "{{baseUrl}}/notes"}
+            }
+          ]
+        }
+        """#
+
+    @Test("Folders become groups, path variables variables, and disabled headers stay disabled")
+    func foldersAndRequests() throws {
+        let result = try imported(.postman, Self.collection, path: "shop.postman_collection.json")
+        let session = result.session
+        #expect(session.name == "Shop")
+        #expect(session.requests.map(\.displayName) == ["Create order", "Search", "Login", "Upload", "Put file", "Query", "Note"])
+        #expect(session.requests.map(\.group) == ["Orders/Admin", "Orders", nil, nil, nil, nil, nil])
+        let create = try importedRequest(session, "Create order")
+        #expect(create.method == "POST")
+        #expect(create.url == "{{baseUrl}}/orders/{{orderId}}?page={{page}}&debug=1")
+        #expect(create.headers.contains(HeaderSetting(name: "X-Debug", value: "1", isEnabled: false)))
+        #expect(session.variables == ["baseUrl": .string("http://127.0.0.1:9"), "page": .string("1"), "orderId": .string("7")])
+    }
+
+    @Test("Auth is inherited from the nearest folder: basic, bearer, API key in the query, none")
+    func authIsInherited() throws {
+        let result = try imported(.postman, Self.collection)
+        let session = result.session
+        #expect(try importedRequest(session, "Create order").auth == SavedAuth(user: "ada", password: "{{secret}}"))
+        #expect(try importedRequest(session, "Search").query.map { "\($0.name)=\($0.value)" } == ["api_key={{key}}"])
+        #expect(try importedRequest(session, "Login").headers.isEmpty)
+        #expect(try importedRequest(session, "Upload").headers == [HeaderSetting(name: "Authorization", value: "Bearer {{token}}")])
+        #expect(result.notCarried.contains("item 'Query': oauth2 auth is not carried over"))
+    }
+
+    @Test("Bodies: JSON raw as parameters, urlencoded, form data with files, a file as the upload, GraphQL as JSON, other raw as text")
+    func bodies() throws {
+        let result = try imported(.postman, Self.collection)
+        let session = result.session
+        let create = try importedRequest(session, "Create order")
+        #expect(create.serializer == .json)
+        #expect(create.params == .dictionary(["item": .string("tea"), "count": .integer(2)]))
+        let login = try importedRequest(session, "Login")
+        #expect(login.serializer == .form)
+        #expect(login.params == .dictionary(["user": .string("ada")]))
+        let upload = try importedRequest(session, "Upload")
+        #expect(upload.serializer == .multipart)
+        #expect(upload.params == .dictionary(["title": .string("cat")]))
+        #expect(upload.files == [SavedFile(field: "photo", path: "photos/cat.png")])
+        #expect(try importedRequest(session, "Put file").upload == SavedUpload(file: "/data/blob.bin"))
+        let query = try importedRequest(session, "Query")
+        #expect(query.serializer == .json)
+        #expect(query.params == .dictionary(["query": .string("query { orders { id } }"), "variables": .dictionary(["first": .integer(3)])]))
+        #expect(try importedRequest(session, "Note").body == .text("plain {{word}}"))
+        #expect(try importedRequest(session, "Note").headers.first == HeaderSetting(name: "X-Note", value: "yes"))
+    }
+
+    @Test("Scripts, disabled query and form fields, disabled variables and saved responses are listed item by item")
+    func listsWhatIsNotCarried() throws {
+        let notCarried = try imported(.postman, Self.collection).notCarried
+        #expect(notCarried == [
+            "collection: the disabled variable old is not carried over",
+            "collection: the pre-request script (1 line) is not carried over; use capture: and assert: instead",
+            "item 'Orders/Admin/Create order': the test script (2 lines) is not carried over; use capture: and assert: instead",
+            "item 'Orders/Admin/Create order': the disabled query field trace is not carried over (a session's query fields cannot be turned off)",
+            "item 'Orders/Admin/Create order': 1 saved example response is not carried over",
+            "item 'Login': the disabled form field otp is not carried over (a session's form fields cannot be turned off)",
+            "item 'Query': oauth2 auth is not carried over",
+        ])
+    }
+
+    @Test("A file that is not a Postman v2.1 collection is refused at its place")
+    func refusesOtherFormats() {
+        #expect(importError { try CollectionFormat.postman.parse(#"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v2.0.0/collection.json"}, "item": []}"#, path: "c.json") }
+            == "c.json:1:34: expected a Postman v2.1 collection (`info.schema` naming collection/v2.1.0), found https://schema.getpostman.com/json/collection/v2.0.0/collection.json")
+        #expect(importError { try CollectionFormat.postman.parse("openapi: 3.0.0\n", path: "c.yaml") }
+            == "c.yaml:1:1: expected a Postman v2.1 collection (`info.schema` naming collection/v2.1.0)")
+        let broken = importError { try CollectionFormat.postman.parse("{\"info\": {\n  \"name\": \"x\",,\n}}", path: "c.json") }
+        #expect(broken.hasPrefix("c.json:2:15: malformed YAML"), "\(broken)")
+    }
+
+    @Test("A collection of 1,000 requests imports in linear time")
+    func importsAThousandRequests() throws {
+        var items: [String] = []
+        for index in 0..<1_000 {
+            items.append(#"{"name": "r\#(index)", "request": {"method": "POST", "url": {"raw": "{{baseUrl}}/items/\#(index)"}, "body": {"mode": "raw", "raw": "{\"n\": \#(index)}", "options": {"raw": {"language": "json"}}}}}"#)
+        }
+        let text = #"{"info": {"name": "Big", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [{"name": "all", "item": ["# + items.joined(separator: ",\n") + "]}]}"
+        let session = try importedQuickly(.postman, text)
+        let sample = try importedRequest(session, "r654")
+        #expect(sample.url == "{{baseUrl}}/items/654")
+        #expect(sample.params == .dictionary(["n": .integer(654)]))
+        #expect(sample.group == "all")
+    }
+}
