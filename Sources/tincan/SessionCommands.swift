@@ -43,6 +43,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("record-to"), help: "Save the session with the recorded responses to FILE instead of over the session file.")
     var recordTo: String?
 
+    @Option(name: .customLong("record-har"), help: "Write every exchange, with its response and timings, to FILE as a HAR log (secrets hidden unless --show-secrets).")
+    var recordHAR: String?
+
     @Flag(help: "Start the embedded demo server on a free loopback port and set the variable server to its URL.")
     var demo = false
 
@@ -52,7 +55,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "List every check and capture, not only failures.")
     var verbose = false
 
-    @Flag(name: .customLong("show-secrets"), help: "Show captured values whose names look secret (token, password…) instead of hiding them.")
+    @Flag(name: .customLong("show-secrets"), help: "Show captured values whose names look secret (token, password…) instead of hiding them, and keep secrets in --record-har's log.")
     var showSecrets = false
 
     func run() async throws {
@@ -115,6 +118,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if streamsText { lines.print(ReportWriter.summary(report) + "\n") }
         // Output that did not arrive makes the run a failure (exit 23) before anything is saved.
         if let failure = lines.firstFailure { throw failure }
+        if let recordHAR { try Self.writeHAR(report, session: session, to: recordHAR, showSecrets: showSecrets) }
         if format != .text {
             let text = ReportWriter.render(report, format: format, showSecrets: showSecrets)
             if let output {
@@ -140,8 +144,8 @@ struct ReplayCommand: AsyncParsableCommand {
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a curl command or a .http file as a session.",
-        subcommands: [ImportCurl.self, ImportHTTP.self]
+        abstract: "Import a curl command, a .http file or a HAR file as a session.",
+        subcommands: [ImportCurl.self, ImportHTTP.self, ImportHAR.self]
     )
 }
 
@@ -239,19 +243,22 @@ struct ImportHTTP: ParsableCommand {
     }
 }
 
-/// `tincan export FILE --format curl|http`.
+/// `tincan export FILE --format curl|http|har`.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a session's requests as curl commands or a .http file.",
+        abstract: "Export a session's requests as curl commands, a .http file or a HAR log.",
         discussion: "Variables are expanded from the file, --env and --var. Values captured while replaying are unknown until then, so they stay as {{name}}."
     )
 
     @Argument(help: "The session file.")
     var file: String
 
-    @Option(help: "The format written: a curl command line or a .http file.")
+    @Option(help: "The format written: a curl command line, a .http file or a HAR log.")
     var format: ExportFormat = .curl
+
+    @Flag(name: .customLong("show-secrets"), help: "Keep credentials, tokens and cookies in a HAR log instead of hiding them.")
+    var showSecrets = false
 
     @Option(help: "Only this request: its number (from 1) or its name.")
     var request: String?
@@ -263,6 +270,9 @@ struct ExportCommand: ParsableCommand {
     var variables: [String] = []
 
     func run() throws {
+        if showSecrets, format != .har {
+            throw CLIFailure.badInput("--show-secrets applies to --format har; curl commands and .http files always hold the request as sent")
+        }
         let session = try loadSession(file)
         guard !session.requests.isEmpty else {
             throw CLIFailure.badInput("\(file): the session has no requests, so there is nothing to export")
@@ -287,7 +297,9 @@ struct ExportCommand: ParsableCommand {
         }
         var text: String
         var warnings: [String] = []
-        if format == .curl {
+        if format == .har {
+            (text, warnings) = Self.harText(built, showSecrets: showSecrets)
+        } else if format == .curl {
             text = built.map { item in
                 let exported = CurlCommand.export(item.request, resolved: item.resolved)
                 warnings += exported.warnings.map { "request '\(item.name)': \($0)" }
@@ -352,6 +364,7 @@ func parseVariables(_ items: [String]) throws -> [String: String] {
 enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
     case curl
     case http
+    case har
 }
 
 extension ReportWriter.Format: ExpressibleByArgument {}

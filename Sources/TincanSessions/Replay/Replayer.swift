@@ -44,6 +44,8 @@ public struct RequestOutcome: Sendable {
     public var state: State = .passed
     /// The status code, when a response arrived.
     public var status: Int?
+    /// When the request was sent, for a HAR log's `startedDateTime`; nil when it was not.
+    public var started: Date?
     /// The whole exchange, redirects and retries included.
     public var duration: Double = 0
     public var checks: [CheckResult] = []
@@ -180,6 +182,7 @@ public final class Replayer: Sendable {
         }
         outcome.url = Redaction.url(request.url.string)
         let result: TaskResult
+        outcome.started = Date()
         do {
             // The request's own max-body (or the session's default) wins over --max-body.
             let task = try manager.task(with: request, options: try resolved.taskOptions(maximumBodyBytes: options.maximumBodyBytes))

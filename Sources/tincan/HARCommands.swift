@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import TincanCore
+import TincanSessions
+
+/// `tincan import har FILE`: a browser's HAR export as a session, its responses recorded.
+struct ImportHAR: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "har",
+        abstract: "Import a HAR file (a browser's network log) as a session, each response recorded for --compare-recorded."
+    )
+
+    @Argument(help: "The .har file.")
+    var file: String
+
+    @OptionGroup var output: ImportOutput
+
+    func run() throws {
+        // The size is checked before the file is read, so a huge file is refused, not loaded.
+        if let size = SendCommand.regularFileSize(file), size > Int64(HAR.maximumFileBytes) {
+            throw CLIFailure.badInput("\(InterchangeError(.harTooLarge(bytes: Int(clamping: size), limit: HAR.maximumFileBytes), at: file))")
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure.badInput("\(file) cannot be read") }
+        let imported: HAR.Imported
+        do {
+            imported = try HAR.parse(Array(data), path: file)
+        } catch {
+            throw CLIFailure.badInput("\(error)")
+        }
+        try output.write(imported.session, pathsFrom: Session.directory(of: file), warnings: imported.warnings)
+    }
+}
+
+extension ExportCommand {
+    /// The built requests as a HAR log, each with an empty response (none was sent).
+    static func harText(_ built: [(name: String, request: HTTPRequest, resolved: ResolvedRequest)], showSecrets: Bool) -> (text: String, warnings: [String]) {
+        let started = Date()
+        let exchanges = built.map { HAR.Exchange(name: $0.name, request: $0.request, started: started) }
+        let exported = HAR.export(exchanges, redactingSecrets: !showSecrets)
+        var warnings = exported.warnings
+        for item in built where item.resolved.options.credential != nil {
+            warnings.append("request '\(item.name)': Digest credentials answer the server's challenge, so they are not part of the request written")
+        }
+        return (exported.text, warnings)
+    }
+}
+
+extension ReplayCommand {
+    /// Writes every exchange of the replay, with its response and timings, to `path` (atomically).
+    static func writeHAR(_ report: ReplayReport, session: Session, to path: String, showSecrets: Bool) throws {
+        let exchanges = report.outcomes.compactMap { outcome -> HAR.Exchange? in
+            guard let result = outcome.result else { return nil }
+            let name = session.requests.indices.contains(outcome.index) ? session.requests[outcome.index].name : nil
+            return HAR.Exchange(name: name, request: result.request, result: result, started: outcome.started ?? Date())
+        }
+        let exported = HAR.export(exchanges, redactingSecrets: !showSecrets)
+        for warning in exported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
+        do {
+            try AtomicFile.write(Array(exported.text.utf8), to: path)
+        } catch {
+            throw CLIFailure.writeFailed(error)
+        }
+        let unsent = report.outcomes.count - exchanges.count
+        StandardError.print("tincan: wrote \(exchanges.count) exchange\(exchanges.count == 1 ? "" : "s") to \(path)\(unsent > 0 ? " (\(unsent) request\(unsent == 1 ? " was" : "s were") not sent)" : "")\n")
+    }
+}
