@@ -55,12 +55,17 @@ extension ReplayCommand {
         }
         let exported = HAR.export(exchanges, redactingSecrets: !showSecrets)
         for warning in exported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
-        do {
-            try AtomicFile.write(Array(exported.text.utf8), to: path)
-        } catch {
-            throw CLIFailure.writeFailed(error)
-        }
+        try writeFile(exported.text, to: path)
         let unsent = report.outcomes.count - exchanges.count
         StandardError.print("tincan: wrote \(exchanges.count) exchange\(exchanges.count == 1 ? "" : "s") to \(path)\(unsent > 0 ? " (\(unsent) request\(unsent == 1 ? " was" : "s were") not sent)" : "")\n")
+    }
+}
+
+/// Writes `text` to the file at `path` atomically; a failed write is exit 23, naming the file.
+func writeFile(_ text: String, to path: String) throws {
+    do {
+        try AtomicFile.write(Array(text.utf8), to: path)
+    } catch {
+        throw CLIFailure.writeFailed(error)
     }
 }

@@ -122,11 +122,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if format != .text {
             let text = ReportWriter.render(report, format: format, showSecrets: showSecrets)
             if let output {
-                do {
-                    try AtomicFile.write(Array(text.utf8), to: output)
-                } catch {
-                    throw CLIFailure.writeFailed(error)
-                }
+                try writeFile(text, to: output)
             } else {
                 try StandardOutput.print(text)
             }

@@ -99,6 +99,21 @@ struct HARCommandTests {
         }
     }
 
+    @Test("--record-har into a full device or a missing folder exits 23 naming the file")
+    func recordHARWriteError() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("s.tincan.yaml", Array(Self.session.utf8))
+        let full = directory.fullDevice()
+        let missing = directory.path + "/no/such/folder/out.har"
+        try await withDemoServer { server in
+            for (target, reason) in [(full, "No space left on device"), (missing, "No such file or directory")] {
+                let result = try await tincan(["replay", file, "--var", "server=\(server.baseURL)", "--record-har", target])
+                #expect(result.status == 23, "\(result.stderr)")
+                #expect(result.stderr.contains("cannot write to \(target)") && result.stderr.contains(reason), "\(result.stderr)")
+            }
+        }
+    }
+
     @Test("import refuses a file that is not a HAR log with its line and column")
     func importRefusesNonHAR() async throws {
         let directory = try TemporaryDirectory()

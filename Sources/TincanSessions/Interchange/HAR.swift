@@ -8,17 +8,12 @@ import TincanCore
 /// `recorded:` block (for `tincan replay --compare-recorded`). An export writes a session's
 /// requests, or a replay's exchanges with their responses and timings, as a HAR log.
 public enum HAR {
-    /// What an import produced, and what it could not carry over, item by item.
-    public struct Imported: Sendable {
-        public var session: Session
-        public var warnings: [String]
-    }
+    /// What an import produced, and what it could not carry over, item by item: the same as
+    /// a `.http` file's.
+    public typealias Imported = HTTPFile.Imported
 
     /// An exported log, and what of the requests a HAR file cannot say.
-    public struct Exported: Sendable {
-        public var text: String
-        public var warnings: [String]
-    }
+    public typealias Exported = HTTPFile.Exported
 
     /// The HAR version written, and the newest one read.
     public static let version = "1.2"
@@ -81,7 +76,7 @@ public enum HAR {
 
     /// Whether a MIME type is JSON (`application/json`, `application/problem+json`).
     static func isJSON(_ mimeType: String) -> Bool {
-        let essence = mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence = MIMEType.essence(of: mimeType) ?? ""
         return essence == "application/json" || essence.hasSuffix("+json")
     }
 

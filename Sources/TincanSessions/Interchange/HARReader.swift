@@ -127,7 +127,7 @@ struct HARReader {
     /// multipart fields and files as a multipart form, anything else as the body text.
     mutating func readBody(_ postData: HARNode, into saved: inout SavedRequest, place: String) throws(HARShapeError) {
         let mimeType = try postData.string("mimeType") ?? ""
-        let essence = mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence = MIMEType.essence(of: mimeType) ?? ""
         let text = try postData.string("text") ?? ""
         let params = try postData.array("params")
         // GET, HEAD and DELETE parameters go to the query, so their bodies stay as written.

@@ -111,8 +111,7 @@ struct HARWriter {
             return (.dictionary(["mimeType": .string(contentType)]), Int64(bytes.count))
         }
         var postData: OrderedDictionary<String, ParameterValue> = ["mimeType": .string(contentType)]
-        let essence = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if essence == "application/x-www-form-urlencoded" {
+        if MIMEType.essence(of: contentType) == "application/x-www-form-urlencoded" {
             postData["params"] = pairs(HAR.formPairs(text, plusIsSpace: true) ?? [])
             postData["text"] = .string(redacts ? String(Redaction.url("?" + text).dropFirst()) : text)
         } else {
