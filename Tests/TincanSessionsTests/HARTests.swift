@@ -324,6 +324,11 @@ struct HARTests {
         let query = try #require((entries[0]["request"] as? [String: Any])?["queryString"] as? [[String: String]])
         #expect(query == [["name": "q", "value": "green tea"], ["name": "token", "value": "••••••"]])
 
+        // Imported back, the hidden values are named, so they are set before the requests are sent.
+        let back = try HAR.parse(Array(text.utf8), path: "hidden.har")
+        #expect(back.warnings.contains("hidden.har: entry 1 (GET https://api.example/items?q=green%20tea&token=••••••): the header 'Authorization' holds a hidden value (••••••), as a HAR saved without its secrets does; set the real value before sending"))
+        #expect(back.warnings.contains { $0.contains("the header 'Cookie' holds a hidden value") })
+
         let kept = HAR.export(exchanges, redactingSecrets: false).text
         for secret in ["Bearer s3cret", "c00kie", "q-secret", "hunter2"] { #expect(kept.contains(secret)) }
     }

@@ -99,6 +99,9 @@ struct HARReader {
             } else if !HTTPHeaders.isValidName(name) || !HTTPHeaders.isValidValue(value) {
                 warnings.append("\(place): the header '\(name)' is not a valid header line; left out")
             } else {
+                if value.contains(Redaction.mask) {
+                    warnings.append("\(place): the header '\(name)' holds a hidden value (\(Redaction.mask)), as a HAR saved without its secrets does; set the real value before sending")
+                }
                 saved.headers.append(HeaderSetting(name: name, value: HAR.literal(value)))
             }
         }
