@@ -7,7 +7,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 NCURSES_HEADER := /usr/include/ncursesw/curses.h
 
-.PHONY: run test bench build check-swift deps-run deps-test deps-bench apt-ncurses clean
+.PHONY: run test bench build install uninstall check-swift deps-run deps-test deps-bench apt-ncurses clean
 
 # Installs Debian packages that are missing: $(call apt_install,package...).
 define apt_install
@@ -72,6 +72,46 @@ bench: deps-bench
 	$(SWIFT) build $(RELEASE) --product tincan-bench
 	$(SWIFT) build $(RELEASE) --product tincan
 	$$($(SWIFT) build $(RELEASE) --show-bin-path)/tincan-bench $(BENCH)
+
+## Installs the stripped release binary, its shell completions (bash, zsh, fish) and its man page
+## under PREFIX (default /usr/local; DESTDIR for staging), with sudo when PREFIX is not writable.
+## The completions and the man page come from swift-argument-parser, from the same help text
+## `tincan --help` prints: --generate-completion-script, and its generate-manual tool.
+## INSTALL_BUILD chooses the build's flags (the release build by default; empty for debug).
+PREFIX ?= /usr/local
+INSTALL_BUILD ?= $(RELEASE)
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+INSTALLED = $(BINDIR)/tincan $(MANDIR)/tincan.1 $(BASH_COMPLETIONS)/tincan $(ZSH_COMPLETIONS)/_tincan $(FISH_COMPLETIONS)/tincan.fish
+# sudo, when the nearest existing folder of PREFIX cannot be written by this user.
+INSTALL_SUDO = $(shell dir="$(DESTDIR)$(PREFIX)"; while [ ! -d "$$dir" ]; do dir=$$(dirname "$$dir"); done; [ -w "$$dir" ] || echo $(SUDO))
+STAGE = .build/install-stage
+
+install: deps-run
+	$(SWIFT) build $(INSTALL_BUILD) --product tincan
+	$(SWIFT) build --product generate-manual
+	@set -e; bin="$$($(SWIFT) build $(INSTALL_BUILD) --show-bin-path)/tincan"; \
+	rm -rf $(STAGE) && mkdir -p $(STAGE)/man; \
+	cp "$$bin" $(STAGE)/tincan; \
+	if command -v strip >/dev/null; then strip $(STAGE)/tincan; else echo "make: strip is missing (binutils); installing tincan unstripped" >&2; fi; \
+	$(STAGE)/tincan --generate-completion-script bash > $(STAGE)/tincan.bash; \
+	$(STAGE)/tincan --generate-completion-script zsh > $(STAGE)/_tincan; \
+	$(STAGE)/tincan --generate-completion-script fish > $(STAGE)/tincan.fish; \
+	"$$($(SWIFT) build --show-bin-path)/generate-manual" $(STAGE)/tincan --output-directory $(STAGE)/man >/dev/null; \
+	test -s $(STAGE)/man/tincan.1
+	$(INSTALL_SUDO) install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
+	$(INSTALL_SUDO) install -m 0755 $(STAGE)/tincan $(BINDIR)/tincan
+	$(INSTALL_SUDO) install -m 0644 $(STAGE)/man/tincan.1 $(MANDIR)/tincan.1
+	$(INSTALL_SUDO) install -m 0644 $(STAGE)/tincan.bash $(BASH_COMPLETIONS)/tincan
+	$(INSTALL_SUDO) install -m 0644 $(STAGE)/_tincan $(ZSH_COMPLETIONS)/_tincan
+	$(INSTALL_SUDO) install -m 0644 $(STAGE)/tincan.fish $(FISH_COMPLETIONS)/tincan.fish
+	@echo "make: installed $$($(BINDIR)/tincan --version | head -1) in $(BINDIR), with its man page and bash, zsh and fish completions"
+
+uninstall:
+	$(INSTALL_SUDO) rm -f $(INSTALLED)
 
 clean:
 	rm -rf .build

@@ -92,8 +92,11 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 // `tincan serve --cert/--key/--client-ca` hands the demo server a TLSConfiguration.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            plugins: ["CommitStamp"]
         ),
+        // Names the commit a build comes from, for `tincan --version`.
+        .plugin(name: "CommitStamp", capability: .buildTool(), path: "Plugins/CommitStamp"),
         .executableTarget(
             name: "tincan-bench",
             dependencies: ["TincanCore", "TincanDemoServer", "TincanSessions", "TincanTUI", "TerminalUI", .product(name: "OrderedCollections", package: "swift-collections")],

@@ -8,8 +8,7 @@ import TincanSessions
 /// and pysimdjson's Parser.parse of the same bytes, each followed by the same capture.
 func benchmarkJSONDecode() throws {
     let rounds = 5
-    let directory = NSTemporaryDirectory() + "tincan-bench-json-\(ProcessInfo.processInfo.processIdentifier)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try makeScratchDirectory("json")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/large.json"
     let bytes = makeLargeJSON(targetBytes: 100_000_000)

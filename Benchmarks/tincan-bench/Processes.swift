@@ -120,3 +120,11 @@ func jsonObject(atPath path: String) throws -> [String: Any] {
     }
     return object
 }
+
+/// A new folder for one benchmark's files (`tincan-bench-NAME-PID` in the temporary folder); the
+/// caller removes it when done.
+func makeScratchDirectory(_ name: String) throws -> String {
+    let directory = NSTemporaryDirectory() + "tincan-bench-" + (name.isEmpty ? "" : name + "-") + String(ProcessInfo.processInfo.processIdentifier)
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    return directory
+}

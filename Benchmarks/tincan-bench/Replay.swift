@@ -9,8 +9,7 @@ func benchmarkReplay() async throws {
     let rounds = 5
     let server = try await DemoServer.start()
     defer { Task { await server.stop() } }
-    let directory = NSTemporaryDirectory() + "tincan-bench-replay-\(ProcessInfo.processInfo.processIdentifier)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try makeScratchDirectory("replay")
     defer { try? FileManager.default.removeItem(atPath: directory) }
 
     // Half GETs with a query, half POSTs of a small JSON object; every response is checked.

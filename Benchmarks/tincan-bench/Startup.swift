@@ -6,8 +6,7 @@ import TincanDemoServer
 /// alternating runs, without GNU time in between.
 func benchmarkStartup() async throws {
     let rounds = 200
-    let directory = NSTemporaryDirectory() + "tincan-bench-startup-\(ProcessInfo.processInfo.processIdentifier)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try makeScratchDirectory("startup")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let curlOutput = directory + "/curl"
     let tincanOutput = directory + "/tincan"

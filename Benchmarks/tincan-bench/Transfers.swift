@@ -10,8 +10,7 @@ func benchmarkTransfers(download: Bool, upload: Bool) async throws {
     let rounds = 5
     let server = try await DemoServer.start()
     defer { Task { await server.stop() } }
-    let directory = NSTemporaryDirectory() + "tincan-bench-transfer-\(ProcessInfo.processInfo.processIdentifier)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try makeScratchDirectory("transfer")
     defer { try? FileManager.default.removeItem(atPath: directory) }
 
     if download {

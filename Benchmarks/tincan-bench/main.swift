@@ -3,11 +3,11 @@ import OrderedCollections
 import TincanCore
 
 // tincan-bench: Tincan's benchmarks, each measured side by side with its reference in the same run.
-// Usage: tincan-bench [query] [json] [download] [upload] [replay] [startup] [paint] [body]   (no argument runs them all)
+// Usage: tincan-bench [query] [json] [download] [upload] [replay] [jobs] [startup] [paint] [body]   (no argument runs them all)
 
 let arguments = CommandLine.arguments.dropFirst()
 let selected = Set(arguments)
-let all = ["query", "json", "download", "upload", "replay", "startup", "paint", "body"]
+let all = ["query", "json", "download", "upload", "replay", "jobs", "startup", "paint", "body"]
 for name in selected where !all.contains(name) {
     FileHandle.standardError.write(Data("tincan-bench: unknown benchmark '\(name)'; expected one of \(all.joined(separator: ", "))\n".utf8))
     exit(2)
@@ -66,8 +66,7 @@ func benchmarkQuery() throws {
     let text = makeLongText()
     let rounds = 30
 
-    let directory = NSTemporaryDirectory() + "tincan-bench-\(ProcessInfo.processInfo.processIdentifier)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try makeScratchDirectory("")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let inputPath = directory + "/input.json"
     let outputPath = directory + "/python-output.json"
@@ -140,6 +139,10 @@ do {
     if wants("replay") {
         print("")
         try await benchmarkReplay()
+    }
+    if wants("jobs") {
+        print("")
+        try await benchmarkParallelReplay()
     }
     if wants("startup") {
         print("")

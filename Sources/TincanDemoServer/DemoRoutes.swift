@@ -87,6 +87,8 @@ public enum DemoRoutes {
         for method in [HTTPRequest.Method.post, .put] {
             router.on("/upload", method: method) { request, _ in try await upload(request) }
         }
+        let jobs = PollJobs()
+        router.getAndHead("/poll/:id/:n") { _, context in try jobs.respond(context) }
         router.getAndHead("/response-headers") { request, _ in
             var fields = HTTPFields()
             var object = OrderedDictionary<String, ParameterValue>()

@@ -46,17 +46,26 @@ extension ExportCommand {
 }
 
 extension ReplayCommand {
-    /// Writes every exchange of the replay, with its response and timings, to `path` (atomically).
-    static func writeHAR(_ report: ReplayReport, session: Session, to path: String, showSecrets: Bool) throws {
-        let exchanges = report.outcomes.compactMap { outcome -> HAR.Exchange? in
-            guard let result = outcome.result else { return nil }
-            let name = session.requests.indices.contains(outcome.index) ? session.requests[outcome.index].name : nil
-            return HAR.Exchange(name: name, request: result.request, result: result, started: outcome.started ?? Date())
+    /// Writes every exchange of the replay's files (in file order), with its response and
+    /// timings, to `path` as one HAR log, atomically.
+    static func writeHAR(_ runs: [(session: Session, report: ReplayReport)], to path: String, showSecrets: Bool) throws {
+        var exchanges: [HAR.Exchange] = []
+        var unsent = 0
+        for (session, report) in runs {
+            for outcome in report.outcomes {
+                guard let result = outcome.result else {
+                    unsent += 1
+                    continue
+                }
+                var name = session.requests.indices.contains(outcome.index) ? session.requests[outcome.index].name : nil
+                // Among several files, the entry says which file its request comes from.
+                if runs.count > 1 { name = "\(report.file): \(name ?? outcome.name)" }
+                exchanges.append(HAR.Exchange(name: name, request: result.request, result: result, started: outcome.started ?? Date()))
+            }
         }
         let exported = HAR.export(exchanges, redactingSecrets: !showSecrets)
         for warning in exported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
         try writeFile(exported.text, to: path)
-        let unsent = report.outcomes.count - exchanges.count
         StandardError.print("tincan: wrote \(exchanges.count) exchange\(exchanges.count == 1 ? "" : "s") to \(path)\(unsent > 0 ? " (\(unsent) request\(unsent == 1 ? " was" : "s were") not sent)" : "")\n")
     }
 }

@@ -8,10 +8,15 @@ struct TincanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tincan",
         abstract: "A terminal workbench for crafting, inspecting and replaying HTTP requests.",
-        version: Tincan.version,
+        version: versionText,
         subcommands: [TUICommand.self, SendCommand.self, ReplayCommand.self, ImportCommand.self, ExportCommand.self, ServeCommand.self, KeysCommand.self],
         defaultSubcommand: TUICommand.self
     )
+
+    /// What `--version` prints: the version and the commit the build comes from (`0.1.0 (commit
+    /// 7261a4b3c2d1)`, `-dirty` when the tree had changes), or the version alone when it was
+    /// built outside a git checkout.
+    static let versionText = Tincan.version + (BuildCommit.identifier.map { " (commit \($0))" } ?? "")
 
     /// Runs the command and maps every failure to the exit codes of the CLI contract:
     /// 2 for bad usage or input, 3 for validation, 4 for transport, 5 for decoding, 23 for

@@ -99,6 +99,21 @@ struct HARCommandTests {
         }
     }
 
+    @Test("--record-har over several files writes one log, in file order, each entry naming its file")
+    func recordHARFromSeveralFiles() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try directory.write("a.tincan.yaml", Array("base: \"{{server}}\"\nrequests:\n  - name: One\n    url: /get\n".utf8))
+        let second = try directory.write("b.tincan.yaml", Array("base: \"{{server}}\"\nrequests:\n  - name: Two\n    url: /json\n  - name: Three\n    url: /xml\n".utf8))
+        let har = directory.path + "/all.har"
+        try await withDemoServer { server in
+            let result = try await tincan(["replay", first, second, "--jobs", "2", "--var", "server=\(server.baseURL)", "--record-har", har])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let entries = try entries(har)
+            #expect(entries.map { $0["comment"] as? String } == ["\(first): One", "\(second): Two", "\(second): Three"])
+            #expect(entries.map { ($0["request"] as? [String: Any])?["url"] as? String } == ["/get", "/json", "/xml"].map { server.baseURL + $0 })
+        }
+    }
+
     @Test("--record-har into a full device or a missing folder exits 23 naming the file")
     func recordHARWriteError() async throws {
         let directory = try TemporaryDirectory()

@@ -176,10 +176,22 @@ struct SendBadInputTests {
         #expect(help.stdout.contains("name:=json"))
         let version = try await run(BuiltProducts.tincan, ["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == Tincan.version + "\n")
+        #expect(version.stdout == TincanCommand.versionText + "\n")
         // The binary answers --version before the argument parser runs; the parser's own answer
         // (reached in process) is the same text.
         let parsed = await ending(of: ["--version"])
-        #expect(parsed == TincanCommand.Ending(status: 0, standardOutput: Tincan.version))
+        #expect(parsed == TincanCommand.Ending(status: 0, standardOutput: TincanCommand.versionText))
+    }
+
+    @Test func versionNamesTheCommitTheBinaryWasBuiltFrom() async throws {
+        let version = try await run(BuiltProducts.tincan, ["--version"])
+        // This file is Tests/TincanCLITests/SendOfflineTests.swift in the package's checkout.
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let head = try await run("/usr/bin/git", ["-C", package.path, "rev-parse", "--short=12", "HEAD"])
+        try #require(head.status == 0, "the tests run from a git checkout")
+        let commit = head.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(commit.count == 12)
+        #expect(version.stdout.hasPrefix("\(Tincan.version) (commit \(commit)"))
+        #expect(version.stdout.hasSuffix(")\n"))
     }
 }

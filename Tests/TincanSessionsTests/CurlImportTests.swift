@@ -122,12 +122,31 @@ struct CurlImportTests {
     @Test func whatASessionCannotSayIsReportedNotDropped() throws {
         let imported = try CurlCommand.parse("curl -sSk -m 5 --max-redirs 3 -L -X PATCH --retry 2 --http2 --cacert ca.pem http://h/ -d x")
         let warnings = imported.warnings.joined(separator: "\n")
-        for option in ["-m 5", "--max-redirs 3", "-X PATCH -L", "--retry 2", "--http2", "--cacert ca.pem", "-k"] {
+        for option in ["-m 5", "-X PATCH -L", "--retry 2", "--http2", "--cacert ca.pem", "-k"] {
             #expect(warnings.contains(option + ":"), "\(option) in \(warnings)")
         }
-        let plain = try CurlCommand.parse("curl http://h/")
-        #expect(plain.warnings == ["redirects: curl without -L stops at the first one; Tincan follows up to 10"])
+        #expect(!warnings.contains("--max-redirs"), "a request keeps its redirect limit")
         #expect(try CurlCommand.parse("curl -L --speed-time 5 --connect-timeout 5 http://h/").warnings.isEmpty)
+    }
+
+    @Test("curl's redirect choice is kept: no -L stops at the first, -L follows up to --max-redirs or curl's 50")
+    func redirectsAreKept() throws {
+        let plain = try CurlCommand.parse("curl http://h/")
+        #expect(plain.warnings.isEmpty)
+        #expect(plain.request.flow.redirectPolicy == .doNotFollow)
+        #expect(try CurlCommand.parse("curl -L http://h/").request.flow.redirectPolicy == .follow(maximum: 50))
+        #expect(try CurlCommand.parse("curl -L --max-redirs 3 http://h/").request.flow.redirectPolicy == .follow(maximum: 3))
+        // Tincan's own default needs no key.
+        #expect(try CurlCommand.parse("curl -L --max-redirs 10 http://h/").request.flow.isEmpty)
+        let unlimited = try CurlCommand.parse("curl -L --max-redirs -1 http://h/")
+        #expect(unlimited.request.flow.maxRedirects == 1_000)
+        #expect(unlimited.warnings == ["--max-redirs -1: curl's unlimited redirects are kept as Tincan's most, 1000"])
+        // And back: the export says what the session says.
+        var session = Session(base: nil, requests: [plain.request, try CurlCommand.parse("curl -L --max-redirs 3 http://h/").request])
+        session.name = "r"
+        let yaml = session.yamlText()
+        #expect(yaml.contains("follow-redirects: false"))
+        #expect(yaml.contains("max-redirects: 3"))
     }
 
     @Test func proxiesAndClientCertificatesAreReportedAsSessionSettingsWithThePasswordHidden() throws {

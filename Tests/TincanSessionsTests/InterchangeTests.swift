@@ -263,6 +263,16 @@ struct HTTPFileTests {
         #expect(imported.warnings == ["api.http:20: skipped a response handler; use capture: and assert: in the session instead"])
     }
 
+    @Test("# @no-redirect is kept as follow-redirects: false, and a request that does not follow exports it")
+    func noRedirectIsKept() throws {
+        let imported = try HTTPFile.parse("# @no-redirect\nGET http://h/a\n\n###\nGET http://h/b\n", path: "r.http")
+        #expect(imported.warnings.isEmpty)
+        #expect(imported.session.requests.map(\.flow.followRedirects) == [false, nil])
+        let resolved = try imported.session.resolve(0, template: Template(variables: [:]), directory: "/tmp")
+        let exported = try HTTPFile.export([(name: "a", request: try resolved.draft.build(), resolved: resolved)])
+        #expect(exported.text.contains("# @no-redirect\nGET http://h/a"))
+    }
+
     @Test func aBadLineIsNamed() {
         #expect(throws: InterchangeError(.expectedHeader(found: "not a header"), at: "bad.http:3")) {
             try HTTPFile.parse("GET http://h/\nAccept: */*\nnot a header\n", path: "bad.http")

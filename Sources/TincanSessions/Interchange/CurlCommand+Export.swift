@@ -113,7 +113,8 @@ extension CurlCommand {
 
     /// Redirects, the timeout, decoding, trust and the upload rate, as curl's options.
     private static func transferOptions(_ request: HTTPRequest, resolved: ResolvedRequest?, warnings: inout [String]) -> [String] {
-        var options = ["-L --max-redirs \(RedirectPolicy.standard.limit)"]
+        let redirects = resolved?.options.redirects ?? .standard
+        var options = redirects.limit > 0 ? ["-L --max-redirs \(redirects.limit)"] : []
         if request.appliedProperties.contains(.timeoutInterval) {
             // Tincan's timeout is an idle timeout: connecting, and then no byte for that long.
             let seconds = request.properties.timeoutInterval

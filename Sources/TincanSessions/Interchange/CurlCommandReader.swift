@@ -392,12 +392,21 @@ struct CurlCommandReader {
     }
 
     mutating func noteRedirectsAndTimeouts() {
-        let tincanLimit = RedirectPolicy.standard.limit
+        // A request says how it follows redirects (follow-redirects:, max-redirects:), so curl's
+        // choice is kept: without -L it stops at the first redirect, with -L it follows up to
+        // --max-redirs (50 by default in curl).
         if !location {
-            warnings.append("redirects: curl without -L stops at the first one; Tincan follows up to \(tincanLimit)")
+            request.flow.followRedirects = false
         } else {
-            if let maximumRedirects, maximumRedirects != String(tincanLimit) {
-                warnings.append("--max-redirs \(maximumRedirects): not kept; Tincan follows up to \(tincanLimit) redirects")
+            let curlDefault = 50
+            let maximum = maximumRedirects.map { Int($0) } ?? curlDefault
+            switch maximum {
+            case let maximum? where maximum >= 0 && maximum <= Int(NumericRange.redirects.maximum):
+                if maximum != RedirectPolicy.standard.limit { request.flow.maxRedirects = maximum }
+            default:
+                // -1 is curl's "no limit"; a session's limit is at most 1,000.
+                request.flow.maxRedirects = Int(NumericRange.redirects.maximum)
+                warnings.append("--max-redirs \(maximumRedirects ?? ""): curl's unlimited redirects are kept as Tincan's most, \(request.flow.maxRedirects ?? 0)")
             }
             if let method, !["GET", "HEAD"].contains(method) {
                 warnings.append("-X \(method) -L: after a 303 redirect curl sends \(method) again, where Tincan switches to GET")

@@ -61,6 +61,7 @@ public enum HTTPFile {
             if request.appliedProperties.contains(.timeoutInterval) {
                 lines.append("# @timeout \(timeoutText(request.properties.timeoutInterval))")
             }
+            if resolved?.options.redirects == .doNotFollow { lines.append("# @no-redirect") }
             lines.append("\(request.method) \(request.url.string)")
             for field in request.headers where !HTTPHeaders.same(field.name, "Content-Length") {
                 lines.append("\(field.name): \(field.value)")
@@ -135,6 +136,9 @@ public enum HTTPFile {
         var warnings: [String] = []
         for case .removeHeader(let header) in resolved.draft.items {
             warnings.append("request '\(name)': \(header) is removed in the session, which a .http file cannot say; the client sends its own \(header) if it has one")
+        }
+        if case .follow(let maximum) = resolved.options.redirects, maximum != RedirectPolicy.standard.limit {
+            warnings.append("request '\(name)': at most \(maximum) redirects is not carried over; a .http client follows its own number")
         }
         if let rate = resolved.options.uploadBytesPerSecond { warnings.append("request '\(name)': the upload rate (\(rate) bytes/s) is not carried over") }
         let security = resolved.security

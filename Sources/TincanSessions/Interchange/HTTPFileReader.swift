@@ -26,6 +26,8 @@ struct HTTPFileReader {
     var request: SavedRequest?
     var pendingName: String?
     var pendingTimeout: Double?
+    /// `# @no-redirect` before the request line: the request returns a redirect as it is.
+    var pendingNoRedirect = false
     var body: [(line: Int, text: String)] = []
     var inHandler = false
 
@@ -105,8 +107,10 @@ struct HTTPFileReader {
                 pendingName = comment.dropFirst(5).trimmingCharacters(in: CharacterSet(charactersIn: " ="))
             } else if comment.hasPrefix("@timeout ") {
                 pendingTimeout = try seconds(comment.dropFirst(9), line: number)
-            } else if comment.hasPrefix("@connection-timeout ") || comment == "@no-redirect" || comment == "@no-cookie-jar" {
-                warnings.append("\(path):\(number): \(comment) is not kept; Tincan follows redirects, keeps cookies, and has one timeout that covers connecting")
+            } else if comment == "@no-redirect" {
+                pendingNoRedirect = true
+            } else if comment.hasPrefix("@connection-timeout ") || comment == "@no-cookie-jar" {
+                warnings.append("\(path):\(number): \(comment) is not kept; Tincan keeps cookies, and has one timeout that covers connecting")
             }
             return
         }
@@ -131,8 +135,10 @@ struct HTTPFileReader {
         }
         saved.line = number
         saved.properties.timeoutInterval = pendingTimeout
+        if pendingNoRedirect { saved.flow.followRedirects = false }
         pendingName = nil
         pendingTimeout = nil
+        pendingNoRedirect = false
         request = saved
         stage = .headers
     }

@@ -223,6 +223,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var assertions: [Assertion] = []
     /// A response recorded by `tincan replay --record`, for `--compare-recorded`.
     public var recorded: RecordedResponse?
+    /// Redirects, retries, a delay and repetitions (`follow-redirects:`, `retry:`…).
+    public var flow = RequestFlow()
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
     public var line = 0
     /// Where the request's `{{name}}` references stand in its file, for error messages.
@@ -244,6 +246,7 @@ public struct SavedRequest: Sendable, Equatable {
             && lhs.body == rhs.body && lhs.files == rhs.files && lhs.auth == rhs.auth && lhs.download == rhs.download
             && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response
             && lhs.captures == rhs.captures && lhs.assertions == rhs.assertions && lhs.recorded == rhs.recorded
+            && lhs.flow == rhs.flow
     }
 }
 

@@ -71,7 +71,14 @@ public enum SessionKey {
     /// One request of `requests:`.
     public enum Request: String, Sendable, CaseIterable {
         case name, method, url, serializer, headers, query, params, body, files, auth, download, upload
-        case properties, response, capture, assert, recorded
+        case properties, response, capture, assert
+        case followRedirects = "follow-redirects"
+        case maxRedirects = "max-redirects"
+        case retry
+        case retryInterval = "retry-interval"
+        case delay
+        case `repeat`
+        case recorded
     }
 
     /// A header written as a mapping (a header turned off).

@@ -124,11 +124,20 @@ struct SessionReader {
             case .capture: request.captures = try captures(value)
             case .assert: request.assertions = try assertions(value)
             case .recorded: request.recorded = try recorded(value)
+            case .followRedirects: request.flow.followRedirects = try bool(value)
+            case .maxRedirects: request.flow.maxRedirects = Int(try number(value, .redirects))
+            case .retry: request.flow.retry = Int(try number(value, .retries))
+            case .retryInterval: request.flow.retryInterval = try number(value, .pause.named("retry-interval"))
+            case .delay: request.flow.delay = try number(value, .pause)
+            case .repeat: request.flow.repeatCount = Int(try number(value, .repeats))
             }
         }
         guard sawURL else { throw file.error(at: node, "a request needs url: (a path relative to the base, or an absolute URL)") }
         if request.body != nil, request.upload != nil {
             throw file.error(at: node, "a request has either body: or upload:, not both")
+        }
+        if request.flow.followRedirects == false, let maximum = request.flow.maxRedirects, maximum > 0 {
+            throw file.error(at: node, "a request that does not follow redirects (follow-redirects: false) follows none, so max-redirects: \(maximum) cannot apply; give one of them")
         }
         if !request.files.isEmpty, request.upload != nil {
             throw file.error(at: node, "a request has either files: (a multipart form) or upload: (one file as the body), not both")

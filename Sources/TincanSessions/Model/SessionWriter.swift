@@ -88,6 +88,12 @@ extension SavedRequest {
         if !response.isEmpty { pairs.append((.response, .mapping(response))) }
         if !captures.isEmpty { pairs.append((.capture, .mapping(captures.map { ($0.key, $0.value.yaml) }))) }
         if !assertions.isEmpty { pairs.append((.assert, .mapping(Assertion.yamlPairs(assertions)))) }
+        if let value = flow.followRedirects { pairs.append((.followRedirects, .literal(value ? "true" : "false"))) }
+        if let value = flow.maxRedirects { pairs.append((.maxRedirects, .literal(String(value)))) }
+        if let value = flow.retry { pairs.append((.retry, .literal(String(value)))) }
+        if let value = flow.retryInterval { pairs.append((.retryInterval, .string(Assertion.durationText(value)))) }
+        if let value = flow.delay { pairs.append((.delay, .string(Assertion.durationText(value)))) }
+        if let value = flow.repeatCount { pairs.append((.repeat, .literal(String(value)))) }
         if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
         return pairs.pairs
     }

@@ -44,7 +44,7 @@ public struct RequestOutcome: Sendable {
     public var state: State = .passed
     /// The status code, when a response arrived.
     public var status: Int?
-    /// When the request was sent, for a HAR log's `startedDateTime`; nil when it was not.
+    /// When the request was last sent, for a HAR log's `startedDateTime`; nil when it was not.
     public var started: Date?
     /// The whole exchange, redirects and retries included.
     public var duration: Double = 0
@@ -55,6 +55,9 @@ public struct RequestOutcome: Sendable {
     public var captures: [(name: String, value: ParameterValue)] = []
     /// The finished task, when the request was sent.
     public var result: TaskResult?
+    /// How many times the request was sent (more than one when `retry:` sent it again); 0
+    /// when it was never sent.
+    public var attempts = 0
 
     public var passed: Bool { state == .passed }
 }
@@ -113,20 +116,25 @@ public final class Replayer: Sendable {
         await withTaskExecutorPreference(manager.taskExecutor) {
             for index in session.requests.indices {
                 let saved = session.requests[index]
-                var outcome = RequestOutcome(index: index, name: saved.displayName, method: saved.method, url: saved.url)
-                if stop {
-                    outcome.state = .skipped
+                let runs = saved.flow.runs
+                for run in 1...runs {
+                    // A repeated request is reported once a run: `poll [2/3]`.
+                    let name = runs > 1 ? "\(saved.displayName) [\(run)/\(runs)]" : saved.displayName
+                    var outcome = RequestOutcome(index: index, name: name, method: saved.method, url: saved.url)
+                    if stop {
+                        outcome.state = .skipped
+                        outcomes.append(outcome)
+                        progress(outcome)
+                        continue
+                    }
+                    await self.run(index, template: &template, directory: directory, manager: manager, outcome: &outcome)
+                    if options.record, let result = outcome.result, let response = result.response {
+                        recordedSession.requests[index].recorded = Self.record(response, data: result.data, keeping: saved.recorded)
+                    }
+                    if outcome.state == .failed, options.failFast { stop = true }
                     outcomes.append(outcome)
                     progress(outcome)
-                    continue
                 }
-                await run(index, template: &template, directory: directory, manager: manager, outcome: &outcome)
-                if options.record, let result = outcome.result, let response = result.response {
-                    recordedSession.requests[index].recorded = Self.record(response, data: result.data, keeping: saved.recorded)
-                }
-                if outcome.state == .failed, options.failFast { stop = true }
-                outcomes.append(outcome)
-                progress(outcome)
             }
         }
         try? await manager.invalidate(cancelingTasks: true)
@@ -181,17 +189,52 @@ public final class Replayer: Sendable {
             return
         }
         outcome.url = Redaction.url(request.url.string)
+        let flow = saved.flow
+        if let delay = flow.delay, delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
+        let taskOptions: TaskOptions
+        do {
+            // The request's own max-body (or the session's default) wins over --max-body.
+            taskOptions = try resolved.taskOptions(maximumBodyBytes: options.maximumBodyBytes)
+        } catch {
+            outcome.state = .failed
+            outcome.error = "\(error)"
+            return
+        }
+        // `retry:` sends the request again while its checks fail or nothing arrives, as Hurl's
+        // polling does: the last send is the one reported, and its captures are the ones kept.
+        for attempt in 1...flow.sends {
+            if attempt > 1 {
+                try? await Task.sleep(for: .seconds(flow.retryInterval ?? RequestFlow.defaultRetryInterval))
+                if Task.isCancelled { return }
+            }
+            outcome.attempts = attempt
+            outcome.state = .passed
+            outcome.error = nil
+            outcome.checks = []
+            outcome.captures = []
+            let evaluation = await send(request, options: taskOptions, saved: saved, template: template, manager: manager, outcome: &outcome)
+            guard outcome.state == .failed, attempt < flow.sends else {
+                // Captured values are the response's text, used as they are: never expanded again.
+                for (name, value) in evaluation?.captures ?? [] { template.captured[name] = value }
+                return
+            }
+        }
+    }
+
+    /// Sends `request` once and checks the response into `outcome`.
+    ///
+    /// - Returns: The evaluation, when a response arrived to evaluate.
+    private func send(_ request: HTTPRequest, options taskOptions: TaskOptions, saved: SavedRequest, template: Template, manager: URLSessionManager, outcome: inout RequestOutcome) async -> ResponseEvaluation? {
         let result: TaskResult
         outcome.started = Date()
         do {
-            // The request's own max-body (or the session's default) wins over --max-body.
-            let task = try manager.task(with: request, options: try resolved.taskOptions(maximumBodyBytes: options.maximumBodyBytes))
+            let task = try manager.task(with: request, options: taskOptions)
             task.resume()
             result = await task.result()
         } catch {
             outcome.state = .failed
             outcome.error = "\(error)"
-            return
+            return nil
         }
         outcome.result = result
         outcome.duration = result.metrics.total.inSeconds
@@ -199,14 +242,13 @@ public final class Replayer: Sendable {
         if let error = result.transportError {
             outcome.state = .failed
             outcome.error = "\(error)"
-            return
+            return nil
         }
         let evaluation = ResponseEvaluation(saved, result: result, template: template, compareRecorded: options.compareRecorded)
         outcome.checks = evaluation.checks
         outcome.captures = evaluation.captures
-        // Captured values are the response's text, used as they are: never expanded again.
-        for (name, value) in evaluation.captures { template.captured[name] = value }
-        if !outcome.checks.allSatisfy(\.passed) { outcome.state = .failed }
+        if !evaluation.passed { outcome.state = .failed }
+        return evaluation
     }
 
     /// Headers that change on every response, so they are neither recorded nor compared.

@@ -33,6 +33,7 @@ public enum ReportWriter {
             line += "  \(outcome.method) \(outcome.url)"
             if let status = outcome.status { line += " → \(status)" }
             if outcome.result != nil { line += "  \(milliseconds(outcome.duration)) ms" }
+            if outcome.attempts > 1 { line += "  (sent \(outcome.attempts) times)" }
         }
         var lines = [line]
         if let error = outcome.error { lines.append("    ✗ \(error)") }
@@ -60,7 +61,8 @@ public enum ReportWriter {
         return text + " in \(milliseconds(report.duration)) ms"
     }
 
-    static func json(_ report: ReplayReport, showSecrets: Bool) -> String {
+    /// One session's report as the JSON report's object (docs/report.schema.json).
+    static func jsonObject(_ report: ReplayReport, showSecrets: Bool) -> ParameterValue {
         var requests: [ParameterValue] = []
         for outcome in report.outcomes {
             var entry: OrderedDictionary<String, ParameterValue> = [
@@ -72,6 +74,7 @@ public enum ReportWriter {
                 "status": outcome.status.map { .integer(Int64($0)) } ?? .null,
                 "version": outcome.result?.response.map { .string($0.version.description) } ?? .null,
                 "durationMs": .double((outcome.duration * 1000 * 10).rounded() / 10),
+                "attempts": .integer(Int64(outcome.attempts)),
                 "error": outcome.error.map(ParameterValue.string) ?? .null,
             ]
             entry["checks"] = .array(outcome.checks.map { check in
@@ -94,14 +97,33 @@ public enum ReportWriter {
             "durationMs": .double((report.duration * 1000 * 10).rounded() / 10),
             "requests": .array(requests),
         ]
-        return JSONWriter.string(.dictionary(root), indent: 2) + "\n"
+        return .dictionary(root)
+    }
+
+    static func json(_ report: ReplayReport, showSecrets: Bool) -> String {
+        JSONWriter.string(jsonObject(report, showSecrets: showSecrets), indent: 2) + "\n"
     }
 
     static func junit(_ report: ReplayReport) -> String {
-        let seconds = { (value: Double) in String(format: "%.3f", value) }
+        junit([report], duration: report.duration)
+    }
+
+    /// The JUnit report: one `<testsuite>` a session file, one `<testcase>` a request run.
+    static func junit(_ reports: [ReplayReport], duration: Double) -> String {
+        let tests = reports.reduce(0) { $0 + $1.outcomes.count }
+        let failures = reports.reduce(0) { $0 + $1.failedCount }
+        let skipped = reports.reduce(0) { $0 + $1.skippedCount }
         var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        output += "<testsuites name=\"tincan replay\" tests=\"\(report.outcomes.count)\" failures=\"\(report.failedCount)\" skipped=\"\(report.skippedCount)\" time=\"\(seconds(report.duration))\">\n"
-        output += "  <testsuite name=\"\(xml(report.sessionName))\" file=\"\(xml(report.file))\" tests=\"\(report.outcomes.count)\" failures=\"\(report.failedCount)\" errors=\"0\" skipped=\"\(report.skippedCount)\" time=\"\(seconds(report.duration))\">\n"
+        output += "<testsuites name=\"tincan replay\" tests=\"\(tests)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds(duration))\">\n"
+        for report in reports { output += testSuite(report) }
+        output += "</testsuites>\n"
+        return output
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    private static func testSuite(_ report: ReplayReport) -> String {
+        var output = "  <testsuite name=\"\(xml(report.sessionName))\" file=\"\(xml(report.file))\" tests=\"\(report.outcomes.count)\" failures=\"\(report.failedCount)\" errors=\"0\" skipped=\"\(report.skippedCount)\" time=\"\(seconds(report.duration))\">\n"
         for outcome in report.outcomes {
             let name = "\(outcome.index + 1). \(outcome.name)"
             output += "    <testcase name=\"\(xml(name))\" classname=\"\(xml(report.sessionName))\" time=\"\(seconds(outcome.duration))\""
@@ -115,8 +137,48 @@ public enum ReportWriter {
                 output += ">\n      <failure message=\"\(xml(failures.first ?? "failed"))\" type=\"AssertionFailure\">\(xml("\(outcome.method) \(outcome.url)\n" + failures.joined(separator: "\n")))</failure>\n    </testcase>\n"
             }
         }
-        output += "  </testsuite>\n</testsuites>\n"
-        return output
+        return output + "  </testsuite>\n"
+    }
+
+    /// The report of several session files replayed together: for json, one object with the
+    /// totals and each file's report under `sessions`, in file order; for junit, one
+    /// `<testsuite>` a file. One file's report is the same as ``render(_:format:verbose:showSecrets:)``'s.
+    ///
+    /// - Parameter duration: The wall-clock time of the whole run (files overlap under `--jobs`).
+    public static func render(_ reports: [ReplayReport], duration: Double, format: Format, verbose: Bool = false, showSecrets: Bool = false) -> String {
+        if reports.count == 1, let report = reports.first { return render(report, format: format, verbose: verbose, showSecrets: showSecrets) }
+        switch format {
+        case .text:
+            return reports.map { text($0, verbose: verbose, showSecrets: showSecrets) }.joined() + batchSummary(reports, duration: duration) + "\n"
+        case .junit:
+            return junit(reports, duration: duration)
+        case .json:
+            let root: OrderedDictionary<String, ParameterValue> = [
+                "passed": .bool(reports.allSatisfy(\.passed)),
+                "files": .integer(Int64(reports.count)),
+                "total": .integer(Int64(reports.reduce(0) { $0 + $1.outcomes.count })),
+                "failed": .integer(Int64(reports.reduce(0) { $0 + $1.failedCount })),
+                "skipped": .integer(Int64(reports.reduce(0) { $0 + $1.skippedCount })),
+                "durationMs": .double((duration * 1000 * 10).rounded() / 10),
+                "sessions": .array(reports.map { jsonObject($0, showSecrets: showSecrets) }),
+            ]
+            return JSONWriter.string(.dictionary(root), indent: 2) + "\n"
+        }
+    }
+
+    /// `3 files, 12 requests: 2 files passed, 1 failed in 340 ms`.
+    public static func batchSummary(_ reports: [ReplayReport], duration: Double) -> String {
+        let requests = reports.reduce(0) { $0 + $1.outcomes.count }
+        let passed = reports.count { $0.passed }
+        return "\(reports.count) file\(reports.count == 1 ? "" : "s"), \(requests) request\(requests == 1 ? "" : "s"): "
+            + "\(passed) file\(passed == 1 ? "" : "s") passed, \(reports.count - passed) failed in \(milliseconds(duration)) ms"
+    }
+
+    /// The line `--test` prints for one file: `a.tincan.yaml: passed (3 requests in 120 ms)`.
+    public static func testLine(_ report: ReplayReport) -> String {
+        let count = "\(report.outcomes.count) request\(report.outcomes.count == 1 ? "" : "s")"
+        let detail = report.passed ? count : "\(report.failedCount) of \(count) failed" + (report.skippedCount > 0 ? ", \(report.skippedCount) skipped" : "")
+        return "\(report.file): \(report.passed ? "passed" : "failed") (\(detail) in \(milliseconds(report.duration)) ms)"
     }
 
     /// Text for an attribute or element of the JUnit report: the core's XML escaping, after

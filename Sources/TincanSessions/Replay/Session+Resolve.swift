@@ -110,6 +110,7 @@ extension Session {
         var properties = defaults.properties
         for property in saved.properties.changed { properties.copyValue(of: property, from: saved.properties) }
         resolved.draft.observed = properties
+        if let redirects = saved.flow.redirectPolicy { resolved.options.redirects = redirects }
         if let download = saved.download { resolved.options.download = TaskOptions.Download(path: try resolvePath(download)) }
         if let upload = saved.upload {
             let path = try resolvePath(upload.file)

@@ -33,8 +33,9 @@ extension AppState {
             }
         }
         // The pasted command replaces everything that shapes the request (method, URL, headers,
-        // body, files, upload, download, credentials, properties); only the name and the
-        // response checks stay. A session's base is shared by its requests and curl's URL is
+        // body, files, upload, download, credentials, properties, how redirects are followed);
+        // only the name, the response checks and how the session runs it (retries, delay,
+        // repeats) stay. A session's base is shared by its requests and curl's URL is
         // absolute, so the base stays; the scratch request has nothing else that needs it.
         if bodyIsDirty, !applyBody() { return false }
         commitPanes()
@@ -45,6 +46,10 @@ extension AppState {
         replacement.response = current.response
         replacement.captures = current.captures
         replacement.assertions = current.assertions
+        replacement.flow.retry = current.flow.retry
+        replacement.flow.retryInterval = current.flow.retryInterval
+        replacement.flow.delay = current.flow.delay
+        replacement.flow.repeatCount = current.flow.repeatCount
         replacement.line = current.line
         var notes = imported.warnings
         if let tree {
