@@ -220,6 +220,18 @@ struct HARTests {
         #expect(warnings.contains("chrome.har: the browser's private fields are not carried over: _initiator, _priority, _resourceType, _transferSize, _error, _webSocketMessages"))
     }
 
+    @Test("a form given only as params (as Firefox may save it) is imported from its fields")
+    func formFromParamsAlone() throws {
+        let text = #"{"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "140.0"}, "entries": [{"request": {"method": "POST", "url": "http://h/f", "httpVersion": "HTTP/1.1", "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 9, "postData": {"mimeType": "application/x-www-form-urlencoded", "params": [{"name": "a", "value": "1 2"}, {"name": "b[]", "value": "x"}]}}, "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [], "content": {"size": 0, "mimeType": "text/plain"}, "redirectURL": "", "headersSize": -1, "bodySize": 0}}]}}"#
+        let request = try #require(try HAR.parse(Array(text.utf8), path: "ff.har").session.requests.first)
+        #expect(request.serializer == .form)
+        #expect(request.params == .dictionary(["a": "1 2", "b": .array(["x"])]))
+        // Text that is not name=value pairs stays the body it was.
+        let plain = text.replacingOccurrences(of: #""params": [{"name": "a", "value": "1 2"}, {"name": "b[]", "value": "x"}]"#, with: #""text": "just text""#)
+        let kept = try #require(try HAR.parse(Array(plain.utf8), path: "ff.har").session.requests.first)
+        #expect(kept.body == .text("just text") && kept.params == nil)
+    }
+
     // MARK: - Refusals
 
     @Test("a file that is not JSON is refused with its line and column")

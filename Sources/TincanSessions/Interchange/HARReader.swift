@@ -139,7 +139,11 @@ struct HARReader {
             try readForm(params, into: &saved, place: place)
             return
         }
-        if bodyParameters, essence == "application/x-www-form-urlencoded", let fields = formFields(text) {
+        // The text as sent when the HAR has it (each field `name=value`, or it is kept as text);
+        // else the fields, decoded, as `params` lists them.
+        let formPairs = text.isEmpty ? try postData.pairs("params")
+            : text.split(separator: "&").allSatisfy { $0.contains("=") } ? HAR.formPairs(text, plusIsSpace: true) : nil
+        if bodyParameters, essence == "application/x-www-form-urlencoded", let fields = formFields(formPairs) {
             saved.serializer = .form
             saved.params = .dictionary(fields)
             removeHeader("Content-Type", from: &saved)
@@ -161,10 +165,10 @@ struct HARReader {
         }
     }
 
-    /// `a=1&b=two+words` as form fields, or nil when the text does not read as one form Tincan
-    /// can send again (a name given twice, say).
-    func formFields(_ text: String) -> OrderedDictionary<String, ParameterValue>? {
-        guard text.contains("="), let pairs = HAR.formPairs(text, plusIsSpace: true) else { return nil }
+    /// Decoded form fields as parameters, or nil when they are not one form Tincan can send
+    /// again (a name given twice, say, or text that is not percent-encoded).
+    func formFields(_ pairs: [(name: String, value: String)]?) -> OrderedDictionary<String, ParameterValue>? {
+        guard let pairs else { return nil }
         var fields: OrderedDictionary<String, ParameterValue> = [:]
         for (name, value) in pairs {
             guard (try? FormFields.insert(HAR.literal(name), HAR.literal(value), into: &fields, source: path)) != nil else { return nil }
