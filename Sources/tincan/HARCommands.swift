@@ -16,11 +16,23 @@ struct ImportHAR: ParsableCommand {
     @OptionGroup var output: ImportOutput
 
     func run() throws {
-        // The size is checked before the file is read, so a huge file is refused, not loaded.
-        if let size = SendCommand.regularFileSize(file), size > Int64(HAR.maximumFileBytes) {
-            throw CLIFailure.badInput("\(InterchangeError(.harTooLarge(bytes: Int(clamping: size), limit: HAR.maximumFileBytes), at: file))")
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue {
+            throw CLIFailure.badInput("\(file) is a folder; expected a HAR file")
         }
-        guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure.badInput("\(file) cannot be read") }
+        guard let handle = FileHandle(forReadingAtPath: file) else { throw CLIFailure.badInput("\(file) cannot be read") }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: HAR.maximumFileBytes + 1) ?? Data()
+        } catch {
+            throw CLIFailure.badInput("\(file) cannot be read: \(error.localizedDescription)")
+        }
+        // A file, a pipe or a device is read no further than one byte past the limit, so memory
+        // stays bounded whatever it holds.
+        guard data.count <= HAR.maximumFileBytes else {
+            throw CLIFailure.badInput("\(InterchangeError(.harTooLarge(limit: HAR.maximumFileBytes), at: file))")
+        }
         let imported: HAR.Imported
         do {
             imported = try HAR.parse(Array(data), path: file)

@@ -136,6 +136,11 @@ struct HARCommandTests {
         let result = try await tincan(["import", "har", file])
         #expect(result.status == 2)
         #expect(result.stderr.contains("error: \(file):1:1: the file: expected a HAR log: an object with a log key"), "\(result.stderr)")
+        // A device that never ends is read only up to the limit.
+        let endless = try await tincan(["import", "har", "/dev/zero"])
+        #expect(endless.status == 2)
+        #expect(endless.stderr.contains("error: /dev/zero: the file holds more than the 256 MiB a HAR import reads"), "\(endless.stderr)")
+        #expect(endless.maxRSSBytes < 400 << 20)
     }
 
     @Test("export --format har prints the session's requests, secrets hidden unless asked")

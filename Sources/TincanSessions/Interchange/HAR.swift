@@ -34,7 +34,7 @@ public enum HAR {
     /// - Throws: ``InterchangeError`` naming the file, line and column, and what was expected.
     public static func parse(_ bytes: [UInt8], path: String) throws(InterchangeError) -> Imported {
         guard bytes.count <= maximumFileBytes else {
-            throw InterchangeError(.harTooLarge(bytes: bytes.count, limit: maximumFileBytes), at: path)
+            throw InterchangeError(.harTooLarge(limit: maximumFileBytes), at: path)
         }
         let root: ParameterValue
         do {

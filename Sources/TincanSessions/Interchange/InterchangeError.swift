@@ -105,7 +105,7 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
         // MARK: HAR import
 
         /// A HAR file larger than an import reads.
-        case harTooLarge(bytes: Int, limit: Int)
+        case harTooLarge(limit: Int)
         /// A file that is not JSON, and why.
         case harNotJSON(String)
         /// A value without the shape HAR gives it: where in the log (`log.entries[2].request`),
@@ -174,7 +174,7 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
         case .bodyLineIsSyntax(let line): "the body line '\(line)' would be read as .http syntax, not text; save the body to a file and use body: {file: PATH}"
         case .binaryFormPart: "a form part holds bytes that are not text, which .http files cannot hold; send it as a file part"
         case .streamFormPart: "a form part is a stream, which .http files cannot hold; send it as a file part"
-        case .harTooLarge(let bytes, let limit): "the file holds \(bytes) bytes, more than the \(limit >> 20) MiB a HAR import reads"
+        case .harTooLarge(let limit): "the file holds more than the \(limit >> 20) MiB a HAR import reads"
         case .harNotJSON(let reason): "expected a HAR file (JSON): \(reason)"
         case .expectedHAR(let path, let expected): "\(path): expected \(expected)"
         }
