@@ -28,10 +28,11 @@ deps-run: check-swift
 apt-ncurses:
 	$(call apt_install,libncursesw5-dev)
 
-# curl: the cookie-file tests share a jar with it; tinyproxy and microsocks: the real HTTP and
+# curl: the cookie-file tests share a jar with it; nghttp2-server: nghttpd, the real HTTP/2 server
+# of the HTTP-version tests; tinyproxy and microsocks: the real HTTP and
 # SOCKS5 proxies the proxy tests start on loopback; openssl: encrypts a test key.
 deps-test: deps-run
-	$(call apt_install,tmux curl tinyproxy microsocks openssl)
+	$(call apt_install,tmux curl tinyproxy microsocks openssl nghttp2-server)
 
 deps-bench: deps-run
 	$(call apt_install,curl python3 python3-pip time)

@@ -48,6 +48,8 @@ let package = Package(
                 "TincanCore",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // The body-sha256 and body-md5 checks.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "TerminalUI"),
@@ -73,6 +75,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                // HTTP/2 over TLS (ALPN), beside HTTP/1.1.
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -124,7 +128,11 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "TincanIntegrationTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
-        .testTarget(name: "TincanSessionsTests", dependencies: ["TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport"]),
+        .testTarget(
+            name: "TincanSessionsTests",
+            // Crypto: the digest checks are compared with digests the tests compute themselves.
+            dependencies: ["TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

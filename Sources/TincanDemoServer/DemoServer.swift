@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdHTTP2
 import HummingbirdTLS
 import Logging
 import NIOCore
@@ -52,10 +53,13 @@ public final class DemoServer: Sendable {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "tincan.demo-server")
         logger.logLevel = .critical
-        let http1 = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [DemoConnectionHandler(closesEveryConnection: closesEveryConnection)]))
+        let connection = HTTP1Channel.Configuration(additionalChannelHandlers: [DemoConnectionHandler(closesEveryConnection: closesEveryConnection)])
+        // Over TLS the client chooses HTTP/2 or HTTP/1.1 in the handshake (ALPN); cleartext is HTTP/1.1.
+        let server: HTTPServerBuilder = try tls.map { try .http2Upgrade(tlsConfiguration: $0, configuration: .init(streamConfiguration: connection)) }
+            ?? .http1(configuration: connection)
         let application = Application(
             router: router,
-            server: try tls.map { try .tls(http1, tlsConfiguration: $0) } ?? http1,
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "tincan-demo"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? port)

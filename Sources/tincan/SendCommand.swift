@@ -47,6 +47,12 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-redirects"), help: "The most redirects followed (0 to 1000; 0 follows none and shows the redirect). Default: 10.")
     var maxRedirects: String?
 
+    @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 only, even to a server that offers HTTP/2.")
+    var http1_1 = false
+
+    @Flag(name: .customLong("http2"), help: "Ask for HTTP/2 (over TLS; the server may still choose HTTP/1.1). Default: HTTP/2 over TLS when the server agrees.")
+    var http2 = false
+
     @Option(help: "Credentials as name:password (name alone asks for the password on a terminal).")
     var user: String?
 
@@ -133,6 +139,8 @@ struct SendCommand: AsyncParsableCommand {
         let bodyLimit = try maxBody.map(Self.bodyLimit)
         let deadline = try maxTime.map { try Self.checked($0, NumericRange.deadline.named("--max-time")) }
         let redirects = try maxRedirects.map { RedirectPolicy(maximum: Int(try Self.checked($0, NumericRange.redirects.named("--max-redirects")))) }
+        if http1_1, http2 { throw CLIFailure.badInput("--http1.1 and --http2 ask for different versions; give one") }
+        let httpVersion: HTTPVersionPreference = http1_1 ? .http1_1 : http2 ? .http2 : .automatic
         let jarCookies = try cookieJar.map(Self.loadCookies)
         // Last of the checks, so that bad input is refused before anything waits on a pipe.
         try readStandardInput(into: &draft)
@@ -169,6 +177,7 @@ struct SendCommand: AsyncParsableCommand {
         if let redirects { options.redirects = redirects }
         options.proxy = proxySettings
         options.clientIdentity = clientIdentity
+        options.httpVersion = httpVersion
         let manager: URLSessionManager
         do {
             // One request: its task runs on the transport's thread, with no hop between threads.

@@ -157,3 +157,39 @@ public final class Microsocks: Sendable {
         return try await body(server)
     }
 }
+
+/// nghttpd, nghttp2's HTTP/2 server (package nghttp2-server, installed by `make test`), serving
+/// the files of a folder over TLS on a free loopback port; killed at the end, even when the test fails.
+public final class Nghttpd: Sendable {
+    /// The port it listens on.
+    public let port: Int
+    /// The folder it serves, where a test puts its files.
+    public let root: TemporaryDirectory
+    private let pid: pid_t
+    private let keys: TemporaryDirectory
+
+    /// `https://127.0.0.1:PORT`.
+    public var url: String { "https://127.0.0.1:\(port)" }
+
+    private init(certificate: TestCertificate) async throws {
+        let executable = ["/usr/bin/nghttpd", "/usr/sbin/nghttpd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let executable else { throw SpawnError(message: "nghttpd is not installed (make test installs nghttp2-server)") }
+        root = try TemporaryDirectory()
+        keys = try TemporaryDirectory()
+        let key = try keys.write("server.key", Array(certificate.privateKeyPEM.utf8))
+        let cert = try keys.write("server.pem", Array(certificate.certificatePEM.utf8))
+        port = try Tinyproxy.freePort()
+        pid = try spawnDaemon(executable, ["--address=127.0.0.1", "--htdocs=\(root.path)", String(port), key, cert], output: nil)
+        guard await waitUntilAccepting(port: port) else {
+            stopDaemon(pid)
+            throw SpawnError(message: "nghttpd did not start listening on port \(port)")
+        }
+    }
+
+    /// Runs `body` with an HTTP/2 server presenting `certificate`, stopping it afterwards whatever happens.
+    public static func with<T>(certificate: TestCertificate, _ body: (Nghttpd) async throws -> T) async throws -> T {
+        let server = try await Nghttpd(certificate: certificate)
+        defer { stopDaemon(server.pid) }
+        return try await body(server)
+    }
+}

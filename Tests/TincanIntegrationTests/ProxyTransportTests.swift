@@ -85,6 +85,7 @@ struct ProxyTransportTests {
         #expect(step.lines.map(\.text) == [
             "Via proxy 127.0.0.1:8888 because HTTPS_PROXY is set.",
             "The proxy opens a CONNECT tunnel to `example.com:443`; TLS runs inside it, end to end, so it sees only the tunnel.",
+            "Version: HTTP/2 if the server offers it in the TLS handshake, else HTTP/1.1.",
             "Client certificate `\(certFile) (key \(keyFile))` is presented when the server asks for one (mutual TLS).",
         ])
     }

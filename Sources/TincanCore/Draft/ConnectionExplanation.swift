@@ -28,6 +28,7 @@ extension Explanation {
         } catch {
             lines.append(Line("The proxy cannot be used: \(error)", .failed))
         }
+        lines.append(Line("Version: \(options.httpVersion.attempt(scheme: url.scheme ?? "http"))."))
         if let identity = options.clientIdentity {
             lines.append(Line("Client certificate `\(identity)` is presented when the server asks for one (mutual TLS)."))
         } else if url.scheme?.lowercased() == "https" {

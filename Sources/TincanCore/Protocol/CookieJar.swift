@@ -63,7 +63,7 @@ public final class CookieJar: Sendable {
     /// - Returns: The cookies stored (a deletion is stored as an expired cookie and removed).
     @discardableResult
     public func store(from response: HTTPResponse, for url: URLReference, now: Date = Date()) -> [Cookie] {
-        let values = response.headers.fields.filter { HTTPHeaders.same($0.name, "Set-Cookie") }.map(\.value)
+        let values = response.headers.values(named: "Set-Cookie")
         return store(setCookie: values, for: url, now: now)
     }
 

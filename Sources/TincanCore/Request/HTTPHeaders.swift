@@ -46,6 +46,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
+    /// The values of every field named `name` (case-insensitively), in order.
+    public func values(named name: String) -> [String] {
+        fields.filter { Self.same($0.name, name) }.map(\.value)
+    }
+
     /// Whether a field named `name` is present.
     public func contains(name: String) -> Bool {
         fields.contains { Self.same($0.name, name) }

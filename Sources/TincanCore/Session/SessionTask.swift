@@ -41,6 +41,8 @@ public struct Redirect: Sendable, Hashable {
     public var to: URLReference
     /// The method of the next request (303, and 301/302 after POST, switch to GET).
     public var method: String
+    /// The redirecting response's `Set-Cookie` values, for checks on the cookies an exchange set.
+    public var setCookies: [String] = []
 }
 
 /// Timings of a task, measured from when it was resumed.

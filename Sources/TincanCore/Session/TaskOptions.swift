@@ -34,6 +34,8 @@ public struct TaskOptions: Sendable {
     public var proxy = ProxySettings.direct
     /// The client certificate presented to servers that ask for one, or nil.
     public var clientIdentity: ClientIdentity?
+    /// The HTTP versions offered: automatic negotiation by default.
+    public var httpVersion = HTTPVersionPreference.automatic
 
     /// Where a download task streams its body.
     public struct Download: Sendable, Equatable {

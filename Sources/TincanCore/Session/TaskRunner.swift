@@ -133,7 +133,7 @@ struct TaskRunner {
                 let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: remaining,
                                                   uploadBytesPerSecond: options.uploadBytesPerSecond,
                                                   decompression: options.decompression,
-                                                  connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity))
+                                                  connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity, httpVersion: options.httpVersion))
                 response = try await transport.send(outgoing, options: hopOptions) { event in
                     switch event {
                     case .requestHeadSent:

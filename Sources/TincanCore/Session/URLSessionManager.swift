@@ -190,6 +190,8 @@ public final class URLSessionManager: Sendable {
             next.headers.remove(name: "Cookie")
         }
         next.headers.remove(name: "Host")
-        return (next, Redirect(statusCode: response.statusCode, from: request.url, to: target, method: next.method))
+        var hop = Redirect(statusCode: response.statusCode, from: request.url, to: target, method: next.method)
+        hop.setCookies = response.headers.values(named: "Set-Cookie")
+        return (next, hop)
     }
 }

@@ -64,6 +64,9 @@ public final class AsyncHTTPClientTransport: Transport {
             case .socks5: .socksServer(host: proxy.host, port: proxy.port)
             }
         }
+        // HTTP/2 is offered in ALPN unless only HTTP/1.1 is wanted (`.http2` and `.automatic`
+        // both offer h2 and http/1.1, as curl does; the server chooses).
+        configuration.httpVersion = connection.httpVersion == .http1_1 ? .http1Only : .automatic
         // Certificate errors must come back at once with their reason, not after retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         // The client's group is the one loop, so every connection is on it; asking for the loop
@@ -169,6 +172,16 @@ public final class AsyncHTTPClientTransport: Transport {
                 if options.connection.proxy == nil, "\(error)".contains("CERTIFICATE_VERIFY_FAILED"), let host = request.url.host,
                    let reason = await TLSDiagnosis.reason(host: host, port: request.url.port ?? 443, trust: trust, eventLoop: eventLoop) {
                     throw TransportError(.tls(reason))
+                }
+                // Over HTTP/2, a TLS 1.3 server's refusal of the client certificate reaches
+                // AsyncHTTPClient as a closed connection; a second look reads the alert.
+                if options.connection.proxy == nil, case .connectionClosed = failure.reason, !delegate.receivedHead,
+                   request.url.scheme?.lowercased() == "https", let host = request.url.host,
+                   let alert = await TLSDiagnosis.alert(host: host, port: request.url.port ?? 443,
+                                                        configuration: options.connection.clientIdentity.map { $0.configuring(tlsConfiguration) } ?? tlsConfiguration,
+                                                        eventLoop: eventLoop),
+                   case .tls = Self.transportError(alert, idleTimeout: options.idleTimeout, deadline: options.deadline).reason {
+                    throw Self.transportError(alert, idleTimeout: options.idleTimeout, deadline: options.deadline)
                 }
                 // AsyncHTTPClient drops the status of a refused CONNECT; a second ask reads it.
                 if let proxy = options.connection.proxy, proxy.kind == .http, let error = error as? HTTPClientError, error == .invalidProxyResponse,
@@ -444,6 +457,9 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
 
     /// The response head, for a response that arrived whole before the request body was sent;
     /// stops the idle timer.
+    /// Whether a response head arrived.
+    var receivedHead: Bool { state.withLock { $0.response != nil } }
+
     func completeEarly() -> HTTPResponse? {
         cancelIdleTimer()
         return state.withLock { $0.response }

@@ -58,17 +58,21 @@ public struct TransportOptions: Sendable, Hashable {
 }
 
 /// What a connection is made with, beyond the transport's trust settings: the proxy it goes
-/// through and the client certificate it presents. AsyncHTTPClient sets both per client, not
+/// through, the client certificate it presents and the HTTP versions it offers. AsyncHTTPClient
+/// sets these per client, not
 /// per request, so ``AsyncHTTPClientTransport`` keeps one client for each value it meets.
 public struct ConnectionOptions: Sendable, Hashable {
     /// The proxy, or nil to connect directly.
     public var proxy: ProxyServer?
     /// The client certificate and key, or nil to present none.
     public var clientIdentity: ClientIdentity?
+    /// The HTTP versions offered (AsyncHTTPClient sets it per client too).
+    public var httpVersion: HTTPVersionPreference
 
-    public init(proxy: ProxyServer? = nil, clientIdentity: ClientIdentity? = nil) {
+    public init(proxy: ProxyServer? = nil, clientIdentity: ClientIdentity? = nil, httpVersion: HTTPVersionPreference = .automatic) {
         self.proxy = proxy
         self.clientIdentity = clientIdentity
+        self.httpVersion = httpVersion
     }
 }
 

@@ -115,6 +115,11 @@ extension CurlCommand {
     private static func transferOptions(_ request: HTTPRequest, resolved: ResolvedRequest?, warnings: inout [String]) -> [String] {
         let redirects = resolved?.options.redirects ?? .standard
         var options = redirects.limit > 0 ? ["-L --max-redirs \(redirects.limit)"] : []
+        switch resolved?.options.httpVersion {
+        case .http1_1?: options.append("--http1.1")
+        case .http2?: options.append("--http2")
+        case .automatic?, nil: break
+        }
         if request.appliedProperties.contains(.timeoutInterval) {
             // Tincan's timeout is an idle timeout: connecting, and then no byte for that long.
             let seconds = request.properties.timeoutInterval

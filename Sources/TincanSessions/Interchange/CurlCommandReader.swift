@@ -160,11 +160,15 @@ struct CurlCommandReader {
         case .location: location = true
         case .maxRedirs: maximumRedirects = text
         case .compressed: compressed = true
-        case .http2, .http10, .trEncoding:
-            warnings.append("\(option.spelling): not kept; Tincan speaks HTTP/1.1\(option == .trEncoding ? " and asks for no transfer encoding" : "")")
+        case .http2: request.httpVersion = .http2
+        case .http11: request.httpVersion = .http1_1
+        case .http10:
+            warnings.append("\(option.spelling): not kept; Tincan speaks HTTP/1.1 or HTTP/2")
+        case .trEncoding:
+            warnings.append("\(option.spelling): not kept; Tincan asks for no transfer encoding")
         case .retry: warnings.append("--retry \(text): not kept; Tincan sends each request once")
-        // --basic is the default; --http1.1 is what Tincan speaks; the rest only change curl's output.
-        case .basic, .http11, .silent, .showError, .verbose, .include, .fail, .failWithBody, .progressBar, .noBuffer, .globoff,
+        // --basic is the default; the rest only change curl's output.
+        case .basic, .silent, .showError, .verbose, .include, .fail, .failWithBody, .progressBar, .noBuffer, .globoff,
              .disable, .noProgressMeter, .writeOut, .dumpHeader, .cookieJar, .stderr, .trace, .traceASCII:
             break
         }

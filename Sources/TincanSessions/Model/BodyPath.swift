@@ -4,10 +4,31 @@ import TincanCore
 
 /// A path into a decoded body: `$` is the whole body, `.name` or `["name"]` an object's member,
 /// `[2]` an array's element (`[-1]` the last). `json.name` is short for `$.json.name`.
+///
+/// JSONPath's selectors that pick several values make the path multi-valued: wildcards (`[*]`,
+/// `.*`), slices (`[1:3]`, `[-2:]`, `[::2]`), recursive descent (`..name`) and filters
+/// (`[?(@.price < 10)]`). A multi-valued path's value is the list of what it selected, in
+/// document order, possibly empty; a plain path's is one value or none.
 public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
     public enum Step: Sendable, Hashable {
         case key(String)
         case index(Int)
+        /// `[*]` or `.*`: every element of an array, every member value of an object.
+        case wildcard
+        /// `[start:end:step]` of an array, as Python and RFC 9535 slice.
+        case slice(start: Int?, end: Int?, step: Int?)
+        /// `..`: the node and every node below it, before the step that follows.
+        case descendants
+        /// `[?(…)]`: the elements (or member values) for which the expression holds.
+        case filter(BodyPathFilter)
+
+        /// Whether the step picks at most one value.
+        public var isSingular: Bool {
+            switch self {
+            case .key, .index: true
+            case .wildcard, .slice, .descendants, .filter: false
+            }
+        }
     }
 
     /// The path as written.
@@ -20,66 +41,25 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``BodyPathError`` saying where the path went wrong and what was expected.
     public init(parsing text: String) throws(BodyPathError) {
         self.text = text
-        var characters = Array(text)
-        if characters.first == "$" {
-            characters.removeFirst()
-        } else if !characters.isEmpty, characters.first != "[" {
-            characters.insert(".", at: 0)
-        }
-        var steps: [Step] = []
-        var index = 0
-        while index < characters.count {
-            switch characters[index] {
-            case ".":
-                index += 1
-                var name = ""
-                while index < characters.count, characters[index] != ".", characters[index] != "[" {
-                    name.append(characters[index])
-                    index += 1
-                }
-                guard !name.isEmpty else { throw BodyPathError(path: text, reason: .expectedMemberName) }
-                steps.append(.key(name))
-            case "[":
-                index += 1
-                if index < characters.count, characters[index] == "\"" || characters[index] == "'" {
-                    let quote = characters[index]
-                    index += 1
-                    var name = ""
-                    while index < characters.count, characters[index] != quote {
-                        if characters[index] == "\\", index + 1 < characters.count { index += 1 }
-                        name.append(characters[index])
-                        index += 1
-                    }
-                    guard index + 1 < characters.count, characters[index + 1] == "]" else {
-                        throw BodyPathError(path: text, reason: .unclosedQuotedName(quote))
-                    }
-                    index += 2
-                    steps.append(.key(name))
-                } else {
-                    var digits = ""
-                    while index < characters.count, characters[index] != "]" {
-                        digits.append(characters[index])
-                        index += 1
-                    }
-                    guard index < characters.count, let number = Int(digits) else {
-                        throw BodyPathError(path: text, reason: .expectedIndex)
-                    }
-                    index += 1
-                    steps.append(.index(number))
-                }
-            default:
-                throw BodyPathError(path: text, reason: .unexpected(String(characters[index...])))
-            }
-        }
-        self.steps = steps
+        var parser = BodyPathParser(text)
+        steps = try parser.parse()
     }
+
+    /// Whether the path selects at most one value (no wildcard, slice, descent or filter).
+    public var isSingular: Bool { steps.allSatisfy(\.isSingular) }
 
     public var description: String { text }
 
     /// The path with `steps` as captures and assertions write it: `$`, `$.items[2].name`,
     /// `$["odd key"]`. It reads back to the same steps.
     public static func text(_ steps: [Step]) -> String {
-        "$" + steps.map(stepText).joined()
+        var text = "$"
+        for (position, step) in steps.enumerated() {
+            let written = stepText(step)
+            let afterDescent = position > 0 && steps[position - 1] == .descendants
+            text += afterDescent && written.hasPrefix(".") && step != .descendants ? String(written.dropFirst()) : written
+        }
+        return text
     }
 
     /// One step as written: `.name` for a name made of letters, digits and `_` that does not
@@ -87,6 +67,14 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
     /// for an index. The TUI's copy-path writes its paths with it too.
     public static func stepText(_ step: Step) -> String {
         switch step {
+        case .wildcard:
+            return "[*]"
+        case .slice(let start, let end, let step):
+            return "[\(start.map(String.init) ?? ""):\(end.map(String.init) ?? "")\(step.map { ":\($0)" } ?? "")]"
+        case .descendants:
+            return ".."
+        case .filter(let filter):
+            return "[?\(filter.text)]"
         case .index(let index):
             return "[\(index)]"
         case .key(let name):
@@ -103,8 +91,10 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The value at this path, or nil when a step is missing.
+    /// The value at this path: for a plain path, the value or nil when a step is missing; for a
+    /// multi-valued one, the array of what it selected.
     public func value(in root: ParameterValue) -> ParameterValue? {
+        guard isSingular else { return .array(select(in: root)) }
         var current = root
         for step in steps {
             switch (step, current) {
@@ -127,9 +117,10 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
         Self.remove(steps[...], from: root)
     }
 
-    private static func remove(_ steps: ArraySlice<Step>, from value: ParameterValue) -> ParameterValue {
+    static func remove(_ steps: ArraySlice<Step>, from value: ParameterValue) -> ParameterValue {
         guard let step = steps.first else { return value }
         let rest = steps.dropFirst()
+        if !step.isSingular { return removeSelected(step, rest, from: value) }
         switch (step, value) {
         case (.key(let key), .dictionary(var dictionary)):
             if rest.isEmpty {
@@ -161,6 +152,9 @@ public struct BodyPathError: Error, Sendable, Equatable, CustomStringConvertible
         case expectedIndex
         /// Text where a `.` or `[` should start the next step (the rest of the path).
         case unexpected(String)
+        /// Something else was expected at this column (1-based) of the path: the selectors of
+        /// multi-valued paths and their filters.
+        case expected(String, column: Int)
     }
 
     /// The path as written.
@@ -180,6 +174,7 @@ public struct BodyPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .unclosedQuotedName(let quote): "\(quote)] to close the quoted member name"
         case .expectedIndex: "an index such as [0] or [-1], or a quoted name such as [\"a.b\"]"
         case .unexpected(let rest): "'.' or '[' at '\(rest)'"
+        case .expected(let what, let column): "\(what) at column \(column)"
         }
         return "bad body path '\(path)': expected \(expected)"
     }

@@ -58,6 +58,8 @@ public struct RequestDefaults: Sendable, Equatable {
     public var noProxy: String?
     /// The client certificate (`--cert`, `--key`).
     public var tls = ClientCertificateSettings()
+    /// The HTTP versions offered (`--http1.1`, `--http2`), or nil for automatic negotiation.
+    public var httpVersion: HTTPVersionPreference?
 
     /// Creates empty defaults.
     public init() {}
@@ -225,6 +227,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var recorded: RecordedResponse?
     /// Redirects, retries, a delay and repetitions (`follow-redirects:`, `retry:`…).
     public var flow = RequestFlow()
+    /// The HTTP versions offered, overriding the session's default.
+    public var httpVersion: HTTPVersionPreference?
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
     public var line = 0
     /// Where the request's `{{name}}` references stand in its file, for error messages.
@@ -246,7 +250,7 @@ public struct SavedRequest: Sendable, Equatable {
             && lhs.body == rhs.body && lhs.files == rhs.files && lhs.auth == rhs.auth && lhs.download == rhs.download
             && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response
             && lhs.captures == rhs.captures && lhs.assertions == rhs.assertions && lhs.recorded == rhs.recorded
-            && lhs.flow == rhs.flow
+            && lhs.flow == rhs.flow && lhs.httpVersion == rhs.httpVersion
     }
 }
 
@@ -316,6 +320,75 @@ public enum CaptureSource: Sendable, Equatable {
     case status
     /// The first group of a regular expression matched against the body text (the whole match without a group).
     case regex(String)
+    /// An XPath expression on an XML or HTML body (``XPath``).
+    case xpath(String)
+    /// A fact about the exchange: the final URL, the redirect count, a cookie…
+    case response(ResponseValue)
+    /// Another source's value through filters, in order.
+    indirect case filtered(CaptureSource, [ValueFilter])
+}
+
+/// A fact about an exchange that captures and assertions can read besides its status, headers
+/// and body paths.
+public enum ResponseValue: Sendable, Equatable {
+    /// The URL of the last request, after redirects.
+    case url
+    /// How many redirects were followed.
+    case redirects
+    /// The final response's `Location`, or where the last redirect followed went.
+    case location
+    /// The whole exchange in milliseconds.
+    case duration
+    /// The body's size in bytes (after content decoding).
+    case bodySize
+    /// The body's SHA-256, 64 lowercase hexadecimal digits.
+    case bodySHA256
+    /// The body's MD5, 32 lowercase hexadecimal digits.
+    case bodyMD5
+    /// The value of the cookie of this name that the final response set.
+    case cookie(String)
+
+    /// The value that `capture:` and `assert:` name with `key` (`url`, `body-sha256`); cookies
+    /// have their own keys.
+    public init?(key: String) {
+        switch key {
+        case "url": self = .url
+        case "redirects": self = .redirects
+        case "location": self = .location
+        case "duration": self = .duration
+        case "body-size": self = .bodySize
+        case "body-sha256": self = .bodySHA256
+        case "body-md5": self = .bodyMD5
+        default: return nil
+        }
+    }
+
+    /// The key that names it in `capture:` and `assert:`.
+    public var key: String {
+        switch self {
+        case .url: "url"
+        case .redirects: "redirects"
+        case .location: "location"
+        case .duration: "duration"
+        case .bodySize: "body-size"
+        case .bodySHA256: "body-sha256"
+        case .bodyMD5: "body-md5"
+        case .cookie: "cookie"
+        }
+    }
+}
+
+/// A check on the request as built, made before it is sent.
+public enum RequestCheck: Sendable, Equatable {
+    case method(Predicate)
+    /// The absolute URL.
+    case url(Predicate)
+    /// A query field of the URL (the first of that name), percent-decoded.
+    case query(String, Predicate)
+    /// A header (the first of that name).
+    case header(String, Predicate)
+    /// A path into the body, read as JSON.
+    case body(BodyPath, Predicate)
 }
 
 /// One check on a response.
@@ -332,6 +405,12 @@ public enum Assertion: Sendable, Equatable {
     case errors([ErrorExpectation])
     /// The whole exchange took at most this many seconds.
     case maxDuration(Double)
+    /// An XPath expression's value on an XML or HTML body satisfies the predicate.
+    case xpath(String, Predicate)
+    /// A fact about the exchange satisfies the predicate.
+    case response(ResponseValue, Predicate)
+    /// The request as built satisfies a check.
+    case request(RequestCheck)
 }
 
 /// What one link of a validation error chain must be.

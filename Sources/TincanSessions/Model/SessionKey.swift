@@ -25,6 +25,7 @@ public enum SessionKey {
     /// `defaults:`.
     public enum Defaults: String, Sendable, CaseIterable {
         case serializer, headers, properties, response, security, proxy, noproxy, tls
+        case httpVersion = "http-version"
     }
 
     /// `tls:` in the defaults: the client certificate presented to servers that ask for one.
@@ -78,6 +79,7 @@ public enum SessionKey {
         case retryInterval = "retry-interval"
         case delay
         case `repeat`
+        case httpVersion = "http-version"
         case recorded
     }
 
@@ -108,13 +110,40 @@ public enum SessionKey {
 
     /// A capture written as a mapping.
     public enum Capture: String, Sendable, CaseIterable {
-        case json, header, status, regex
+        case json, header, status, regex, xpath, cookie
+        case url, redirects, location, duration
+        case bodySize = "body-size"
+        case bodySHA256 = "body-sha256"
+        case bodyMD5 = "body-md5"
+        /// Not a source: the filters applied to the value the source gives.
+        case filters
     }
 
     /// `assert:`.
     public enum Assert: String, Sendable, CaseIterable {
-        case status, headers, body, valid, errors
+        case status, headers, body, xpath, cookies
+        case url, redirects, location, duration
+        case bodySize = "body-size"
+        case bodySHA256 = "body-sha256"
+        case bodyMD5 = "body-md5"
+        case valid, errors
         case maxDuration = "max-duration"
+        case request
+    }
+
+    /// `request:` in `assert:`: checks on the request as built, before it is sent.
+    public enum RequestAssert: String, Sendable, CaseIterable {
+        case method, url, query, headers, body
+    }
+
+    /// The filters of `filters:`, each a plain name (`count`) or a one-key mapping (`{nth: 2}`).
+    public enum Filter: String, Sendable, CaseIterable {
+        case count, nth, first, last, split
+        case toInt = "to-int"
+        case toFloat = "to-float"
+        case regex
+        case urlDecode = "url-decode"
+        case base64Decode = "base64-decode"
     }
 
     /// One expected error of `assert: errors:`.
@@ -131,6 +160,15 @@ public enum SessionKey {
         case greaterThan = "greater-than"
         case count
         case oneOf = "one-of"
+        case startsWith = "starts-with"
+        case endsWith = "ends-with"
+        case isEmpty = "is-empty"
+        case not
+        case lessOrEqual = "less-or-equal"
+        case greaterOrEqual = "greater-or-equal"
+        case isDate = "is-date"
+        /// Not a check: the filters applied to the value before the checks.
+        case filters
     }
 
     /// `recorded:`.

@@ -82,6 +82,7 @@ struct SessionReader {
                 defaults.proxy = text
             case .noproxy: defaults.noProxy = try text(value, "a comma-separated list of hosts, addresses or CIDR ranges")
             case .tls: defaults.tls = try clientCertificate(value)
+            case .httpVersion: defaults.httpVersion = try httpVersion(value)
             }
         }
         return defaults
@@ -130,6 +131,7 @@ struct SessionReader {
             case .retryInterval: request.flow.retryInterval = try number(value, .pause.named("retry-interval"))
             case .delay: request.flow.delay = try number(value, .pause)
             case .repeat: request.flow.repeatCount = Int(try number(value, .repeats))
+            case .httpVersion: request.httpVersion = try httpVersion(value)
             }
         }
         guard sawURL else { throw file.error(at: node, "a request needs url: (a path relative to the base, or an absolute URL)") }
@@ -322,19 +324,7 @@ struct SessionReader {
                 captures[name] = source == "status" ? .status : .body(try path(source, at: value))
                 continue
             }
-            let entries = try entries(value, SessionKey.Capture.self, in: "capture '\(name)'")
-            guard entries.count == 1, let (key, _, source) = entries.first else {
-                throw file.error(at: value, "expected exactly one of \(Self.alternatives(SessionKey.Capture.self)) in capture '\(name)'")
-            }
-            switch key {
-            case .json: captures[name] = .body(try path(try text(source, "a body path such as $.json.id"), at: source))
-            case .header: captures[name] = .header(try text(source, "a header name"))
-            case .status: captures[name] = .status
-            case .regex:
-                let pattern = try text(source, "a regular expression")
-                guard (try? NSRegularExpression(pattern: pattern)) != nil else { throw file.error(at: source, "'\(pattern)' is not a regular expression") }
-                captures[name] = .regex(pattern)
-            }
+            captures[name] = try capture(value, named: name)
         }
         return captures
     }
@@ -376,6 +366,18 @@ struct SessionReader {
                 }))
             case .maxDuration:
                 assertions.append(.maxDuration(try number(value, .maxDuration)))
+            case .xpath:
+                for (expression, expressionNode, predicate) in try pairs(value, "a mapping of XPath expressions such as count(//item) to expected values") {
+                    assertions.append(.xpath(try xpath(expression, at: expressionNode), try self.predicate(predicate)))
+                }
+            case .cookies:
+                for (name, nameNode, predicate) in try pairs(value, "a mapping of cookie names (NAME or NAME[Path]) to expected values") {
+                    assertions.append(.response(.cookie(try cookie(name, at: nameNode)), try self.predicate(predicate)))
+                }
+            case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5:
+                assertions.append(.response(ResponseValue(key: key.rawValue) ?? .url, try predicate(value)))
+            case .request:
+                assertions += try requestChecks(value).map(Assertion.request)
             }
         }
         return assertions
@@ -406,38 +408,6 @@ struct SessionReader {
     }
 
     // MARK: - Values
-
-    private func predicate(_ node: Node) throws -> Predicate {
-        guard let mapping = node.mapping else { return Predicate([.equals(try parameter(node))]) }
-        var checks: [Predicate.Check] = []
-        for (key, _, value) in try file.entries(of: mapping, SessionKey.Check.self, in: "a check") {
-            switch key {
-            case .equals: checks.append(.equals(try parameter(value)))
-            case .notEquals: checks.append(.notEquals(try parameter(value)))
-            case .contains: checks.append(.contains(try text(value, "the text or element to look for")))
-            case .matches:
-                let pattern = try text(value, "a regular expression")
-                guard (try? NSRegularExpression(pattern: pattern)) != nil else { throw file.error(at: value, "'\(pattern)' is not a regular expression") }
-                checks.append(.matches(pattern))
-            case .exists: checks.append(.exists(try bool(value)))
-            case .type:
-                let name = try text(value, "a type")
-                guard let type = Predicate.ValueType(rawValue: name) else {
-                    throw file.error(at: value, "'\(name)' is not a type; expected one of: \(Predicate.ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                checks.append(.type(type))
-            case .lessThan: checks.append(.lessThan(try number(value, NumericRange.comparison.named(key.rawValue))))
-            case .greaterThan: checks.append(.greaterThan(try number(value, NumericRange.comparison.named(key.rawValue))))
-            case .count:
-                checks.append(.count(Int(try number(value, .count))))
-            case .oneOf:
-                guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of allowed values") }
-                checks.append(.oneOf(try sequence.map(parameter)))
-            }
-        }
-        guard !checks.isEmpty else { throw file.error(at: node, "expected a check: one of \(SessionKey.Check.allCases.map(\.rawValue).joined(separator: ", "))") }
-        return Predicate(checks)
-    }
 
     /// A YAML value as a parameter: plain scalars take their YAML type, quoted ones stay text.
     func parameter(_ node: Node) throws -> ParameterValue {
@@ -519,7 +489,7 @@ struct SessionReader {
         return kind
     }
 
-    private func path(_ text: String, at node: Node) throws -> BodyPath {
+    func path(_ text: String, at node: Node) throws -> BodyPath {
         do {
             return try BodyPath(parsing: text)
         } catch {
@@ -534,7 +504,7 @@ struct SessionReader {
         return try text(node, "a status such as 200, 2xx or 200-299,304")
     }
 
-    private func text(_ node: Node, _ expected: String) throws -> String {
+    func text(_ node: Node, _ expected: String) throws -> String {
         guard let scalar = node.scalar else { throw file.error(at: node, "expected \(expected)") }
         references.note(scalar.string, at: node)
         return scalar.string
@@ -546,13 +516,22 @@ struct SessionReader {
         return try sequence.map { try text($0, expected) }
     }
 
-    private func bool(_ node: Node) throws -> Bool {
+    /// `http-version:` as written: `auto`, `1.1` or `2` (a YAML number or text).
+    private func httpVersion(_ node: Node) throws -> HTTPVersionPreference {
+        let choices = HTTPVersionPreference.allCases.map(\.rawValue)
+        guard let text = node.scalar?.string, let version = HTTPVersionPreference(rawValue: text) else {
+            throw file.error(at: node, "expected an HTTP version: one of \(choices.joined(separator: ", "))")
+        }
+        return version
+    }
+
+    func bool(_ node: Node) throws -> Bool {
         guard case .bool(let value) = try parameter(node) else { throw file.error(at: node, "expected true or false") }
         return value
     }
 
     /// A number through its field's range (the one checked conversion), with the error at the value.
-    private func number(_ node: Node, _ range: NumericRange) throws -> Double {
+    func number(_ node: Node, _ range: NumericRange) throws -> Double {
         guard let scalar = node.scalar else { throw file.error(at: node, "expected a number: \(range.name) takes \(range.expected)") }
         do {
             return try range.value(parsing: scalar.string)
@@ -561,7 +540,7 @@ struct SessionReader {
         }
     }
 
-    private func entries<Key: RawRepresentable<String> & CaseIterable>(_ node: Node, _ keys: Key.Type, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
+    func entries<Key: RawRepresentable<String> & CaseIterable>(_ node: Node, _ keys: Key.Type, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
         try file.entries(of: file.mapping(node, keys: keys.allCases.map(\.rawValue), in: context), keys, in: context)
     }
 
@@ -571,7 +550,7 @@ struct SessionReader {
         return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
     }
 
-    private func pairs(_ node: Node, _ expected: String) throws -> [(String, Node, Node)] {
+    func pairs(_ node: Node, _ expected: String) throws -> [(String, Node, Node)] {
         if case .scalar(let scalar) = node, scalar.string.isEmpty || Resolver.default.resolveTag(of: node) == .null { return [] }
         guard let mapping = node.mapping else { throw file.error(at: node, "expected \(expected)") }
         return try mapping.map { key, value in

@@ -38,6 +38,7 @@ extension RequestDefaults {
         if let certificate = tls.certificate { tlsPairs.append((.cert, .string(certificate))) }
         if let key = tls.key { tlsPairs.append((.key, .string(key))) }
         if !tlsPairs.pairs.isEmpty { pairs.append((.tls, .mapping(tlsPairs.pairs))) }
+        if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
         return pairs.pairs
     }
 }
@@ -94,9 +95,15 @@ extension SavedRequest {
         if let value = flow.retryInterval { pairs.append((.retryInterval, .string(Assertion.durationText(value)))) }
         if let value = flow.delay { pairs.append((.delay, .string(Assertion.durationText(value)))) }
         if let value = flow.repeatCount { pairs.append((.repeat, .literal(String(value)))) }
+        if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
         if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
         return pairs.pairs
     }
+}
+
+extension HTTPVersionPreference {
+    /// `auto`, `"1.1"`, `"2"`: quoted so the numbers stay text.
+    var yaml: YAMLValue { self == .automatic ? .literal(rawValue) : .string(rawValue) }
 }
 
 extension [HeaderSetting] {
@@ -156,50 +163,80 @@ extension CaptureSource {
     var yaml: YAMLValue {
         switch self {
         case .body(let path): .string(path.text)
-        case .header(let name): .mapping([(SessionKey.Capture.header.rawValue, .string(name))])
         case .status: .string(SessionKey.Capture.status.rawValue)
-        case .regex(let pattern): .mapping([(SessionKey.Capture.regex.rawValue, .string(pattern))])
+        case .header, .regex, .xpath, .response, .filtered: .mapping(yamlPairs)
+        }
+    }
+
+    /// The capture as a mapping: its source, then its filters.
+    private var yamlPairs: [(String, YAMLValue)] {
+        switch self {
+        case .body(let path): [(SessionKey.Capture.json.rawValue, .string(path.text))]
+        case .header(let name): [(SessionKey.Capture.header.rawValue, .string(name))]
+        case .status: [(SessionKey.Capture.status.rawValue, .literal("true"))]
+        case .regex(let pattern): [(SessionKey.Capture.regex.rawValue, .string(pattern))]
+        case .xpath(let expression): [(SessionKey.Capture.xpath.rawValue, .string(expression))]
+        case .response(.cookie(let name)): [(SessionKey.Capture.cookie.rawValue, .string(name))]
+        case .response(let value): [(value.key, .literal("true"))]
+        case .filtered(let source, let filters): source.yamlPairs + [(SessionKey.Capture.filters.rawValue, ValueFilter.yaml(filters))]
         }
     }
 }
 
-extension Assertion {
-    /// Assertions grouped under their keys in the order `assert:` documents them.
-    static func yamlPairs(_ assertions: [Assertion]) -> [(String, YAMLValue)] {
-        var pairs = KeyedPairs<SessionKey.Assert>()
-        var headers: [(String, YAMLValue)] = []
-        var body: [(String, YAMLValue)] = []
-        for assertion in assertions {
-            switch assertion {
-            case .header(let name, let predicate): headers.append((name, predicate.yaml))
-            case .body(let path, let predicate): body.append((path.text, predicate.yaml))
-            default: break
+extension ValueFilter {
+    /// `filters:` as written: plain names, and one-key mappings for the filters that take a value.
+    static func yaml(_ filters: [ValueFilter]) -> YAMLValue {
+        .sequence(filters.map { filter in
+            let argument: YAMLValue? = switch filter {
+            case .nth(let index): .literal(String(index))
+            case .split(let separator): .string(separator)
+            case .regex(let pattern): .string(pattern)
+            default: nil
             }
-        }
+            return argument.map { .mapping([(filter.key.rawValue, $0)]) } ?? .string(filter.key.rawValue)
+        })
+    }
+}
+
+extension Assertion {
+    /// Assertions under their keys in the order of the file: the checks of headers, body paths,
+    /// XPath, cookies and the request gathered into one mapping each, where the first stood.
+    static func yamlPairs(_ assertions: [Assertion]) -> [(String, YAMLValue)] {
+        var pairs = GroupedPairs<SessionKey.Assert>()
+        var requestChecks = GroupedPairs<SessionKey.RequestAssert>()
         for assertion in assertions {
             switch assertion {
             case .status(let text):
                 let value: YAMLValue = Int(text).map { .literal(String($0)) } ?? .string(text)
-                pairs.append((.status, value))
-            case .valid(let valid): pairs.append((.valid, .literal(valid ? "true" : "false")))
-            case .maxDuration(let seconds): pairs.append((.maxDuration, .string(Self.durationText(seconds))))
+                pairs.append(.status, value)
+            case .valid(let valid): pairs.append(.valid, .literal(valid ? "true" : "false"))
+            case .maxDuration(let seconds): pairs.append(.maxDuration, .string(Self.durationText(seconds)))
             case .errors(let expectations):
-                pairs.append((.errors, .sequence(expectations.map { expectation in
+                pairs.append(.errors, .sequence(expectations.map { expectation in
                     var part = KeyedPairs<SessionKey.ExpectedError>()
                     if let code = expectation.code { part.append((.code, .literal(String(code)))) }
                     if let domain = expectation.domain { part.append((.domain, .string(domain))) }
                     if let message = expectation.message { part.append((.message, message.yaml)) }
                     return .mapping(part.pairs)
-                })))
-            case .header:
-                if !headers.isEmpty { pairs.append((.headers, .mapping(headers))) }
-                headers = []
-            case .body:
-                if !body.isEmpty { pairs.append((.body, .mapping(body))) }
-                body = []
+                }))
+            case .header(let name, let predicate): pairs.add((name, predicate.yaml), to: .headers)
+            case .body(let path, let predicate): pairs.add((path.text, predicate.yaml), to: .body)
+            case .xpath(let expression, let predicate): pairs.add((expression, predicate.yaml), to: .xpath)
+            case .response(.cookie(let name), let predicate): pairs.add((name, predicate.yaml), to: .cookies)
+            case .response(let value, let predicate):
+                if let key = SessionKey.Assert(rawValue: value.key) { pairs.append(key, predicate.yaml) }
+            case .request(let check):
+                if requestChecks.isEmpty { pairs.append(.request, .mapping([])) }
+                switch check {
+                case .method(let predicate): requestChecks.append(.method, predicate.yaml)
+                case .url(let predicate): requestChecks.append(.url, predicate.yaml)
+                case .query(let name, let predicate): requestChecks.add((name, predicate.yaml), to: .query)
+                case .header(let name, let predicate): requestChecks.add((name, predicate.yaml), to: .headers)
+                case .body(let path, let predicate): requestChecks.add((path.text, predicate.yaml), to: .body)
+                }
             }
         }
-        return pairs.pairs
+        return pairs.pairs.map { $0.0 == SessionKey.Assert.request.rawValue ? ($0.0, .mapping(requestChecks.pairs)) : $0 }
     }
 
     static func durationText(_ seconds: Double) -> String {
@@ -211,8 +248,9 @@ extension Assertion {
 
 extension Predicate {
     var yaml: YAMLValue {
-        if checks.count == 1, case .equals(let value) = checks[0], !value.isCollection { return YAMLValue(value) }
-        return .mapping(checks.map { check in
+        if filters.isEmpty, checks.count == 1, case .equals(let value) = checks[0], !value.isCollection { return YAMLValue(value) }
+        let filterPairs: [(String, YAMLValue)] = filters.isEmpty ? [] : [(SessionKey.Check.filters.rawValue, ValueFilter.yaml(filters))]
+        return .mapping(filterPairs + checks.map { check -> (String, YAMLValue) in
             let (key, written): (SessionKey.Check, YAMLValue) = switch check {
             case .equals(let value): (.equals, YAMLValue(value))
             case .notEquals(let value): (.notEquals, YAMLValue(value))
@@ -224,6 +262,13 @@ extension Predicate {
             case .greaterThan(let bound): (.greaterThan, YAMLValue(.double(bound)).compactNumber)
             case .count(let count): (.count, .literal(String(count)))
             case .oneOf(let options): (.oneOf, .sequence(options.map(YAMLValue.init)))
+            case .startsWith(let text): (.startsWith, .string(text))
+            case .endsWith(let text): (.endsWith, .string(text))
+            case .isEmpty(let empty): (.isEmpty, .literal(empty ? "true" : "false"))
+            case .isDate(let date): (.isDate, .literal(date ? "true" : "false"))
+            case .not(let inner): (.not, inner.yaml)
+            case .lessOrEqual(let bound): (.lessOrEqual, YAMLValue(.double(bound)).compactNumber)
+            case .greaterOrEqual(let bound): (.greaterOrEqual, YAMLValue(.double(bound)).compactNumber)
             }
             return (key.rawValue, written)
         })
@@ -268,5 +313,32 @@ struct KeyedPairs<Key: RawRepresentable<String>> {
 
     mutating func append(_ pair: (Key, YAMLValue)) {
         pairs.append((pair.0.rawValue, pair.1))
+    }
+}
+
+/// Pairs in which some keys gather entries into one mapping, written where the first entry stood
+/// (`headers:`, `body:` and the like in `assert:`).
+struct GroupedPairs<Key: RawRepresentable<String> & Hashable> {
+    /// The keys in order, each with its value, or nil for a group.
+    private var items: [(key: Key, value: YAMLValue?)] = []
+    private var groups: [Key: [(String, YAMLValue)]] = [:]
+
+    var isEmpty: Bool { items.isEmpty }
+
+    mutating func append(_ key: Key, _ value: YAMLValue) {
+        items.append((key, value))
+    }
+
+    /// Adds an entry to `key`'s mapping, which takes its place at its first entry.
+    mutating func add(_ entry: (String, YAMLValue), to key: Key) {
+        if groups[key] == nil {
+            items.append((key, nil))
+            groups[key] = []
+        }
+        groups[key]?.append(entry)
+    }
+
+    var pairs: [(String, YAMLValue)] {
+        items.map { ($0.key.rawValue, $0.value ?? .mapping(groups[$0.key] ?? [])) }
     }
 }

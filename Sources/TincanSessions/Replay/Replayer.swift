@@ -190,12 +190,16 @@ public final class Replayer: Sendable {
         }
         outcome.url = Redaction.url(request.url.string)
         let flow = saved.flow
+        // `assert: request:` is checked on the request as built, whatever the response.
+        let requestChecks = RequestChecker(request: request, template: template).check(saved.assertions)
+        let requestPassed = requestChecks.allSatisfy(\.passed)
         if let delay = flow.delay, delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
         let taskOptions: TaskOptions
         do {
             // The request's own max-body (or the session's default) wins over --max-body.
             taskOptions = try resolved.taskOptions(maximumBodyBytes: options.maximumBodyBytes)
         } catch {
+            outcome.checks = requestChecks
             outcome.state = .failed
             outcome.error = "\(error)"
             return
@@ -208,12 +212,13 @@ public final class Replayer: Sendable {
                 if Task.isCancelled { return }
             }
             outcome.attempts = attempt
-            outcome.state = .passed
+            outcome.state = requestPassed ? .passed : .failed
             outcome.error = nil
-            outcome.checks = []
+            outcome.checks = requestChecks
             outcome.captures = []
             let evaluation = await send(request, options: taskOptions, saved: saved, template: template, manager: manager, outcome: &outcome)
-            guard outcome.state == .failed, attempt < flow.sends else {
+            // The request as built fails its checks every time: sending it again cannot help.
+            guard outcome.state == .failed, requestPassed, attempt < flow.sends else {
                 // Captured values are the response's text, used as they are: never expanded again.
                 for (name, value) in evaluation?.captures ?? [] { template.captured[name] = value }
                 return
@@ -245,7 +250,7 @@ public final class Replayer: Sendable {
             return nil
         }
         let evaluation = ResponseEvaluation(saved, result: result, template: template, compareRecorded: options.compareRecorded)
-        outcome.checks = evaluation.checks
+        outcome.checks += evaluation.checks
         outcome.captures = evaluation.captures
         if !evaluation.passed { outcome.state = .failed }
         return evaluation

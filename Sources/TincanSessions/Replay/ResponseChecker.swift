@@ -17,6 +17,16 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case noMatch(String)
     /// The pattern matched, but its group took no part in the match.
     case emptyMatch(String)
+    /// No response set a cookie of this name.
+    case noCookie(String)
+    /// The cookie was set without this attribute.
+    case noCookieAttribute(String, String)
+    /// The body went to this file, so its size and digest are not in memory.
+    case bodyDownloaded(String)
+    /// An XPath expression or a multi-valued body path found no value it can give: why.
+    case unusable(String)
+    /// A filter could not apply.
+    case filter(ValueFilterFailure)
 
     public var description: String {
         switch self {
@@ -27,6 +37,11 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidPattern(let pattern): "'\(pattern)' is not a regular expression"
         case .noMatch(let pattern): "/\(pattern)/ does not match the body"
         case .emptyMatch(let pattern): "/\(pattern)/ matched nothing"
+        case .noCookie(let name): "the response set no cookie \(name)"
+        case .noCookieAttribute(let name, let attribute): "the cookie \(name) was set without \(attribute)"
+        case .bodyDownloaded(let path): "the body went to \(path), so its size and digest are not checked in memory"
+        case .unusable(let reason): reason
+        case .filter(let failure): failure.description
         }
     }
 }
@@ -75,7 +90,7 @@ struct ResponseChecker {
                 checks.append(CheckResult(name: "header \(name)", failure: evaluate(predicate, actual)))
             case .body(let path, let predicate):
                 let actual = bodyValue.flatMap(path.value(in:))
-                var failure = evaluate(predicate, actual)
+                var failure = path.tooMany(actual) ?? evaluate(predicate, actual, isNodeList: !path.isSingular)
                 if failure != nil, bodyValue == nil { failure = CaptureFailure.bodyNotStructured(path).description }
                 checks.append(CheckResult(name: "body \(path.text)", failure: failure))
             case .valid(let expected):
@@ -89,17 +104,36 @@ struct ResponseChecker {
                 let took = result.metrics.total.inSeconds
                 checks.append(CheckResult(name: "max-duration \(Assertion.durationText(seconds))",
                                           failure: took <= seconds ? nil : "took \(Int((took * 1000).rounded())) ms"))
+            case .xpath(let expression, let predicate):
+                let failure: String? = switch xpathValue(expression) {
+                case .success(let found): evaluate(predicate, found.value, isNodeList: found.isNodeSet)
+                case .failure(let failure): failure.description
+                }
+                checks.append(CheckResult(name: "xpath \(expression)", failure: failure))
+            case .response(let fact, let predicate):
+                let name = if case .cookie(let cookie) = fact { "cookie \(cookie)" } else { fact.key }
+                checks.append(CheckResult(name: name, failure: evaluate(predicate, capture(.response(fact)))))
+            case .request:
+                // Checked on the request as built, before it is sent (RequestChecker).
+                break
             }
         }
         return checks
     }
 
-    private func evaluate(_ predicate: Predicate, _ actual: ParameterValue?) -> String? {
-        do {
-            return try predicate.failure(for: actual) { try template.expand($0) }
-        } catch {
-            return "\(error)"
+    /// A predicate on a value that a capture source gives: a source that finds nothing fails
+    /// with its reason, unless the predicate asks for `exists: false`.
+    private func evaluate(_ predicate: Predicate, _ found: Result<ParameterValue, CaptureFailure>) -> String? {
+        switch found {
+        case .success(let value): return evaluate(predicate, value)
+        case .failure(let failure):
+            let missing = evaluate(predicate, nil)
+            return missing == nil ? nil : failure.description
         }
+    }
+
+    private func evaluate(_ predicate: Predicate, _ actual: ParameterValue?, isNodeList: Bool = false) -> String? {
+        predicate.failure(for: actual, isNodeList: isNodeList, template: template)
     }
 
     private func errorsFailure(_ expectations: [ErrorExpectation]) -> String? {
@@ -131,17 +165,40 @@ struct ResponseChecker {
         case .body(let path):
             guard let body = bodyValue else { return .failure(.bodyNotStructured(path)) }
             guard let value = path.value(in: body) else { return .failure(.notInBody(path)) }
+            if let reason = path.tooMany(value) { return .failure(.unusable(reason)) }
             return .success(value)
         case .regex(let pattern):
-            guard let expression = try? NSRegularExpression(pattern: pattern) else { return .failure(.invalidPattern(pattern)) }
-            let text = String(decoding: result.data, as: UTF8.self)
-            guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
-                return .failure(.noMatch(pattern))
+            switch ValueFilter.firstGroup(of: pattern, in: String(decoding: result.data, as: UTF8.self)) {
+            case .invalidPattern: return .failure(.invalidPattern(pattern))
+            case .noMatch: return .failure(.noMatch(pattern))
+            case .emptyGroup: return .failure(.emptyMatch(pattern))
+            case .found(let text): return .success(.string(text))
             }
-            let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
-            guard let swiftRange = Range(range, in: text) else { return .failure(.emptyMatch(pattern)) }
-            return .success(.string(String(text[swiftRange])))
+        case .xpath(let expression):
+            return xpathValue(expression).map { $0.value }
+        case .response(let fact):
+            return result.value(of: fact)
+        case .filtered(let source, let filters):
+            return capture(source).flatMap { ValueFilter.apply(filters, to: $0).mapError(CaptureFailure.filter) }
         }
+    }
+
+    /// An XPath expression's value on the body, and whether it is a node set.
+    private func xpathValue(_ expression: String) -> Result<(value: ParameterValue, isNodeSet: Bool), CaptureFailure> {
+        markup.mapError { CaptureFailure.unusable($0.description) }.flatMap { document in
+            do {
+                return .success(try XPath(parsing: expression).evaluate(on: document))
+            } catch {
+                return .failure(.unusable("\(error)"))
+            }
+        }
+    }
+
+    /// The body as an XML or HTML document, for XPath: HTML when the Content-Type says so or the
+    /// body starts like an HTML page, XML otherwise.
+    private var markup: Result<MarkupDocument, MarkupError> {
+        let type = result.response?.headers["Content-Type"]?.lowercased() ?? ""
+        return MarkupDocument.parse(result.data, html: type.contains("html") ? true : type.contains("xml") ? false : nil)
     }
 
     func compare(with recorded: RecordedResponse) -> [CheckResult] {

@@ -111,6 +111,7 @@ extension Session {
         for property in saved.properties.changed { properties.copyValue(of: property, from: saved.properties) }
         resolved.draft.observed = properties
         if let redirects = saved.flow.redirectPolicy { resolved.options.redirects = redirects }
+        resolved.options.httpVersion = saved.httpVersion ?? defaults.httpVersion ?? .automatic
         if let download = saved.download { resolved.options.download = TaskOptions.Download(path: try resolvePath(download)) }
         if let upload = saved.upload {
             let path = try resolvePath(upload.file)

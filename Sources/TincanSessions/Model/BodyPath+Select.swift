@@ -1,0 +1,240 @@
+import OrderedCollections
+import TincanCore
+
+/// A filter selector, `[?(@.price < 10)]`: the expression, and its text as written.
+public struct BodyPathFilter: Sendable, Hashable {
+    /// A comparison's operator.
+    public enum Comparison: String, Sendable, CaseIterable {
+        // Longer operators first, so that `<=` is not read as `<`.
+        case equal = "=="
+        case notEqual = "!="
+        case lessOrEqual = "<="
+        case greaterOrEqual = ">="
+        case less = "<"
+        case greater = ">"
+    }
+
+    /// A side of a comparison.
+    public enum Operand: Sendable, Hashable {
+        /// `@.a.b` (relative to the element tested) or `$.a` (from the body's root); plain steps only.
+        case path(relative: Bool, [BodyPath.Step])
+        case literal(ParameterValue)
+    }
+
+    public indirect enum Expression: Sendable, Hashable {
+        case or(Expression, Expression)
+        case and(Expression, Expression)
+        case not(Expression)
+        /// `@.isbn`: the path has a value.
+        case exists(Operand)
+        case compare(Operand, Comparison, Operand)
+    }
+
+    /// The expression as written, after `?`: `(@.price < 10)`.
+    public var text: String
+    public var expression: Expression
+
+    /// Whether the expression holds for `node` (the `@`), in a body whose root is `root`.
+    func holds(for node: ParameterValue, root: ParameterValue) -> Bool {
+        Self.holds(expression, node, root)
+    }
+
+    private static func holds(_ expression: Expression, _ node: ParameterValue, _ root: ParameterValue) -> Bool {
+        switch expression {
+        case .or(let left, let right): holds(left, node, root) || holds(right, node, root)
+        case .and(let left, let right): holds(left, node, root) && holds(right, node, root)
+        case .not(let inner): !holds(inner, node, root)
+        case .exists(let operand): value(operand, node, root) != nil
+        case .compare(let left, let comparison, let right): compare(value(left, node, root), comparison, value(right, node, root))
+        }
+    }
+
+    private static func value(_ operand: Operand, _ node: ParameterValue, _ root: ParameterValue) -> ParameterValue? {
+        switch operand {
+        case .literal(let value): value
+        case .path(let relative, let steps): BodyPath.follow(steps, from: relative ? node : root)
+        }
+    }
+
+    /// RFC 9535's comparisons: nothing equals only nothing; numbers compare as numbers, text
+    /// by its characters' code points; other kinds are only equal or not.
+    private static func compare(_ left: ParameterValue?, _ comparison: Comparison, _ right: ParameterValue?) -> Bool {
+        switch comparison {
+        case .equal: return equal(left, right)
+        case .notEqual: return !equal(left, right)
+        case .lessOrEqual: return less(left, right) || (equal(left, right) && orderable(left))
+        case .greaterOrEqual: return less(right, left) || (equal(left, right) && orderable(left))
+        case .less: return less(left, right)
+        case .greater: return less(right, left)
+        }
+    }
+
+    private static func equal(_ left: ParameterValue?, _ right: ParameterValue?) -> Bool {
+        guard let left, let right else { return left == nil && right == nil }
+        if let a = number(left), let b = number(right) { return a == b }
+        switch (left, right) {
+        case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
+        case (.dictionary(let a), .dictionary(let b)): return a.count == b.count && a.allSatisfy { key, value in b[key].map { equal(value, $0) } ?? false }
+        default: return left == right
+        }
+    }
+
+    private static func less(_ left: ParameterValue?, _ right: ParameterValue?) -> Bool {
+        guard let left, let right else { return false }
+        if let a = number(left), let b = number(right) { return a < b }
+        if case .string(let a) = left, case .string(let b) = right { return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) }
+        return false
+    }
+
+    private static func orderable(_ value: ParameterValue?) -> Bool {
+        switch value {
+        case .integer?, .double?, .string?: true
+        default: false
+        }
+    }
+
+    private static func number(_ value: ParameterValue) -> Double? {
+        switch value {
+        case .integer(let integer): Double(integer)
+        case .double(let double): double
+        default: nil
+        }
+    }
+}
+
+extension BodyPath {
+    /// What the path selects in `root`, in document order: one value or none for a plain path.
+    /// Stops once more than ``selectionLimit`` values are selected, so that memory stays bounded
+    /// (`$..*..*..*` on a deep body grows fast); ``tooMany(_:)`` then says so.
+    public func select(in root: ParameterValue) -> [ParameterValue] {
+        var nodes = [root]
+        for step in steps {
+            var next: [ParameterValue] = []
+            for node in nodes {
+                Self.apply(step, to: node, root: root, into: &next)
+                if next.count > Self.selectionLimit { return Array(next.prefix(Self.selectionLimit + 1)) }
+            }
+            nodes = next
+        }
+        return nodes
+    }
+
+    /// The most values a multi-valued path may select.
+    public static let selectionLimit = 1_000_000
+
+    /// Why a value this path gave cannot be checked or captured: it selected more than
+    /// ``selectionLimit`` values. Nil for any other value.
+    public func tooMany(_ value: ParameterValue?) -> String? {
+        guard !isSingular, case .array(let items)? = value, items.count > Self.selectionLimit else { return nil }
+        return "\(text) selects more than \(Self.selectionLimit) values"
+    }
+
+    /// The value at plain steps from `value`, or nil when one is missing.
+    static func follow(_ steps: [Step], from value: ParameterValue) -> ParameterValue? {
+        var current = value
+        for step in steps {
+            var next: [ParameterValue] = []
+            apply(step, to: current, root: value, into: &next)
+            guard next.count == 1, let only = next.first else { return nil }
+            current = only
+        }
+        return current
+    }
+
+    private static func apply(_ step: Step, to node: ParameterValue, root: ParameterValue, into result: inout [ParameterValue]) {
+        switch (step, node) {
+        case (.key(let key), .dictionary(let members)):
+            if let value = members[key] { result.append(value) }
+        case (.index(let index), .array(let items)):
+            let position = index < 0 ? items.count + index : index
+            if items.indices.contains(position) { result.append(items[position]) }
+        case (.wildcard, _):
+            result += children(of: node)
+        case (.slice, .array(let items)):
+            result += positions(step, count: items.count).map { items[$0] }
+        case (.descendants, _):
+            result += depthFirst(from: node, children: children(of:))
+        case (.filter(let filter), _):
+            result += children(of: node).filter { filter.holds(for: $0, root: root) }
+        default:
+            break
+        }
+    }
+
+    private static func children(of node: ParameterValue) -> [ParameterValue] {
+        switch node {
+        case .array(let items): items
+        case .dictionary(let members): Array(members.values)
+        default: []
+        }
+    }
+
+    /// The indices a slice selects in an array of `count` elements, in the slice's order (RFC 9535 §2.3.4).
+    static func positions(_ step: Step, count: Int) -> [Int] {
+        guard case .slice(let start, let end, let stride) = step else { return [] }
+        let increment = stride ?? 1
+        guard increment != 0, count > 0 else { return [] }
+        func normalized(_ bound: Int) -> Int { bound >= 0 ? bound : count + bound }
+        // Forwards from the lower bound up to the end, or backwards from the start down to the end.
+        var position: Int
+        let continues: (Int) -> Bool
+        if increment > 0 {
+            let upper = min(max(normalized(end ?? count), 0), count)
+            position = min(max(normalized(start ?? 0), 0), count)
+            continues = { $0 < upper }
+        } else {
+            let lower = min(max(end.map(normalized) ?? -1, -1), count - 1)
+            position = min(max(normalized(start ?? count - 1), -1), count - 1)
+            continues = { lower < $0 }
+        }
+        var positions: [Int] = []
+        while continues(position) {
+            positions.append(position)
+            let (next, overflow) = position.addingReportingOverflow(increment)
+            if overflow { break }
+            position = next
+        }
+        return positions
+    }
+
+    /// `value` without what `step` then `rest` select under it.
+    static func removeSelected(_ step: Step, _ rest: ArraySlice<Step>, from value: ParameterValue, root: ParameterValue? = nil) -> ParameterValue {
+        let root = root ?? value
+        if step == .descendants {
+            // The steps after `..` apply here and at every level below.
+            var removed = rest.isEmpty ? value : remove(rest, from: value)
+            switch removed {
+            case .array(var items):
+                for index in items.indices { items[index] = removeSelected(.descendants, rest, from: items[index], root: root) }
+                removed = .array(items)
+            case .dictionary(var members):
+                for key in members.keys { members[key] = members[key].map { removeSelected(.descendants, rest, from: $0, root: root) } }
+                removed = .dictionary(members)
+            default: break
+            }
+            return removed
+        }
+        func selected(_ child: ParameterValue) -> Bool {
+            if case .filter(let filter) = step { return filter.holds(for: child, root: root) }
+            return true
+        }
+        switch value {
+        case .array(var items):
+            let chosen: [Int] = if case .slice = step { positions(step, count: items.count) } else { items.indices.filter { selected(items[$0]) } }
+            if rest.isEmpty {
+                for index in Set(chosen).sorted(by: >) { items.remove(at: index) }
+            } else {
+                for index in Set(chosen) { items[index] = remove(rest, from: items[index]) }
+            }
+            return .array(items)
+        case .dictionary(var members):
+            guard step == .wildcard || { if case .filter = step { true } else { false } }() else { return value }
+            for (key, child) in members where selected(child) {
+                if rest.isEmpty { members.removeValue(forKey: key) } else { members[key] = remove(rest, from: child) }
+            }
+            return .dictionary(members)
+        default:
+            return value
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Crypto
+import TincanCore
+
+extension TaskResult {
+    /// The value `fact` names in this exchange, or why there is none.
+    func value(of fact: ResponseValue) -> Result<ParameterValue, CaptureFailure> {
+        switch fact {
+        case .url:
+            return .success(.string(request.url.string))
+        case .redirects:
+            return .success(.integer(Int64(redirects.count)))
+        case .duration:
+            return .success(.integer(Int64((metrics.total.inSeconds * 1000).rounded())))
+        case .location:
+            if let location = response?.headers["Location"] { return .success(.string(location)) }
+            if let last = redirects.last { return .success(.string(last.to.string)) }
+            return .failure(response == nil ? .noResponse : .noHeader("Location"))
+        case .cookie(let text):
+            guard case .success(let (name, attribute)) = CookieAttribute.split(text) else { return .failure(.noCookie(text)) }
+            let fields = redirects.flatMap(\.setCookies) + (response?.headers.values(named: "Set-Cookie") ?? [])
+            guard let field = fields.last(where: { Self.cookiePair($0)?.name == name }) else { return .failure(.noCookie(name)) }
+            return attribute.value(in: field).map { .success($0) } ?? .failure(.noCookieAttribute(name, attribute.rawValue))
+        case .bodySize, .bodySHA256, .bodyMD5:
+            if let download { return .failure(.bodyDownloaded(download.path)) }
+            return .success(Self.bodyFact(fact, of: data))
+        }
+    }
+
+    /// The body's size or digest (lowercase hexadecimal).
+    static func bodyFact(_ fact: ResponseValue, of data: [UInt8]) -> ParameterValue {
+        switch fact {
+        case .bodySHA256: .string(SHA256.hash(data: data).map { hex($0) }.joined())
+        case .bodyMD5: .string(Insecure.MD5.hash(data: data).map { hex($0) }.joined())
+        default: .integer(Int64(data.count))
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
+    }
+
+    /// The name and value of a `Set-Cookie` field (RFC 6265 §5.2: up to the first `;`, split at
+    /// the first `=`, trimmed), or nil when it has no name.
+    static func cookiePair(_ field: String) -> (name: String, value: String)? {
+        let pair = field.prefix { $0 != ";" }
+        guard let equals = pair.firstIndex(of: "=") else { return nil }
+        let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : (name, pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+    }
+}

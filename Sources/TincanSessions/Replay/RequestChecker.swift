@@ -1,0 +1,79 @@
+import Foundation
+import OrderedCollections
+import TincanCore
+
+/// Checks `assert: request:` on the request as built, before it is sent: its method, URL,
+/// query fields, headers and body paths.
+struct RequestChecker {
+    let request: HTTPRequest
+    let template: Template
+
+    func check(_ assertions: [Assertion]) -> [CheckResult] {
+        assertions.compactMap { assertion in
+            guard case .request(let check) = assertion else { return nil }
+            switch check {
+            case .method(let predicate):
+                return result("request method", predicate, .string(request.method))
+            case .url(let predicate):
+                return result("request url", predicate, .string(request.url.string))
+            case .query(let name, let predicate):
+                return result("request query \(name)", predicate, Self.queryFields(request.url.query).first { $0.name == name }.map { ParameterValue.string($0.value) })
+            case .header(let name, let predicate):
+                return result("request header \(name)", predicate, request.headers[name].map(ParameterValue.string))
+            case .body(let path, let predicate):
+                let name = "request body \(path.text)"
+                switch body {
+                case .success(let value):
+                    let found = path.value(in: value)
+                    return CheckResult(name: name, failure: path.tooMany(found) ?? failure(predicate, found, isNodeList: !path.isSingular))
+                case .failure(let reason):
+                    return CheckResult(name: name, failure: reason.description)
+                }
+            }
+        }
+    }
+
+    private func result(_ name: String, _ predicate: Predicate, _ actual: ParameterValue?) -> CheckResult {
+        CheckResult(name: name, failure: failure(predicate, actual))
+    }
+
+    private func failure(_ predicate: Predicate, _ actual: ParameterValue?, isNodeList: Bool = false) -> String? {
+        predicate.failure(for: actual, isNodeList: isNodeList, template: template)
+    }
+
+    /// Why a request's body has no value for a path.
+    struct BodyFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The body as a value tree: JSON, or a form's fields (`application/x-www-form-urlencoded`).
+    private var body: Result<ParameterValue, BodyFailure> {
+        guard case .bytes(let bytes) = request.body else {
+            return .failure(BodyFailure(description: request.body.length == nil || request.body.length == 0
+                ? "the request has no body" : "the request's body is a file or a multipart form, which body paths do not read"))
+        }
+        if request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            var fields: OrderedDictionary<String, ParameterValue> = [:]
+            for field in Self.queryFields(String(decoding: bytes, as: UTF8.self)) where fields[field.name] == nil { fields[field.name] = .string(field.value) }
+            return .success(.dictionary(fields))
+        }
+        do {
+            return .success(try JSONParser.parse(bytes: bytes))
+        } catch {
+            return .failure(BodyFailure(description: "the request's body is not JSON or a form: \(error)"))
+        }
+    }
+
+    /// The fields of a query string or form body, decoded (`+` is a space, `%XX` a byte).
+    static func queryFields(_ query: String?) -> [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        func decode(_ part: Substring) -> String {
+            let spaced = part.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        return query.split(separator: "&").map { field in
+            let pieces = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (decode(pieces[0]), pieces.count > 1 ? decode(pieces[1]) : "")
+        }
+    }
+}
