@@ -51,6 +51,7 @@ struct HARCommandTests {
             let responses = entries.compactMap { $0["response"] as? [String: Any] }
             #expect(requests.map { $0["url"] as? String } == ["/json", "/anything/items?api_key=••••••", "/bytes/16"].map { server.baseURL + $0 })
             #expect(responses.map { $0["status"] as? Int } == [200, 200, 200])
+            #expect(requests.map { $0["httpVersion"] as? String } == responses.map { $0["httpVersion"] as? String })
             let headers = try #require(requests[1]["headers"] as? [[String: String]])
             #expect(headers.first { $0["name"] == "Authorization" }?["value"] == "Bearer ••••••")
             #expect(headers.first { $0["name"] == "X-Trace" }?["value"] == "t-1")

@@ -58,7 +58,8 @@ struct HARWriter {
         var entry: OrderedDictionary<String, ParameterValue> = ["startedDateTime": .string(dates.string(from: exchange.started))]
         let timings = Self.timings(exchange.result?.metrics)
         entry["time"] = timings.time
-        entry["request"] = request(exchange.request, label: label)
+        // The request went in the version the response came back in; unsent, HTTP/1.1 is assumed.
+        entry["request"] = request(exchange.request, version: exchange.result?.response?.version.description ?? "HTTP/1.1", label: label)
         entry["response"] = exchange.result.flatMap { result in result.response.map { response($0, result: result) } } ?? Self.emptyResponse
         entry["cache"] = .dictionary([:])
         entry["timings"] = timings.phases
@@ -73,11 +74,11 @@ struct HARWriter {
 
     // MARK: - Request
 
-    mutating func request(_ request: HTTPRequest, label: String) -> ParameterValue {
+    mutating func request(_ request: HTTPRequest, version: String, label: String) -> ParameterValue {
         var object: OrderedDictionary<String, ParameterValue> = [
             "method": .string(request.method),
             "url": .string(text(url: request.url.string)),
-            "httpVersion": "HTTP/1.1",
+            "httpVersion": .string(version),
             "cookies": cookies(request.headers.fields.filter { HTTPHeaders.same($0.name, "Cookie") }.flatMap { Self.cookiePairs($0.value) }),
             "headers": headers(request.headers),
             "queryString": pairs(HAR.formPairs(request.url.query ?? "", plusIsSpace: false) ?? []),
