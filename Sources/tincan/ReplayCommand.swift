@@ -55,6 +55,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("record-to"), help: "Save the session with the recorded responses to FILE instead of over the session file (one session file only).")
     var recordTo: String?
 
+    @Option(name: .customLong("record-har"), help: "Write every exchange, with its response and timings, to FILE as one HAR log (secrets hidden unless --show-secrets).")
+    var recordHAR: String?
+
     @Flag(help: "Start the embedded demo server on a free loopback port and set the variable server to its URL.")
     var demo = false
 
@@ -64,7 +67,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "List every check and capture, not only failures.")
     var verbose = false
 
-    @Flag(name: .customLong("show-secrets"), help: "Show captured values whose names look secret (token, password…) instead of hiding them.")
+    @Flag(name: .customLong("show-secrets"), help: "Show captured values whose names look secret (token, password…) instead of hiding them, and keep secrets in --record-har's log.")
     var showSecrets = false
 
     func run() async throws {
@@ -162,14 +165,14 @@ struct ReplayCommand: AsyncParsableCommand {
         // Output that did not arrive makes the run a failure (exit 23) before anything is saved.
         if let failure = progress.lines.firstFailure { throw failure }
         if let firstError, batch.count == 1 { throw firstError }
+        if let recordHAR {
+            let runs = zip(batch, results).compactMap { file, result in (try? result.get()).map { (file.session, $0.report) } }
+            try Self.writeHAR(runs, to: recordHAR, showSecrets: showSecrets)
+        }
         if format != .text {
             let text = ReportWriter.render(reports, duration: duration, format: format, showSecrets: showSecrets)
             if let output {
-                do {
-                    try AtomicFile.write(Array(text.utf8), to: output)
-                } catch {
-                    throw CLIFailure.writeFailed(error)
-                }
+                try writeFile(text, to: output)
             } else {
                 try StandardOutput.print(text)
             }

@@ -9,8 +9,8 @@ import TincanSessions
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a curl command, a .http file, an OpenAPI document, a Postman collection or an Insomnia export as a session.",
-        subcommands: [ImportCurl.self, ImportHTTP.self, ImportOpenAPI.self, ImportPostman.self, ImportInsomnia.self]
+        abstract: "Import a curl command, a .http file, an OpenAPI document, a Postman collection, an Insomnia export or a HAR file as a session.",
+        subcommands: [ImportCurl.self, ImportHTTP.self, ImportOpenAPI.self, ImportPostman.self, ImportInsomnia.self, ImportHAR.self]
     )
 }
 
@@ -111,19 +111,22 @@ struct ImportHTTP: ParsableCommand {
     }
 }
 
-/// `tincan export FILE --format curl|http`.
+/// `tincan export FILE --format curl|http|har`.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a session's requests as curl commands or a .http file.",
+        abstract: "Export a session's requests as curl commands, a .http file or a HAR log.",
         discussion: "Variables are expanded from the file, --env and --var. Values captured while replaying are unknown until then, so they stay as {{name}}."
     )
 
     @Argument(help: "The session file.")
     var file: String
 
-    @Option(help: "The format written: a curl command line or a .http file.")
+    @Option(help: "The format written: a curl command line, a .http file or a HAR log.")
     var format: ExportFormat = .curl
+
+    @Flag(name: .customLong("show-secrets"), help: "Keep credentials, tokens and cookies in a HAR log instead of hiding them.")
+    var showSecrets = false
 
     @Option(help: "Only this request: its number (from 1) or its name.")
     var request: String?
@@ -135,6 +138,9 @@ struct ExportCommand: ParsableCommand {
     var variables: [String] = []
 
     func run() throws {
+        if showSecrets, format != .har {
+            throw CLIFailure.badInput("--show-secrets applies to --format har; curl commands and .http files always hold the request as sent")
+        }
         let session = try loadSession(file)
         guard !session.requests.isEmpty else {
             throw CLIFailure.badInput("\(file): the session has no requests, so there is nothing to export")
@@ -159,7 +165,9 @@ struct ExportCommand: ParsableCommand {
         }
         var text: String
         var warnings: [String] = []
-        if format == .curl {
+        if format == .har {
+            (text, warnings) = Self.harText(built, showSecrets: showSecrets)
+        } else if format == .curl {
             text = built.map { item in
                 let exported = CurlCommand.export(item.request, resolved: item.resolved)
                 warnings += exported.warnings.map { "request '\(item.name)': \($0)" }
@@ -224,6 +232,7 @@ func parseVariables(_ items: [String]) throws -> [String: String] {
 enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
     case curl
     case http
+    case har
 }
 
 extension ReportWriter.Format: ExpressibleByArgument {}

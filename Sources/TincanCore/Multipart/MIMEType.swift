@@ -9,6 +9,13 @@ public enum MIMEType {
         table[pathExtension.lowercased()] ?? "application/octet-stream"
     }
 
+    /// The type of a Content-Type value, lower case and without its parameters
+    /// (`application/json` from `application/json; charset=utf-8`), or nil when it is empty.
+    public static func essence(of contentType: String) -> String? {
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return type.isEmpty ? nil : type.lowercased()
+    }
+
     static let table: [String: String] = [
         "txt": "text/plain", "text": "text/plain", "log": "text/plain", "md": "text/markdown",
         "html": "text/html", "htm": "text/html", "css": "text/css", "csv": "text/csv",

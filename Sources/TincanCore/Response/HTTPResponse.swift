@@ -27,9 +27,7 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// The MIME type from Content-Type, lower case and without parameters, or nil.
     public var mimeType: String? {
-        guard let contentType = headers["Content-Type"] else { return nil }
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return type.isEmpty ? nil : type.lowercased()
+        headers["Content-Type"].flatMap(MIMEType.essence(of:))
     }
 
     /// The `charset` parameter of Content-Type, lower case, or nil.

@@ -16,7 +16,7 @@ public final class RequestSettings: Sendable {
     struct State: Sendable {
         var headers: HTTPHeaders
         var observed = ObservedProperties()
-        var methodsEncodingParametersInURI: Set<String> = ["GET", "HEAD", "DELETE"]
+        var methodsEncodingParametersInURI = RequestSettings.defaultMethodsEncodingParametersInURI
         var queryStringSerialization: QueryStringSerialization?
     }
 
@@ -95,6 +95,9 @@ public final class RequestSettings: Sendable {
     public func updateObservedProperties(_ body: (inout ObservedProperties) -> Void) {
         state.withLock { body(&$0.observed) }
     }
+
+    /// The methods whose parameters go into the URI unless the settings say otherwise.
+    public static let defaultMethodsEncodingParametersInURI: Set<String> = ["GET", "HEAD", "DELETE"]
 
     /// The methods whose parameters go into the URI (GET, HEAD and DELETE by default), upper case.
     public var methodsEncodingParametersInURI: Set<String> {

@@ -101,6 +101,16 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
         case binaryFormPart
         /// A form part that is a stream.
         case streamFormPart
+
+        // MARK: HAR import
+
+        /// A HAR file larger than an import reads.
+        case harTooLarge(limit: Int)
+        /// A file that is not JSON, and why.
+        case harNotJSON(String)
+        /// A value without the shape HAR gives it: where in the log (`log.entries[2].request`),
+        /// and what was expected there.
+        case expectedHAR(at: String, String)
     }
 
     /// What went wrong.
@@ -164,6 +174,9 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
         case .bodyLineIsSyntax(let line): "the body line '\(line)' would be read as .http syntax, not text; save the body to a file and use body: {file: PATH}"
         case .binaryFormPart: "a form part holds bytes that are not text, which .http files cannot hold; send it as a file part"
         case .streamFormPart: "a form part is a stream, which .http files cannot hold; send it as a file part"
+        case .harTooLarge(let limit): "the file holds more than the \(limit >> 20) MiB a HAR import reads"
+        case .harNotJSON(let reason): "expected a HAR file (JSON): \(reason)"
+        case .expectedHAR(let path, let expected): "\(path): expected \(expected)"
         }
     }
 }

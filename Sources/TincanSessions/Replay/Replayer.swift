@@ -44,6 +44,8 @@ public struct RequestOutcome: Sendable {
     public var state: State = .passed
     /// The status code, when a response arrived.
     public var status: Int?
+    /// When the request was last sent, for a HAR log's `startedDateTime`; nil when it was not.
+    public var started: Date?
     /// The whole exchange, redirects and retries included.
     public var duration: Double = 0
     public var checks: [CheckResult] = []
@@ -229,6 +231,7 @@ public final class Replayer: Sendable {
     /// - Returns: The evaluation, when a response arrived to evaluate.
     private func send(_ request: HTTPRequest, options taskOptions: TaskOptions, saved: SavedRequest, template: Template, manager: URLSessionManager, outcome: inout RequestOutcome) async -> ResponseEvaluation? {
         let result: TaskResult
+        outcome.started = Date()
         do {
             let task = try manager.task(with: request, options: taskOptions)
             task.resume()
