@@ -24,16 +24,10 @@ extension TLSDiagnosis {
         do {
             let context = try NIOSSLContext(configuration: configuration)
             let serverName = host.isIPAddress ? nil : host
-            let channel = try await ClientBootstrap(group: eventLoop)
-                .connectTimeout(limit)
-                .channelInitializer { channel in
-                    channel.eventLoop.scheduleTask(in: limit) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: serverName))
-                        try channel.pipeline.syncOperations.addHandler(received)
-                    }
-                }
-                .connect(host: host, port: port).get()
+            let channel = try await connect(host: host, port: port, eventLoop: eventLoop, limit: limit) { channel in
+                try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: serverName))
+                try channel.pipeline.syncOperations.addHandler(received)
+            }
             try await withTaskCancellationHandler {
                 try await channel.closeFuture.get()
             } onCancel: {

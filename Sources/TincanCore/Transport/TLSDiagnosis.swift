@@ -67,20 +67,13 @@ public enum TLSDiagnosis {
             do {
                 let context = try NIOSSLContext(configuration: .makeClientConfiguration())
                 let serverName = host.isIPAddress ? nil : host
-                let channel = try await ClientBootstrap(group: eventLoop)
-                    .connectTimeout(limit)
-                    .channelInitializer { channel in
-                        // Armed as the connection starts, so connecting and the handshake share one bound.
-                        channel.eventLoop.scheduleTask(in: limit) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
-                        return channel.eventLoop.makeCompletedFuture {
-                            let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName) { (certificates: [NIOSSLCertificate], verdict: EventLoopPromise<NIOSSLVerificationResult>) in
-                                presented.withLock { $0 = certificates }
-                                verdict.succeed(NIOSSLVerificationResult.failed)
-                            }
-                            try channel.pipeline.syncOperations.addHandler(handler)
-                        }
+                let channel = try await connect(host: host, port: port, eventLoop: eventLoop, limit: limit) { channel in
+                    let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName) { (certificates: [NIOSSLCertificate], verdict: EventLoopPromise<NIOSSLVerificationResult>) in
+                        presented.withLock { $0 = certificates }
+                        verdict.succeed(NIOSSLVerificationResult.failed)
                     }
-                    .connect(host: host, port: port).get()
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
                 // A cancel that came while connecting closes it now; one that comes later, at once.
                 let stop = cancelled.withLock { isCancelled in
                     if !isCancelled { opened.withLock { $0 = channel } }
@@ -103,6 +96,19 @@ public enum TLSDiagnosis {
         }
         guard !chain.isEmpty, !(await verifies(chain, against: trust)) else { return nil }
         return reason(forChain: chain, trust: trust)
+    }
+
+    /// A connection to `host`:`port` whose pipeline `configure` sets up, closed at `limit` from
+    /// its start: connecting, the handshake and whatever follows share one bound.
+    static func connect(host: String, port: Int, eventLoop: any EventLoop, limit: TimeAmount,
+                        configure: @escaping @Sendable (any Channel) throws -> Void) async throws -> any Channel {
+        try await ClientBootstrap(group: eventLoop)
+            .connectTimeout(limit)
+            .channelInitializer { channel in
+                channel.eventLoop.scheduleTask(in: limit) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
+                return channel.eventLoop.makeCompletedFuture { try configure(channel) }
+            }
+            .connect(host: host, port: port).get()
     }
 
     /// Whether `chain` (leaf first) verifies against the roots `trust` names, by RFC 5280's rules.
