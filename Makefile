@@ -35,7 +35,7 @@ deps-test: deps-run
 	$(call apt_install,tmux curl tinyproxy microsocks openssl nghttp2-server)
 
 deps-bench: deps-run
-	$(call apt_install,curl python3 python3-pip time)
+	$(call apt_install,curl python3 python3-pip time openssl)
 	@# Posting, the reference for the first-paint benchmark. tree-sitter 0.26 crashes the language
 	@# bindings Posting's syntax highlighting pulls in, so it stays below 0.26.
 	-@command -v posting >/dev/null || python3 -m pip install -q posting 'tree-sitter<0.26' 2>/dev/null \

@@ -460,11 +460,11 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         }
     }
 
-    /// The response head, for a response that arrived whole before the request body was sent;
-    /// stops the idle timer.
     /// Whether a response head arrived.
     var receivedHead: Bool { state.withLock { $0.response != nil } }
 
+    /// The response head, for a response that arrived whole before the request body was sent;
+    /// stops the idle timer.
     func completeEarly() -> HTTPResponse? {
         cancelIdleTimer()
         return state.withLock { $0.response }
