@@ -37,6 +37,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The TLS handshake's completion, which TLSDiagnosis.alert waits for.
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Reads a refused certificate's names and dates, to say why it was refused.
                 .product(name: "X509", package: "swift-certificates"),

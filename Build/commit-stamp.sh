@@ -7,7 +7,7 @@ package=$1
 folder=$2
 mkdir -p "$folder"
 commit=$(git -C "$package" rev-parse --short=12 HEAD 2>/dev/null || true)
-if [ -n "$commit" ] && [ -n "$(git -C "$package" status --porcelain --untracked-files=no 2>/dev/null || true)" ]; then
+if [ -n "$commit" ] && [ -n "$(git -C "$package" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null || true)" ]; then
     commit="$commit-dirty"
 fi
 if [ -n "$commit" ]; then value="\"$commit\""; else value="nil"; fi

@@ -32,6 +32,12 @@ final class DemoConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
+        // An HTTP/2 stream (a child of the connection's channel) sends no Connection header,
+        // which HTTP/2 forbids (a route's `Connection: close` is dropped), and has no connection
+        // of its own to close.
+        case .head(var head) where context.channel.parent != nil:
+            head.headerFields[.connection] = nil
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .head(var head) where head.status.kind != .informational:
             if closesEveryConnection { head.headerFields[.connection] = "close" }
             closeAfterResponse = head.headerFields[.connection]?.lowercased() == "close"

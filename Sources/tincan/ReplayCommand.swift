@@ -116,6 +116,8 @@ struct ReplayCommand: AsyncParsableCommand {
         options.failFast = failFast
         options.compareRecorded = compareRecorded
         options.record = record || recordTo != nil
+        // The HAR is written after the run, with every response's body; nothing else needs them then.
+        options.keepsResponseBodies = recordHAR != nil
         if let maxBody { options.maximumBodyBytes = try SendCommand.bodyLimit(maxBody) }
         // A body file, upload or multipart file of `-` (issue 18 §7): standard input, read once
         // for every request that names it, never from a terminal.
@@ -193,7 +195,7 @@ struct ReplayCommand: AsyncParsableCommand {
     static let maximumFiles = 100_000
 
     /// The session files `arguments` name: a file as it is, a folder as every `*.tincan.yaml`
-    /// file under it (its subfolders too), in name order.
+    /// file under it (its subfolders too, hidden ones left out), in name order.
     ///
     /// - Throws: ``CLIFailure`` for a path that does not exist, a folder without session files,
     ///   or more than ``maximumFiles`` files.
@@ -213,6 +215,11 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             var found: [String] = []
             while let name = names.nextObject() as? String {
+                // Hidden files and folders (.git, an editor's backups) are not the user's sessions.
+                if (name as NSString).lastPathComponent.hasPrefix(".") {
+                    names.skipDescendants()
+                    continue
+                }
                 guard name.hasSuffix(".tincan.yaml") else { continue }
                 found.append((argument as NSString).appendingPathComponent(name))
                 if paths.count + found.count > maximumFiles {

@@ -40,6 +40,14 @@ struct ImportOutput: ParsableArguments {
         // Requests are added to a session file; a device or a FIFO (never-ending reads) is only written.
         if SendCommand.regularFileSize(output) != nil {
             session = try loadSession(output)
+            // The file keeps its own base: requests the import made relative to another one
+            // (a HAR whose entries share an origin) are made absolute again.
+            if let base = imported.base, base != session.base {
+                let origin = URLReference(parsing: base)
+                for index in imported.requests.indices where !imported.requests[index].url.contains("://") {
+                    imported.requests[index].url = URLReference(parsing: imported.requests[index].url).resolved(against: origin).description
+                }
+            }
             session.requests += imported.requests
             for (name, value) in imported.variables where session.variables[name] == nil { session.variables[name] = value }
             for (name, environment) in imported.environments {

@@ -97,6 +97,16 @@ struct HARCommandTests {
             #expect(compared.status == 0, "\(compared.stdout)\(compared.stderr)")
             #expect(compared.stdout.components(separatedBy: "✓ recorded body").count == 3, "\(compared.stdout)")
             #expect(compared.stdout.contains("✓ recorded header Content-Type") || compared.stdout.contains("✓ recorded header content-type"), "\(compared.stdout)")
+
+            // Added to a file with a base of its own, the HAR's requests keep their origin.
+            let other = try directory.write("other.tincan.yaml", Array("name: other\nbase: http://127.0.0.1:9/\n".utf8))
+            let merged = try await tincan(["import", "har", har, "-o", other])
+            #expect(merged.status == 0, "\(merged.stderr)")
+            let mergedText = try String(contentsOfFile: other, encoding: .utf8)
+            #expect(mergedText.contains("base: http://127.0.0.1:9/"))
+            #expect(mergedText.contains("url: \(server.baseURL)/"), "\(mergedText)")
+            let replayed = try await tincan(["replay", other, "--compare-recorded"])
+            #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
         }
     }
 

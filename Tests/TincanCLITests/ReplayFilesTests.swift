@@ -103,6 +103,9 @@ struct ReplayFilesTests {
         try FileManager.default.createDirectory(atPath: directory.path + "/more", withIntermediateDirectories: true)
         try directory.write("more/s4.tincan.yaml", Array("base: \"{{server}}/\"\nname: s4\nrequests:\n  - url: get\n".utf8))
         try directory.write("notes.txt", Array("not a session".utf8))
+        // A hidden folder's files (a checkout's .git, say) are not sessions to run.
+        try FileManager.default.createDirectory(atPath: directory.path + "/.hidden", withIntermediateDirectories: true)
+        try directory.write(".hidden/broken.tincan.yaml", Array("requests: [unclosed\n".utf8))
         let all = try await tincan(["replay", "--demo", "--test", directory.path])
         #expect(all.status == 0, "\(all.stdout)\n\(all.stderr)")
         #expect(all.stdout.contains("4 files, 7 requests: 4 files passed, 0 failed"), "\(all.stdout)")

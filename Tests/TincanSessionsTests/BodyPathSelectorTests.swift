@@ -103,6 +103,11 @@ struct BodyPathSelectorTests {
         #expect(try BodyPath(parsing: "$.store.book[*].title").select(in: cheap).map(\.scalarText) == ["Sword", "The Lord"])
         let sliced = try BodyPath(parsing: "$.n[::2]").removing(from: store)
         #expect(try BodyPath(parsing: "$.n").value(in: sliced) == .array([.integer(1), .integer(3), .integer(5)]))
+        // `$` in a filter is the whole body when removing too, as when selecting.
+        let body: ParameterValue = ["target": 2, "items": .array([["id": 1], ["id": 2], ["id": 3]])]
+        let path = try BodyPath(parsing: "$.items[?(@.id == $.target)]")
+        #expect(path.select(in: body) == [["id": 2]])
+        #expect(path.removing(from: body) == ["target": 2, "items": .array([["id": 1], ["id": 3]])])
     }
 
     @Test("a path that selects more than a million values stops there and says so")

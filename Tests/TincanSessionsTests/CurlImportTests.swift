@@ -145,6 +145,10 @@ struct CurlImportTests {
         let unlimited = try CurlCommand.parse("curl -L --max-redirs -1 http://h/")
         #expect(unlimited.request.flow.maxRedirects == 1_000)
         #expect(unlimited.warnings == ["--max-redirs -1: curl's unlimited redirects are kept as Tincan's most, 1000"])
+        // Anything else that is not 0…1000 is refused, naming the option, as curl refuses it.
+        for bad in ["abc", "1001", "-2"] {
+            #expect(throws: InterchangeError.self, "--max-redirs \(bad)") { try CurlCommand.parse("curl -L --max-redirs \(bad) http://h/") }
+        }
         // And back: the export says what the session says.
         var session = Session(base: nil, requests: [plain.request, try CurlCommand.parse("curl -L --max-redirs 3 http://h/").request])
         session.name = "r"

@@ -95,7 +95,7 @@ struct ExchangeChecksReplayTests {
     func exchangeChecks() async throws {
         let session = try Session.parse(Self.session, path: "s.tincan.yaml")
         try await withDemoServer { server in
-            let (report, _) = try await replay(session, on: server)
+            let (report, _) = try await replay(session, on: server) { $0.keepsResponseBodies = true }
             let outcomes = report.outcomes
             for outcome in outcomes.prefix(6) {
                 #expect(outcome.state == .passed, "\(outcome.name): \(outcome.checks.filter { !$0.passed }.map { "\($0.name): \($0.failure ?? "")" }) \(outcome.error ?? "")")

@@ -43,10 +43,15 @@ struct RetriesRowTests {
         #expect(state.editedSession.defaults.retryPolicy == nil)
     }
 
-    @Test("a request's own policy is what the row shows for it")
+    @Test("the row shows the session's policy, which it edits, and a request's own beside it")
     func aRequestsOwnPolicyIsShown() {
         var state = Fixtures.welcome()
         state.workspace.session.requests[state.workspace.selected].retryPolicy = SavedRetryPolicy(limit: 2)
-        #expect(PropertyRow.retries.value(in: state) == "2 (this request's)")
+        #expect(PropertyRow.retries.value(in: state) == "none; this request: 2")
+        setRetries("4", in: &state)
+        // The edit changes the value shown: the session's, with the request's still beside it.
+        #expect(state.editedSession.defaults.retryPolicy?.limit == 4)
+        #expect(PropertyRow.retries.value(in: state).hasPrefix("4, from "))
+        #expect(PropertyRow.retries.value(in: state).hasSuffix("; this request: 2"))
     }
 }

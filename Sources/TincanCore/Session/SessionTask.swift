@@ -297,11 +297,12 @@ public final class SessionTask: Sendable {
             for subscriber in inner.subscribers.values { subscriber.yield(event) }
             return true
         }
-        if delivered { notifyMonitors([event]) }
+        if delivered, !monitors.isEmpty { notifyMonitors([event]) }
     }
 
     /// Tells the monitors, outside the lock, so that a monitor may read the task.
     private func notifyMonitors(_ events: [TaskEvent]) {
+        guard !monitors.isEmpty else { return }
         for monitor in monitors {
             for event in events { monitor.task(self, didEmit: event) }
         }

@@ -85,8 +85,13 @@ struct TaskRunner {
             return result
         }
 
-        /// Records a retry and waits for it; false when the task was cancelled (at once, even mid-wait).
-        func retrying(_ reason: RetryReason, after delay: Double) async -> Bool {
+        /// Records a retry and waits for it; returns why the task ends instead: it was cancelled
+        /// (at once, even mid-wait), or the wait would now pass the deadline (the body thrown
+        /// away before it may have taken what the decision at the head left).
+        func retrying(_ reason: RetryReason, after delay: Double) async -> TransportError? {
+            if delay > 0, let left = remaining(), delay >= left {
+                return TransportError(.timedOut(.deadline, seconds: options.deadline))
+            }
             retries.append(reason)
             retryNote = nil
             // The response retried is not the task's answer: a cancel during the wait reports none.
@@ -98,10 +103,10 @@ struct TaskRunner {
                 do {
                     try await Task.sleep(for: .seconds(delay))
                 } catch {
-                    return false
+                    return TransportError(.cancelled)
                 }
             }
-            return !task.isCancelled && !Task.isCancelled
+            return task.isCancelled || Task.isCancelled ? TransportError(.cancelled) : nil
         }
 
         /// What is left of the deadline, in seconds, or nil for none.
@@ -167,7 +172,9 @@ struct TaskRunner {
                 let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: left,
                                                   uploadBytesPerSecond: options.uploadBytesPerSecond,
                                                   decompression: options.decompression,
-                                                  connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity, httpVersion: options.httpVersion))
+                                                  connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity,
+                                                                               // `.http2` offers what `.automatic` offers: one client serves both.
+                                                                               httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic))
                 response = try await transport.send(outgoing, options: hopOptions) { event in
                     switch event {
                     case .requestHeadSent:
@@ -225,7 +232,7 @@ struct TaskRunner {
                 }
                 switch asked {
                 case .retry(let reason, let delay):
-                    guard await retrying(reason, after: delay) else { return finish(TransportError(.cancelled)) }
+                    if let stop = await retrying(reason, after: delay) { return finish(stop) }
                     continue
                 case .doNotRetryBecause(let note):
                     retryNote = note
@@ -252,7 +259,7 @@ struct TaskRunner {
                 request = next.request
                 continue
             case .retry(let reason, let delay):
-                guard await retrying(reason, after: delay) else { return finish(TransportError(.cancelled)) }
+                if let stop = await retrying(reason, after: delay) { return finish(stop) }
                 continue
             case .notModified:
                 guard let validating else { return finish(nil) }

@@ -174,14 +174,16 @@ public final class AsyncHTTPClientTransport: Transport {
                     throw TransportError(.tls(reason))
                 }
                 // Over HTTP/2, a TLS 1.3 server's refusal of the client certificate reaches
-                // AsyncHTTPClient as a closed connection; a second look reads the alert.
-                if options.connection.proxy == nil, case .connectionClosed = failure.reason, !delegate.receivedHead,
-                   request.url.scheme?.lowercased() == "https", let host = request.url.host,
+                // AsyncHTTPClient as a closed connection; a second look reads the alert (over
+                // HTTP/1.1 the alert reaches the request itself). It never outlasts the deadline.
+                if options.connection.proxy == nil, options.connection.httpVersion != .http1_1, case .connectionClosed = failure.reason,
+                   !delegate.receivedHead, request.url.scheme?.lowercased() == "https", let host = request.url.host,
                    let alert = await TLSDiagnosis.alert(host: host, port: request.url.port ?? 443,
                                                         configuration: options.connection.clientIdentity.map { $0.configuring(tlsConfiguration) } ?? tlsConfiguration,
-                                                        eventLoop: eventLoop),
-                   case .tls = Self.transportError(alert, idleTimeout: options.idleTimeout, deadline: options.deadline).reason {
-                    throw Self.transportError(alert, idleTimeout: options.idleTimeout, deadline: options.deadline)
+                                                        eventLoop: eventLoop,
+                                                        limit: options.deadline.map { min(TLSDiagnosis.timeLimit, .milliseconds(seconds: $0)) } ?? TLSDiagnosis.timeLimit) {
+                    let refused = Self.transportError(alert, idleTimeout: options.idleTimeout, deadline: options.deadline)
+                    if case .tls = refused.reason { throw refused }
                 }
                 // AsyncHTTPClient drops the status of a refused CONNECT; a second ask reads it.
                 if let proxy = options.connection.proxy, proxy.kind == .http, let error = error as? HTTPClientError, error == .invalidProxyResponse,

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOTLS
 import Synchronization
 
 extension TLSDiagnosis {
@@ -12,11 +13,15 @@ extension TLSDiagnosis {
     /// alert reaches the request; over HTTP/2 AsyncHTTPClient reports only that the connection
     /// closed. So the diagnosis connects once more with the same configuration (the same client
     /// certificate and protocols, without checking the server's certificate, which the first
-    /// handshake already accepted), sends nothing, and reads what the server sends before it closes.
+    /// handshake already accepted), sends nothing, and reads what the server sends before it
+    /// closes. Such a refusal follows the client's last handshake message at once, so the look
+    /// ends ``alertGrace`` after its handshake completes: a server that simply waits for a
+    /// request costs that much, not the whole limit.
     ///
     /// - Parameter configuration: The TLS configuration of the refused connection.
     /// - Returns: The error the alert raised, for the caller to put in words.
     static func alert(host: String, port: Int, configuration: TLSConfiguration, eventLoop: any EventLoop, limit: TimeAmount = timeLimit) async -> (any Error)? {
+        guard limit > .zero else { return nil }
         guard !Task.isCancelled else { return nil }
         let received = FirstError()
         var configuration = configuration
@@ -39,6 +44,9 @@ extension TLSDiagnosis {
         return received.error
     }
 
+    /// How long the look waits for an alert once its handshake has completed.
+    static let alertGrace = TimeAmount.milliseconds(300)
+
     /// Keeps the first error the pipeline raises, and closes the channel on it.
     private final class FirstError: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
@@ -46,6 +54,14 @@ extension TLSDiagnosis {
 
         /// The first error raised, if any.
         var error: (any Error)? { first.withLock { $0 } }
+
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if case TLSUserEvent.handshakeCompleted? = event as? TLSUserEvent {
+                let channel = context.channel
+                channel.eventLoop.scheduleTask(in: TLSDiagnosis.alertGrace) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
+            }
+            context.fireUserInboundEventTriggered(event)
+        }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
             first.withLock { $0 = $0 ?? error }

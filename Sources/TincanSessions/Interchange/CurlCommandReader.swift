@@ -292,7 +292,7 @@ struct CurlCommandReader {
         guard HTTPMethod.isValid(request.method) else { throw InterchangeError(.invalidMethod(request.method)) }
         if !sendsData, formParts.isEmpty, upload == nil { noteBodilessRequest() }
         removeTincanDefaults()
-        noteRedirectsAndTimeouts()
+        try noteRedirectsAndTimeouts()
         finishRetry()
         request.headers = headers
         return CurlCommand.Imported(request: request, warnings: warnings)
@@ -398,23 +398,28 @@ struct CurlCommandReader {
         }
     }
 
-    mutating func noteRedirectsAndTimeouts() {
+    mutating func noteRedirectsAndTimeouts() throws(InterchangeError) {
         // A request says how it follows redirects (follow-redirects:, max-redirects:), so curl's
         // choice is kept: without -L it stops at the first redirect, with -L it follows up to
         // --max-redirs (50 by default in curl).
         if !location {
             request.flow.followRedirects = false
         } else {
-            let curlDefault = 50
-            let maximum = maximumRedirects.map { Int($0) } ?? curlDefault
-            switch maximum {
-            case let maximum? where maximum >= 0 && maximum <= Int(NumericRange.redirects.maximum):
-                if maximum != RedirectPolicy.standard.limit { request.flow.maxRedirects = maximum }
-            default:
-                // -1 is curl's "no limit"; a session's limit is at most 1,000.
-                request.flow.maxRedirects = Int(NumericRange.redirects.maximum)
-                warnings.append("--max-redirs \(maximumRedirects ?? ""): curl's unlimited redirects are kept as Tincan's most, \(request.flow.maxRedirects ?? 0)")
+            let maximum: Int
+            if let text = maximumRedirects, text.trimmingCharacters(in: .whitespaces) == "-1" {
+                // curl's "no limit"; a session's limit is at most 1,000.
+                maximum = Int(NumericRange.redirects.maximum)
+                warnings.append("--max-redirs -1: curl's unlimited redirects are kept as Tincan's most, \(maximum)")
+            } else if let text = maximumRedirects {
+                do {
+                    maximum = try NumericRange.redirects.named("--max-redirs").integer(parsing: text)
+                } catch {
+                    throw InterchangeError(.invalidNumber(error))
+                }
+            } else {
+                maximum = 50  // curl's default
             }
+            if maximum != RedirectPolicy.standard.limit { request.flow.maxRedirects = maximum }
             if let method, !["GET", "HEAD"].contains(method) {
                 warnings.append("-X \(method) -L: after a 303 redirect curl sends \(method) again, where Tincan switches to GET")
             }

@@ -157,7 +157,7 @@ struct InsomniaImporter {
             request.upload = SavedUpload(file: file)
         } else if let text = body.member("text")?.text {
             let converted = convert(text, place: place)
-            if (Self.isJSON(type) || type == "application/graphql"), !["GET", "HEAD", "DELETE"].contains(request.method),
+            if (Self.isJSON(type) || type == "application/graphql"), !RequestSettings.defaultMethodsEncodingParametersInURI.contains(request.method),
                let value = try? JSONParser.parse(bytes: Array(converted.utf8)), value.isCollection {
                 request.serializer = .json
                 request.params = value

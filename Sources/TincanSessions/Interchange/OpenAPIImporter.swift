@@ -182,7 +182,7 @@ struct OpenAPIImporter {
         if !others.isEmpty { notCarried.append("\(place): the body is imported as \(type); the other media types are not carried over: \(others.joined(separator: ", "))") }
         let value = try example(of: media, place: place)
         let lowered = type.lowercased()
-        let sendsParametersInQuery = ["GET", "HEAD", "DELETE"].contains(request.method)
+        let sendsParametersInQuery = RequestSettings.defaultMethodsEncodingParametersInURI.contains(request.method)
         if Self.isJSON(type), !sendsParametersInQuery, case .dictionary? = value {
             request.serializer = .json
             request.params = value

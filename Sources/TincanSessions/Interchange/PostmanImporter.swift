@@ -168,7 +168,7 @@ struct PostmanImporter {
     /// Raw text as the JSON serializer's parameters when it is a JSON object or list (and the
     /// method sends a body), else as the body.
     func setText(_ text: String, json: Bool, to request: inout SavedRequest) {
-        if json, !["GET", "HEAD", "DELETE"].contains(request.method), let value = try? JSONParser.parse(bytes: Array(text.utf8)), value.isCollection {
+        if json, !RequestSettings.defaultMethodsEncodingParametersInURI.contains(request.method), let value = try? JSONParser.parse(bytes: Array(text.utf8)), value.isCollection {
             request.serializer = .json
             request.params = value
         } else if !text.isEmpty {

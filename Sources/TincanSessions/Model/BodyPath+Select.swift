@@ -198,11 +198,10 @@ extension BodyPath {
     }
 
     /// `value` without what `step` then `rest` select under it.
-    static func removeSelected(_ step: Step, _ rest: ArraySlice<Step>, from value: ParameterValue, root: ParameterValue? = nil) -> ParameterValue {
-        let root = root ?? value
+    static func removeSelected(_ step: Step, _ rest: ArraySlice<Step>, from value: ParameterValue, root: ParameterValue) -> ParameterValue {
         if step == .descendants {
             // The steps after `..` apply here and at every level below.
-            var removed = rest.isEmpty ? value : remove(rest, from: value)
+            var removed = rest.isEmpty ? value : remove(rest, from: value, root: root)
             switch removed {
             case .array(var items):
                 for index in items.indices { items[index] = removeSelected(.descendants, rest, from: items[index], root: root) }
@@ -224,13 +223,13 @@ extension BodyPath {
             if rest.isEmpty {
                 for index in Set(chosen).sorted(by: >) { items.remove(at: index) }
             } else {
-                for index in Set(chosen) { items[index] = remove(rest, from: items[index]) }
+                for index in Set(chosen) { items[index] = remove(rest, from: items[index], root: root) }
             }
             return .array(items)
         case .dictionary(var members):
             guard step == .wildcard || { if case .filter = step { true } else { false } }() else { return value }
             for (key, child) in members where selected(child) {
-                if rest.isEmpty { members.removeValue(forKey: key) } else { members[key] = remove(rest, from: child) }
+                if rest.isEmpty { members.removeValue(forKey: key) } else { members[key] = remove(rest, from: child, root: root) }
             }
             return .dictionary(members)
         default:

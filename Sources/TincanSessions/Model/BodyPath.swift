@@ -114,25 +114,26 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
 
     /// `root` with the value at this path removed (used to ignore volatile fields when comparing).
     public func removing(from root: ParameterValue) -> ParameterValue {
-        Self.remove(steps[...], from: root)
+        Self.remove(steps[...], from: root, root: root)
     }
 
-    static func remove(_ steps: ArraySlice<Step>, from value: ParameterValue) -> ParameterValue {
+    /// `value` without what `steps` select under it; `root` is the whole body, which `$` in a filter names.
+    static func remove(_ steps: ArraySlice<Step>, from value: ParameterValue, root: ParameterValue) -> ParameterValue {
         guard let step = steps.first else { return value }
         let rest = steps.dropFirst()
-        if !step.isSingular { return removeSelected(step, rest, from: value) }
+        if !step.isSingular { return removeSelected(step, rest, from: value, root: root) }
         switch (step, value) {
         case (.key(let key), .dictionary(var dictionary)):
             if rest.isEmpty {
                 dictionary.removeValue(forKey: key)
             } else if let child = dictionary[key] {
-                dictionary[key] = remove(rest, from: child)
+                dictionary[key] = remove(rest, from: child, root: root)
             }
             return .dictionary(dictionary)
         case (.index(let index), .array(var array)):
             let position = index < 0 ? array.count + index : index
             guard array.indices.contains(position) else { return value }
-            if rest.isEmpty { array.remove(at: position) } else { array[position] = remove(rest, from: array[position]) }
+            if rest.isEmpty { array.remove(at: position) } else { array[position] = remove(rest, from: array[position], root: root) }
             return .array(array)
         default:
             return value

@@ -14,6 +14,11 @@ public struct ReplayOptions: Sendable {
     public var compareRecorded = false
     /// Save each response into its request's `recorded:`.
     public var record = false
+    /// Whether each outcome keeps its response body (the bytes and the decoded value) once it
+    /// has been checked, recorded and reported: `--record-har` writes them after the run. Without
+    /// it they are dropped, so a replay's memory does not grow with every response it has seen
+    /// (`repeat:` may run a request 100,000 times).
+    public var keepsResponseBodies = false
     /// The most response-body bytes kept in memory per request, or nil for no limit.
     public var maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes
     /// The process environment, for `{{$env.NAME}}`.
@@ -46,7 +51,8 @@ public struct RequestOutcome: Sendable {
     public var status: Int?
     /// When the request was last sent, for a HAR log's `startedDateTime`; nil when it was not.
     public var started: Date?
-    /// The whole exchange, redirects and retries included.
+    /// The last send's whole exchange, its redirects and the task's own retries (`retry-policy:`)
+    /// included; each `retry:` re-send is a send of its own, counted in ``attempts``.
     public var duration: Double = 0
     public var checks: [CheckResult] = []
     /// Why the request could not be built or sent, when it could not.
@@ -132,6 +138,10 @@ public final class Replayer: Sendable {
                         recordedSession.requests[index].recorded = Self.record(response, data: result.data, keeping: saved.recorded)
                     }
                     if outcome.state == .failed, options.failFast { stop = true }
+                    if !options.keepsResponseBodies, outcome.result != nil {
+                        outcome.result?.data = []
+                        outcome.result?.serialization?.body = .none
+                    }
                     outcomes.append(outcome)
                     progress(outcome)
                 }
@@ -193,7 +203,14 @@ public final class Replayer: Sendable {
         // `assert: request:` is checked on the request as built, whatever the response.
         let requestChecks = RequestChecker(request: request, template: template).check(saved.assertions)
         let requestPassed = requestChecks.allSatisfy(\.passed)
-        if let delay = flow.delay, delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
+        if let delay = flow.delay, delay > 0 {
+            // A replay stopped during the pause sends nothing more.
+            guard (try? await Task.sleep(for: .seconds(delay))) != nil else {
+                outcome.state = .failed
+                outcome.error = "cancelled before it was sent"
+                return
+            }
+        }
         let taskOptions: TaskOptions
         do {
             // The request's own max-body (or the session's default) wins over --max-body.

@@ -53,6 +53,9 @@ struct ResponseChecker {
     /// The decoded body as a value tree, when the serializer decoded JSON or a property list;
     /// decoded once, however many paths are checked and captured.
     let bodyValue: ParameterValue?
+    /// The body as a document for XPath, parsed on the first XPath check or capture and then
+    /// kept, however many there are.
+    private let markupDocument = ParsedOnce<Result<MarkupDocument, MarkupError>>()
 
     init(result: TaskResult, template: Template) {
         self.result = result
@@ -197,8 +200,16 @@ struct ResponseChecker {
     /// The body as an XML or HTML document, for XPath: HTML when the Content-Type says so or the
     /// body starts like an HTML page, XML otherwise.
     private var markup: Result<MarkupDocument, MarkupError> {
-        let type = result.response?.headers["Content-Type"]?.lowercased() ?? ""
-        return MarkupDocument.parse(result.data, html: type.contains("html") ? true : type.contains("xml") ? false : nil)
+        markupDocument.value {
+            let essence = result.response?.headers["Content-Type"].flatMap(MIMEType.essence(of:)) ?? ""
+            let html: Bool? = switch essence {
+            case "text/html", "application/xhtml+xml": true
+            case "text/xml", "application/xml": false
+            case let type where type.hasSuffix("+xml"): false
+            default: nil
+            }
+            return MarkupDocument.parse(result.data, html: html)
+        }
     }
 
     func compare(with recorded: RecordedResponse) -> [CheckResult] {
@@ -253,5 +264,17 @@ struct ResponseChecker {
         default:
             return actual == recorded ? nil : "\(path): recorded \(Predicate.show(recorded)), got \(Predicate.show(actual))"
         }
+    }
+}
+
+/// A value computed on first use and kept: the checker's parsed document.
+private final class ParsedOnce<Value> {
+    private var stored: Value?
+
+    func value(_ compute: () -> Value) -> Value {
+        if let stored { return stored }
+        let computed = compute()
+        stored = computed
+        return computed
     }
 }

@@ -3,14 +3,13 @@ import TincanSessions
 
 /// The Props tab's retries row: the session's `retry-policy:` limit (its other keys are kept).
 extension AppState {
-    /// The row's value: the policy the selected request is sent with.
+    /// The row's value: the session's policy, which the row edits, and the selected request's
+    /// own when it replaces it.
     var retriesText: String {
         let session = workspace.session
-        if session.requests.indices.contains(workspace.selected), let own = session.requests[workspace.selected].retryPolicy {
-            return "\(own.limit) (this request's)"
-        }
-        guard let policy = session.defaults.retryPolicy else { return "none" }
-        return "\(policy.limit), from \(ParameterValue.format(policy.delay ?? RetryPolicy.defaultDelay)) s"
+        let shared = session.defaults.retryPolicy.map { "\($0.limit), from \(ParameterValue.format($0.delay ?? RetryPolicy.defaultDelay)) s" } ?? "none"
+        guard session.requests.indices.contains(workspace.selected), let own = session.requests[workspace.selected].retryPolicy else { return shared }
+        return "\(shared); this request: \(own.limit)"
     }
 
     /// Sets the session's retry limit from the prompt: empty for no policy.
