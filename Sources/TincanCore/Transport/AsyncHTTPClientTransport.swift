@@ -67,6 +67,8 @@ public final class AsyncHTTPClientTransport: Transport {
         // HTTP/2 is offered in ALPN unless only HTTP/1.1 is wanted (`.http2` and `.automatic`
         // both offer h2 and http/1.1, as curl does; the server chooses).
         configuration.httpVersion = connection.httpVersion == .http1_1 ? .http1Only : .automatic
+        // Keeps swift-nio-http2's read buffer from growing with a download (see the aligner).
+        configuration.http2ConnectionDebugInitializer = HTTP2ReadAligner.install
         // Certificate errors must come back at once with their reason, not after retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         // The client's group is the one loop, so every connection is on it; asking for the loop
