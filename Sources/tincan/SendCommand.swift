@@ -158,7 +158,7 @@ struct SendCommand: AsyncParsableCommand {
         var output = StandardOutput()
         guard !offline else {
             switch format {
-            case .text: try output.write(try RequestPreview.text(request))
+            case .text: try output.write(try RequestPreview.text(request, httpVersion: httpVersion))
             case .json: try RequestJSON.write(request, to: &output)
             }
             try output.flush()

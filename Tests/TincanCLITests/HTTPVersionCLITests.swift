@@ -36,4 +36,13 @@ struct HTTPVersionCLITests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("--http1.1 and --http2 ask for different versions"))
     }
+
+    @Test("the offline preview's request line names the version each option tries first")
+    func offlinePreviewNamesTheVersion() async throws {
+        for (options, version) in [([String](), "HTTP/2"), (["--http2"], "HTTP/2"), (["--http1.1"], "HTTP/1.1")] {
+            let result = try await tincan(["send", "--offline"] + options + ["GET", "https://127.0.0.1:9/a"])
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("GET /a \(version)\n"), "\(options)")
+        }
+    }
 }

@@ -9,6 +9,9 @@ struct HTTPVersionTests {
         let plain = HTTPRequest(method: "GET", url: URLReference(parsing: "http://example.test/a"))
         #expect(try RequestPreview.text(secure).hasPrefix("GET /a HTTP/2\nHost: example.test\n"))
         #expect(try RequestPreview.text(plain).hasPrefix("GET /a HTTP/1.1\nHost: example.test\n"))
+        #expect(try RequestPreview.text(secure, httpVersion: .http1_1).hasPrefix("GET /a HTTP/1.1\n"))
+        #expect(try RequestPreview.text(secure, httpVersion: .http2).hasPrefix("GET /a HTTP/2\n"))
+        #expect(try RequestPreview.text(plain, httpVersion: .http2).hasPrefix("GET /a HTTP/1.1\n"))
     }
 
     @Test("the Explain view says how the version is chosen")
@@ -17,6 +20,9 @@ struct HTTPVersionTests {
         #expect(secure.step(.url)?.lines.contains { $0.text.hasPrefix("HTTPS offers HTTP/2 by ALPN") } == true)
         let plain = try RequestDraft(method: "GET", url: "http://example.test/a").explain()
         #expect(plain.step(.url)?.lines.contains { $0.text.hasPrefix("Plain http is sent as HTTP/1.1") } == true)
+        let draft = RequestDraft(method: "GET", url: "https://example.test/a")
+        let only = try draft.explain(try draft.build(), httpVersion: .http1_1)
+        #expect(only.step(.url)?.lines.contains { $0.text.hasPrefix("HTTP/1.1 only was asked for") } == true)
     }
 
     @Test("a status line carries the version the server answered in", arguments: [

@@ -102,3 +102,25 @@ struct UploadPreviewTests {
         #expect(download == (here as NSString).appendingPathComponent("out/result.json"), "\(saved.download ?? "")")
     }
 }
+
+@Suite("The preview names the HTTP version the request will try")
+struct VersionPreviewTests {
+    @Test("a request's http-version: 1.1 makes an https preview HTTP/1.1, and the Explain view says why")
+    func previewFollowsTheRequestsVersion() throws {
+        let directory = try TemporaryDirectory()
+        var pinned = SavedRequest(name: "Pinned", method: "GET", url: "https://127.0.0.1:9/a")
+        pinned.httpVersion = .http1_1
+        let path = directory.path + "/v.tincan.yaml"
+        try SessionFile.save(Session(name: "V", requests: [pinned, SavedRequest(name: "Auto", method: "GET", url: "https://127.0.0.1:9/b")]), to: path)
+        var state = AppState(width: 120, height: 40)
+        state.open(Workspace(session: try Session.load(path: path), path: path))
+        state.previewView = .explain
+        state.refreshPreview()
+        guard case let .request(_, first) = state.preview else { Issue.record("no preview: \(state.preview)"); return }
+        #expect(first.hasPrefix("GET /a HTTP/1.1\n"), "\(first)")
+        #expect(state.explanation?.step(.url)?.lines.contains { $0.text.hasPrefix("HTTP/1.1 only was asked for") } == true)
+        state.loadRequest(1)
+        guard case let .request(_, second) = state.preview else { Issue.record("no preview: \(state.preview)"); return }
+        #expect(second.hasPrefix("GET /b HTTP/2\n"), "\(second)")
+    }
+}

@@ -56,8 +56,9 @@ extension RequestDraft {
 
     /// Explains `request`, which ``build(settings:boundary:)`` already made from this draft with
     /// `settings` (so a caller that has built it does not build it twice).
-    public func explain(_ request: HTTPRequest, settings: RequestSettings = RequestSettings(), sessionHeaders: Set<String> = [], cookieFile: String? = nil) throws -> Explanation {
-        var steps = [explainURL(request)]
+    public func explain(_ request: HTTPRequest, settings: RequestSettings = RequestSettings(), sessionHeaders: Set<String> = [], cookieFile: String? = nil,
+                        httpVersion: HTTPVersionPreference = .automatic) throws -> Explanation {
+        var steps = [explainURL(request, httpVersion: httpVersion)]
         let parameters = try mergedParameters()
         let fileCount = items.reduce(0) { count, item in if case .file = item { count + 1 } else { count } }
         let isMultipart = serializer == .multipart || fileCount > 0
@@ -72,7 +73,7 @@ extension RequestDraft {
 
     // MARK: - URL
 
-    private func explainURL(_ request: HTTPRequest) -> Explanation.Step {
+    private func explainURL(_ request: HTTPRequest, httpVersion: HTTPVersionPreference) -> Explanation.Step {
         var lines: [Explanation.Line] = []
         let typed = url
         if let baseURL {
@@ -122,7 +123,7 @@ extension RequestDraft {
         if !queryItems.isEmpty {
             lines.append(.init("\(queryItems.count) query item\(queryItems.count == 1 ? "" : "s") (`name==value`) appended as typed, escaped: `\(queryItems.map(\.escaped).joined(separator: "&"))`.", .detail))
         }
-        lines.append(.init(HTTPVersion.negotiation(for: request.url), .detail))
+        lines.append(.init(HTTPVersion.negotiation(for: request.url, preference: httpVersion), .detail))
         lines.append(.init("Resolved: `\(request.url.string)`", .passed))
         return Explanation.Step(topic: .url, title: "URL", lines: lines)
     }

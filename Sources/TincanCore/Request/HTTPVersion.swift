@@ -23,16 +23,18 @@ public enum HTTPVersion: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The version the transport tries first for `url`. Over TLS it offers HTTP/2 by ALPN and
-    /// falls back to HTTP/1.1 when the server does not choose it; plain http is HTTP/1.1, since
-    /// the transport never upgrades a cleartext connection.
-    public static func firstTried(for url: URLReference) -> HTTPVersion {
-        url.scheme?.lowercased() == "https" ? .http2 : .http1_1
+    /// The version the transport tries first for `url` when `preference` is asked for. Over TLS
+    /// it offers HTTP/2 by ALPN, unless only HTTP/1.1 is asked for, and falls back to HTTP/1.1
+    /// when the server does not choose it; plain http is HTTP/1.1, since the transport never
+    /// upgrades a cleartext connection.
+    public static func firstTried(for url: URLReference, preference: HTTPVersionPreference = .automatic) -> HTTPVersion {
+        url.scheme?.lowercased() == "https" && preference != .http1_1 ? .http2 : .http1_1
     }
 
-    /// Why ``firstTried(for:)`` picks its version, in a sentence for the Explain view.
-    public static func negotiation(for url: URLReference) -> String {
-        switch firstTried(for: url) {
+    /// Why ``firstTried(for:preference:)`` picks its version, in a sentence for the Explain view.
+    public static func negotiation(for url: URLReference, preference: HTTPVersionPreference = .automatic) -> String {
+        if preference == .http1_1 { return "HTTP/1.1 only was asked for (`--http1.1`, `http-version: 1.1`), so HTTP/2 is not offered." }
+        return switch firstTried(for: url, preference: preference) {
         case .http2: "HTTPS offers HTTP/2 by ALPN and falls back to HTTP/1.1 when the server does not take it; the response shows the version used."
         default: "Plain http is sent as HTTP/1.1; HTTP/2 is offered only over TLS."
         }

@@ -6,13 +6,14 @@ public enum RequestPreview {
 
     /// The preview text, with `\n` line ends (the wire uses CRLF).
     ///
-    /// The request line names the version tried first (``HTTPVersion/firstTried(for:)``), and the
-    /// fields are written as HTTP/1.1 writes them, as `curl -v` shows an HTTP/2 request.
+    /// The request line names the version tried first with `httpVersion` asked for
+    /// (``HTTPVersion/firstTried(for:preference:)``), and the fields are written as HTTP/1.1
+    /// writes them, as `curl -v` shows an HTTP/2 request.
     ///
     /// - Throws: ``RequestSerializationError`` when a body file cannot be read.
-    public static func text(_ request: HTTPRequest, bodyLimit: Int = defaultBodyLimit) throws -> String {
+    public static func text(_ request: HTTPRequest, httpVersion: HTTPVersionPreference = .automatic, bodyLimit: Int = defaultBodyLimit) throws -> String {
         let head = request.wireHead
-        var lines = ["\(head.method) \(head.target) \(HTTPVersion.firstTried(for: request.url))"]
+        var lines = ["\(head.method) \(head.target) \(HTTPVersion.firstTried(for: request.url, preference: httpVersion))"]
         for field in head.headers { lines.append("\(field.name): \(field.value)") }
         lines.append("")
         var text = lines.joined(separator: "\n") + "\n"

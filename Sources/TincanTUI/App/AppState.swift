@@ -218,10 +218,11 @@ public struct AppState: Sendable {
             let resolved = try resolveSelected(in: session)
             self.resolved = resolved
             let request = try resolved.draft.build(boundary: boundary)
-            preview = .request(request, text: try RequestPreview.text(request))
+            preview = .request(request, text: try RequestPreview.text(request, httpVersion: resolved.options.httpVersion))
             // Only while the Explain view shows; it reads the request just built.
             if previewView == .explain {
-                var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile)
+                var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile,
+                                                                httpVersion: resolved.options.httpVersion)
                 explained.steps.append(Explanation.connection(to: request.url, options: resolved.options))
                 explanation = explained
             } else {
