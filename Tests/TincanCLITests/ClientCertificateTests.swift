@@ -96,6 +96,28 @@ struct ClientCertificateTests {
         }
     }
 
+    @Test("On a terminal an encrypted key's passphrase is asked for, not echoed, and opens the key")
+    func passphrasePrompt() async throws {
+        let fixture = try Fixture()
+        let key = try await fixture.encryptedKey(passphrase: "open sesame")
+        try await withDemoServer(tls: try fixture.server.serverConfiguration(requiringClientsOf: fixture.authority)) { server in
+            let command = "\(BuiltProducts.tincan) send --ca-file \(fixture.caFile) --cert \(fixture.certFile) --key \(key) GET \(server.baseURL)/get; echo EXIT=$?"
+            let terminal = try await TmuxSession(command: command, width: 200, height: 30)
+            _ = try await terminal.waitFor("Passphrase for \(key):")
+            try await terminal.send("open sesame", literal: true)
+            try await terminal.send("Enter")
+            let screen = try await terminal.waitFor(all: ["HTTP/2 200", "EXIT=0"])
+            #expect(!screen.contains("open sesame"), "\(screen)")
+        }
+        // A wrong answer at the prompt is the same refusal as a wrong TINCAN_KEY_PASSPHRASE.
+        let command = "\(BuiltProducts.tincan) send --offline --cert \(fixture.certFile) --key \(key) GET https://127.0.0.1:9/; echo EXIT=$?"
+        let terminal = try await TmuxSession(command: command, width: 200, height: 30)
+        _ = try await terminal.waitFor("Passphrase for \(key):")
+        try await terminal.send("not it", literal: true)
+        try await terminal.send("Enter")
+        _ = try await terminal.waitFor(all: ["cannot be decrypted: wrong passphrase", "EXIT=2"])
+    }
+
     @Test("A wrong passphrase is exit 2 naming --key, and the passphrase is not printed")
     func wrongPassphrase() async throws {
         let fixture = try Fixture()
