@@ -20,22 +20,17 @@ struct ImportHAR: ParsableCommand {
         if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue {
             throw CLIFailure.badInput("\(file) is a folder; expected a HAR file")
         }
-        guard let handle = FileHandle(forReadingAtPath: file) else { throw CLIFailure.badInput("\(file) cannot be read") }
-        defer { try? handle.close() }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try handle.read(upToCount: HAR.maximumFileBytes + 1) ?? Data()
-        } catch {
-            throw CLIFailure.badInput("\(file) cannot be read: \(error.localizedDescription)")
-        }
-        // A file, a pipe or a device is read no further than one byte past the limit, so memory
-        // stays bounded whatever it holds.
-        guard data.count <= HAR.maximumFileBytes else {
+            bytes = try BoundedFile.read(file, limit: HAR.maximumFileBytes)
+        } catch .tooLarge {
             throw CLIFailure.badInput("\(InterchangeError(.harTooLarge(limit: HAR.maximumFileBytes), at: file))")
+        } catch {
+            throw CLIFailure.badInput("\(file) \(error)")
         }
         let imported: HAR.Imported
         do {
-            imported = try HAR.parse(Array(data), path: file)
+            imported = try HAR.parse(bytes, path: file)
         } catch {
             throw CLIFailure.badInput("\(error)")
         }

@@ -37,4 +37,17 @@ struct BoundedMemoryTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("--max-body: 'lots' is not a number"), "\(result.stderr)")
     }
+
+    @Test("A session, collection or cookie file that never ends is refused at its limit, naming the file")
+    func endlessInputFiles() async throws {
+        let replay = try await tincan(["replay", "/dev/zero"])
+        #expect(replay.status == 2)
+        #expect(replay.stderr.contains("/dev/zero: holds more than 67,108,864 bytes (64.0 MiB), the most read into memory"), "\(replay.stderr)")
+        let openAPI = try await tincan(["import", "openapi", "/dev/zero"])
+        #expect(openAPI.status == 2)
+        #expect(openAPI.stderr.contains("/dev/zero: holds more than 67,108,864 bytes (64.0 MiB)"), "\(openAPI.stderr)")
+        let jar = try await tincan(["send", "--offline", "--cookie-jar", "/dev/zero", "GET", "http://127.0.0.1:9/"])
+        #expect(jar.status == 2)
+        #expect(jar.stderr.contains("/dev/zero") && jar.stderr.contains("holds more than 16,777,216 bytes (16.0 MiB)"), "\(jar.stderr)")
+    }
 }

@@ -82,6 +82,9 @@ public enum CookieFile {
         return text
     }
 
+    /// The largest cookie file read: browsers keep about 3,000 cookies of at most 4 KiB.
+    public static let maximumFileBytes = 16 << 20
+
     /// The cookies in the file at `path`; none when there is no file yet.
     ///
     /// - Throws: ``CookieFileError`` for a file that cannot be read, is not UTF-8, or has a
@@ -96,11 +99,13 @@ public enum CookieFile {
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
             throw CookieFileError(place: place, reason: .unreadable("it is a folder; expected a cookie file"))
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let code = access(path, R_OK) == 0 ? EIO : errno
-            throw CookieFileError(place: place, reason: .unreadable(String(cString: strerror(code))))
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, limit: maximumFileBytes)
+        } catch {
+            throw CookieFileError(place: place, reason: .unreadable(error.description))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CookieFileError(place: place, reason: .notUTF8)
         }
         return try cookies(in: text, path: path, now: now)

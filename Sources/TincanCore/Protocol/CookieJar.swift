@@ -110,14 +110,19 @@ public final class CookieJar: Sendable {
 
     // MARK: - RFC 6265 rules
 
+    /// The name and value of one `Set-Cookie` value (RFC 6265 §5.2: up to the first `;`, split
+    /// at the first `=`, trimmed), or nil when it has no `=` or no name and must be ignored.
+    public static func nameAndValue(ofSetCookie header: some StringProtocol) -> (name: String, value: String)? {
+        let pair = header.prefix { $0 != ";" }
+        guard let equals = pair.firstIndex(of: "=") else { return nil }
+        let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : (name, pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+    }
+
     /// Parses one `Set-Cookie` value (RFC 6265 §5.2 and §5.3), or nil when it must be ignored.
     static func parse(_ header: String, for url: URLReference, now: Date) -> Cookie? {
-        guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        var parts = header.split(separator: ";", omittingEmptySubsequences: false)[...]
-        guard let pair = parts.popFirst(), let equals = pair.firstIndex(of: "=") else { return nil }
-        let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
-        let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { return nil }
+        guard let host = url.host?.lowercased(), !host.isEmpty, let (name, value) = nameAndValue(ofSetCookie: header) else { return nil }
+        let parts = header.split(separator: ";", omittingEmptySubsequences: false).dropFirst()
 
         var cookie = Cookie(name: name, value: value, domain: host, path: defaultPath(url.path), expires: nil,
                             hostOnly: true, secure: false, httpOnly: false, sameSite: nil, created: now)

@@ -31,11 +31,7 @@ public enum CollectionFormat: String, Sendable, CaseIterable {
     ///
     /// - Throws: ``ConfigFileError`` naming the file, line and column, and what was expected.
     public func load(path: String) throws -> ImportedCollection {
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) > Int64(Self.maximumFileBytes) {
-            throw ConfigFileError(file: path, line: nil, column: nil, message: "is \(info.st_size) bytes; an import reads at most \(Self.maximumFileBytes >> 20) MiB")
-        }
-        return try run { try ConfigFile.load(path: path) }
+        try run { try ConfigFile.load(path: path, limit: Self.maximumFileBytes) }
     }
 
     /// Imports text; `path` names the file in errors.

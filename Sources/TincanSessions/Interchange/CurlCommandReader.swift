@@ -250,8 +250,8 @@ struct CurlCommandReader {
     func readFile(_ path: String) -> [UInt8]? {
         let full = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
         var info = stat()
-        guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= Self.fileReadLimit else { return nil }
-        return FileManager.default.contents(atPath: full).map { Array($0.prefix(Self.fileReadLimit)) }
+        guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return try? BoundedFile.read(full, limit: Self.fileReadLimit)
     }
 
     // MARK: - curl's defaults

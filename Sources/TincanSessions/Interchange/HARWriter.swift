@@ -151,7 +151,7 @@ struct HARWriter {
                 content["encoding"] = "base64"
             }
         }
-        let setCookies = response.headers.fields.filter { HTTPHeaders.same($0.name, "Set-Cookie") }.compactMap { Self.cookiePairs($0.value).first }
+        let setCookies = response.headers.fields.filter { HTTPHeaders.same($0.name, "Set-Cookie") }.compactMap { CookieJar.nameAndValue(ofSetCookie: $0.value) }
         return .dictionary([
             "status": .integer(Int64(response.statusCode)),
             "statusText": .string(HTTPResponse.reasonPhrase(forStatusCode: response.statusCode)),
@@ -219,7 +219,7 @@ struct HARWriter {
         .dictionary(["name": .string(name), "value": .string(value)])
     }
 
-    /// `a=1; b=2` (a Cookie header) or `a=1; Path=/` (a Set-Cookie header, whose first pair is the cookie).
+    /// The pairs of a Cookie header: `a=1; b=2`.
     static func cookiePairs(_ header: String) -> [(name: String, value: String)] {
         header.split(separator: ";").compactMap { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

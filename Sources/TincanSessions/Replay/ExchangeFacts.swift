@@ -41,12 +41,8 @@ extension TaskResult {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
     }
 
-    /// The name and value of a `Set-Cookie` field (RFC 6265 §5.2: up to the first `;`, split at
-    /// the first `=`, trimmed), or nil when it has no name.
+    /// The name and value of a `Set-Cookie` field, as the cookie jar reads them.
     static func cookiePair(_ field: String) -> (name: String, value: String)? {
-        let pair = field.prefix { $0 != ";" }
-        guard let equals = pair.firstIndex(of: "=") else { return nil }
-        let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
-        return name.isEmpty ? nil : (name, pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+        CookieJar.nameAndValue(ofSetCookie: field)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 import Yams
 
 /// Reading the YAML files Tincan is configured with and saves sessions in, with positions for every error.
@@ -8,12 +9,20 @@ public struct ConfigFile {
     /// The text the document was parsed from, to place what node marks do not point at.
     let text: String
 
-    /// Reads and parses a file whose top level must be a mapping (an empty file is an empty one).
-    public static func load(path: String) throws -> ConfigFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
+    /// The largest file read: the YAML tree of a file takes several times its size.
+    public static let maximumFileBytes = 64 << 20
+
+    /// Reads and parses a file whose top level must be a mapping (an empty file is an empty one),
+    /// of at most `limit` bytes.
+    public static func load(path: String, limit: Int = maximumFileBytes) throws -> ConfigFile {
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, limit: limit)
+        } catch .unreadable {
             throw ConfigFileError(file: path, line: nil, column: nil, reason: .unreadable)
+        } catch {
+            throw ConfigFileError(file: path, line: nil, column: nil, message: error.description)
         }
-        let bytes = [UInt8](data)
         if let offset = Self.firstInvalidUTF8(bytes) {
             let line = bytes[..<offset].lazy.filter { $0 == UInt8(ascii: "\n") }.count + 1
             let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
