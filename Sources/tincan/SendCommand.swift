@@ -285,7 +285,7 @@ struct SendCommand: AsyncParsableCommand {
     /// key that is not encrypted, or when there is neither (loading then says how to give one).
     static func passphrase(forKey path: String) -> String? {
         guard ClientIdentity.keyIsEncrypted(atPath: path) else { return nil }
-        if let value = ProcessInfo.processInfo.environment[ClientIdentity.passphraseVariable] { return value }
+        if let value = ProcessEnvironment.values[ClientIdentity.passphraseVariable] { return value }
         guard isatty(STDIN_FILENO) == 1, let typed = getpass("Passphrase for \(path): ") else { return nil }
         return String(cString: typed)
     }

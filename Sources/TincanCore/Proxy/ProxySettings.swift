@@ -147,7 +147,7 @@ public struct ProxyEnvironment: Sendable, Hashable {
 
     /// This process's proxy variables.
     public static var current: ProxyEnvironment {
-        ProxyEnvironment(ProcessInfo.processInfo.environment)
+        ProxyEnvironment(ProcessEnvironment.values)
     }
 
     /// The variable that names the proxy for a target of `scheme`, and its value.

@@ -25,7 +25,7 @@ public final class RequestSettings: Sendable {
     /// Creates settings with the default headers.
     ///
     /// - Parameter environment: Where the locale preference is read for Accept-Language.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessEnvironment.values) {
         state = Mutex(State(headers: Self.defaultHeaders(environment: environment)))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 
 /// The `:` command line's history: one command per line in `commands` beside the request
 /// history. Lines arrive with their secrets already hidden (the command line's parser knows
@@ -14,7 +15,7 @@ public struct CommandHistoryStore: Sendable {
     }
 
     /// The standard file: `commands` in the history file's directory.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = ProcessEnvironment.values) -> String {
         ((HistoryStore.defaultPath(environment: environment) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("commands")
     }
 

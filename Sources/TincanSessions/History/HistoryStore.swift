@@ -23,7 +23,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// The standard history file for an environment.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = ProcessEnvironment.values) -> String {
         let base: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = xdg

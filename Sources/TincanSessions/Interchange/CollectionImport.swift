@@ -124,7 +124,7 @@ extension Node {
     var parameterValue: ParameterValue {
         switch self {
         case .scalar(let scalar):
-            switch Resolver.default.resolveTag(of: self) {
+            switch ScalarTag.of(self) {
             case .int: return int.map { .integer(Int64($0)) } ?? .string(scalar.string)
             case .float: return float.map(ParameterValue.double) ?? .string(scalar.string)
             case .bool: return .bool(bool ?? false)

@@ -180,7 +180,7 @@ public struct ClientCertificateSettings: Sendable, Equatable {
     /// passphrase comes from `TINCAN_KEY_PASSPHRASE` (nothing prompts while a session runs).
     ///
     /// - Throws: ``ClientIdentityError`` for files that cannot be used.
-    public func identity(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ClientIdentityError) -> ClientIdentity? {
+    public func identity(environment: [String: String] = ProcessEnvironment.values) throws(ClientIdentityError) -> ClientIdentity? {
         guard let certificate else {
             if let key { throw ClientIdentityError(.key, path: key, .notPEM("tls: names a key without a cert")) }
             return nil

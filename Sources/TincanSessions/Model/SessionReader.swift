@@ -437,7 +437,7 @@ struct SessionReader {
     func parameter(_ node: Node) throws -> ParameterValue {
         switch node {
         case .scalar(let scalar):
-            switch Resolver.default.resolveTag(of: node) {
+            switch ScalarTag.of(node) {
             case .int:
                 guard let integer = node.int else { throw file.error(at: node, "'\(scalar.string)' is too large for an integer") }
                 return .integer(Int64(integer))
@@ -584,7 +584,7 @@ struct SessionReader {
     }
 
     func pairs(_ node: Node, _ expected: String) throws -> [(String, Node, Node)] {
-        if case .scalar(let scalar) = node, scalar.string.isEmpty || Resolver.default.resolveTag(of: node) == .null { return [] }
+        if case .scalar(let scalar) = node, scalar.string.isEmpty || ScalarTag.of(node) == .null { return [] }
         guard let mapping = node.mapping else { throw file.error(at: node, "expected \(expected)") }
         return try mapping.map { key, value in
             guard let name = key.scalar?.string else { throw file.error(at: key, "expected a text key") }

@@ -30,7 +30,7 @@ public struct Template: Sendable {
     public static let expansionLimit = 100_000
 
     /// Creates a template context.
-    public init(variables: [String: ParameterValue] = [:], environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(variables: [String: ParameterValue] = [:], environment: [String: String] = ProcessEnvironment.values) {
         self.variables = variables
         self.environment = environment
     }
@@ -73,7 +73,7 @@ public struct Template: Sendable {
     /// the one scan of the reference syntax, for expanding, for listing names, and for imports
     /// that rewrite another client's references.
     static func replacingReferences<Failure: Error>(in text: String, _ replacement: (String) throws(Failure) -> String) throws(Failure) -> String {
-        guard text.contains("{{") else { return text }
+        guard mayHoldReferences(text) else { return text }
         var result = ""
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
@@ -139,6 +139,17 @@ public struct Template: Sendable {
     }
 
     /// The names referred to in `text`, in order (quoted literals left out).
+    /// Whether `text` holds `{{`, looked for byte by byte: every value of every request is asked,
+    /// and Foundation's `contains` takes thousands of instructions to answer.
+    static func mayHoldReferences(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{"), previous == byte { return true }
+            previous = byte
+        }
+        return false
+    }
+
     static func references(in text: String) -> [String] {
         var names: [String] = []
         _ = replacingReferences(in: text) { name in

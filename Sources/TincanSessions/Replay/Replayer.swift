@@ -22,7 +22,7 @@ public struct ReplayOptions: Sendable {
     /// The most response-body bytes kept in memory per request, or nil for no limit.
     public var maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes
     /// The process environment, for `{{$env.NAME}}`.
-    public var processEnvironment = ProcessInfo.processInfo.environment
+    public var processEnvironment = ProcessEnvironment.values
     /// Standard input as the front end read it, for every request whose body file, upload or
     /// multipart file is `-` (``Session/readsStandardInput``); nil when none was read.
     public var standardInput: [UInt8]?

@@ -130,7 +130,7 @@ final class ReferenceCollector {
 
     /// Notes every reference in `string`, a value read from `node`.
     func note(_ string: String, at node: Node) {
-        guard string.contains("{{") else { return }
+        guard Template.mayHoldReferences(string) else { return }
         let names = Template.references(in: string)
         guard !names.isEmpty else { return }
         var cursor = node.mark.map(source.offset(of:)) ?? 0

@@ -167,7 +167,7 @@ public enum YAMLWriter {
         if string.contains(": ") || string.contains(" #") || string.contains("\t") { return false }
         if flow, string.contains(where: { ",[]{}".contains($0) }) { return false }
         if string.unicodeScalars.contains(where: isSpecial) { return false }
-        return Resolver.default.resolveTag(of: Node(string)) == .str
+        return ScalarTag.of(Node(string)) == .str
     }
 
     private static func isSpecial(_ scalar: Unicode.Scalar) -> Bool {

@@ -64,7 +64,7 @@ public struct Workspace: Sendable {
     }
 
     /// The variables in effect: the file's, the environment's, `--var`, then captures.
-    public func template(processEnvironment: [String: String] = ProcessInfo.processInfo.environment) throws -> Template {
+    public func template(processEnvironment: [String: String] = ProcessEnvironment.values) throws -> Template {
         var template = Template(variables: try session.variables(environment: environment, overrides: overrides), environment: processEnvironment)
         template.captured = captured
         return template

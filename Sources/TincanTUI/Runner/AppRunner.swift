@@ -169,7 +169,7 @@ public final class AppRunner: Sendable {
 
     /// Writes text to a temporary file, runs `$VISUAL` or `$EDITOR` (else `vi`) on it through
     /// the shell (so an editor with arguments works), and reads it back.
-    static func runEditor(_ text: String, fileExtension: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<String, EditorError> {
+    static func runEditor(_ text: String, fileExtension: String, environment: [String: String] = ProcessEnvironment.values) -> Result<String, EditorError> {
         let editor = environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
         let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(fileExtension)")
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {

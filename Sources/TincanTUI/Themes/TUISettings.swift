@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 import TincanSessions
 import TerminalUI
 import Yams
@@ -24,7 +25,7 @@ public struct TUISettings: Sendable {
     public var problems: [String] = []
 
     /// The directory Tincan's configuration lives in.
-    public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func configDirectory(environment: [String: String] = ProcessEnvironment.values) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             return (xdg as NSString).appendingPathComponent("tincan")
         }
@@ -38,7 +39,7 @@ public struct TUISettings: Sendable {
     ///   - themeOption: `--theme`: a theme name, or the path of a theme file.
     ///   - keymapOption: `--keymap`: the path of a keymap file.
     ///   - environment: Where `XDG_CONFIG_HOME` and `HOME` come from.
-    public static func load(themeOption: String? = nil, keymapOption: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> TUISettings {
+    public static func load(themeOption: String? = nil, keymapOption: String? = nil, environment: [String: String] = ProcessEnvironment.values) -> TUISettings {
         var settings = TUISettings(theme: BuiltinThemes.dark)
         let directory = configDirectory(environment: environment)
         settings.problems += settings.themes.addThemes(inDirectory: (directory as NSString).appendingPathComponent("themes")).map(\.description)
