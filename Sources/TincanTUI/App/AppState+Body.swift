@@ -63,7 +63,13 @@ extension AppState {
     /// Switches the response view; the search counts again in the new view's rows.
     mutating func showResponseView(_ view: ResponseView) {
         responseView = view
-        bodyList = ListState()
+        showNewBodyDocument()
+    }
+
+    /// After the shown document changed (another view, a filter set or cleared): the selection
+    /// at `row`, and the search counted again in the new rows.
+    mutating func showNewBodyDocument(selecting row: Int = 0) {
+        bodyList = ListState(selected: row)
         search.current = nil
         if let query = search.query { search.matchCount = bodyDocument?.matchCount(query) ?? 0 }
     }

@@ -54,9 +54,7 @@ extension AppState {
         guard matches.count <= BodyPath.selectionLimit else { return "\(trimmed) selects more than \(BodyPath.selectionLimit) values" }
         let saved = activeBodyFilter?.savedSelection ?? bodyList.selected
         bodyFilter = BodyFilter(path: trimmed, exchange: exchange.id, document: Self.filterDocument(matches, path: trimmed), matchCount: matches.count, savedSelection: saved)
-        bodyList = ListState()
-        search.current = nil
-        if let query = search.query { search.matchCount = bodyDocument?.matchCount(query) ?? 0 }
+        showNewBodyDocument()
         status = StatusMessage(matches.isEmpty ? "\(trimmed) selects nothing in this body. f changes the filter; an empty path clears it." : "\(trimmed): \(matches.count) value\(matches.count == 1 ? "" : "s"). f changes the filter; an empty path clears it.", matches.isEmpty ? .warning : .success)
         return nil
     }
@@ -69,9 +67,7 @@ extension AppState {
             return
         }
         bodyFilter = nil
-        bodyList = ListState(selected: filter.savedSelection)
-        search.current = nil
-        if let query = search.query { search.matchCount = bodyDocument?.matchCount(query) ?? 0 }
+        showNewBodyDocument(selecting: filter.savedSelection)
         status = StatusMessage("Filter cleared: the whole body again.")
     }
 
