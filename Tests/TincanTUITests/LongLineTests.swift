@@ -233,3 +233,27 @@ struct LongLineTests {
         }
     }
 }
+
+extension LongLineTests {
+    @Test("toggling wrap keeps the Headers view on the header it showed at its top")
+    func headersViewKeepsItsLineWhenToggling() {
+        var state = Fixtures.welcome()
+        let effects = state.update(.input(.key(.ctrl("r"))))
+        guard case let .send(id, request, _)? = effects.first else {
+            Issue.record("no send")
+            return
+        }
+        var headers: [(String, String)] = (1...20).map { ("X-Header-\($0)", String(repeating: "\($0 % 10)", count: 90)) }
+        headers.append(("X-Last", "end"))
+        let response = HTTPResponse(url: request.url, statusCode: 200, headers: HTTPHeaders(headers))
+        _ = state.update(.task(exchange: id, .completed(TaskResult(request: request, response: response, data: [], serialization: nil, metrics: TaskMetrics(connect: .zero, firstByte: .zero, total: .zero, requestCount: 1))), at: 0.1))
+        state.setFocus(.response)
+        state.responseView = .headers
+        state.responseScroll = ScrollState(offset: 5)
+        Fixtures.press([.key(.alt("z"))], into: &state)
+        let rows = state.responseShownLines(width: state.responseTextWidth)
+        #expect(rows[state.responseScroll.offset].map(\.text).joined().hasPrefix("X-Header-5: 5555"))
+        Fixtures.press([.key(.alt("z"))], into: &state)
+        #expect(state.responseScroll.offset == 5)
+    }
+}

@@ -91,17 +91,25 @@ extension AppState {
     static func filterDocument(_ matches: [BodyPathMatch], path: String) -> BodyDocument {
         guard !matches.isEmpty else { return BodyDocument(lines: [[Token(.muted, "\(path) selects nothing in this body.")]]) }
         var lines: [TokenLine] = []
+        // Each row's body path, so y copies it as on the whole outline.
+        var paths: [String] = []
         for match in matches {
             guard lines.count < BodyFormatter.lineLimit else {
                 lines.append([Token(.muted, "… more values not shown; narrow the path")])
+                paths.append(match.path)
                 break
             }
-            lines.append([Token(.label, match.path)])
+            let path = match.path
+            lines.append([Token(.label, path)])
+            paths.append(path)
             guard let outline = JSONOutline(JSONWriter.bytes(match.value)) else { continue }
             for row in 0..<min(outline.rowCount, BodyFormatter.lineLimit) {
                 lines.append([Token(.base, "  ")] + outline.line(row))
+                paths.append(path + String(outline.path(at: row).dropFirst()))
             }
         }
-        return BodyDocument(lines: lines)
+        var document = BodyDocument(lines: lines)
+        document.rowPaths = paths
+        return document
     }
 }

@@ -18,18 +18,27 @@ extension AppState {
     /// selected row stays selected (its rows are the body's lines either way).
     mutating func toggleWrap() {
         let box = ScreenLayout(self).previewBox?.width ?? width
-        let lines = previewBoxLines(width: box)
-        let textWidth = max(1, box - 3)
-        let topLine = lineView.wraps ? WrappedLines(lines, width: textWidth).sources.dropFirst(previewScroll.offset).first ?? 0 : previewScroll.offset
-        lineView.wraps.toggle()
+        let previewLines = previewBoxLines(width: box)
+        let headersOrTiming = responseLines
+        let wrapping = !lineView.wraps
+        previewScroll = Self.keepingTopLine(previewScroll, over: previewLines, width: max(1, box - 3), wrapping: wrapping)
+        responseScroll = Self.keepingTopLine(responseScroll, over: headersOrTiming, width: responseTextWidth, wrapping: wrapping)
+        lineView.wraps = wrapping
         lineView.previewColumn = 0
         lineView.responseColumn = 0
-        previewScroll = ScrollState(offset: lineView.wraps ? WrappedLines(lines, width: textWidth).firstRow(of: topLine) : topLine)
         let bounds = previewScrollBounds()
         previewScroll.clamp(contentHeight: bounds.contentHeight, viewport: bounds.viewport)
         status = StatusMessage(lineView.wraps
             ? "Long lines wrap. alt+z cuts them again (< and > then scroll sideways)."
             : "Long lines are cut at the edge: < and > scroll sideways, alt+z wraps them.")
+    }
+
+    /// A scroll position over `lines` moved to the same line's first row once wrapping is turned
+    /// on (`wrapping`) or off.
+    private static func keepingTopLine(_ scroll: ScrollState, over lines: [TokenLine], width: Int, wrapping: Bool) -> ScrollState {
+        let wrapped = WrappedLines(lines, width: width)
+        guard wrapping else { return ScrollState(offset: wrapped.sources.dropFirst(scroll.offset).first ?? 0) }
+        return ScrollState(offset: wrapped.firstRow(of: scroll.offset))
     }
 
     /// Scrolls the focused preview or response box sideways by `steps` steps (negative: left).
