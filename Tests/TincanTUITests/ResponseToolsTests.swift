@@ -219,6 +219,19 @@ struct ResponseToolsTests {
         #expect(state.bodyDocument?.rowCount == state.exchange?.prettyBody.rowCount)
     }
 
+    @Test("a body large enough that its decoded tree was let go is filtered all the same")
+    func filterAfterTheTreeIsReleased() throws {
+        let items = (0..<20_000).map { #"{"id": \#($0), "label": "item number \#($0) of the list"}"# }
+        var state = sent(#"{"items": ["# + items.joined(separator: ", ") + "]}")
+        guard case .none? = state.exchange?.result?.serialization?.body else {
+            Issue.record("the tree of a body over \(BodyFormatter.decodedTreeLimit) bytes is kept")
+            return
+        }
+        _ = press([.key(.char("f")), .key(.ctrl("u"))] + Fixtures.typing("$.items[?(@.id == 19999)].label") + [.key(KeyEvent(.enter))], &state)
+        let document = try #require(state.bodyDocument)
+        #expect((0..<document.rowCount).map(document.text) == ["$.items[19999].label", "  \"item number 19999 of the list\""])
+    }
+
     @Test("a new response ends the filter")
     func newResponseEndsTheFilter() {
         var state = sent()

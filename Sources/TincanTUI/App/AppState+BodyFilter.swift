@@ -79,12 +79,14 @@ extension AppState {
         return "bad body path:\nexpected " + error.description[cut.upperBound...]
     }
 
-    /// The response's JSON value: the decoded tree, or (for a large body, whose tree was let go)
-    /// the body read again.
+    /// The response's value: the decoded JSON or property-list tree, or (for a large body,
+    /// whose tree was let go) the outlined JSON read again.
     private func decodedJSON() -> ParameterValue? {
         guard let result = exchange?.result else { return nil }
-        if case let .json(value)? = result.serialization?.body { return value }
-        return try? JSONParser.parse(bytes: BodyFormatter.displayBytes(result))
+        switch result.serialization?.body {
+        case let .json(value)?, let .propertyList(value)?: return value
+        default: return exchange?.prettyBody.outlinedJSON.flatMap { try? JSONParser.parse(bytes: $0) }
+        }
     }
 
     /// The matches laid out: each path as a title, its value as the outline draws it, indented.

@@ -11,6 +11,13 @@ extension BodyDocument {
         }
     }
 
+    /// The JSON text the outline is read from (the body, or a property list written as JSON),
+    /// or nil when the document is not an outline.
+    var outlinedJSON: [UInt8]? {
+        if case let .json(outline) = layout { return outline.bytes }
+        return nil
+    }
+
     /// The file extension that says what ``exportedBytes`` holds.
     var exportedFileExtension: String {
         switch layout {
