@@ -108,4 +108,28 @@ public struct ListState: Sendable, Hashable {
         offset = max(0, min(offset, max(0, count - viewport)))
         return offset..<min(count, offset + viewport)
     }
+
+    /// Scrolls so the selection is visible when a row takes `lines(row)` lines of the viewport
+    /// (wrapped text); returns the rows that fit from the first visible one. A selected row taller
+    /// than the viewport shows from its top. Only rows near the view are measured.
+    public mutating func visibleRange(count: Int, viewport: Int, lines: (Int) -> Int) -> Range<Int> {
+        guard count > 0 else { return 0..<0 }
+        selected = max(0, min(count - 1, selected))
+        offset = max(0, min(offset, count - 1))
+        if selected < offset { offset = selected }
+        // Each row takes a line at least, so rows further up than this cannot share the view.
+        if selected - offset >= viewport { offset = selected - viewport + 1 }
+        var used = (offset...selected).reduce(0) { $0 + lines($1) }
+        while used > viewport, offset < selected {
+            used -= lines(offset)
+            offset += 1
+        }
+        var end = offset
+        var filled = 0
+        while end < count, filled < viewport {
+            filled += lines(end)
+            end += 1
+        }
+        return offset..<end
+    }
 }

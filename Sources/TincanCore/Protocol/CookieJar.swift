@@ -53,6 +53,11 @@ public final class CookieJar: Sendable {
         }
     }
 
+    /// Removes the cookie with `cookie`'s name, domain and path.
+    public func remove(_ cookie: Cookie) {
+        cookies.withLock { $0.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path } }
+    }
+
     /// Empties the jar.
     public func removeAll() {
         cookies.withLock { $0.removeAll() }

@@ -105,6 +105,21 @@ public final class ResponseCache: Sendable {
         store.withLock { $0 = Store() }
     }
 
+    /// Every stored response with the key it is stored under (its URL without the fragment),
+    /// the least recently stored first: what the TUI's cache view lists.
+    public var entries: [(key: String, entry: Entry)] {
+        store.withLock { store in store.order.compactMap { key in store.entries[key].map { (key, $0) } } }
+    }
+
+    /// Forgets the response stored under `key` (one of ``entries``' keys); nothing when none is.
+    public func remove(key: String) {
+        store.withLock { store in
+            guard let old = store.entries.removeValue(forKey: key) else { return }
+            store.bytes -= old.data.count
+            store.order.removeAll { $0 == key }
+        }
+    }
+
     /// The stored response for `request`, fresh or not, or nil.
     public func entry(for request: HTTPRequest) -> Entry? {
         guard request.method == "GET" else { return nil }

@@ -107,9 +107,19 @@ extension BodyPath {
     /// Stops once more than ``selectionLimit`` values are selected, so that memory stays bounded
     /// (`$..*..*..*` on a deep body grows fast); ``tooMany(_:)`` then says so.
     public func select(in root: ParameterValue) -> [ParameterValue] {
-        var nodes = [root]
+        select(from: root, root: root)
+    }
+
+    /// What the path selects in `root`, each with the plain path that reaches it
+    /// (`$.items[2].price`), in document order; bounded as ``select(in:)`` is.
+    public func locate(in root: ParameterValue) -> [BodyPathMatch] {
+        select(from: BodyPathMatch(steps: [], value: root), root: root)
+    }
+
+    private func select<Node: PathNode>(from start: Node, root: ParameterValue) -> [Node] {
+        var nodes = [start]
         for step in steps {
-            var next: [ParameterValue] = []
+            var next: [Node] = []
             for node in nodes {
                 Self.apply(step, to: node, root: root, into: &next)
                 if next.count > Self.selectionLimit { return Array(next.prefix(Self.selectionLimit + 1)) }
@@ -141,30 +151,30 @@ extension BodyPath {
         return current
     }
 
-    private static func apply(_ step: Step, to node: ParameterValue, root: ParameterValue, into result: inout [ParameterValue]) {
-        switch (step, node) {
+    private static func apply<Node: PathNode>(_ step: Step, to node: Node, root: ParameterValue, into result: inout [Node]) {
+        switch (step, node.pathValue) {
         case (.key(let key), .dictionary(let members)):
-            if let value = members[key] { result.append(value) }
+            if let value = members[key] { result.append(node.pathChild(.key(key), value)) }
         case (.index(let index), .array(let items)):
             let position = index < 0 ? items.count + index : index
-            if items.indices.contains(position) { result.append(items[position]) }
+            if items.indices.contains(position) { result.append(node.pathChild(.index(position), items[position])) }
         case (.wildcard, _):
             result += children(of: node)
         case (.slice, .array(let items)):
-            result += positions(step, count: items.count).map { items[$0] }
+            result += positions(step, count: items.count).map { node.pathChild(.index($0), items[$0]) }
         case (.descendants, _):
             result += depthFirst(from: node, children: children(of:))
         case (.filter(let filter), _):
-            result += children(of: node).filter { filter.holds(for: $0, root: root) }
+            result += children(of: node).filter { filter.holds(for: $0.pathValue, root: root) }
         default:
             break
         }
     }
 
-    private static func children(of node: ParameterValue) -> [ParameterValue] {
-        switch node {
-        case .array(let items): items
-        case .dictionary(let members): Array(members.values)
+    private static func children<Node: PathNode>(of node: Node) -> [Node] {
+        switch node.pathValue {
+        case .array(let items): items.enumerated().map { node.pathChild(.index($0.offset), $0.element) }
+        case .dictionary(let members): members.map { node.pathChild(.key($0.key), $0.value) }
         default: []
         }
     }
@@ -236,4 +246,32 @@ extension BodyPath {
             return value
         }
     }
+}
+
+/// A value a body path selected, and the plain path that reaches it from the body's root.
+public struct BodyPathMatch: Sendable, Hashable {
+    /// Keys and indices from the root (an index counted from the start, never negative).
+    public var steps: [BodyPath.Step]
+    public var value: ParameterValue
+
+    /// The path as captures and assertions write it: `$.items[2].price`.
+    public var path: String { BodyPath.text(steps) }
+}
+
+/// What a selection walks: a bare value (checks and captures), or a value with its path (the
+/// TUI's filter), so both share one walk.
+protocol PathNode {
+    var pathValue: ParameterValue { get }
+    /// The child reached from this node by `step`.
+    func pathChild(_ step: BodyPath.Step, _ value: ParameterValue) -> Self
+}
+
+extension ParameterValue: PathNode {
+    var pathValue: ParameterValue { self }
+    func pathChild(_ step: BodyPath.Step, _ value: ParameterValue) -> ParameterValue { value }
+}
+
+extension BodyPathMatch: PathNode {
+    var pathValue: ParameterValue { value }
+    func pathChild(_ step: BodyPath.Step, _ value: ParameterValue) -> BodyPathMatch { BodyPathMatch(steps: steps + [step], value: value) }
 }

@@ -8,6 +8,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case cycleTheme = "cycle-theme", zoom, suspend
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
     case commandLine = "command-line", explain, compare
+    case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache
     // Collection
     case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
     // Pickers (method, serializer)
@@ -22,10 +23,12 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     // Response body
     case search, searchNext = "search-next", searchPrevious = "search-previous", copyPath = "copy-path"
     case toggleFold = "toggle-fold", fold, unfold, foldAll = "fold-all", unfoldAll = "unfold-all"
+    case viewInPager = "view-in-pager", viewInEditor = "view-in-editor", saveBody = "save-body", filterBody = "filter-body"
     // Body editor
     case applyBody = "apply-body"
     // Anywhere that is not a text field
     case helpQuestion = "help-question", commandLineColon = "command-line-colon"
+    case scrollLeft = "scroll-left", scrollRight = "scroll-right"
 }
 
 /// Where a binding applies. The focused pane's scope is searched first, then `list` for panes
@@ -62,6 +65,9 @@ public enum KeyBindings {
         KeyBinding([.alt("x")], .commandLine, label: "command", help: "Open the command line (get /users page==2, header …, send; help lists them)", inFooter: true),
         KeyBinding([KeyEvent(.function(9)), .alt("i")], .explain, label: "explain", help: "Show why the request looks as it does and why the response passed or failed, or the wire preview again"),
         KeyBinding([.alt("c")], .copyCurl, label: "curl", help: "Copy the request as a curl command (shown, and put on the clipboard)"),
+        KeyBinding([.alt("k")], .cookieJar, label: "cookies", help: "List the cookie jar (values hidden until revealed); delete one cookie or all"),
+        KeyBinding([.alt("m")], .cache, label: "cache", help: "List the response cache: URL, status, freshness left, validators; delete one or all"),
+        KeyBinding([.alt("z")], .toggleWrap, label: "wrap", help: "Wrap long lines in the preview and response boxes, or cut them at the edge again"),
 
         KeyBinding([KeyEvent(.enter)], .openRequest, label: "open", help: "Load the request into the editor", scope: Scope.collection.rawValue, inFooter: true),
         KeyBinding([.char("a"), KeyEvent(.insert)], .addRequest, label: "add", help: "Add a request after the selected one", scope: Scope.collection.rawValue, inFooter: true),
@@ -96,12 +102,18 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.left), .char("h")], .fold, label: "fold", help: "Fold the selected container, or go to its parent", scope: Scope.response.rawValue),
         KeyBinding([KeyEvent(.right), .char("l")], .unfold, label: "unfold", help: "Unfold the selected container", scope: Scope.response.rawValue),
         KeyBinding([.char("-")], .foldAll, label: "fold all", help: "Fold every top-level member, for an overview", scope: Scope.response.rawValue),
+        KeyBinding([.char("f")], .filterBody, label: "filter", help: "Narrow the JSON to what a body path selects ($.items[?(@.price < 10)]), as assertions write it; an empty path clears", scope: Scope.response.rawValue),
+        KeyBinding([.char("p")], .viewInPager, label: "pager", help: "Open the body in $PAGER (less): the Pretty view's text written out, or the Raw view's as received", scope: Scope.response.rawValue),
+        KeyBinding([.char("e")], .viewInEditor, label: "editor", help: "Open the body in $EDITOR, to read (changes are not kept)", scope: Scope.response.rawValue),
+        KeyBinding([.char("s")], .saveBody, label: "save body", help: "Save the body to a file (asks before overwriting one)", scope: Scope.response.rawValue),
         KeyBinding([.char("+"), .char("=")], .unfoldAll, label: "unfold all", help: "Unfold everything", scope: Scope.response.rawValue),
 
         KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Parse the body as JSON into the parameters", scope: Scope.body.rawValue, inFooter: true),
 
         KeyBinding([.char("?")], .helpQuestion, label: "help", help: "Show every key binding", scope: Scope.list.rawValue),
         KeyBinding([.char(":")], .commandLineColon, label: "command", help: "Open the command line", scope: Scope.list.rawValue),
+        KeyBinding([.char("<"), KeyEvent(.left, .shift)], .scrollLeft, label: "left", help: "Scroll the preview or response box left (long lines not wrapped)", scope: Scope.list.rawValue),
+        KeyBinding([.char(">"), KeyEvent(.right, .shift)], .scrollRight, label: "right", help: "Scroll the preview or response box right, to read the rest of long lines", scope: Scope.list.rawValue),
     ]
 
     /// The keys for an action as the footer and help write them (`ctrl+r/f5`).

@@ -116,6 +116,15 @@ extension AppState {
         case .changeProperty: changeProperty(PropertyRow.allCases[propertyList.selected])
         case .resetProperty: resetProperty(PropertyRow.allCases[propertyList.selected])
         case .applyBody: applyBody()
+        case .toggleWrap: toggleWrap()
+        case .cookieJar: return openCookieJar()
+        case .cache: return openCache()
+        case .viewInPager: return viewBody(in: .pager)
+        case .viewInEditor: return viewBody(in: .editor)
+        case .saveBody: promptSaveBody()
+        case .filterBody: promptBodyFilter()
+        case .scrollLeft: scrollSideways(by: -1)
+        case .scrollRight: scrollSideways(by: 1)
         case .search, .searchNext, .searchPrevious, .copyPath, .toggleFold, .fold, .unfold, .foldAll, .unfoldAll:
             return performBody(action)
         }

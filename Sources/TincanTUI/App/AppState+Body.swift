@@ -35,7 +35,7 @@ extension AppState {
     public var bodyDocument: BodyDocument? {
         guard let exchange, exchange.result != nil else { return nil }
         switch responseView {
-        case .pretty: return exchange.prettyBody
+        case .pretty: return activeBodyFilter?.document ?? exchange.prettyBody
         case .raw: return exchange.rawBody
         case .headers, .timing: return nil
         }
@@ -46,7 +46,13 @@ extension AppState {
         guard var current = exchange, current.result != nil else { return nil }
         let result: T
         switch responseView {
-        case .pretty: result = change(&current.prettyBody)
+        case .pretty:
+            if var filter = activeBodyFilter {
+                result = change(&filter.document)
+                bodyFilter = filter
+                return result
+            }
+            result = change(&current.prettyBody)
         case .raw: result = change(&current.rawBody)
         case .headers, .timing: return nil
         }
@@ -57,14 +63,20 @@ extension AppState {
     /// Switches the response view; the search counts again in the new view's rows.
     mutating func showResponseView(_ view: ResponseView) {
         responseView = view
-        bodyList = ListState()
+        showNewBodyDocument()
+    }
+
+    /// After the shown document changed (another view, a filter set or cleared): the selection
+    /// at `row`, and the search counted again in the new rows.
+    mutating func showNewBodyDocument(selecting row: Int = 0) {
+        bodyList = ListState(selected: row)
         search.current = nil
         if let query = search.query { search.matchCount = bodyDocument?.matchCount(query) ?? 0 }
     }
 
     /// Rows the response box shows at once.
     var responseViewport: Int {
-        ScreenLayout(self).responseBox.map { max(1, $0.height - 2 - min(responseHeaderLines.count, max(1, ($0.height - 2) / 2))) } ?? max(1, height / 3)
+        ScreenLayout(self).responseBox.map { max(1, $0.height - 2 - min(responseHeaderRowCount(width: $0.width - 3), max(1, ($0.height - 2) / 2))) } ?? max(1, height / 3)
     }
 
     // MARK: - Actions

@@ -85,7 +85,7 @@ extension AppState {
                     bodyList.handle(event, count: document.rowCount, viewport: responseViewport)
                 }
             } else {
-                responseScroll.handle(event, contentHeight: responseLines.count, viewport: viewport)
+                responseScroll.handle(event, contentHeight: responseShownLines(width: responseTextWidth).count, viewport: viewport)
             }
         case .method, .serializer:
             break

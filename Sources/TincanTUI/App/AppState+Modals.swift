@@ -148,6 +148,8 @@ extension AppState {
         case .saveAs: return answerSaveAs(text)
         case .openSession: return answerOpen(text)
         case .renameRequest: renameRequest(text)
+        case .saveBody: return answerSaveBody(text)
+        case .bodyFilter: return answerBodyFilter(text)
         }
         return nil
     }
@@ -161,6 +163,8 @@ extension AppState {
             // The second list leaves the first out: map its index back.
             showComparison(first, index >= first ? index + 1 : index)
         case .commentConflict, .confirmOverwrite, .unsaved: return chooseFileAction(option, for: purpose)
+        case .cookieJar, .cookieAction, .responseCache, .cacheAction: return chooseStoreAction(option, at: index, for: purpose)
+        case let .confirmBodyOverwrite(path): chooseBodyOverwrite(option, path: path)
         case .method: method = option
         case .serializer: serializer = SerializerKind(rawValue: option) ?? serializer
         case .cachePolicy: observed.cachePolicy = CachePolicy(rawValue: option)

@@ -38,6 +38,12 @@ extension AppState {
             applyBody()
         case let .editorFailed(reason):
             status = StatusMessage("$EDITOR did not run: \(reason)", .error)
+        case let .storesListed(listing):
+            showStores(listing)
+        case let .viewerFinished(command):
+            status = StatusMessage("Back from \(command).")
+        case let .viewerFailed(reason):
+            status = StatusMessage("The body was not shown: \(reason)", .error)
         case let .historyFailed(reason):
             recordsHistory = false
             status = StatusMessage("History is off for this run: \(reason)", .warning)

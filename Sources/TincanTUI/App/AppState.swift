@@ -145,6 +145,10 @@ public struct AppState: Sendable {
     public var previewView: PreviewView = .wire
     public var previewScroll = ScrollState()
     public var responseScroll = ScrollState()
+    /// Whether long lines wrap, and how far the preview and response boxes are scrolled sideways.
+    public var lineView = LineView()
+    /// The path that narrows the Pretty view's JSON, while one is set.
+    public var bodyFilter: BodyFilter?
     /// The selected row of the Pretty or Raw view.
     public var bodyList = ListState()
     /// The body search: the field while `/` is typed, then the query that n and N repeat.

@@ -15,6 +15,12 @@ public enum Message: Sendable {
     case editorFinished(String)
     /// `$EDITOR` could not run.
     case editorFailed(String)
+    /// `$PAGER` or `$EDITOR` showed the response body and closed (its command named).
+    case viewerFinished(String)
+    /// `$PAGER` or `$EDITOR` could not show the response body.
+    case viewerFailed(String)
+    /// The cookie jar or the cache as they are now, after a store command ran.
+    case storesListed(StoreListing)
     /// The history file could not be written.
     case historyFailed(String)
     /// The opened session's cookie file could not be read or saved (issue 18 §6).
@@ -31,6 +37,10 @@ public enum Effect: Sendable {
     case cancel(exchange: Int)
     /// Open `$EDITOR` on text (a file with this extension).
     case editExternally(text: String, fileExtension: String)
+    /// Show the response body in `$PAGER` or `$EDITOR` (a file with this extension).
+    case viewExternally(bytes: [UInt8], fileExtension: String, viewer: ExternalViewer)
+    /// List (or delete from) the live cookie jars or response caches.
+    case inspectStores(StoreCommand)
     /// Put text on the terminal's clipboard (OSC 52).
     case copyToClipboard(String)
     /// Append an entry to the history file.
@@ -54,4 +64,9 @@ public struct SendPlan: Sendable {
         self.options = options
         self.security = security
     }
+}
+
+/// The outside program a response body is shown in.
+public enum ExternalViewer: String, Sendable {
+    case pager, editor
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TerminalUI
 import TincanCore
 
@@ -37,6 +38,10 @@ public struct Prompt: Sendable, Equatable {
         case saveAs
         case openSession
         case renameRequest
+        /// Where to save the response body.
+        case saveBody
+        /// The body path that narrows the JSON outline.
+        case bodyFilter
     }
 
     public var purpose: Purpose
@@ -44,10 +49,13 @@ public struct Prompt: Sendable, Equatable {
     /// Why the last answer was refused, shown under the field.
     public var error: String?
 
-    /// The dialog as drawn: the question, then the refusal if there is one.
+    /// The dialog as drawn: the question, then the refusal if there is one (a refusal of several
+    /// lines is indented under its first).
     public var displayDialog: Dialog {
         var shown = dialog
-        if let error { shown.lines.append([Span("✗ " + error)]) }
+        for (index, line) in (error?.split(separator: "\n") ?? []).enumerated() {
+            shown.lines.append([Span((index == 0 ? "✗ " : "  ") + line)])
+        }
         return shown
     }
 
@@ -73,6 +81,16 @@ public struct Picker: Sendable, Equatable {
         case commentConflict(path: String)
         /// Save-as names a file that exists.
         case confirmOverwrite(path: String)
+        /// The cookie jar as listed; `revealed` the cookie whose value shows.
+        case cookieJar([Cookie], revealed: Int?, at: Date)
+        /// What to do with the cookie at an index of the list.
+        case cookieAction(Int, [Cookie], revealed: Int?, at: Date)
+        /// The response cache as listed.
+        case responseCache([CacheEntrySummary], at: Date)
+        /// What to do with the cached response at an index of the list.
+        case cacheAction(Int, [CacheEntrySummary], at: Date)
+        /// Saving the response body names a file that exists.
+        case confirmBodyOverwrite(path: String)
         /// The session has unsaved changes; what to do after the choice.
         case unsaved(UnsavedFollowUp)
     }

@@ -25,6 +25,9 @@ public struct BodyDocument: Sendable {
     }
 
     var layout: Layout
+    /// The body path of each row, for a document laid out from selected values (the JSON
+    /// filter's), whose rows are not an outline of the body.
+    var rowPaths: [String]?
 
     /// An empty document.
     public init(lines: [TokenLine] = []) {
@@ -183,6 +186,7 @@ public struct BodyDocument: Sendable {
 
     /// The body path of the value at `display` (`$.tags[0]`), or nil when the view has no paths.
     public func path(at display: Int) -> String? {
+        if let rowPaths { return rowPaths.indices.contains(display) ? rowPaths[display] : nil }
         guard case let .json(outline) = layout, display < outline.rowCount else { return nil }
         return outline.path(at: display)
     }

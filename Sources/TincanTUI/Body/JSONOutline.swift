@@ -206,6 +206,32 @@ struct JSONOutline: Sendable {
         return tokens
     }
 
+    /// The whole body written out as the outline shows it unfolded, values uncut: indented
+    /// JSON, two spaces a level, for a pager, an editor or a file.
+    func prettyBytes() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 4)
+        for row in 0..<kinds.count {
+            output += repeatElement(0x20, count: 2 * Int(depths[row]))
+            if isKeyed(row) {
+                let start = Int(starts[row])
+                output += bytes[start..<stringEnd(from: start)]
+                output += [0x3A, 0x20]
+            }
+            switch kind(row) {
+            case .objectOpen: output += isEmptyContainer(row) ? [0x7B, 0x7D] : [0x7B]
+            case .arrayOpen: output += isEmptyContainer(row) ? [0x5B, 0x5D] : [0x5B]
+            case .objectClose: output.append(0x7D)
+            case .arrayClose: output.append(0x5D)
+            case .string, .number, .literal: output += bytes[valueStart(row)..<Int(extents[row])]
+            }
+            let after = isClose(row) ? row + 1 : next(after: row)
+            if !(isOpen(row) && !isEmptyContainer(row)), after < kinds.count, !isClose(after) { output.append(0x2C) }
+            output.append(0x0A)
+        }
+        return output
+    }
+
     private static func text(_ bytes: ArraySlice<UInt8>) -> String {
         TextIndex.displayText(bytes)
     }

@@ -114,7 +114,7 @@ extension AppState {
     func previewScrollBounds() -> (contentHeight: Int, viewport: Int) {
         let box = ScreenLayout(self).previewBox
         // The box's border takes a row above and below.
-        return (previewBoxLines(width: box?.width ?? width).count, max(1, (box?.height ?? height / 3 + 2) - 2))
+        return (previewBoxRows(width: box?.width ?? width).count, max(1, (box?.height ?? height / 3 + 2) - 2))
     }
 
     /// Names (lower case) of the headers the selected request takes from the session's defaults.

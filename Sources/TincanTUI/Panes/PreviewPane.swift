@@ -7,12 +7,13 @@ enum PreviewPane {
         let theme = state.theme
         let inside = Renderer.box(&buffer, rect, titles: PreviewView.allCases.map(\.rawValue), active: PreviewView.allCases.firstIndex(of: state.previewView), focused: state.focus == .preview, theme: theme)
         guard !inside.isEmpty else { return }
-        let lines = state.previewBoxLines(width: rect.width)
+        let lines = state.previewBoxRows(width: rect.width)
         Renderer.drawLines(&buffer, lines, in: inside, scroll: &scroll, theme: theme)
         if lines.count > inside.height, inside.height > 0 {
             let position = "\(scroll.offset + 1)-\(min(lines.count, scroll.offset + inside.height))/\(lines.count)"
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
         }
+        Renderer.drawColumnMark(&buffer, rect, column: state.lineView.previewColumn, theme: theme)
     }
 }
 

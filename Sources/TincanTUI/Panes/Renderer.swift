@@ -146,6 +146,12 @@ public enum Renderer {
         }
     }
 
+    /// Marks a box scrolled sideways with the first column it shows, in its bottom-left border.
+    static func drawColumnMark(_ buffer: inout ScreenBuffer, _ rect: Rect, column: Int, theme: Theme) {
+        guard column > 0, rect.width > 12 else { return }
+        buffer.write(" ◀ col \(column + 1) ", x: rect.x + 2, y: rect.maxY - 1, style: theme.style(.border))
+    }
+
     /// Token lines styled by the theme.
     static func spans(_ line: TokenLine, _ theme: Theme) -> [Span] {
         line.map { Span($0.text, theme.style($0.element)) }

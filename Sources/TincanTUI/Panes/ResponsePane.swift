@@ -8,18 +8,19 @@ enum ResponsePane {
         let theme = state.theme
         let inside = Renderer.box(&buffer, rect, titles: ResponseView.allCases.map(\.rawValue), active: ResponseView.allCases.firstIndex(of: state.responseView), focused: state.focus == .response, theme: theme)
         guard !inside.isEmpty else { return }
-        let header = state.responseHeaderLines
+        let header = LineView.shown(state.responseHeaderLines, width: inside.width - 1, wraps: state.lineView.wraps, column: state.lineView.responseColumn)
         let headerHeight = min(header.count, max(1, inside.height / 2))
         for (row, line) in header.prefix(headerHeight).enumerated() {
             buffer.write(Renderer.spans(line, theme), x: inside.x + 1, y: inside.y + row, limit: inside.width - 1)
         }
         let body = Rect(x: inside.x, y: inside.y + headerHeight, width: inside.width, height: inside.height - headerHeight)
         guard body.height > 0 else { return }
+        defer { Renderer.drawColumnMark(&buffer, rect, column: state.lineView.responseColumn, theme: theme) }
         if let document = state.bodyDocument {
             drawDocument(&buffer, document, in: body, frame: rect, state, &widgets.bodyRows)
             return
         }
-        let lines = state.responseLines
+        let lines = state.responseShownLines(width: body.width - 1)
         Renderer.drawLines(&buffer, lines, in: body, scroll: &widgets.response, theme: theme)
         if lines.count > body.height {
             let position = "\(widgets.response.offset + 1)-\(min(lines.count, widgets.response.offset + body.height))/\(lines.count)"
@@ -32,25 +33,49 @@ enum ResponsePane {
     private static func drawDocument(_ buffer: inout ScreenBuffer, _ document: BodyDocument, in body: Rect, frame rect: Rect, _ state: AppState, _ rows: inout ListState) {
         let theme = state.theme
         let count = document.rowCount
-        let visible = rows.visibleRange(count: count, viewport: body.height)
-        let focused = state.focus == .response
-        for (row, index) in visible.enumerated() {
-            let isSelected = focused && index == rows.selected
+        // Only the rows in view are built, and wrapped: a 50 MB body costs what a screen does.
+        var built: [Int: [TokenLine]] = [:]
+        func lines(of index: Int) -> [TokenLine] {
+            if let known = built[index] { return known }
             let line = state.highlighted(document.line(index), row: index)
-            let y = body.y + row
-            if isSelected { buffer.fill(Rect(x: body.x, y: y, width: body.width, height: 1), style: theme.style(.selectionUnfocused)) }
-            var spans = Renderer.spans(line, theme)
-            if isSelected {
-                let surface = theme.style(.selectionUnfocused)
-                spans = spans.map { span in
-                    var style = span.style
-                    if style.background == theme.style(.base).background { style.background = surface.background }
-                    return Span(span.text, style)
-                }
-            }
-            buffer.write(spans, x: body.x + 1, y: y, limit: body.width - 1)
+            let shown = state.lineView.wraps ? LineWrap.rows(line, width: body.width - 1) : [LineWrap.dropping(columns: state.lineView.responseColumn, of: line)]
+            built[index] = shown
+            return shown
         }
-        if count > body.height || state.search.query != nil {
+        let visible = state.lineView.wraps
+            ? rows.visibleRange(count: count, viewport: body.height) { lines(of: $0).count }
+            : rows.visibleRange(count: count, viewport: body.height)
+        let focused = state.focus == .response
+        var y = body.y
+        for index in visible {
+            for line in lines(of: index) where y < body.maxY {
+                drawRow(&buffer, line, at: y, in: body, isSelected: focused && index == rows.selected, theme: theme)
+                y += 1
+            }
+        }
+        drawPosition(&buffer, document, viewport: body.height, frame: rect, state, rows)
+    }
+
+    /// One row of the body, the selected one on the selection's surface.
+    private static func drawRow(_ buffer: inout ScreenBuffer, _ line: TokenLine, at y: Int, in body: Rect, isSelected: Bool, theme: Theme) {
+        if isSelected { buffer.fill(Rect(x: body.x, y: y, width: body.width, height: 1), style: theme.style(.selectionUnfocused)) }
+        var spans = Renderer.spans(line, theme)
+        if isSelected {
+            let surface = theme.style(.selectionUnfocused)
+            spans = spans.map { span in
+                var style = span.style
+                if style.background == theme.style(.base).background { style.background = surface.background }
+                return Span(span.text, style)
+            }
+        }
+        buffer.write(spans, x: body.x + 1, y: y, limit: body.width - 1)
+    }
+
+    /// The selected row's number, and the search's, in the bottom border.
+    private static func drawPosition(_ buffer: inout ScreenBuffer, _ document: BodyDocument, viewport: Int, frame rect: Rect, _ state: AppState, _ rows: ListState) {
+        let theme = state.theme
+        let count = document.rowCount
+        if count > viewport || state.search.query != nil {
             var position = "\(rows.selected + 1)/\(count)"
             if let query = state.search.query {
                 let place = state.search.current.map { "\($0.number)/\(state.search.matchCount)" } ?? "\(state.search.matchCount)"

@@ -83,6 +83,15 @@ public final class AppRunner: Sendable {
                     case let .failure(error): _ = state.update(.editorFailed(error.message))
                     }
                     previous = nil
+                case let .viewExternally(bytes, fileExtension, viewer):
+                    let outcome = terminal.withTerminalReleased { Self.runViewer(viewer, bytes, fileExtension: fileExtension) }
+                    switch outcome {
+                    case let .success(command): _ = state.update(.viewerFinished(command))
+                    case let .failure(error): _ = state.update(.viewerFailed(error.message))
+                    }
+                    previous = nil
+                case let .inspectStores(command):
+                    _ = state.update(.storesListed(managers.perform(command, now: Date())))
                 case let .copyToClipboard(text):
                     terminal.setClipboard(text)
                 case let .recordHistory(entry):
@@ -167,26 +176,38 @@ public final class AppRunner: Sendable {
         var message: String
     }
 
-    /// Writes text to a temporary file, runs `$VISUAL` or `$EDITOR` (else `vi`) on it through
-    /// the shell (so an editor with arguments works), and reads it back.
-    static func runEditor(_ text: String, fileExtension: String, environment: [String: String] = ProcessEnvironment.values) -> Result<String, EditorError> {
-        let editor = environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(fileExtension)")
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            return .failure(EditorError(message: "could not write \(path)"))
-        }
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    /// Runs a command from the environment on a file, through the shell (so a command with
+    /// arguments works), and waits for it. - Returns: why it failed, or nil.
+    static func runCommand(_ command: String, on path: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(editor) \"$1\"", "sh", path]
+        process.arguments = ["-c", "\(command) \"$1\"", "sh", path]
         do {
             try process.run()
             process.waitUntilExit()
         } catch {
-            return .failure(EditorError(message: "\(editor): \(error)"))
+            return "\(command): \(error)"
         }
-        guard process.terminationStatus == 0 else {
-            return .failure(EditorError(message: "\(editor) exited with status \(process.terminationStatus); the body was not changed"))
+        guard process.terminationStatus == 0 else { return "\(command) exited with status \(process.terminationStatus)" }
+        return nil
+    }
+
+    /// A temporary file for an outside program, readable by this user alone.
+    static func temporaryPath(fileExtension: String) -> String {
+        (NSTemporaryDirectory() as NSString).appendingPathComponent("tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(fileExtension)")
+    }
+
+    /// Writes text to a temporary file, runs `$VISUAL` or `$EDITOR` (else `vi`) on it through
+    /// the shell (so an editor with arguments works), and reads it back.
+    static func runEditor(_ text: String, fileExtension: String, environment: [String: String] = ProcessEnvironment.values) -> Result<String, EditorError> {
+        let editor = environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
+        let path = temporaryPath(fileExtension: fileExtension)
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            return .failure(EditorError(message: "could not write \(path)"))
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        if let failure = runCommand(editor, on: path) {
+            return .failure(EditorError(message: failure + "; the body was not changed"))
         }
         guard let data = FileManager.default.contents(atPath: path), let edited = String(data: data, encoding: .utf8) else {
             return .failure(EditorError(message: "could not read \(path) back as UTF-8"))
@@ -281,6 +302,21 @@ public final class ManagerPool: Sendable {
     public func saveCookies() throws(FileWriteError) {
         guard let path = cookieFile else { return }
         try CookieFile.save(cookies, to: path)
+    }
+
+    /// Every manager: the default-trust one, then those made for a session's security settings.
+    var allManagers: [URLSessionManager] { [standard] + secured.withLock { $0.map(\.manager) } }
+
+    /// Deletes a cookie (by name, domain and path) from every jar, and from the cookies a
+    /// manager made later starts with; nil deletes every cookie.
+    public func deleteCookie(_ cookie: Cookie?) {
+        loadedCookies.withLock { loaded in
+            guard let cookie else { return loaded.removeAll() }
+            loaded.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+        }
+        for manager in allManagers {
+            if let cookie { manager.cookieJar.remove(cookie) } else { manager.cookieJar.removeAll() }
+        }
     }
 
     /// Puts a cookie file's cookies into every manager's jar, and into those made later.
