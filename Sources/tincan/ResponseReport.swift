@@ -28,9 +28,12 @@ enum ResponseReport {
             return lines.joined(separator: "\n") + "\n"
         }
         guard let response = result.response else { return "" }
-        lines.append(response.statusLine)
-        for field in response.headers { lines.append("\(field.name): \(field.value)") }
-        lines.append("")
+        // A streamed body's head was shown when the stream started.
+        if result.stream == nil {
+            lines.append(response.statusLine)
+            for field in response.headers { lines.append("\(field.name): \(field.value)") }
+            lines.append("")
+        }
         if let download = result.download { lines.append(downloadText(download)) }
         if let body = bodyText(result) { lines.append(body) }
         if let error = result.serialization?.error {
@@ -41,7 +44,8 @@ enum ResponseReport {
             }
         }
         lines.append("")
-        var summary = timing(result.metrics) + ", \(RequestPreview.byteCount(Int64(result.download?.bytesWritten ?? Int64(result.data.count))))"
+        var summary = timing(result.metrics) + ", \(RequestPreview.byteCount(result.stream?.bytes ?? result.download?.bytesWritten ?? Int64(result.data.count)))"
+        if let stream = result.stream, stream.format != .bytes { summary += ", \(stream.count) \(stream.format == .eventStream ? "event" : "line")\(stream.count == 1 ? "" : "s") streamed" }
         if let cache = result.cache { summary += ", " + cacheText(cache) }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
@@ -117,14 +121,16 @@ enum ResponseReport {
                 body = .string(RequestPreview.isText(shown) ? String(decoding: shown, as: UTF8.self) : "<binary body: \(bytes.count) bytes>")
             case .none: body = .null
             }
-            object["response"] = [
+            var fields: OrderedValues = [
                 "status": .integer(Int64(response.statusCode)),
                 "version": .string(response.version.description),
                 "headers": .array(response.headers.fields.map { .array([.string($0.name), .string($0.value)]) }),
                 "mimeType": response.mimeType.map(ParameterValue.string) ?? .null,
-                "bytes": .integer(Int64(result.data.count)),
+                "bytes": .integer(result.stream?.bytes ?? Int64(result.data.count)),
                 "body": body,
             ]
+            if let stream = result.stream { fields["stream"] = streamObject(stream) }
+            object["response"] = .dictionary(fields)
         } else {
             object["response"] = .null
         }
@@ -158,6 +164,16 @@ enum ResponseReport {
         rest[0] = UInt8(ascii: ",")
         try output.write(rest)
         try output.write("\n")
+    }
+
+    /// What a streamed body kept: `{"format", "events", "first", "last"}`, each event's data.
+    static func streamObject(_ stream: StreamSummary) -> ParameterValue {
+        [
+            "format": .string(stream.format.rawValue),
+            "events": .integer(Int64(stream.count)),
+            "first": stream.first.map { .string($0.data) } ?? .null,
+            "last": stream.last.map { .string($0.data) } ?? .null,
+        ]
     }
 
     static func errorObject(_ error: ResponseSerializationError) -> ParameterValue {

@@ -15,6 +15,10 @@ enum ResponsePane {
         }
         let body = Rect(x: inside.x, y: inside.y + headerHeight, width: inside.width, height: inside.height - headerHeight)
         guard body.height > 0 else { return }
+        if let log = state.exchange?.stream {
+            StreamPane.draw(&buffer, log, in: body, theme: theme)
+            return
+        }
         if let document = state.bodyDocument {
             drawDocument(&buffer, document, in: body, frame: rect, state, &widgets.bodyRows)
             return
