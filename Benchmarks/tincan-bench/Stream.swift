@@ -35,10 +35,11 @@ func benchmarkStream() async throws {
     let rounds = 3
     var curl: [ProcessCost] = []
     var tincan: [ProcessCost] = []
+    // Each run's own file only is removed, so both outputs are there to compare at the end.
     for _ in 0..<rounds {
-        settle(removing: [curlFile, tincanFile])
+        settle(removing: [curlFile])
         curl.append(try measure(["sh", "-c", "curl -s -f -N '\(url)' | cat"], standardOutput: curlFile, limit: .seconds(120)))
-        settle(removing: [curlFile, tincanFile])
+        settle(removing: [tincanFile])
         tincan.append(try measure([tincanBinary, "send", "--stream", "GET", url], standardOutput: tincanFile, limit: .seconds(120)))
     }
     let size = Int(fileSize(curlFile))

@@ -297,7 +297,7 @@ struct TaskRunner {
                     } catch {
                         return finish(TransportError(.other("\(error)")))
                     }
-                } else if download == nil, policy != .reloadIgnoringLocalAndRemoteCacheData,
+                } else if download == nil, body.target != .stream, policy != .reloadIgnoringLocalAndRemoteCacheData,
                           cache.store(current, data: data, for: request) {
                     cacheOutcome = .stored
                     task.emit(.cache(.stored))
