@@ -76,6 +76,11 @@ struct StreamListTests {
             if let problem = Snapshot.verify(buffer, named: "stream-\(ended ? "ended" : "live")-\(size.0)x\(size.1)") {
                 Issue.record(Comment(rawValue: problem))
             }
+            // The Headers view shows the headers, not the list.
+            state.responseView = .headers
+            let headers = Renderer.render(&state).lines.joined(separator: "\n")
+            #expect(!headers.contains("30 events"))
+            if ended { #expect(headers.contains("Content-Type: text/event-stream") || headers.contains("text/event-stream")) }
         }
     }
 }
