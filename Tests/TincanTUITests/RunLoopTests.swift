@@ -47,6 +47,19 @@ struct RunLoopTests {
         }
     }
 
+    @Test("a stream's events are listed while it still arrives (issue 18 §4)")
+    func streamListedLive() async throws {
+        let directory = try TemporaryDirectory()
+        try await withDemoServer { server in
+            // 100 events 100 ms apart: 10 s, so the third is on screen long before the end.
+            let yaml = "base: \(server.baseURL)\nrequests:\n  - name: events\n    url: /sse?count=100&delay=100&event=tick\n"
+            let path = try directory.write("sse.tincan.yaml", Array(yaml.utf8))
+            let (state, screen) = try await sendFirstRequest(of: path, waitingFor: "3 events · streaming…")
+            #expect(screen.contains("3 tick {\"n\": 3"), "\(screen)")
+            #expect((state.exchange?.stream?.count ?? 0) >= 3)
+        }
+    }
+
     @Test("a send enforces the session's pins")
     func sessionPinsAreEnforced() async throws {
         let certificate = try TestCertificate.selfSigned()
