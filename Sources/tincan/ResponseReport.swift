@@ -29,11 +29,7 @@ enum ResponseReport {
         }
         guard let response = result.response else { return "" }
         // A streamed body's head was shown when the stream started.
-        if result.stream == nil {
-            lines.append(response.statusLine)
-            for field in response.headers { lines.append("\(field.name): \(field.value)") }
-            lines.append("")
-        }
+        if result.stream == nil { lines += headLines(response) + [""] }
         if let download = result.download { lines.append(downloadText(download)) }
         if let body = bodyText(result) { lines.append(body) }
         if let error = result.serialization?.error {
@@ -49,6 +45,11 @@ enum ResponseReport {
         if let cache = result.cache { summary += ", " + cacheText(cache) }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The status line and the header fields, one a line.
+    static func headLines(_ response: HTTPResponse) -> [String] {
+        [response.statusLine] + response.headers.map { "\($0.name): \($0.value)" }
     }
 
     static func downloadText(_ download: DownloadResult) -> String {

@@ -41,8 +41,7 @@ final class StreamPrinter: Sendable {
             switch delivery {
             case .started(let head, _):
                 if format == .text {
-                    let lines = [head.statusLine] + head.headers.map { "\($0.name): \($0.value)" }
-                    StandardError.print(lines.joined(separator: "\n") + "\n\n")
+                    StandardError.print(ResponseReport.headLines(head).joined(separator: "\n") + "\n\n")
                 }
                 return
             case .bytes(let buffer):
