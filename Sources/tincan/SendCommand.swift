@@ -195,7 +195,7 @@ struct SendCommand: AsyncParsableCommand {
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
         let printer = try streamSelection.map { selection in
-            let printer = StreamPrinter(format: format)
+            let printer = StreamPrinter(format: format, pretty: isatty(STDOUT_FILENO) == 1)
             options.stream = printer.options(selection)
             return printer
         }

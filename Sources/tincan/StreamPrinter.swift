@@ -6,7 +6,8 @@ import TincanCore
 /// are written, and so flushed, in one write(2) as soon as they are complete.
 ///
 /// Text: the response head goes to standard error when the stream starts, so standard output
-/// carries only the body (as `curl -N` gives it): NDJSON lines as they came, one per line; server-sent events as
+/// carries only the body (as `curl -N` gives it): NDJSON lines as they came, one per line (indented
+/// when standard output is a terminal and the line is JSON); server-sent events as
 /// a line `#N +T ms TYPE id=ID` (the count, the time since the request started) followed by
 /// the data and a blank line; any other body as its bytes. JSON: one object per event, a line
 /// each (JSON Lines): `{"event": N, "ms": T, "id": …, "type": …, "data": "…", "retry": …}`.
@@ -18,12 +19,15 @@ final class StreamPrinter: Sendable {
     }
 
     private let format: OutputFormat
+    /// Whether NDJSON lines are indented for people (text on a terminal).
+    private let pretty: Bool
     private let start: ContinuousClock.Instant
     private let state = Mutex(State())
 
     /// A printer in `format`, timing events from `start`.
-    init(format: OutputFormat, start: ContinuousClock.Instant = .now) {
+    init(format: OutputFormat, pretty: Bool = false, start: ContinuousClock.Instant = .now) {
         self.format = format
+        self.pretty = pretty && format == .text
         self.start = start
     }
 
@@ -63,6 +67,11 @@ final class StreamPrinter: Sendable {
         }
     }
 
+    /// A line of JSON indented, or the line as it is when it is not JSON.
+    static func indented(_ line: String) -> String {
+        (try? JSONParser.parse(line)).map { JSONWriter.string($0, indent: 2) } ?? line
+    }
+
     private func append(_ event: StreamEvent, number: Int, milliseconds: Double, to bytes: inout [UInt8]) {
         let time = (milliseconds * 1000).rounded() / 1000
         switch format {
@@ -78,7 +87,7 @@ final class StreamPrinter: Sendable {
             bytes.append(UInt8(ascii: "\n"))
         case .text:
             guard let type = event.type else {
-                bytes += event.data.utf8
+                bytes += (pretty ? Self.indented(event.data) : event.data).utf8
                 bytes.append(UInt8(ascii: "\n"))
                 return
             }
