@@ -24,7 +24,7 @@ enum ResponseReport {
         if let note = result.retryNote { lines.append("↻ \(note)") }
         if let error = result.transportError {
             lines.append("✗ \(result.request.method) \(result.request.url.string): \(error)")
-            lines.append(timing(result.metrics))
+            lines.append(timing(result.metrics) + streamNote(result.stream))
             return lines.joined(separator: "\n") + "\n"
         }
         guard let response = result.response else { return "" }
@@ -41,10 +41,16 @@ enum ResponseReport {
         }
         lines.append("")
         var summary = timing(result.metrics) + ", \(RequestPreview.byteCount(result.stream?.bytes ?? result.download?.bytesWritten ?? Int64(result.data.count)))"
-        if let stream = result.stream, stream.format != .bytes { summary += ", \(stream.count) \(stream.format == .eventStream ? "event" : "line")\(stream.count == 1 ? "" : "s") streamed" }
+        summary += streamNote(result.stream)
         if let cache = result.cache { summary += ", " + cacheText(cache) }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `, 3 events streamed` after the timing, for a body streamed as events or lines.
+    static func streamNote(_ stream: StreamSummary?) -> String {
+        guard let stream, stream.format != .bytes else { return "" }
+        return ", \(stream.count) \(stream.format == .eventStream ? "event" : "line")\(stream.count == 1 ? "" : "s") streamed"
     }
 
     /// The status line and the header fields, one a line.

@@ -92,6 +92,18 @@ struct SendStreamTests {
         }
     }
 
+    @Test("a stream that goes quiet past --timeout ends with exit 4, the events before it printed and counted")
+    func idleTimeoutBetweenEvents() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--stream", "--timeout", "0.5", "GET", "\(server.baseURL)/sse?count=3&delay=3000"])
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("#1 +"), "\(result.stdout)")
+            #expect(!result.stdout.contains("#2 +"))
+            #expect(result.stderr.contains("idle timeout"), "\(result.stderr)")
+            #expect(result.stderr.contains("1 event streamed"), "\(result.stderr)")
+        }
+    }
+
     @Test("an event stream stays whole when standard output is not a terminal and --stream is not given")
     func noStreamByDefaultIntoAPipe() async throws {
         try await withDemoServer { server in
