@@ -95,7 +95,8 @@ struct SendStreamTests {
     @Test("a stream that goes quiet past --timeout ends with exit 4, the events before it printed and counted")
     func idleTimeoutBetweenEvents() async throws {
         try await withDemoServer { server in
-            let result = try await tincan(["send", "--stream", "--timeout", "0.5", "GET", "\(server.baseURL)/sse?count=3&delay=3000"])
+            // Two seconds, so that a loaded machine still gets the head and the first event in time.
+            let result = try await tincan(["send", "--stream", "--timeout", "2", "GET", "\(server.baseURL)/sse?count=3&delay=6000"])
             #expect(result.status == 4, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("#1 +"), "\(result.stdout)")
             #expect(!result.stdout.contains("#2 +"))
