@@ -3,11 +3,11 @@ import OrderedCollections
 import TincanCore
 
 // tincan-bench: Tincan's benchmarks, each measured side by side with its reference in the same run.
-// Usage: tincan-bench [query] [json] [download] [upload] [replay] [jobs] [h2] [startup] [paint] [body] [import]   (no argument runs them all)
+// Usage: tincan-bench [query] [json] [download] [upload] [replay] [jobs] [h2] [startup] [paint] [body] [import] [stream]   (no argument runs them all)
 
 let arguments = CommandLine.arguments.dropFirst()
 let selected = Set(arguments)
-let all = ["query", "json", "download", "upload", "replay", "jobs", "h2", "startup", "paint", "body", "import"]
+let all = ["query", "json", "download", "upload", "replay", "jobs", "h2", "startup", "paint", "body", "import", "stream"]
 for name in selected where !all.contains(name) {
     FileHandle.standardError.write(Data("tincan-bench: unknown benchmark '\(name)'; expected one of \(all.joined(separator: ", "))\n".utf8))
     exit(2)
@@ -163,6 +163,10 @@ do {
     if wants("import") {
         print("")
         try benchmarkImport()
+    }
+    if wants("stream") {
+        print("")
+        try await benchmarkStream()
     }
 } catch {
     FileHandle.standardError.write(Data("tincan-bench: \(error)\n".utf8))

@@ -101,6 +101,7 @@ public enum DemoRoutes {
             return response
         }
         FlakyRoute().register(on: router)
+        StreamRoutes.register(on: router)
         return router
     }
 

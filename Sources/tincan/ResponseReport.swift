@@ -24,13 +24,12 @@ enum ResponseReport {
         if let note = result.retryNote { lines.append("↻ \(note)") }
         if let error = result.transportError {
             lines.append("✗ \(result.request.method) \(result.request.url.string): \(error)")
-            lines.append(timing(result.metrics))
+            lines.append(timing(result.metrics) + streamNote(result.stream))
             return lines.joined(separator: "\n") + "\n"
         }
         guard let response = result.response else { return "" }
-        lines.append(response.statusLine)
-        for field in response.headers { lines.append("\(field.name): \(field.value)") }
-        lines.append("")
+        // A streamed body's head was shown when the stream started.
+        if result.stream == nil { lines += headLines(response) + [""] }
         if let download = result.download { lines.append(downloadText(download)) }
         if let body = bodyText(result) { lines.append(body) }
         if let error = result.serialization?.error {
@@ -41,10 +40,22 @@ enum ResponseReport {
             }
         }
         lines.append("")
-        var summary = timing(result.metrics) + ", \(RequestPreview.byteCount(Int64(result.download?.bytesWritten ?? Int64(result.data.count))))"
+        var summary = timing(result.metrics) + ", \(RequestPreview.byteCount(result.stream?.bytes ?? result.download?.bytesWritten ?? Int64(result.data.count)))"
+        summary += streamNote(result.stream)
         if let cache = result.cache { summary += ", " + cacheText(cache) }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `, 3 events streamed` after the timing, for a body streamed as events or lines.
+    static func streamNote(_ stream: StreamSummary?) -> String {
+        guard let stream, stream.format != .bytes else { return "" }
+        return ", \(stream.count) \(stream.format == .eventStream ? "event" : "line")\(stream.count == 1 ? "" : "s") streamed"
+    }
+
+    /// The status line and the header fields, one a line.
+    static func headLines(_ response: HTTPResponse) -> [String] {
+        [response.statusLine] + response.headers.map { "\($0.name): \($0.value)" }
     }
 
     static func downloadText(_ download: DownloadResult) -> String {
@@ -117,14 +128,16 @@ enum ResponseReport {
                 body = .string(RequestPreview.isText(shown) ? String(decoding: shown, as: UTF8.self) : "<binary body: \(bytes.count) bytes>")
             case .none: body = .null
             }
-            object["response"] = [
+            var fields: OrderedValues = [
                 "status": .integer(Int64(response.statusCode)),
                 "version": .string(response.version.description),
                 "headers": .array(response.headers.fields.map { .array([.string($0.name), .string($0.value)]) }),
                 "mimeType": response.mimeType.map(ParameterValue.string) ?? .null,
-                "bytes": .integer(Int64(result.data.count)),
+                "bytes": .integer(result.stream?.bytes ?? Int64(result.data.count)),
                 "body": body,
             ]
+            if let stream = result.stream { fields["stream"] = streamObject(stream) }
+            object["response"] = .dictionary(fields)
         } else {
             object["response"] = .null
         }
@@ -158,6 +171,16 @@ enum ResponseReport {
         rest[0] = UInt8(ascii: ",")
         try output.write(rest)
         try output.write("\n")
+    }
+
+    /// What a streamed body kept: `{"format", "events", "first", "last"}`, each event's data.
+    static func streamObject(_ stream: StreamSummary) -> ParameterValue {
+        [
+            "format": .string(stream.format.rawValue),
+            "events": .integer(Int64(stream.count)),
+            "first": stream.first.map { .string($0.data) } ?? .null,
+            "last": stream.last.map { .string($0.data) } ?? .null,
+        ]
     }
 
     static func errorObject(_ error: ResponseSerializationError) -> ParameterValue {

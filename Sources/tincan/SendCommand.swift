@@ -130,6 +130,14 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .customLong("ignore-stdin"), help: "Do not send standard input as the body when no body items are given (as HTTPie's --ignore-stdin).")
     var ignoreStdin = false
 
+    // MARK: - Streaming responses (issue 18 §4)
+
+    @Flag(help: "Print the response body as it arrives: server-sent events and NDJSON lines one by one (JSON Lines with --format json), any other body as its bytes (as curl -N). The head and the summary go to standard error. Default for text/event-stream when standard output is a terminal.")
+    var stream = false
+
+    @Flag(name: .customLong("no-stream"), help: "Keep a text/event-stream body whole and print it at the end, even on a terminal.")
+    var noStream = false
+
     // MARK: - Cookies kept across runs (issue 18 §6)
 
     @Option(name: .customLong("cookie-jar"), help: "Read cookies from FILE before the request and write them back after it (mode 0600), in the Netscape format curl's -b and -c share.")
@@ -186,6 +194,11 @@ struct SendCommand: AsyncParsableCommand {
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
+        let printer = try streamSelection.map { selection in
+            let printer = StreamPrinter(format: format, pretty: isatty(STDOUT_FILENO) == 1)
+            options.stream = printer.options(selection)
+            return printer
+        }
         let manager: URLSessionManager
         do {
             // One request: its task runs on the transport's thread, with no hop between threads.
@@ -201,7 +214,8 @@ struct SendCommand: AsyncParsableCommand {
             try? await manager.invalidate(cancelingTasks: true)
             throw CLIFailure.badInput("--pin: \(error)")
         }
-        let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
+        // A stream prints as it goes: a progress line would cut into it.
+        let progress = isatty(STDERR_FILENO) == 1 && printer == nil ? ProgressLine() : nil
         let watcher = Task {
             for await event in task.events { progress?.show(event) }
         }
@@ -211,7 +225,9 @@ struct SendCommand: AsyncParsableCommand {
         progress?.clear()
         try? await manager.invalidate(cancelingTasks: true)
 
+        if let failure = printer?.failure { throw failure }
         switch format {
+        case .text where result.stream != nil: StandardError.print(ResponseReport.text(result))
         case .text: try output.write(ResponseReport.text(result))
         case .json: try ResponseReport.json(result, to: &output)
         }
@@ -225,6 +241,18 @@ struct SendCommand: AsyncParsableCommand {
         }
         let code = ResponseReport.exitCode(result)
         if code != .success { throw ExitCode(code.rawValue) }
+    }
+
+    /// Which bodies are printed as they arrive: every one with `--stream` (event streams and
+    /// lines only with `--format json`), event streams on a terminal by default, none with
+    /// `--no-stream`.
+    var streamSelection: StreamOptions.Selection? {
+        get throws {
+            if stream, noStream { throw CLIFailure.badInput("--stream and --no-stream contradict each other; give one") }
+            if stream, download != nil { throw CLIFailure.badInput("--stream prints the body as it arrives and --download saves it to a file; give one") }
+            if stream { return format == .json ? .eventStreamsAndLines : .every }
+            return noStream || download != nil || isatty(STDOUT_FILENO) != 1 ? nil : .eventStreams
+        }
     }
 
     /// The credential for challenges: with `--auth-type digest`, `--user` is not sent up front.

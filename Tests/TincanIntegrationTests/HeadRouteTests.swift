@@ -47,7 +47,7 @@ struct HeadRouteTests {
         "get", "anything", "anything/a/b", "headers", "user-agent", "ip", "status/418", "bytes/100", "stream-bytes/100",
         "drip?duration=0&numbytes=5", "delay/0", "range/50", "json", "xml", "image/png", "redirect/1", "absolute-redirect/1",
         "redirect-to?url=/get", "basic-auth/u/p", "cookies", "cookies/set?a=1", "cookies/delete?a", "digest-auth/auth/u/p",
-        "digest-auth/auth/u/p/SHA-256", "cache", "gzip", "deflate", "response-headers?X-Test=1",
+        "digest-auth/auth/u/p/SHA-256", "cache", "gzip", "deflate", "response-headers?X-Test=1", "sse?count=2&delay=0", "stream/3",
     ]
 
     @Test("HEAD gives GET's status and headers, Content-Length included, and no body", arguments: routes)

@@ -95,7 +95,7 @@ struct CheckKeysFormatTests {
     func errors() {
         let cases: [(String, String)] = [
             ("capture:\n      x: {xpath: \"//a[\"}\n", "s.yaml:4:18: bad XPath '//a[': expected a path, a string, a number or a function at column 5"),
-            ("capture:\n      x: {json: $.a, xpath: //a}\n", "s.yaml:4:10: expected exactly one of json:, header:, status:, regex:, xpath:, cookie:, url:, redirects:, location:, duration:, body-size:, body-sha256:, body-md5: in capture 'x' (and filters: if any)"),
+            ("capture:\n      x: {json: $.a, xpath: //a}\n", "s.yaml:4:10: expected exactly one of json:, header:, status:, regex:, xpath:, cookie:, url:, redirects:, location:, duration:, body-size:, body-sha256:, body-md5:, stream-events:, stream-first:, stream-last: in capture 'x' (and filters: if any)"),
             ("capture:\n      x: {url: false}\n", "s.yaml:4:16: expected true: url: true captures the url"),
             ("capture:\n      x: {json: $.a, filters: [twice]}\n", "s.yaml:4:32: 'twice' is not a filter; expected one of: count, nth, first, last, split, to-int, to-float, regex, url-decode, base64-decode"),
             ("capture:\n      x: {json: $.a, filters: [nth]}\n", "s.yaml:4:32: the filter nth needs an index: {nth: …}"),

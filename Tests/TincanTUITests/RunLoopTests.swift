@@ -47,6 +47,20 @@ struct RunLoopTests {
         }
     }
 
+    @Test("a stream's events are listed while it still arrives (issue 18 §4)")
+    func streamListedLive() async throws {
+        let directory = try TemporaryDirectory()
+        try await withDemoServer { server in
+            // 100 events 500 ms apart: 50 s, so the third is listed (from 1 s, for some 7 s, until
+            // newer ones push it out of the box) long before the end.
+            let yaml = "base: \(server.baseURL)\nrequests:\n  - name: events\n    url: /sse?count=100&delay=500&event=tick\n"
+            let path = try directory.write("sse.tincan.yaml", Array(yaml.utf8))
+            let (state, screen) = try await sendFirstRequest(of: path, waitingFor: "3 tick {\"n\": 3")
+            #expect(screen.contains(" events · streaming…"), "\(screen)")
+            #expect((state.exchange?.stream?.count ?? 0) >= 3)
+        }
+    }
+
     @Test("a send enforces the session's pins")
     func sessionPinsAreEnforced() async throws {
         let certificate = try TestCertificate.selfSigned()

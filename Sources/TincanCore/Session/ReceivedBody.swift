@@ -3,12 +3,15 @@ import NIOCore
 import Synchronization
 
 /// Where the body of the response now arriving goes: nowhere (a redirect, a challenge, a 304),
-/// into memory, or into a download's partial file. The transport calls it on its event loop.
+/// into memory, into a download's partial file, or to a stream's receiver as it arrives. The
+/// transport calls it on its event loop.
 final class ReceivedBody: Sendable {
     enum Target {
         case discard
         case memory
         case file
+        /// Cut into events and handed to ``ReceivedBody/stream``'s receiver; only a summary is kept.
+        case stream
     }
 
     private struct State {
@@ -18,21 +21,26 @@ final class ReceivedBody: Sendable {
         var written: Int64 = 0
         /// Bytes the file held before this response: a resumed download's progress counts them.
         var offset: Int64 = 0
+        var decoder: StreamDecoder?
+        var summary: StreamSummary?
     }
 
     /// The file a download writes to, when this body belongs to one.
     let download: DownloadFile?
     /// The most bytes kept in memory, or nil for no limit.
     let memoryLimit: Int64?
+    /// The task's wish to see bodies as they arrive, or nil.
+    let stream: StreamOptions?
     private let state = Mutex(State())
 
     /// The most bytes of a body that is dropped (a redirect's, a challenge's) read before the
     /// connection is given up instead: a server can send such a body without end.
     static let discardLimit: Int64 = 1 << 20
 
-    init(download: DownloadFile?, memoryLimit: Int64? = nil) {
+    init(download: DownloadFile?, memoryLimit: Int64? = nil, stream: StreamOptions? = nil) {
         self.download = download
         self.memoryLimit = memoryLimit
+        self.stream = stream
     }
 
     deinit {
@@ -57,6 +65,31 @@ final class ReceivedBody: Sendable {
         }
     }
 
+    /// Starts a final response whose body is streamed in `format`, and hands its head on.
+    func beginStream(_ head: HTTPResponse, format: StreamFormat) throws {
+        guard let stream else { return try begin(.memory, expectedLength: head.expectedContentLength) }
+        try begin(.stream, expectedLength: nil)
+        state.withLock { state in
+            state.decoder = StreamDecoder(format: format, maximumEventBytes: stream.maximumEventBytes)
+            state.summary = StreamSummary(format: format)
+        }
+        try stream.receive(.started(head, format))
+    }
+
+    /// Ends a streamed body: the events its end completes go to the receiver.
+    func endStream() throws {
+        try state.withLock { state in
+            guard state.target == .stream, var decoder = state.decoder else { return }
+            state.decoder = nil
+            let events = decoder.finish()
+            state.summary?.add(events)
+            try stream?.receive(.ended(events, at: .now))
+        }
+    }
+
+    /// What is kept of a streamed body: its count, first and last events; nil when the body was not streamed.
+    var streamSummary: StreamSummary? { state.withLock { $0.summary } }
+
     /// Takes in one chunk, and returns the bytes a resumed file held before this response, for
     /// the progress to count.
     func receive(_ buffer: ByteBuffer) throws -> Int64 {
@@ -78,6 +111,8 @@ final class ReceivedBody: Sendable {
                     }
                 }
                 state.data.append(contentsOf: buffer.readableBytesView)
+            case .stream:
+                try Self.deliver(buffer, &state, to: stream)
             case .file:
                 try buffer.withUnsafeReadableBytes { bytes in
                     var offset = 0
@@ -94,6 +129,26 @@ final class ReceivedBody: Sendable {
             state.written += Int64(buffer.readableBytes)
             return state.offset
         }
+    }
+
+    /// Cuts a streamed chunk into events and hands them (or, for raw bytes, the chunk) on, in
+    /// the order the chunks came, under the lock the transport's one thread never waits on.
+    private static func deliver(_ buffer: ByteBuffer, _ state: inout State, to stream: StreamOptions?) throws {
+        guard let stream, var decoder = state.decoder else { return }
+        // Out of the state while it changes, so its buffers are not copied on write.
+        state.decoder = nil
+        defer { state.decoder = decoder }
+        state.summary?.bytes += Int64(buffer.readableBytes)
+        guard decoder.format != .bytes else { return try stream.receive(.bytes(buffer)) }
+        let events: [StreamEvent]
+        do {
+            events = try decoder.decode(buffer)
+        } catch {
+            throw TransportError(.limitExceeded("\(error)"))
+        }
+        guard !events.isEmpty else { return }
+        state.summary?.add(events)
+        try stream.receive(.events(events, at: .now))
     }
 
     /// The body-size error; `what` reads "is 300 MB, more than" or "passed".

@@ -103,6 +103,9 @@ public struct TaskResult: Sendable {
     /// Why the last response or error was not retried although a retrier could have retried it
     /// (its limit was reached, the body cannot be sent again, the wait would pass the deadline).
     public var retryNote: String?
+    /// What was kept of a body streamed as it arrived (``TaskOptions/stream``): the count and
+    /// the first and last events; nil when the body was not streamed.
+    public var stream: StreamSummary?
 
     /// Creates a result (the core makes them; saved sessions and tests replay recorded ones).
     public init(request: HTTPRequest, response: HTTPResponse? = nil, data: [UInt8] = [], redirects: [Redirect] = [],

@@ -20,6 +20,9 @@ public struct TaskOptions: Sendable {
     public var uploadBytesPerSecond: Int?
     /// Where the response body is streamed, making the task a download task; nil keeps it in memory.
     public var download: Download?
+    /// Bodies seen as they arrive (server-sent events, NDJSON lines, raw bytes) rather than kept
+    /// whole, or nil to keep every body (a download's goes to its file either way).
+    public var stream: StreamOptions?
     /// Whether redirects are followed, and how many.
     public var redirects = RedirectPolicy.standard
     /// Seconds the whole task may take (redirects, challenges, retries and their waits included),

@@ -63,7 +63,7 @@ struct TaskRunner {
         } else {
             download = nil
         }
-        let body = ReceivedBody(download: download, memoryLimit: options.maximumBodyBytes)
+        let body = ReceivedBody(download: download, memoryLimit: options.maximumBodyBytes, stream: options.stream)
         var hop = Hop()
         let policy = request.properties.cachePolicy
         let handlesCookies = request.properties.httpShouldHandleCookies
@@ -82,6 +82,7 @@ struct TaskRunner {
                                     serialization: serialization, metrics: metrics, cache: cacheOutcome, download: downloadResult)
             result.retries = retries
             result.retryNote = retryNote
+            result.stream = body.streamSummary
             return result
         }
 
@@ -271,6 +272,13 @@ struct TaskRunner {
                 return finish(nil)
             case .final:
                 retryNote = hop.retryNote
+                if body.target == .stream {
+                    do {
+                        try body.endStream()
+                    } catch {
+                        return finish(error as? TransportError ?? TransportError(.other("\(error)")))
+                    }
+                }
                 data = body.target == .memory ? body.data : []
                 if let download, body.target == .file || hop.alreadyComplete {
                     do {
@@ -289,7 +297,7 @@ struct TaskRunner {
                     } catch {
                         return finish(TransportError(.other("\(error)")))
                     }
-                } else if download == nil, policy != .reloadIgnoringLocalAndRemoteCacheData,
+                } else if download == nil, body.target != .stream, policy != .reloadIgnoringLocalAndRemoteCacheData,
                           cache.store(current, data: data, for: request) {
                     cacheOutcome = .stored
                     task.emit(.cache(.stored))
@@ -331,6 +339,10 @@ struct TaskRunner {
         }
         // HEAD, 204 and 304 responses have no body, whatever their Content-Length says.
         let hasBody = method != "HEAD" && ![204, 304].contains(status) && !(100..<200).contains(status)
+        if hasBody, body.download == nil, let format = body.stream?.format(forMimeType: head.mimeType) {
+            try body.beginStream(head, format: format)
+            return hop
+        }
         guard let download = body.download, hasBody else {
             try body.begin(.memory, expectedLength: hasBody ? head.expectedContentLength : nil)
             return hop

@@ -352,6 +352,12 @@ public enum ResponseValue: Sendable, Equatable {
     case bodySHA256
     /// The body's MD5, 32 lowercase hexadecimal digits.
     case bodyMD5
+    /// How many events a streamed body held (server-sent events, or NDJSON lines).
+    case streamEvents
+    /// The data of a streamed body's first event (for NDJSON, its first line).
+    case streamFirst
+    /// The data of a streamed body's last event (for NDJSON, its last line).
+    case streamLast
     /// The value of the cookie of this name that the final response set.
     case cookie(String)
 
@@ -366,6 +372,9 @@ public enum ResponseValue: Sendable, Equatable {
         case "body-size": self = .bodySize
         case "body-sha256": self = .bodySHA256
         case "body-md5": self = .bodyMD5
+        case "stream-events": self = .streamEvents
+        case "stream-first": self = .streamFirst
+        case "stream-last": self = .streamLast
         default: return nil
         }
     }
@@ -380,6 +389,9 @@ public enum ResponseValue: Sendable, Equatable {
         case .bodySize: "body-size"
         case .bodySHA256: "body-sha256"
         case .bodyMD5: "body-md5"
+        case .streamEvents: "stream-events"
+        case .streamFirst: "stream-first"
+        case .streamLast: "stream-last"
         case .cookie: "cookie"
         }
     }

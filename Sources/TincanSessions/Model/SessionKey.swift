@@ -127,6 +127,9 @@ public enum SessionKey {
         case bodySize = "body-size"
         case bodySHA256 = "body-sha256"
         case bodyMD5 = "body-md5"
+        case streamEvents = "stream-events"
+        case streamFirst = "stream-first"
+        case streamLast = "stream-last"
         /// Not a source: the filters applied to the value the source gives.
         case filters
     }
@@ -138,6 +141,9 @@ public enum SessionKey {
         case bodySize = "body-size"
         case bodySHA256 = "body-sha256"
         case bodyMD5 = "body-md5"
+        case streamEvents = "stream-events"
+        case streamFirst = "stream-first"
+        case streamLast = "stream-last"
         case valid, errors
         case maxDuration = "max-duration"
         case request

@@ -62,7 +62,7 @@ extension SessionReader {
         case .regex: source = .regex(try pattern(value))
         case .xpath: source = .xpath(try xpath(try text(value, "an XPath expression such as string(//title)"), at: value))
         case .cookie: source = .response(.cookie(try cookie(try text(value, "a cookie name, or NAME[ATTRIBUTE]"), at: value)))
-        case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5:
+        case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5, .streamEvents, .streamFirst, .streamLast:
             guard try bool(value) else { throw file.error(at: value, "expected true: \(key.rawValue): true captures the \(key.rawValue)") }
             source = .response(ResponseValue(key: key.rawValue) ?? .url)
         case .filters: throw file.error(at: value, "filters: is not a source")

@@ -24,6 +24,31 @@ extension TaskResult {
         case .bodySize, .bodySHA256, .bodyMD5:
             if let download { return .failure(.bodyDownloaded(download.path)) }
             return .success(Self.bodyFact(fact, of: data))
+        case .streamEvents, .streamFirst, .streamLast:
+            if let download { return .failure(.bodyDownloaded(download.path)) }
+            return streamFact(fact)
+        }
+    }
+
+    /// A stream's event count, or its first or last event's data: from what was kept of a body
+    /// streamed as it arrived, else from the body in memory, cut as its Content-Type says (a
+    /// `text/event-stream` into events, anything else into lines).
+    private func streamFact(_ fact: ResponseValue) -> Result<ParameterValue, CaptureFailure> {
+        let summary: StreamSummary
+        if let stream {
+            summary = stream
+        } else {
+            guard let response else { return .failure(.noResponse) }
+            do {
+                summary = try StreamSummary.of(data, format: StreamFormat(mimeType: response.mimeType) == .eventStream ? .eventStream : .lines)
+            } catch {
+                return .failure(.unusable("\(error)"))
+            }
+        }
+        let event = fact == .streamFirst ? summary.first : summary.last
+        switch fact {
+        case .streamEvents: return .success(.integer(Int64(summary.count)))
+        default: return event.map { .success(.string($0.data)) } ?? .failure(.unusable("the stream has no events"))
         }
     }
 

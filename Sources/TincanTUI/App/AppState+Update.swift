@@ -21,6 +21,10 @@ extension AppState {
             now = max(now, time)
             guard exchange?.id == id else { break }
             effects = apply(event, at: time)
+        case let .streamed(id, delivery, time):
+            now = max(now, time)
+            guard exchange?.id == id else { break }
+            exchange?.fold(delivery, at: time)
         case let .sendFailed(id, reason, time):
             now = max(now, time)
             guard exchange?.id == id else { break }

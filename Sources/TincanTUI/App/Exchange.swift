@@ -21,6 +21,8 @@ public struct Exchange: Sendable {
     /// Milestones with their times, for the status bar now and the timeline later.
     public var milestones: [(at: Double, event: String)] = []
     public var result: TaskResult?
+    /// The events of a body streamed as it arrived (server-sent events, NDJSON), or nil.
+    public var stream: StreamLog?
     /// The decoded body, laid out when the result arrives (rows are built as they are drawn).
     public var prettyBody = BodyDocument()
     /// The body as received: text rows, or a hex dump for binary.

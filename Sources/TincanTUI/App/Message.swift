@@ -7,6 +7,8 @@ public enum Message: Sendable {
     case input(InputEvent)
     /// An event from a send's task, at a time in seconds since the app started.
     case task(exchange: Int, TaskEvent, at: Double)
+    /// A piece of a send's streamed body (server-sent events, NDJSON lines), as it arrived.
+    case streamed(exchange: Int, StreamOptions.Delivery, at: Double)
     /// A send failed before its task started (the request could not be handed to the core).
     case sendFailed(exchange: Int, String, at: Double)
     /// Time passed (while a send runs, so its elapsed time and rate stay current).

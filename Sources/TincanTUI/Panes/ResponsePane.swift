@@ -16,6 +16,11 @@ enum ResponsePane {
         let body = Rect(x: inside.x, y: inside.y + headerHeight, width: inside.width, height: inside.height - headerHeight)
         guard body.height > 0 else { return }
         defer { Renderer.drawColumnMark(&buffer, rect, column: state.lineView.responseColumn, theme: theme) }
+        // A stream's events stand in for its body; its headers and timing show as any response's.
+        if let log = state.exchange?.stream, state.responseView == .pretty || state.responseView == .raw {
+            StreamPane.draw(&buffer, log, in: body, theme: theme)
+            return
+        }
         if let document = state.bodyDocument {
             drawDocument(&buffer, document, in: body, frame: rect, state, &widgets.bodyRows)
             return

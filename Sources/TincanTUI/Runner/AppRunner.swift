@@ -155,10 +155,17 @@ public final class AppRunner: Sendable {
             return
         }
         do {
-            let task = try manager.task(with: request, options: plan.options)
+            var options = plan.options
+            let inbox = inbox
+            // Event streams and NDJSON are listed as they arrive; a download keeps its file.
+            if options.stream == nil, options.download == nil {
+                options.stream = StreamOptions(selection: .eventStreamsAndLines) { [self] delivery in
+                    inbox.post(.streamed(exchange: id, delivery, at: seconds()))
+                }
+            }
+            let task = try manager.task(with: request, options: options)
             tasks.withLock { $0[id] = task }
             let events = task.events
-            let inbox = inbox
             Task.detached { [self] in
                 for await event in events {
                     inbox.post(.task(exchange: id, event, at: seconds()))
