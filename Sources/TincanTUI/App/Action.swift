@@ -14,6 +14,8 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextChoice = "next-choice", previousChoice = "previous-choice", openPicker = "open-picker"
     // Headers table
     case addHeader = "add-header", editHeader = "edit-header", removeHeader = "remove-header", toggleHeader = "toggle-header"
+    // Query fields
+    case addQuery = "add-query", editQuery = "edit-query", removeQuery = "remove-query"
     // Parameter tree
     case addParameter = "add-parameter", editValue = "edit-value", renameParameter = "rename-parameter"
     case removeParameter = "remove-parameter", cycleType = "cycle-type", expand, collapse
@@ -23,7 +25,9 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case search, searchNext = "search-next", searchPrevious = "search-previous", copyPath = "copy-path"
     case toggleFold = "toggle-fold", fold, unfold, foldAll = "fold-all", unfoldAll = "unfold-all"
     // Body editor
-    case applyBody = "apply-body"
+    case applyBody = "apply-body", bodyKind = "body-kind"
+    // Auth tab
+    case changeAuth = "change-auth", revealSecrets = "reveal-secrets"
     // Anywhere that is not a text field
     case helpQuestion = "help-question", commandLineColon = "command-line-colon"
 }
@@ -31,7 +35,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
 /// Where a binding applies. The focused pane's scope is searched first, then `list` for panes
 /// that are not text fields, then `global`.
 public enum Scope: String, Sendable, CaseIterable {
-    case global, list, collection, picker, headers, parameters, properties, body, response
+    case global, list, collection, picker, headers, query, parameters, body, auth, properties, response
 }
 
 /// The built-in key table: the one declaration behind dispatch, the footer, the help screen and
@@ -47,9 +51,9 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.function(1))], .help, label: "help", help: "Show every key binding", inFooter: true),
         KeyBinding([KeyEvent(.tab)], .focusNext, label: "next", help: "Focus the next pane"),
         KeyBinding([KeyEvent(.tab, .shift)], .focusPrevious, label: "previous", help: "Focus the previous pane"),
-        KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, properties", inFooter: true),
+        KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, auth, properties", inFooter: true),
         KeyBinding([KeyEvent(.function(3))], .nextResponseView, label: "view", help: "Show the next response view: pretty, raw, headers, timing"),
-        KeyBinding([KeyEvent(.function(4))], .editExternally, label: "$EDITOR", help: "Edit the body (the parameters as JSON) in $EDITOR"),
+        KeyBinding([KeyEvent(.function(4))], .editExternally, label: "$EDITOR", help: "Edit the body (the parameters as JSON, or the text) in $EDITOR"),
         KeyBinding([.ctrl("t")], .cycleTheme, label: "theme", help: "Switch to the next theme"),
         KeyBinding([.ctrl("o")], .zoom, label: "zoom", help: "Zoom the focused pane to the whole screen, and back"),
         KeyBinding([.ctrl("z")], .suspend, label: "suspend", help: "Suspend to the shell (resume with fg)"),
@@ -74,10 +78,14 @@ public enum KeyBindings {
 
         KeyBinding([.char("a"), KeyEvent(.insert)], .addHeader, label: "add", help: "Add a header", scope: Scope.headers.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editHeader, label: "edit", help: "Edit the selected header", scope: Scope.headers.rawValue, inFooter: true),
-        KeyBinding([.char("d"), KeyEvent(.delete)], .removeHeader, label: "remove", help: "Remove the selected header", scope: Scope.headers.rawValue, inFooter: true),
-        KeyBinding([.char(" ")], .toggleHeader, label: "on/off", help: "Turn the selected header off or on", scope: Scope.headers.rawValue, inFooter: true),
+        KeyBinding([.char("d"), KeyEvent(.delete)], .removeHeader, label: "remove", help: "Remove the selected header; a default is saved as name: null, and comes back with d again", scope: Scope.headers.rawValue, inFooter: true),
+        KeyBinding([.char(" ")], .toggleHeader, label: "on/off", help: "Turn the selected header off or on; a default turned off is saved as name: null", scope: Scope.headers.rawValue, inFooter: true),
 
-        KeyBinding([.char("a"), KeyEvent(.insert)], .addParameter, label: "add", help: "Add a parameter (inside an object or array, or after the selection)", scope: Scope.parameters.rawValue, inFooter: true),
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addQuery, label: "add", help: "Add a query field (name==value, always in the URL)", scope: Scope.query.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.enter), .char("e")], .editQuery, label: "edit", help: "Edit the selected query field", scope: Scope.query.rawValue, inFooter: true),
+        KeyBinding([.char("d"), KeyEvent(.delete)], .removeQuery, label: "remove", help: "Remove the selected query field", scope: Scope.query.rawValue, inFooter: true),
+
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addParameter, label: "add", help: "Add a parameter (inside an object or array, or after the selection): a key, where user[address][city] nests, then its type", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editValue, label: "value", help: "Edit the selected value", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([.char("r")], .renameParameter, label: "rename", help: "Rename the selected key", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([.char("d"), KeyEvent(.delete)], .removeParameter, label: "remove", help: "Remove the selected parameter and its children", scope: Scope.parameters.rawValue, inFooter: true),
@@ -98,7 +106,11 @@ public enum KeyBindings {
         KeyBinding([.char("-")], .foldAll, label: "fold all", help: "Fold every top-level member, for an overview", scope: Scope.response.rawValue),
         KeyBinding([.char("+"), .char("=")], .unfoldAll, label: "unfold all", help: "Unfold everything", scope: Scope.response.rawValue),
 
-        KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Parse the body as JSON into the parameters", scope: Scope.body.rawValue, inFooter: true),
+        KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Apply the body: JSON into the parameters, base64 into bytes", scope: Scope.body.rawValue, inFooter: true),
+        KeyBinding([.alt("k")], .bodyKind, label: "kind", help: "Choose what the body is: the parameters, text (any Content-Type), bytes, a file, an upload", scope: Scope.body.rawValue, inFooter: true),
+
+        KeyBinding([KeyEvent(.enter), .char("e")], .changeAuth, label: "change", help: "Change the selected field: the type (none, basic, digest, bearer), the user, the password or token", scope: Scope.auth.rawValue, inFooter: true),
+        KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show the password and token as they are, or as dots again", scope: Scope.auth.rawValue, inFooter: true),
 
         KeyBinding([.char("?")], .helpQuestion, label: "help", help: "Show every key binding", scope: Scope.list.rawValue),
         KeyBinding([.char(":")], .commandLineColon, label: "command", help: "Open the command line", scope: Scope.list.rawValue),
