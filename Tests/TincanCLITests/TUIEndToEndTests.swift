@@ -59,6 +59,9 @@ struct TUIEndToEndTests {
         try await tui.send("a")
         try await tui.send("name", literal: true)
         try await tui.send("Enter")
+        try await tui.waitFor("Type of name")
+        try await tui.send("Enter")
+        try await tui.waitFor("Value of name")
         try await tui.send("Ada", literal: true)
         try await tui.send("Enter")
 
@@ -119,7 +122,7 @@ struct TUIEndToEndTests {
         try await tui.send("basic-auth/ada/s3cret", literal: true)
         // Params, Body, Auth: the Auth tab takes the focus.
         try await tui.send("F2", "F2")
-        try await tui.waitFor("type         none")
+        try await tui.waitFor("type        none")
         try await tui.send("Enter")
         try await tui.waitFor("Authentication")
         try await tui.send("Down", "Enter")
@@ -130,7 +133,7 @@ struct TUIEndToEndTests {
         try await tui.send("s3cret", literal: true)
         try await tui.send("Enter")
         // The password is dots on the tab; the preview shows the header it makes.
-        try await tui.waitFor(all: ["password     ••••••••", "Authorization: Basic YWRhOnMzY3JldA=="])
+        try await tui.waitFor(all: ["password    ••••••••", "Authorization: Basic YWRhOnMzY3JldA=="])
         try await tui.send("C-r")
         try await tui.waitFor(all: ["200 OK", "\"authenticated\": true", "\"user\": \"ada\""])
         try await tui.send("C-c")
