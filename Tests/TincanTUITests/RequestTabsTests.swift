@@ -203,7 +203,7 @@ struct RequestTabsTests {
         Fixtures.press([.key(.char("a"))], into: &state)
         Self.answer("dry-run==1", &state)
         Fixtures.press([.key(.char("a"))], into: &state)
-        Self.answer("q=a b", &state)
+        Self.answer("q==a b", &state)
         #expect(state.query == [QueryField(name: "dry-run", value: "1"), QueryField(name: "q", value: "a b")])
         #expect(Self.preview(state).hasPrefix("GET /get?dry-run=1&q=a%20b&greeting=hello"), "\(Self.preview(state))")
         Fixtures.press([.key(KeyEvent(.up)), .key(.char("e"))], into: &state)
@@ -215,7 +215,7 @@ struct RequestTabsTests {
             Issue.record("the prompt closed")
             return
         }
-        #expect(prompt.error == "expected name==value")
+        #expect(prompt.error == "expected name=value, name:=json, name==value, Header:value or field@file")
         Fixtures.press([.key(KeyEvent(.escape)), .key(.char("d"))], into: &state)
         #expect(state.query.count == 1)
         #expect(state.editedSession.requests[0].query.map(\.name) == ["q"])
@@ -309,7 +309,7 @@ struct RequestTabsTests {
         body: <a>1</a>
         auth:
           user: "{{user}}"
-          password: "{{$env.PASSWORD}}"
+          password: "{{password}}"
       - name: Upload
         method: PUT
         url: put
@@ -323,7 +323,10 @@ struct RequestTabsTests {
         let directory = try TemporaryDirectory()
         let path = try directory.write("tabs.tincan.yaml", Array(Self.sessionFile.utf8))
         var state = AppState(width: 120, height: 40)
-        state.open(Workspace(session: try Session.load(path: path), path: path))
+        // As `--var` gives them: never saved.
+        var workspace = Workspace(session: try Session.load(path: path), path: path)
+        workspace.overrides = ["user": "ada", "password": "pw", "secret": "s3"]
+        state.open(workspace)
         #expect(state.bodySource == .text("<a>1</a>"))
         #expect(state.query == [QueryField(name: "page", value: "2")])
         #expect(state.removedHeaders == ["Accept-Encoding"])
@@ -335,20 +338,33 @@ struct RequestTabsTests {
         state.switchRequestTab(to: .auth)
         state.authList.select(2, count: state.authRows.count)
         Fixtures.press([Self.enter], into: &state)
-        Self.answer("{{password}}", &state)
+        Self.answer("{{secret}}", &state)
         state.setFocus(.query)
         Fixtures.press([.key(.char("e"))], into: &state)
         Self.answer("page==3", &state)
         state.save()
         let expected = Self.sessionFile
             .replacingOccurrences(of: "page: \"2\"", with: "page: \"3\"")
-            .replacingOccurrences(of: "password: \"{{$env.PASSWORD}}\"", with: "password: \"{{password}}\"")
+            .replacingOccurrences(of: "password: \"{{password}}\"", with: "password: \"{{secret}}\"")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+        // The text body, typed in the Body tab, and a default turned off in the Headers tab.
+        state.switchRequestTab(to: .body)
+        Fixtures.press([.key(KeyEvent(.end)), .key(KeyEvent(.backspace))] + Fixtures.typing("<b/></a>"), into: &state)
+        state.setFocus(.headers)
+        let userAgent = state.headers.count + state.removedHeaders.count + (state.defaultHeaders.firstIndex { $0.name == "User-Agent" } ?? 0)
+        state.headerList.select(userAgent, count: state.headerListRows.count)
+        Fixtures.press([.key(.char(" "))], into: &state)
+        state.save()
+        let edited = expected
+            .replacingOccurrences(of: "body: <a>1</a>", with: "body: <a>1</a<b/></a>")
+            .replacingOccurrences(of: "      Accept-Encoding: null\n", with: "      Accept-Encoding: null\n      User-Agent: null\n")
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written == edited, "\(written)")
         // The second request's upload shows on the Body tab and saves unchanged.
         state.loadRequest(1)
         #expect(state.bodySource == .upload(SavedUpload(file: "data.bin", rate: "64k")))
         state.save()
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
     }
 
     // MARK: - Snapshots
@@ -406,11 +422,6 @@ struct RequestTabsTests {
 
     @Test(arguments: Scene.allCases, [(80, 24), (120, 40)])
     func paneMatchesItsGoldenFile(_ scene: Scene, size: (Int, Int)) {
-        var state = Fixtures.welcome(width: size.0, height: size.1)
-        scene.apply(to: &state)
-        let buffer = Renderer.render(&state)
-        if let problem = Snapshot.verify(buffer, named: "\(scene.rawValue)-\(size.0)x\(size.1)") {
-            Issue.record(Comment(rawValue: problem))
-        }
+        Fixtures.verifySnapshot(scene.rawValue, size: size) { scene.apply(to: &$0) }
     }
 }

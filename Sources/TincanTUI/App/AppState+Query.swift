@@ -12,15 +12,18 @@ public struct QueryField: Sendable, Hashable {
         self.value = value
     }
 
-    /// Reads `name==value` (or `name=value`), as the command line's query items are written.
+    /// Reads `name==value` by the command line's item rules (backslash escapes included).
     ///
     /// - Returns: The field, or why the text is not one.
     static func parse(_ text: String) -> Result<QueryField, QueryFieldError> {
-        let separator = text.range(of: "==") ?? text.range(of: "=")
-        guard let separator else { return .failure(QueryFieldError("expected name==value")) }
-        let name = String(text[..<separator.lowerBound]).trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { return .failure(QueryFieldError("a query field needs a name before ==")) }
-        return .success(QueryField(name: name, value: String(text[separator.upperBound...])))
+        do {
+            guard case let .query(name, value) = try RequestItem.parse(text) else {
+                return .failure(QueryFieldError("expected name==value (a query field; parameters go in the tree below)"))
+            }
+            return .success(QueryField(name: name, value: value))
+        } catch {
+            return .failure(QueryFieldError(error.reason))
+        }
     }
 }
 

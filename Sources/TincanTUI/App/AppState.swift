@@ -254,6 +254,8 @@ public struct AppState: Sendable {
         } catch {
             resolved = nil
             explanation = nil
+            // The defaults are read from the built request: none is listed while it cannot be built.
+            defaultHeaders = []
             preview = .error(String(describing: error))
         }
         previewLines = PreviewPane.lines(preview)
