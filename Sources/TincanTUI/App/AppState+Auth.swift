@@ -150,13 +150,6 @@ extension AppState {
     mutating func answerBearerToken(_ text: String) -> String? {
         let token = text.trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty else { return "expected a token (choose the type none to send none)" }
-        guard !token.contains(where: { $0 == "\r" || $0 == "\n" }) else { return "a header value is one line" }
-        if let index = headers.lastIndex(where: { HTTPHeaders.same($0.name, "Authorization") }) {
-            headers[index].value = "Bearer " + token
-            headers[index].isEnabled = true
-        } else {
-            headers.append(HeaderRow(name: "Authorization", value: "Bearer " + token))
-        }
-        return nil
+        return setOwnHeader("Authorization", "Bearer " + token)
     }
 }

@@ -189,14 +189,7 @@ extension AppState {
             headers.removeAll { HTTPHeaders.same($0.name, "Content-Type") }
             return nil
         }
-        guard !type.contains(where: { $0 == "\r" || $0 == "\n" }) else { return "a header value is one line" }
-        if let index = headers.lastIndex(where: { HTTPHeaders.same($0.name, "Content-Type") }) {
-            headers[index].value = type
-            headers[index].isEnabled = true
-        } else {
-            headers.append(HeaderRow(name: "Content-Type", value: type))
-        }
-        return nil
+        return setOwnHeader("Content-Type", type)
     }
 
     /// Sets the file a `body: {file: …}` reads.
