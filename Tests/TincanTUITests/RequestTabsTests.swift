@@ -58,6 +58,10 @@ struct RequestTabsTests {
         Fixtures.press([.key(.char("v"))], into: &state)
         #expect(state.authValue(.password) == "hunter2")
         #expect(state.editedSession.requests[0].auth == SavedAuth(scheme: .basic, user: "ada", password: "hunter2"))
+        // The Explain view says where the header came from.
+        Fixtures.press([.key(KeyEvent(.function(9)))], into: &state)
+        let lines = state.explanation?.steps.flatMap(\.lines).map(\.text) ?? []
+        #expect(lines.contains("`Authorization`  from the Basic credentials"), "\(lines)")
     }
 
     @Test func digestKeepsTheCredentialsAndVariablesStayUnexpanded() {
