@@ -64,6 +64,16 @@ struct RequestTabsTests {
         #expect(lines.contains("`Authorization`  from the Basic credentials"), "\(lines)")
     }
 
+    @Test func aClickOnTheAuthTabSelectsTheRowUnderIt() {
+        var state = Fixtures.welcome(width: 120, height: 40)
+        state.auth = SavedAuth(user: "ada", password: "pw")
+        state.switchRequestTab(to: .auth)
+        let box = ScreenLayout(state).requestBox!
+        // Rows start inside the border: the third is the password.
+        Fixtures.press([.mouse(MouseEvent(.press(button: 1), x: box.x + 3, y: box.y + 3))], into: &state)
+        #expect(state.authRows[state.authList.selected] == .password)
+    }
+
     @Test func digestKeepsTheCredentialsAndVariablesStayUnexpanded() {
         var state = Fixtures.welcome()
         state.workspace.session.variables["secret"] = .string("s3")

@@ -58,6 +58,8 @@ extension AppState {
             }
         case .properties:
             propertyList.select(propertyList.offset + row, count: PropertyRow.allCases.count)
+        case .auth:
+            authList.select(authList.offset + row, count: authRows.count)
         case .collection:
             workspace.list.select(workspace.list.offset + row, count: workspace.session.requests.count)
         default:
