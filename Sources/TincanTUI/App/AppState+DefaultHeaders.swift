@@ -16,8 +16,11 @@ public struct DefaultHeader: Sendable, Hashable {
         case auth = "from Auth"
     }
 
+    /// The name, as the request carries it.
     public var name: String
+    /// The value it is sent with.
     public var value: String
+    /// Where it comes from, shown beside it.
     public var origin: Origin
 }
 

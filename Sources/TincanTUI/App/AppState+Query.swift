@@ -3,7 +3,9 @@ import TincanCore
 
 /// A query field (`query:`): always in the URL, as `name==value` puts it.
 public struct QueryField: Sendable, Hashable {
+    /// The name, as written (`{{variables}}` unexpanded).
     public var name: String
+    /// The value, as written.
     public var value: String
 
     /// Creates a field.

@@ -104,6 +104,7 @@ public struct AppState: Sendable {
     public private(set) var defaultHeaders: [DefaultHeader] = []
     /// The query fields (`query:`), always in the URL.
     public var query: [QueryField] = []
+    /// The query fields' cursor.
     public var queryList = ListState()
     public var parameters: TreeEditor
     /// The body tab: the parameters as JSON text, applied back into the tree on request.
@@ -116,6 +117,7 @@ public struct AppState: Sendable {
     public var auth: SavedAuth?
     /// Whether the Auth tab shows secrets as they are rather than as dots.
     public var revealsSecrets = false
+    /// The Auth tab's cursor.
     public var authList = ListState()
     public var observed = ObservedProperties()
     public var responseSerializer: ResponseSerializerKind = .compound
