@@ -38,7 +38,7 @@ struct TUIEndToEndTests {
 
         // Add a header: the request box is next in the focus order; F2 walks its tabs to Headers.
         try await tui.send("Tab")
-        try await tui.send("F2", "F2", "F2")
+        try await tui.send("F2", "F2", "F2", "F2")
         try await tui.waitFor("[x] Accept: application/json")
         try await tui.send("a")
         try await tui.waitFor("Add header")
@@ -52,13 +52,16 @@ struct TUIEndToEndTests {
         try await tui.send("Home", "a")
         try await tui.send("user", literal: true)
         try await tui.send("Enter")
-        try await tui.waitFor("Value of user")
-        try await tui.send("Enter")
-        try await tui.send("t", "t", "t", "t", "t")
+        // The type is chosen at once: string, number, bool, null, array, object.
+        try await tui.waitFor("Type of user")
+        try await tui.send("Down", "Down", "Down", "Down", "Down", "Enter")
         try await tui.waitFor("user: {0}")
         try await tui.send("a")
         try await tui.send("name", literal: true)
         try await tui.send("Enter")
+        try await tui.waitFor("Type of name")
+        try await tui.send("Enter")
+        try await tui.waitFor("Value of name")
         try await tui.send("Ada", literal: true)
         try await tui.send("Enter")
 
@@ -72,8 +75,9 @@ struct TUIEndToEndTests {
         try await tui.send("Tab", "Tab", "PageDown")
         try await tui.waitFor("\"X-Workshop\": \"e2e\"")
 
-        // /drip: the download bar moves while the body trickles in.
-        try await tui.send("BTab", "BTab", "BTab")
+        // /drip: the download bar moves while the body trickles in (the query fields are
+        // between the tree and the URL).
+        try await tui.send("BTab", "BTab", "BTab", "BTab")
         try await tui.send("C-a", "C-k")
         try await tui.send("drip?duration=2&numbytes=60", literal: true)
         try await tui.send("C-r")
@@ -110,6 +114,55 @@ struct TUIEndToEndTests {
         #expect(after.contains("EXIT=0"))
         #expect(after.contains("icanon echo"))
         #expect(try await tui.format("#{alternate_on}") == "0")
+    }
+
+    @Test func basicAuthSetInTheAuthTabPassesTheDemoServersCheck() async throws {
+        let (tui, _) = try await start()
+        try await tui.send("C-a", "C-k")
+        try await tui.send("basic-auth/ada/s3cret", literal: true)
+        // Params, Body, Auth: the Auth tab takes the focus.
+        try await tui.send("F2", "F2")
+        try await tui.waitFor("type        none")
+        try await tui.send("Enter")
+        try await tui.waitFor("Authentication")
+        try await tui.send("Down", "Enter")
+        try await tui.waitFor("User name")
+        try await tui.send("ada", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor("Password, or a")
+        try await tui.send("s3cret", literal: true)
+        try await tui.send("Enter")
+        // The password is dots on the tab; the preview shows the header it makes.
+        try await tui.waitFor(all: ["password    ••••••••", "Authorization: Basic YWRhOnMzY3JldA=="])
+        try await tui.send("C-r")
+        try await tui.waitFor(all: ["200 OK", "\"authenticated\": true", "\"user\": \"ada\""])
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
+    }
+
+    @Test func aRawXMLBodyTypedInTheBodyTabIsSentAndEchoed() async throws {
+        let (tui, _) = try await start()
+        try await tui.send("C-a", "C-k")
+        try await tui.send("anything/xml", literal: true)
+        // Empty the tree (its three parameters), so the body starts empty.
+        try await tui.send("Tab", "Tab", "Down", "d", "d", "d")
+        try await tui.waitFor("parameters: {0}")
+        try await tui.send("F2", "M-k")
+        try await tui.waitFor("text: XML, plain text")
+        try await tui.send("Down", "Enter")
+        try await tui.waitFor("Content-Type of the text")
+        try await tui.send("C-a", "C-k")
+        try await tui.send("application/xml", literal: true)
+        try await tui.send("Enter")
+        try await tui.send("<note>hi</note>", literal: true)
+        try await tui.waitFor("application/xml · alt+k kind")
+        // POST it: the method picker is four fields back from the body.
+        try await tui.send("BTab", "BTab", "BTab", "BTab", "Enter", "Down", "Down", "Enter")
+        try await tui.waitFor("POST /anything/xml HTTP/1.1")
+        try await tui.send("C-r")
+        try await tui.waitFor(all: ["200 OK", "\"data\": \"<note>hi</note>\""])
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
     }
 
     @Test func sigtermRestoresTheTerminal() async throws {

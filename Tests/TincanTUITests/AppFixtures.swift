@@ -1,5 +1,7 @@
 import Foundation
 import TerminalUI
+import TestSupport
+import Testing
 import TincanCore
 @testable import TincanTUI
 
@@ -14,6 +16,17 @@ enum Fixtures {
         state.proxyEnvironment = ProxyEnvironment()
         state.refreshPreview()
         return state
+    }
+
+    /// Renders the welcome state at `size` after `apply`, and compares it with the golden file
+    /// `NAME-WxH` under Snapshots/ (a missing one is recorded, and the test fails).
+    static func verifySnapshot(_ name: String, size: (Int, Int), _ apply: (inout AppState) -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+        var state = welcome(width: size.0, height: size.1)
+        apply(&state)
+        let buffer = Renderer.render(&state)
+        if let problem = Snapshot.verify(buffer, named: "\(name)-\(size.0)x\(size.1)") {
+            Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+        }
     }
 
     /// Sends keys and paste events through `update`, collecting the effects.

@@ -78,11 +78,12 @@ struct KeyScriptTests {
         #expect(state.serializer == .json)
         state.setFocus(.parameters)
         // Select the root, add an object "user" with a number "age".
+        // The key, then the type at once (string, number, bool, null, array, object).
+        let down = InputEvent.key(KeyEvent(.down))
         Fixtures.press([.key(KeyEvent(.home)), .key(.char("a"))] + Fixtures.typing("user") + [.key(KeyEvent(.enter))], into: &state)
-        Fixtures.press([.key(KeyEvent(.enter))], into: &state)
-        Fixtures.press([.key(.char("t")), .key(.char("t")), .key(.char("t")), .key(.char("t")), .key(.char("t"))], into: &state)
+        Fixtures.press([down, down, down, down, down, .key(KeyEvent(.enter))], into: &state)
         #expect(state.parameters.selectedNode.value == .object)
-        Fixtures.press([.key(.char("a"))] + Fixtures.typing("age") + [.key(KeyEvent(.enter))] + Fixtures.typing("37") + [.key(KeyEvent(.enter)), .key(.char("t"))], into: &state)
+        Fixtures.press([.key(.char("a"))] + Fixtures.typing("age") + [.key(KeyEvent(.enter)), down, .key(KeyEvent(.enter)), .key(.ctrl("u"))] + Fixtures.typing("37") + [.key(KeyEvent(.enter))], into: &state)
         #expect(state.parameters.selectedNode.value == .number("37"))
         let text = previewText(state)
         #expect(text.hasPrefix("POST /get HTTP/1.1\n"))
@@ -200,8 +201,9 @@ struct KeyScriptTests {
         Fixtures.press([.key(.char("?"))], into: &state)
         #expect(state.modal == nil)
         #expect(state.urlField.text == "get?")
+        // The Params tab's query fields come first, then its tree.
         Fixtures.press([.key(KeyEvent(.tab))], into: &state)
-        #expect(state.focus == .parameters)
+        #expect(state.focus == .query)
         Fixtures.press([.key(.char("?"))], into: &state)
         guard case .help? = state.modal else {
             Issue.record("no help")
@@ -225,8 +227,9 @@ struct KeyScriptTests {
 
     @Test func aClickFocusesAPaneAndSelectsARow() {
         var state = Fixtures.welcome(width: 120, height: 40)
-        // The parameters tree starts one row inside the request box (row 5 on screen).
-        Fixtures.press([.mouse(MouseEvent(.press(button: 1), x: 5, y: 7))], into: &state)
+        // The parameters tree starts under the query fields' line inside the request box
+        // (row 5 on screen), at row 6.
+        Fixtures.press([.mouse(MouseEvent(.press(button: 1), x: 5, y: 8))], into: &state)
         #expect(state.focus == .parameters)
         #expect(state.parameters.selectedPath == [1])
         let layout = ScreenLayout(state)

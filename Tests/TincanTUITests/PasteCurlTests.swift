@@ -35,7 +35,7 @@ struct PasteCurlTests {
         #expect(state.headers.isEmpty)
     }
 
-    @Test func aBodyThatIsNotParametersIsKeptAsItIsAndSaidSo() {
+    @Test func aBodyThatIsNotParametersIsTheBodyTabsText() {
         var state = Fixtures.welcome()
         Fixtures.press([.paste("curl http://h/raw -H 'Content-Type: text/plain' -d 'just text'")], into: &state)
         let preview = previewText(state)
@@ -43,8 +43,8 @@ struct PasteCurlTests {
         #expect(preview.contains("Content-Type: text/plain\n"), "\(preview)")
         #expect(preview.hasSuffix("Content-Length: 9\n\njust text\n"), "\(preview)")
         #expect(state.editedSession.requests[0].body == .text("just text"))
-        #expect(state.status?.kind == .warning)
-        #expect(state.status?.text.contains("the body is kept as it is, not as parameters") == true, "\(state.status?.text ?? "")")
+        #expect(state.bodySource == .text("just text"))
+        #expect(state.status?.kind == .info, "\(state.status?.text ?? "")")
     }
 
     @Test func aCommandThatCannotBeReadChangesNothing() {

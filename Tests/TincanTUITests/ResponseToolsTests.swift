@@ -253,10 +253,10 @@ struct ResponseToolsTests {
         return (try? CookieFile.cookies(in: file, path: "jar.txt", now: now)) ?? []
     }
 
-    @Test("alt+k asks the runner for the jar, which lists every cookie with its value hidden")
+    @Test("alt+j asks the runner for the jar, which lists every cookie with its value hidden")
     func cookieJarLists() {
         var state = Fixtures.welcome()
-        let effects = press([.key(.alt("k"))], &state)
+        let effects = press([.key(.alt("j"))], &state)
         guard case .inspectStores(.listCookies)? = effects.first else {
             Issue.record("expected a listing, got \(effects)")
             return

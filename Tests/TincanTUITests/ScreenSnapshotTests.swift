@@ -171,12 +171,7 @@ struct ScreenSnapshotTests {
 
     @Test(arguments: Scene.allCases, [(80, 24), (120, 40)])
     func paneMatchesItsGoldenFile(_ scene: Scene, size: (Int, Int)) {
-        var state = Fixtures.welcome(width: size.0, height: size.1)
-        scene.apply(to: &state)
-        let buffer = Renderer.render(&state)
-        if let problem = Snapshot.verify(buffer, named: "\(scene.rawValue)-\(size.0)x\(size.1)") {
-            Issue.record(Comment(rawValue: problem))
-        }
+        Fixtures.verifySnapshot(scene.rawValue, size: size) { scene.apply(to: &$0) }
     }
 
     @Test func aTooSmallTerminalSaysSoInsteadOfDrawingGarbage() {

@@ -17,13 +17,21 @@ public struct Tabs: Sendable, Hashable {
     public func render(into buffer: inout ScreenBuffer, at rect: Rect, active activeStyle: Style, inactive: Style, separator: Style) -> [Range<Int>] {
         var x = rect.x
         var ranges: [Range<Int>] = []
+        let bar = Self.separator(titles, width: rect.width)
         for (index, title) in titles.enumerated() {
-            if index > 0 { x += buffer.write(" │ ", x: x, y: rect.y, style: separator, limit: rect.maxX - x) }
+            if index > 0 { x += buffer.write(bar, x: x, y: rect.y, style: separator, limit: rect.maxX - x) }
             let width = buffer.write(title, x: x, y: rect.y, style: index == active ? activeStyle : inactive, limit: rect.maxX - x)
             ranges.append(x..<(x + width))
             x += width
         }
         return ranges
+    }
+
+    /// The bar between titles: ` │ `, or a bare `│` when the titles would not fit in `width`
+    /// with the spaces (a narrow box still shows every tab).
+    public static func separator(_ titles: [String], width: Int) -> String {
+        let total = titles.reduce(0) { $0 + TextWidth.of($1) } + 3 * max(0, titles.count - 1)
+        return total > width ? "│" : " │ "
     }
 
     /// The tab under a column, from the ranges ``render`` returned.

@@ -12,6 +12,8 @@ public struct TextField: Sendable, Equatable {
     public private(set) var killBuffer = ""
     /// The first visible column, kept so the cursor stays in view.
     public private(set) var scroll = 0
+    /// Whether the field draws a dot for each character (a password), one column each.
+    public var isSecret = false
     private var undoStack: [Snapshot] = []
     private var lastEditWasTyping = false
 
@@ -162,13 +164,14 @@ public struct TextField: Sendable, Equatable {
         if characters.isEmpty, !placeholder.isEmpty, !focused {
             buffer.write(placeholder, x: rect.x, y: rect.y, style: placeholderStyle ?? style, limit: rect.width)
         }
-        let cursorColumn = TextWidth.of(String(characters[..<cursor]))
+        let shown = isSecret ? Array(repeating: Character("•"), count: characters.count) : characters
+        let cursorColumn = TextWidth.of(String(shown[..<cursor]))
         // Keep one column for the cursor after the text.
         if cursorColumn < scroll { scroll = cursorColumn }
         if cursorColumn - scroll > rect.width - 1 { scroll = cursorColumn - rect.width + 1 }
         var column = 0
         var drawn = 0
-        for character in characters {
+        for character in shown {
             let width = TextWidth.of(character)
             if column >= scroll {
                 if drawn + width > rect.width { break }

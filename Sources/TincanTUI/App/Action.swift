@@ -15,6 +15,8 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextChoice = "next-choice", previousChoice = "previous-choice", openPicker = "open-picker"
     // Headers table
     case addHeader = "add-header", editHeader = "edit-header", removeHeader = "remove-header", toggleHeader = "toggle-header"
+    // Query fields
+    case addQuery = "add-query", editQuery = "edit-query", removeQuery = "remove-query"
     // Parameter tree
     case addParameter = "add-parameter", editValue = "edit-value", renameParameter = "rename-parameter"
     case removeParameter = "remove-parameter", cycleType = "cycle-type", expand, collapse
@@ -25,7 +27,9 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case toggleFold = "toggle-fold", fold, unfold, foldAll = "fold-all", unfoldAll = "unfold-all"
     case viewInPager = "view-in-pager", viewInEditor = "view-in-editor", saveBody = "save-body", filterBody = "filter-body"
     // Body editor
-    case applyBody = "apply-body"
+    case applyBody = "apply-body", bodyKind = "body-kind"
+    // Auth tab
+    case changeAuth = "change-auth", revealSecrets = "reveal-secrets"
     // Anywhere that is not a text field
     case helpQuestion = "help-question", commandLineColon = "command-line-colon"
     case scrollLeft = "scroll-left", scrollRight = "scroll-right"
@@ -34,7 +38,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
 /// Where a binding applies. The focused pane's scope is searched first, then `list` for panes
 /// that are not text fields, then `global`.
 public enum Scope: String, Sendable, CaseIterable {
-    case global, list, collection, picker, headers, parameters, properties, body, response
+    case global, list, collection, picker, headers, query, parameters, body, auth, properties, response
 }
 
 /// The built-in key table: the one declaration behind dispatch, the footer, the help screen and
@@ -50,9 +54,9 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.function(1))], .help, label: "help", help: "Show every key binding", inFooter: true),
         KeyBinding([KeyEvent(.tab)], .focusNext, label: "next", help: "Focus the next pane"),
         KeyBinding([KeyEvent(.tab, .shift)], .focusPrevious, label: "previous", help: "Focus the previous pane"),
-        KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, properties", inFooter: true),
+        KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, auth, properties", inFooter: true),
         KeyBinding([KeyEvent(.function(3))], .nextResponseView, label: "view", help: "Show the next response view: pretty, raw, headers, timing"),
-        KeyBinding([KeyEvent(.function(4))], .editExternally, label: "$EDITOR", help: "Edit the body (the parameters as JSON) in $EDITOR"),
+        KeyBinding([KeyEvent(.function(4))], .editExternally, label: "$EDITOR", help: "Edit the body (the parameters as JSON, or the text) in $EDITOR"),
         KeyBinding([.ctrl("t")], .cycleTheme, label: "theme", help: "Switch to the next theme"),
         KeyBinding([.ctrl("o")], .zoom, label: "zoom", help: "Zoom the focused pane to the whole screen, and back"),
         KeyBinding([.ctrl("z")], .suspend, label: "suspend", help: "Suspend to the shell (resume with fg)"),
@@ -65,7 +69,7 @@ public enum KeyBindings {
         KeyBinding([.alt("x")], .commandLine, label: "command", help: "Open the command line (get /users page==2, header …, send; help lists them)", inFooter: true),
         KeyBinding([KeyEvent(.function(9)), .alt("i")], .explain, label: "explain", help: "Show why the request looks as it does and why the response passed or failed, or the wire preview again"),
         KeyBinding([.alt("c")], .copyCurl, label: "curl", help: "Copy the request as a curl command (shown, and put on the clipboard)"),
-        KeyBinding([.alt("k")], .cookieJar, label: "cookies", help: "List the cookie jar (values hidden until revealed); delete one cookie or all"),
+        KeyBinding([.alt("j")], .cookieJar, label: "cookies", help: "List the cookie jar (values hidden until revealed); delete one cookie or all"),
         KeyBinding([.alt("m")], .cache, label: "cache", help: "List the response cache: URL, status, freshness left, validators; delete one or all"),
         KeyBinding([.alt("z")], .toggleWrap, label: "wrap", help: "Wrap long lines in the preview and response boxes, or cut them at the edge again"),
 
@@ -80,10 +84,14 @@ public enum KeyBindings {
 
         KeyBinding([.char("a"), KeyEvent(.insert)], .addHeader, label: "add", help: "Add a header", scope: Scope.headers.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editHeader, label: "edit", help: "Edit the selected header", scope: Scope.headers.rawValue, inFooter: true),
-        KeyBinding([.char("d"), KeyEvent(.delete)], .removeHeader, label: "remove", help: "Remove the selected header", scope: Scope.headers.rawValue, inFooter: true),
-        KeyBinding([.char(" ")], .toggleHeader, label: "on/off", help: "Turn the selected header off or on", scope: Scope.headers.rawValue, inFooter: true),
+        KeyBinding([.char("d"), KeyEvent(.delete)], .removeHeader, label: "remove", help: "Remove the selected header; a default is saved as name: null, and comes back with d again", scope: Scope.headers.rawValue, inFooter: true),
+        KeyBinding([.char(" ")], .toggleHeader, label: "on/off", help: "Turn the selected header off or on; a default turned off is saved as name: null", scope: Scope.headers.rawValue, inFooter: true),
 
-        KeyBinding([.char("a"), KeyEvent(.insert)], .addParameter, label: "add", help: "Add a parameter (inside an object or array, or after the selection)", scope: Scope.parameters.rawValue, inFooter: true),
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addQuery, label: "add", help: "Add a query field (name==value, always in the URL)", scope: Scope.query.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.enter), .char("e")], .editQuery, label: "edit", help: "Edit the selected query field", scope: Scope.query.rawValue, inFooter: true),
+        KeyBinding([.char("d"), KeyEvent(.delete)], .removeQuery, label: "remove", help: "Remove the selected query field", scope: Scope.query.rawValue, inFooter: true),
+
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addParameter, label: "add", help: "Add a parameter (inside an object or array, or after the selection): a key, where user[address][city] nests, then its type", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editValue, label: "value", help: "Edit the selected value", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([.char("r")], .renameParameter, label: "rename", help: "Rename the selected key", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([.char("d"), KeyEvent(.delete)], .removeParameter, label: "remove", help: "Remove the selected parameter and its children", scope: Scope.parameters.rawValue, inFooter: true),
@@ -108,7 +116,11 @@ public enum KeyBindings {
         KeyBinding([.char("s")], .saveBody, label: "save body", help: "Save the body to a file (asks before overwriting one)", scope: Scope.response.rawValue),
         KeyBinding([.char("+"), .char("=")], .unfoldAll, label: "unfold all", help: "Unfold everything", scope: Scope.response.rawValue),
 
-        KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Parse the body as JSON into the parameters", scope: Scope.body.rawValue, inFooter: true),
+        KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Apply the body: JSON into the parameters, base64 into bytes", scope: Scope.body.rawValue, inFooter: true),
+        KeyBinding([.alt("k")], .bodyKind, label: "kind", help: "Choose what the body is: the parameters, text (any Content-Type), bytes, a file, an upload", scope: Scope.body.rawValue, inFooter: true),
+
+        KeyBinding([KeyEvent(.enter), .char("e")], .changeAuth, label: "change", help: "Change the selected field: the type (none, basic, digest, bearer), the user, the password or token", scope: Scope.auth.rawValue, inFooter: true),
+        KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show the password and token as they are, or as dots again", scope: Scope.auth.rawValue, inFooter: true),
 
         KeyBinding([.char("?")], .helpQuestion, label: "help", help: "Show every key binding", scope: Scope.list.rawValue),
         KeyBinding([.char(":")], .commandLineColon, label: "command", help: "Open the command line", scope: Scope.list.rawValue),

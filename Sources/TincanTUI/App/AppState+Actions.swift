@@ -51,8 +51,14 @@ extension AppState {
             showResponseView(views[(views.firstIndex(of: responseView)! + 1) % views.count])
             responseScroll = ScrollState()
         case .editExternally:
-            if requestTab != .body || !bodyIsDirty { loadBodyFromParameters() }
-            return [.editExternally(text: body.text, fileExtension: "json")]
+            switch bodySource {
+            case .file?, .upload?:
+                status = StatusMessage("The body is a file: $EDITOR edits text, the parameters or bytes (alt+k on the Body tab changes the kind).", .warning)
+                return []
+            default:
+                if requestTab != .body || !bodyIsDirty { loadBodyEditor() }
+                return [.editExternally(text: body.text, fileExtension: bodyFileExtension)]
+            }
         case .cycleTheme:
             theme = themes.theme(after: theme.name)
             status = StatusMessage("Theme: \(theme.name)")
@@ -77,25 +83,19 @@ extension AppState {
                 : .picker(Picker(.serializer, title: "Request serializer", options: SerializerKind.allCases.map(\.rawValue), selected: serializer.rawValue)))
         case .addHeader:
             mode = .modal(.prompt(Prompt(.addHeader, title: "Add header", question: "Name: value")))
-        case .editHeader:
-            guard headers.indices.contains(headerList.selected) else { return perform(.addHeader) }
-            let row = headers[headerList.selected]
-            mode = .modal(.prompt(Prompt(.editHeader(headerList.selected), title: "Edit header", question: "Name: value", text: "\(row.name): \(row.value)")))
-        case .removeHeader:
-            guard headers.indices.contains(headerList.selected) else { return [] }
-            let removed = headers.remove(at: headerList.selected)
-            headerList.select(headerList.selected, count: headers.count)
-            status = StatusMessage("Removed \(removed.name).")
-        case .toggleHeader:
-            guard headers.indices.contains(headerList.selected) else { return [] }
-            headers[headerList.selected].isEnabled.toggle()
+        case .editHeader: editHeaderRow()
+        case .removeHeader: removeHeaderRow()
+        case .toggleHeader: toggleHeaderRow()
+        case .addQuery: addQueryField()
+        case .editQuery: editQueryField()
+        case .removeQuery: removeQueryField()
         case .addParameter:
             let parent = parameters.selectedNode.value.isContainer ? parameters.selectedNode : nil
             if parent?.value == .array || (parent == nil && parentOfSelectionIsArray) {
                 treeEdit { try $0.add(key: "") }
                 mode = .modal(.prompt(Prompt(.editValue, title: "New element", question: "Value (typed as \(parameters.selectedNode.value.type.rawValue); t changes the type)")))
             } else {
-                mode = .modal(.prompt(Prompt(.addParameter, title: "Add parameter", question: "Key (a string value follows; t changes its type)")))
+                mode = .modal(.prompt(Prompt(.addParameter, title: "Add parameter", question: "Key (user[address][city] nests; the type is chosen next)")))
             }
         case .editValue:
             let node = parameters.selectedNode
@@ -125,6 +125,9 @@ extension AppState {
         case .filterBody: promptBodyFilter()
         case .scrollLeft: scrollSideways(by: -1)
         case .scrollRight: scrollSideways(by: 1)
+        case .bodyKind: pickBodyKind()
+        case .changeAuth: changeAuth()
+        case .revealSecrets: toggleSecrets()
         case .search, .searchNext, .searchPrevious, .copyPath, .toggleFold, .fold, .unfold, .foldAll, .unfoldAll:
             return performBody(action)
         }

@@ -7,10 +7,10 @@ import TincanSessions
 extension AppState {
     /// Replaces the selected request with a pasted curl command: method, URL, headers (removals
     /// too), its body (a JSON object or a form body become the parameter tree; `-F` fields and
-    /// files become multipart parameters; any other body is kept as it is), upload, download,
-    /// credentials and timeout. Returns false, with the reason in the status line, when the
-    /// command cannot be read; the request is then unchanged. What the import cannot carry over,
-    /// and a body the panes show but do not edit, are named in the status line.
+    /// files become multipart parameters; any other body is the Body tab's text, bytes or file,
+    /// as it is), upload, download, credentials and timeout. Returns false, with the reason in
+    /// the status line, when the command cannot be read; the request is then unchanged. What the
+    /// import cannot carry over is named in the status line.
     @discardableResult
     public mutating func loadCurlCommand(_ text: String) -> Bool {
         let imported: CurlCommand.Imported
@@ -61,8 +61,6 @@ extension AppState {
             replacement.headers = request.headers.filter { header in
                 !(HTTPHeaders.same(header.name, "Content-Type") && (header.value?.lowercased().hasPrefix(serializerType) ?? false))
             }
-        } else if replacement.body != nil {
-            notes.append("the body is kept as it is, not as parameters (the preview shows it; the panes edit parameters only)")
         }
         workspace.session.requests[workspace.selected] = replacement
         if workspace.path == nil { workspace.session.base = nil }

@@ -63,12 +63,21 @@ extension AppState {
             }
             if urlField.handle(event) { status = nil }
         case .body:
-            if body.handle(event, pageHeight: viewport) {
-                if case .key(let key) = event, [.up, .down, .left, .right, .home, .end, .pageUp, .pageDown].contains(key.key) { break }
-                bodyIsDirty = true
+            switch bodySource {
+            case .file?, .upload?:
+                if event == .key(KeyEvent(.enter)) { changeBodyFile() }
+            default:
+                if body.handle(event, pageHeight: viewport) {
+                    if case .key(let key) = event, [.up, .down, .left, .right, .home, .end, .pageUp, .pageDown].contains(key.key) { break }
+                    bodyEdited()
+                }
             }
         case .headers:
-            headerList.handle(event, count: headers.count, viewport: viewport)
+            headerList.handle(event, count: headerListRows.count, viewport: viewport)
+        case .query:
+            queryList.handle(event, count: query.count, viewport: viewport)
+        case .auth:
+            authList.handle(event, count: authRows.count, viewport: viewport)
         case .parameters:
             parameters.list.handle(event, count: parameters.rows.count, viewport: viewport)
         case .properties:
@@ -96,7 +105,7 @@ extension AppState {
 
     mutating func setFocus(_ pane: Pane) {
         if focus == .body, pane != .body, bodyIsDirty { applyBody() }
-        if let tab = RequestTab.allCases.first(where: { $0.pane == pane }) { requestTab = tab }
+        if let tab = RequestTab.allCases.first(where: { $0.panes.contains(pane) }) { requestTab = tab }
         focus = pane
     }
 
@@ -110,7 +119,7 @@ extension AppState {
     mutating func switchRequestTab(to tab: RequestTab) {
         if requestTab == .body, bodyIsDirty, !applyBody() { return }
         requestTab = tab
-        if tab == .body { loadBodyFromParameters() }
+        if tab == .body { loadBodyEditor() }
         focus = tab.pane
     }
 

@@ -63,14 +63,10 @@ extension AppState {
             } else {
                 headers.append(HeaderRow(name: name, value: value))
                 headerList.select(headers.count - 1, count: headers.count)
+                // A row of that name takes the place of a `name: null` the request had.
+                removedHeaders.removeAll { HTTPHeaders.same($0, name) }
             }
-        case .addParameter:
-            do {
-                try parameters.add(key: text)
-            } catch {
-                return "\(error)"
-            }
-            mode = .modal(.prompt(Prompt(.editValue, title: "Value of \(text)", question: "Value (string; t on the tree changes the type)")))
+        case .addParameter: return answerParameterKey(text)
         case .editValue:
             do {
                 try parameters.setSelectedValue(parameters.selectedNode.value.type, text: text)
@@ -150,6 +146,15 @@ extension AppState {
         case .renameRequest: renameRequest(text)
         case .saveBody: return answerSaveBody(text)
         case .bodyFilter: return answerBodyFilter(text)
+        case .bodyContentType: return answerBodyContentType(text)
+        case .bodyFile: return answerBodyFile(text)
+        case .uploadFile: return answerUploadFile(text)
+        case .uploadRate: return answerUploadRate(text)
+        case .authUser: return answerAuthUser(text)
+        case .authPassword: return answerAuthPassword(text)
+        case .bearerToken: return answerBearerToken(text)
+        case .addQuery: return answerQueryField(text, at: nil)
+        case .editQuery(let index): return answerQueryField(text, at: index)
         }
         return nil
     }
@@ -170,6 +175,9 @@ extension AppState {
         case .cachePolicy: observed.cachePolicy = CachePolicy(rawValue: option)
         case .networkServiceType: observed.networkServiceType = NetworkServiceType(rawValue: option)
         case .responseSerializer: responseSerializer = ResponseSerializerKind(rawValue: option) ?? responseSerializer
+        case .bodyKind: chooseBodyKind(BodySource.Kind.allCases[index])
+        case .authType: chooseAuthScheme(option)
+        case .parameterType(let key): addParameter(key: key, type: option)
         }
         return []
     }

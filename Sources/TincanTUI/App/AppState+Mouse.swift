@@ -43,13 +43,23 @@ extension AppState {
     private mutating func select(in pane: Pane, row: Int) {
         switch pane {
         case .headers:
-            guard !headers.isEmpty else { return }
-            let range = headerList.visibleRange(count: headers.count, viewport: max(1, height / 3))
-            headerList.select(range.lowerBound + row, count: headers.count)
+            let count = headerListRows.count
+            guard count > 0 else { return }
+            headerList.select(headerList.offset + row, count: count)
         case .parameters:
-            parameters.list.select(parameters.list.offset + row, count: parameters.rows.count)
+            // The query fields sit above the tree: a click there focuses them.
+            guard let box = ScreenLayout(self).requestBox else { return }
+            let split = RequestPanes.parametersSplit(Rect(x: box.x + 1, y: box.y + 1, width: box.width - 2, height: box.height - 2), self)
+            if row < split.query.height {
+                setFocus(.query)
+                if row > 0 { queryList.select(queryList.offset + row - 1, count: query.count) }
+            } else {
+                parameters.list.select(parameters.list.offset + row - split.query.height, count: parameters.rows.count)
+            }
         case .properties:
             propertyList.select(propertyList.offset + row, count: PropertyRow.allCases.count)
+        case .auth:
+            authList.select(authList.offset + row, count: authRows.count)
         case .collection:
             workspace.list.select(workspace.list.offset + row, count: workspace.session.requests.count)
         default:

@@ -48,35 +48,4 @@ extension AppState {
             return TreeNode(key: key, value: .object, children: dictionary.map { treeNode(key: $0.key, $0.value) })
         }
     }
-
-    // MARK: - Body tab
-
-    /// Fills the body editor with the parameters as JSON.
-    mutating func loadBodyFromParameters() {
-        body = TextArea(JSONWriter.string(Self.parameterValue(parameters.root), indent: 2))
-        bodyIsDirty = false
-    }
-
-    /// Parses the body editor's JSON into the parameters.
-    ///
-    /// - Returns: Whether it parsed; on failure the text stays as typed and the status says where.
-    @discardableResult
-    mutating func applyBody() -> Bool {
-        do {
-            let value = try JSONParser.parse(body.text)
-            var node = Self.treeNode(key: "", value)
-            if !node.value.isContainer {
-                status = StatusMessage("The body must be a JSON object or array, not \(value.kindName); nothing was changed.", .error)
-                return false
-            }
-            node.isExpanded = true
-            parameters.replaceRoot(node)
-            bodyIsDirty = false
-            status = StatusMessage("Body applied to the parameters.", .success)
-            return true
-        } catch {
-            status = StatusMessage("Body is not valid JSON: \(error). Your text is kept; fix it and press alt+s.", .error)
-            return false
-        }
-    }
 }

@@ -10,7 +10,8 @@ extension AppState {
     /// What the panes hold now.
     var paneValues: PaneValues {
         PaneValues(method: method, serializer: serializer, base: baseField.text, url: urlField.text, headers: headers,
-                   parameters: Self.parameterValue(parameters.root), observed: observed,
+                   removedHeaders: removedHeaders, query: query,
+                   parameters: Self.parameterValue(parameters.root), bodySource: bodySource, auth: auth, observed: observed,
                    responseSerializer: responseSerializer, acceptableStatusCodes: acceptableStatusCodes,
                    removesNulls: removesNulls, maxBody: maxBody)
     }
@@ -70,6 +71,12 @@ extension AppState {
         urlField = TextField(values.url)
         headers = values.headers
         headerList = ListState()
+        removedHeaders = values.removedHeaders
+        query = values.query
+        queryList = ListState()
+        bodySource = values.bodySource
+        auth = values.auth
+        authList = ListState()
         var root = Self.treeNode(key: "", values.parameters)
         root.isExpanded = true
         parameters = TreeEditor(root: root)
@@ -79,7 +86,7 @@ extension AppState {
         removesNulls = values.removesNulls
         maxBody = values.maxBody
         bodyIsDirty = false
-        if requestTab == .body { loadBodyFromParameters() }
+        if requestTab == .body { loadBodyEditor() }
         refreshPreview()
     }
 

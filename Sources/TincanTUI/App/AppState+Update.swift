@@ -34,7 +34,7 @@ extension AppState {
             now = max(now, time)
         case let .editorFinished(text):
             requestMayChange = true
-            if requestTab != .body { loadBodyFromParameters() }
+            if requestTab != .body { loadBodyEditor() }
             body.text = text
             bodyIsDirty = true
             requestTab = .body

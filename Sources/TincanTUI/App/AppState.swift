@@ -4,7 +4,7 @@ import TincanSessions
 
 /// A pane of the screen; the focused one gets the keys.
 public enum Pane: String, Sendable, CaseIterable, Hashable {
-    case collection, method, serializer, baseURL = "base", url, headers, parameters, body, properties, preview, response
+    case collection, method, serializer, baseURL = "base", url, headers, query, parameters, body, auth, properties, preview, response
 
     /// The key scope its bindings live in (besides `global`).
     var scopes: [Scope] {
@@ -13,6 +13,8 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
         case .method, .serializer: [.picker, .list]
         case .headers: [.headers, .list]
         case .parameters: [.parameters, .list]
+        case .query: [.query, .list]
+        case .auth: [.auth, .list]
         case .properties: [.properties, .list]
         case .body: [.body]
         case .preview: [.list]
@@ -24,7 +26,7 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
 
 /// The tabs of the request box on the left.
 public enum RequestTab: String, Sendable, CaseIterable, Hashable {
-    case headers = "Headers", parameters = "Params", body = "Body", properties = "Props"
+    case headers = "Headers", parameters = "Params", body = "Body", auth = "Auth", properties = "Props"
 
     /// The pane that shows it.
     var pane: Pane {
@@ -32,8 +34,14 @@ public enum RequestTab: String, Sendable, CaseIterable, Hashable {
         case .headers: .headers
         case .parameters: .parameters
         case .body: .body
+        case .auth: .auth
         case .properties: .properties
         }
+    }
+
+    /// The panes it holds, in focus order: the Params tab has the query fields above the tree.
+    var panes: [Pane] {
+        self == .parameters ? [.query, .parameters] : [pane]
     }
 }
 
@@ -89,11 +97,28 @@ public struct AppState: Sendable {
     public var urlField: TextField
     public var headers: [HeaderRow]
     public var headerList = ListState()
+    /// The request's `name: null` headers: defaults it removes, listed turned off under its own.
+    public var removedHeaders: [String] = []
+    /// The headers the request gets without listing them (built-in, the session's, the
+    /// serializer's), greyed under its own; rebuilt with the preview.
+    public private(set) var defaultHeaders: [DefaultHeader] = []
+    /// The query fields (`query:`), always in the URL.
+    public var query: [QueryField] = []
+    /// The query fields' cursor.
+    public var queryList = ListState()
     public var parameters: TreeEditor
     /// The body tab: the parameters as JSON text, applied back into the tree on request.
     public var body = TextArea()
     /// Whether the body text has edits not yet applied to the parameters.
     public var bodyIsDirty = false
+    /// A body sent as it is (text, bytes, a file, an upload), or nil for the parameters.
+    public var bodySource: BodySource?
+    /// The credentials (`auth:`); a bearer token is an `Authorization` header instead.
+    public var auth: SavedAuth?
+    /// Whether the Auth tab shows secrets as they are rather than as dots.
+    public var revealsSecrets = false
+    /// The Auth tab's cursor.
+    public var authList = ListState()
     public var observed = ObservedProperties()
     public var responseSerializer: ResponseSerializerKind = .compound
     public var acceptableStatusCodes: StatusCodeSet = .successful
@@ -156,7 +181,7 @@ public struct AppState: Sendable {
     /// Whether ctrl+o asked for the focused pane to fill the screen; see ``showsZoomed``.
     public var zoomed = false
     /// The panes a zoom can fill the screen with; the method, base and URL are one line each.
-    static let zoomablePanes: Set<Pane> = [.collection, .headers, .parameters, .body, .properties, .preview, .response]
+    static let zoomablePanes: Set<Pane> = [.collection, .headers, .query, .parameters, .body, .auth, .properties, .preview, .response]
     /// Whether the screen shows the focused pane zoomed: asked for, and on a pane that zooms.
     var showsZoomed: Bool { zoomed && Self.zoomablePanes.contains(focus) }
     /// What takes the keys before the panes: a modal, the command line or the search field.
@@ -205,7 +230,7 @@ public struct AppState: Sendable {
 
     /// The focus order: the fields, the request tab's pane, the preview and the response.
     var focusOrder: [Pane] {
-        (workspace.showsCollection ? [.collection] : []) + [.method, .serializer, .baseURL, .url, requestTab.pane, .preview, .response]
+        (workspace.showsCollection ? [.collection] : []) + [.method, .serializer, .baseURL, .url] + requestTab.panes + [.preview, .response]
     }
 
     /// The key scopes active now, innermost first.
@@ -222,6 +247,7 @@ public struct AppState: Sendable {
             let resolved = try resolveSelected(in: session)
             self.resolved = resolved
             let request = try resolved.draft.build(boundary: boundary)
+            defaultHeaders = Self.inheritedHeaders(of: request, in: session, selected: workspace.selected)
             preview = .request(request, text: try RequestPreview.text(request, httpVersion: resolved.options.httpVersion))
             // Only while the Explain view shows; it reads the request just built.
             if previewView == .explain {
@@ -235,6 +261,8 @@ public struct AppState: Sendable {
         } catch {
             resolved = nil
             explanation = nil
+            // The defaults are read from the built request: none is listed while it cannot be built.
+            defaultHeaders = []
             preview = .error(String(describing: error))
         }
         previewLines = PreviewPane.lines(preview)

@@ -42,6 +42,12 @@ public struct Prompt: Sendable, Equatable {
         case saveBody
         /// The body path that narrows the JSON outline.
         case bodyFilter
+        /// The Content-Type of a text body, then its file, an upload's file and rate.
+        case bodyContentType, bodyFile, uploadFile, uploadRate
+        /// The Auth tab's fields.
+        case authUser, authPassword, bearerToken
+        case addQuery
+        case editQuery(Int)
     }
 
     public var purpose: Purpose
@@ -60,9 +66,13 @@ public struct Prompt: Sendable, Equatable {
     }
 
     /// Creates a prompt with a question and the field's starting text.
-    public init(_ purpose: Purpose, title: String, question: String, text: String = "") {
+    ///
+    /// - Parameter isSecret: Whether the field shows dots for what is typed (a password).
+    public init(_ purpose: Purpose, title: String, question: String, text: String = "", isSecret: Bool = false) {
         self.purpose = purpose
-        dialog = Dialog(title: title, lines: [[Span(question)]], field: TextField(text), hint: "enter ok · esc cancel")
+        var field = TextField(text)
+        field.isSecret = isSecret
+        dialog = Dialog(title: title, lines: [[Span(question)]], field: field, hint: "enter ok · esc cancel")
     }
 }
 
@@ -71,6 +81,12 @@ public struct Picker: Sendable, Equatable {
     /// What the choice sets.
     public enum Purpose: Sendable, Equatable {
         case method, serializer, cachePolicy, networkServiceType, responseSerializer
+        /// What the Body tab holds: the parameters, or a body sent as it is.
+        case bodyKind
+        /// The Auth tab's scheme.
+        case authType
+        /// The type of a parameter being added under the key given (`user[address][city]`).
+        case parameterType(key: String)
         case environment
         /// History entries, newest first.
         case history

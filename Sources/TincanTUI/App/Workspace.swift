@@ -78,7 +78,12 @@ struct PaneValues: Sendable, Equatable {
     var base: String
     var url: String
     var headers: [HeaderRow]
+    /// The names of the request's `name: null` headers.
+    var removedHeaders: [String]
+    var query: [QueryField]
     var parameters: ParameterValue
+    var bodySource: BodySource?
+    var auth: SavedAuth?
     var observed: ObservedProperties
     var responseSerializer: ResponseSerializerKind
     var acceptableStatusCodes: StatusCodeSet
@@ -99,6 +104,10 @@ extension PaneValues {
         base = session.base ?? ""
         url = saved.url
         headers = saved.headers.compactMap { header in header.value.map { HeaderRow(name: header.name, value: $0, isEnabled: header.isEnabled) } }
+        removedHeaders = saved.headers.filter { $0.value == nil }.map(\.name)
+        query = saved.query.map { QueryField(name: $0.name, value: $0.value) }
+        bodySource = BodySource(saved)
+        auth = saved.auth
         var parameters = saved.params ?? .dictionary([:])
         if !saved.files.isEmpty, case .dictionary(var members) = parameters {
             for file in saved.files { members[file.field] = .string("@" + file.path) }
@@ -122,14 +131,19 @@ extension PaneValues {
         if method != loaded.method { request.method = method }
         if serializer != loaded.serializer { request.serializer = serializer }
         if url != loaded.url { request.url = url }
-        if headers != loaded.headers {
-            // The rows, with the removals (which have no row) back where they were.
+        if headers != loaded.headers || removedHeaders != loaded.removedHeaders {
+            // The rows, with the removals that stay back where they were and new ones last.
             var merged = headers.filter { !$0.name.isEmpty }.map { HeaderSetting(name: $0.name, value: $0.value, isEnabled: $0.isEnabled) }
-            for (index, removal) in original.headers.enumerated() where removal.value == nil {
+            for (index, removal) in original.headers.enumerated() where removal.value == nil && removedHeaders.contains(removal.name) {
                 merged.insert(removal, at: min(index, merged.count))
             }
+            let kept = Set(original.headers.filter { $0.value == nil }.map(\.name))
+            merged += removedHeaders.filter { !kept.contains($0) }.map { HeaderSetting(name: $0, value: nil) }
             request.headers = merged
         }
+        if query != loaded.query { request.query = query.map { ($0.name, $0.value) } }
+        if bodySource != loaded.bodySource { bodySource.write(into: &request) }
+        if auth != loaded.auth { request.auth = auth }
         if parameters != loaded.parameters || serializer != loaded.serializer {
             var parameters = self.parameters
             var files: [SavedFile] = []

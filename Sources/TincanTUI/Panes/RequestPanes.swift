@@ -1,39 +1,94 @@
 import TerminalUI
 import TincanCore
 
-/// The request box on the left: headers, parameters, body and properties, one tab at a time.
+/// The request box on the left: headers, parameters, body, auth and properties, one tab at a time.
 enum RequestPanes {
     static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ widgets: inout StatefulWidgets) {
         let theme = state.theme
         let pane = state.requestTab.pane
         let focused = state.focus == pane && state.modal == nil
-        let inside = Renderer.box(&buffer, rect, titles: RequestTab.allCases.map(\.rawValue), active: RequestTab.allCases.firstIndex(of: state.requestTab), focused: state.focus == pane, theme: theme)
+        let inside = Renderer.box(&buffer, rect, titles: RequestTab.allCases.map(\.rawValue), active: RequestTab.allCases.firstIndex(of: state.requestTab), focused: state.requestTab.panes.contains(state.focus), theme: theme)
         guard !inside.isEmpty else { return }
         switch state.requestTab {
         case .headers: drawHeaders(&buffer, inside, state, &widgets.headers, focused: focused)
-        case .parameters: drawParameters(&buffer, inside, state, &widgets.parameters, focused: focused)
-        case .body: drawBody(&buffer, inside, state, &widgets.body, focused: focused)
+        case .parameters:
+            let split = parametersSplit(inside, state)
+            QueryPane.draw(&buffer, split.query, state, &widgets.query, focused: state.focus == .query && state.modal == nil)
+            drawParameters(&buffer, split.tree, state, &widgets.parameters, focused: focused)
+        case .body:
+            switch state.bodySource {
+            case .file?, .upload?: BodyKindPane.drawFile(&buffer, inside, state)
+            default: drawBody(&buffer, inside, state, &widgets.body, focused: focused)
+            }
+        case .auth: AuthPane.draw(&buffer, inside, state, &widgets.auth, focused: focused)
         case .properties: drawProperties(&buffer, inside, state, &widgets.properties, focused: focused)
         }
     }
 
+    /// The Params tab's halves: the query fields over the parameter tree.
+    static func parametersSplit(_ rect: Rect, _ state: AppState) -> (query: Rect, tree: Rect) {
+        // A title and a row per field (the title alone for none), at most a third of the tab.
+        let height = state.query.isEmpty ? 1 : min(1 + state.query.count, max(2, rect.height / 3))
+        return (Rect(x: rect.x, y: rect.y, width: rect.width, height: height),
+                Rect(x: rect.x, y: rect.y + height, width: rect.width, height: rect.height - height))
+    }
+
     private static func drawHeaders(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ list: inout ListState, focused: Bool) {
         let theme = state.theme
-        if state.headers.isEmpty {
+        let rows = state.headerListRows
+        if rows.isEmpty {
             buffer.write("No headers. Press a to add one.", x: rect.x + 1, y: rect.y, style: theme.style(.muted), limit: rect.width - 1)
             return
         }
-        let range = list.visibleRange(count: state.headers.count, viewport: rect.height)
+        // The last line says where the selected default comes from and what space does.
+        let hasDefaults = rows.count > state.headers.count
+        let listHeight = hasDefaults ? rect.height - 1 : rect.height
+        let range = list.visibleRange(count: rows.count, viewport: listHeight)
         for (line, index) in range.enumerated() {
-            let row = state.headers[index]
             let selected = index == list.selected
             let base = selected ? theme.style(focused ? .selection : .selectionUnfocused) : theme.style(.base)
             buffer.fill(rect.row(line), style: base)
-            let mark = row.isEnabled ? "[x] " : "[ ] "
-            let nameStyle = selected ? base : theme.style(row.isEnabled ? .headerName : .disabled)
-            let valueStyle = selected ? base : theme.style(row.isEnabled ? .headerValue : .disabled)
-            buffer.write([Span(mark, base), Span(row.name, nameStyle), Span(": ", valueStyle), Span(row.value, valueStyle)], x: rect.x, y: rect.y + line, limit: rect.width)
+            let spans: [Span]
+            switch rows[index] {
+            case .own(let own):
+                let row = state.headers[own]
+                let nameStyle = selected ? base : theme.style(row.isEnabled ? .headerName : .disabled)
+                let valueStyle = selected ? base : theme.style(row.isEnabled ? .headerValue : .disabled)
+                spans = [Span(row.isEnabled ? "[x] " : "[ ] ", base), Span(row.name, nameStyle), Span(": ", valueStyle), Span(row.value, valueStyle)]
+            case .removed(let removed):
+                let name = state.removedHeaders[removed]
+                let style = selected ? base : theme.style(.disabled)
+                spans = originSpans([Span("[ ] ", base), Span(name, style), Span(": null", style)], origin: state.removedOrigin(name).rawValue + ", removed", width: rect.width, style: style)
+            case .inherited(let inherited):
+                let header = state.defaultHeaders[inherited]
+                let style = selected ? base : theme.style(.muted)
+                spans = originSpans([Span("[x] ", base), Span(header.name, style), Span(": " + header.value, style)], origin: header.origin.rawValue, width: rect.width, style: style)
+            }
+            buffer.write(spans, x: rect.x, y: rect.y + line, limit: rect.width)
         }
+        guard hasDefaults else { return }
+        let note: String = switch state.selectedHeaderRow {
+        case .removed(let index)?: "\(state.removedHeaders[index]): null removes the \(state.removedOrigin(state.removedHeaders[index]).rawValue) header · space sends it again"
+        case .inherited(let index)?: "\(state.defaultHeaders[index].origin.rawValue) · space or d: not sent (saved as name: null) · enter overrides"
+        default: "greyed: sent without being listed, with their origin"
+        }
+        buffer.write(note, x: rect.x + 1, y: rect.maxY - 1, style: theme.style(.muted), limit: rect.width - 1)
+    }
+
+    /// A row with its origin at the right, the value cut to make room (left out when too narrow).
+    private static func originSpans(_ spans: [Span], origin: String, width: Int, style: Style) -> [Span] {
+        let tag = " (\(origin))"
+        let text = spans.map(\.text).joined()
+        let room = width - TextWidth.of(tag)
+        guard room >= 16 else { return spans }
+        guard TextWidth.of(text) > room else { return spans + [Span(tag, style)] }
+        // Cut the last span (the value) with …, keeping the mark and the name.
+        var cut = spans
+        let head = spans.dropLast().map(\.text).joined()
+        let last = spans[spans.count - 1]
+        let keep = max(0, room - TextWidth.of(head) - 1)
+        cut[cut.count - 1] = Span(String(TextWidth.prefix(last.text, fitting: keep)) + "…", last.style)
+        return cut + [Span(tag, style)]
     }
 
     private static func drawParameters(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ editor: inout TreeEditor, focused: Bool) {
@@ -46,7 +101,7 @@ enum RequestPanes {
         } else if ["GET", "HEAD", "DELETE"].contains(state.method) {
             placement = "\(state.method) puts them in the query string"
         } else {
-            placement = "\(state.method) puts them in the body (\(state.serializer.rawValue))"
+            placement = "\(state.method) puts them in the body (\(state.serializer.rawValue)\(state.serializer == .multipart ? "; \"@path\" values are files" : ""))"
         }
         buffer.write(placement, x: rect.x + 1, y: rect.maxY - 1, style: theme.style(.muted), limit: rect.width - 1)
     }
@@ -55,7 +110,7 @@ enum RequestPanes {
         let theme = state.theme
         let editor = Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height - 1)
         text.render(into: &buffer, at: editor, style: theme.style(.base), gutterStyle: theme.style(.muted), focused: focused)
-        let note = state.bodyIsDirty ? "edited · alt+s applies · F4 opens $EDITOR" : "the parameters as JSON · F4 opens $EDITOR"
+        let note = BodyKindPane.editorNote(state)
         buffer.write(note, x: rect.x + 1, y: rect.maxY - 1, style: theme.style(state.bodyIsDirty ? .changed : .muted), limit: rect.width - 1)
     }
 

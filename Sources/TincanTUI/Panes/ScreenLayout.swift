@@ -81,20 +81,20 @@ struct ScreenLayout {
         if let collectionBox { hits.add(collectionBox, .pane(.collection)) }
         if let requestBox {
             hits.add(requestBox, .pane(state.requestTab.pane))
-            requestTabRanges = Self.tabRanges(RequestTab.allCases.map(\.rawValue), startingAt: requestBox.x + 2)
+            requestTabRanges = Self.tabRanges(RequestTab.allCases.map(\.rawValue), startingAt: requestBox.x + 2, width: requestBox.width - 4)
             for (tab, range) in zip(RequestTab.allCases, requestTabRanges) {
                 hits.add(Rect(x: range.lowerBound, y: requestBox.y, width: range.count, height: 1), .requestTab(tab))
             }
         }
         if let previewBox {
             hits.add(previewBox, .pane(.preview))
-            for (view, range) in zip(PreviewView.allCases, Self.tabRanges(PreviewView.allCases.map(\.rawValue), startingAt: previewBox.x + 2)) {
+            for (view, range) in zip(PreviewView.allCases, Self.tabRanges(PreviewView.allCases.map(\.rawValue), startingAt: previewBox.x + 2, width: previewBox.width - 4)) {
                 hits.add(Rect(x: range.lowerBound, y: previewBox.y, width: range.count, height: 1), .previewView(view))
             }
         }
         if let responseBox {
             hits.add(responseBox, .pane(.response))
-            responseViewRanges = Self.tabRanges(ResponseView.allCases.map(\.rawValue), startingAt: responseBox.x + 2)
+            responseViewRanges = Self.tabRanges(ResponseView.allCases.map(\.rawValue), startingAt: responseBox.x + 2, width: responseBox.width - 4)
             for (view, range) in zip(ResponseView.allCases, responseViewRanges) {
                 hits.add(Rect(x: range.lowerBound, y: responseBox.y, width: range.count, height: 1), .responseView(view))
             }
@@ -104,12 +104,14 @@ struct ScreenLayout {
         }
     }
 
-    /// Tab titles as drawn by ``Tabs`` in a box's top edge: titles joined by ` │ `.
-    static func tabRanges(_ titles: [String], startingAt start: Int) -> [Range<Int>] {
+    /// Tab titles as drawn by ``Tabs`` in a box's top edge `width` wide: titles joined by
+    /// ``Tabs/separator(_:width:)``.
+    static func tabRanges(_ titles: [String], startingAt start: Int, width: Int = .max) -> [Range<Int>] {
         var x = start
         var ranges: [Range<Int>] = []
+        let gap = TextWidth.of(Tabs.separator(titles, width: width))
         for (index, title) in titles.enumerated() {
-            if index > 0 { x += 3 }
+            if index > 0 { x += gap }
             ranges.append(x..<(x + TextWidth.of(title)))
             x += TextWidth.of(title)
         }

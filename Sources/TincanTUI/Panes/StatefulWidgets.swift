@@ -15,8 +15,10 @@ struct StatefulWidgets: Equatable {
     /// The collection pane's cursor (`workspace.list`).
     var collection: ListState
     var headers: ListState
+    var query: ListState
     var parameters: TreeEditor
     var body: TextArea
+    var auth: ListState
     var properties: ListState
     var preview: ScrollState
     /// The Headers and Timing views' scroll.
@@ -31,14 +33,16 @@ extension AppState {
     /// The widgets drawing settles, read from and written back to their places in the state.
     var statefulWidgets: StatefulWidgets {
         get {
-            StatefulWidgets(baseField: baseField, urlField: urlField, collection: workspace.list, headers: headerList, parameters: parameters,
-                            body: body, properties: propertyList, preview: previewScroll, response: responseScroll, bodyRows: bodyList, mode: mode)
+            StatefulWidgets(baseField: baseField, urlField: urlField, collection: workspace.list, headers: headerList, query: queryList, parameters: parameters,
+                            body: body, auth: authList, properties: propertyList, preview: previewScroll, response: responseScroll, bodyRows: bodyList, mode: mode)
         }
         set {
             baseField = newValue.baseField
             urlField = newValue.urlField
             workspace.list = newValue.collection
             headerList = newValue.headers
+            queryList = newValue.query
+            authList = newValue.auth
             parameters = newValue.parameters
             body = newValue.body
             propertyList = newValue.properties

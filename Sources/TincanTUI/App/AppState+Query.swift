@@ -1,0 +1,71 @@
+import TerminalUI
+import TincanCore
+
+/// A query field (`query:`): always in the URL, as `name==value` puts it.
+public struct QueryField: Sendable, Hashable {
+    /// The name, as written (`{{variables}}` unexpanded).
+    public var name: String
+    /// The value, as written.
+    public var value: String
+
+    /// Creates a field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// Reads `name==value` by the command line's item rules (backslash escapes included).
+    ///
+    /// - Returns: The field, or why the text is not one.
+    static func parse(_ text: String) -> Result<QueryField, QueryFieldError> {
+        do {
+            guard case let .query(name, value) = try RequestItem.parse(text) else {
+                return .failure(QueryFieldError("expected name==value (a query field; parameters go in the tree below)"))
+            }
+            return .success(QueryField(name: name, value: value))
+        } catch {
+            return .failure(QueryFieldError(error.reason))
+        }
+    }
+}
+
+/// Why a query field prompt's answer was refused.
+struct QueryFieldError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The query fields above the parameter tree in the Params tab.
+extension AppState {
+    mutating func addQueryField() {
+        mode = .modal(.prompt(Prompt(.addQuery, title: "Add query field", question: "name==value (always in the URL; {{variables}} expand)")))
+    }
+
+    mutating func editQueryField() {
+        guard query.indices.contains(queryList.selected) else { return addQueryField() }
+        let field = query[queryList.selected]
+        mode = .modal(.prompt(Prompt(.editQuery(queryList.selected), title: "Edit query field", question: "name==value", text: "\(field.name)==\(field.value)")))
+    }
+
+    mutating func removeQueryField() {
+        guard query.indices.contains(queryList.selected) else { return }
+        let removed = query.remove(at: queryList.selected)
+        queryList.select(queryList.selected, count: query.count)
+        status = StatusMessage("Removed the query field \(removed.name).")
+    }
+
+    /// Answers the add or edit prompt.
+    mutating func answerQueryField(_ text: String, at index: Int?) -> String? {
+        switch QueryField.parse(text) {
+        case .failure(let error): return error.description
+        case .success(let field):
+            if let index, query.indices.contains(index) {
+                query[index] = field
+            } else {
+                query.append(field)
+                queryList.select(query.count - 1, count: query.count)
+            }
+            return nil
+        }
+    }
+}
