@@ -26,6 +26,19 @@ public struct Tabs: Sendable, Hashable {
         return ranges
     }
 
+    /// The titles as they fit in `width` columns with ` │ ` between them: as they are when they
+    /// fit, else the inactive ones cut short (to 4 characters, then fewer), so every tab keeps a
+    /// place to click and the active one its whole name.
+    public static func fitted(_ titles: [String], active: Int, width: Int) -> [String] {
+        func total(_ row: [String]) -> Int { row.map(TextWidth.of).reduce(0, +) + max(0, row.count - 1) * 3 }
+        guard total(titles) > width else { return titles }
+        for length in stride(from: 4, through: 1, by: -1) {
+            let cut = titles.enumerated().map { $0.offset == active ? $0.element : String($0.element.prefix(length)) }
+            if total(cut) <= width { return cut }
+        }
+        return titles.enumerated().map { $0.offset == active ? $0.element : String($0.element.prefix(1)) }
+    }
+
     /// The tab under a column, from the ranges ``render`` returned.
     public static func tab(at column: Int, in ranges: [Range<Int>]) -> Int? {
         ranges.firstIndex { $0.contains(column) }

@@ -63,7 +63,7 @@ extension AppState {
                 case .url: "URL"
                 default: focus.rawValue
                 }
-                status = StatusMessage("Nothing to zoom: the \(field) field is one line. ctrl+o zooms a pane (requests, headers, params, body, props, preview, response); tab moves to one.", .warning)
+                status = StatusMessage("Nothing to zoom: the \(field) field is one line. ctrl+o zooms a pane (requests, headers, params, body, props, checks, preview, response); tab moves to one.", .warning)
                 break
             }
             zoomed.toggle()
@@ -116,6 +116,8 @@ extension AppState {
         case .changeProperty: changeProperty(PropertyRow.allCases[propertyList.selected])
         case .resetProperty: resetProperty(PropertyRow.allCases[propertyList.selected])
         case .applyBody: applyBody()
+        case .addCheck, .addCapture, .editCheck, .removeCheck: performCheck(action)
+        case .variables: showVariables()
         case .search, .searchNext, .searchPrevious, .copyPath, .toggleFold, .fold, .unfold, .foldAll, .unfoldAll:
             return performBody(action)
         }

@@ -10,6 +10,11 @@ extension AppState {
         let isEscape = event == .key(KeyEvent(.escape))
         switch current {
         case var .help(dialog), var .message(dialog):
+            if case .message = current, dialog.title.hasPrefix(Self.variablesTitle), event == .key(.char("r")) {
+                revealsSecrets.toggle()
+                showVariables()
+                return []
+            }
             if isEscape || event == .key(KeyEvent(.enter)) || event == .key(.char("q")) || event == .key(KeyEvent(.function(1))) {
                 closeModal()
                 return []
@@ -148,6 +153,8 @@ extension AppState {
         case .saveAs: return answerSaveAs(text)
         case .openSession: return answerOpen(text)
         case .renameRequest: renameRequest(text)
+        case .check(let edit): return answerCheck(edit, text)
+        case .requestSetting(let row): return answerRequestSetting(row, text)
         }
         return nil
     }
@@ -166,6 +173,8 @@ extension AppState {
         case .cachePolicy: observed.cachePolicy = CachePolicy(rawValue: option)
         case .networkServiceType: observed.networkServiceType = NetworkServiceType(rawValue: option)
         case .responseSerializer: responseSerializer = ResponseSerializerKind(rawValue: option) ?? responseSerializer
+        case .httpVersion: chooseHTTPVersion(option)
+        case let .responsePath(path, assertion): return choosePathAction(at: index, path: path, assertion: assertion)
         }
         return []
     }

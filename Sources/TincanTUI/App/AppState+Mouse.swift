@@ -50,6 +50,8 @@ extension AppState {
             parameters.list.select(parameters.list.offset + row, count: parameters.rows.count)
         case .properties:
             propertyList.select(propertyList.offset + row, count: PropertyRow.allCases.count)
+        case .checks:
+            checkList.select(checkList.offset + row, count: checkRowCount)
         case .collection:
             workspace.list.select(workspace.list.offset + row, count: workspace.session.requests.count)
         default:

@@ -45,13 +45,23 @@ extension AppState {
         nextExchangeID += 1
         var exchange = Exchange(id: id, request: request, startedAt: now)
         let session = editedSession
-        exchange.saved = session.requests[workspace.selected]
+        let saved = session.requests[workspace.selected]
+        exchange.saved = saved
+        exchange.requestIndex = workspace.selected
         exchange.base = session.base
         exchange.template = try? workspace.template()
         exchange.responseSerializer = options.responseSerializer
+        // The flow's sends all send this request; `assert: request:` is checked on it once.
+        exchange.flow.flow = saved.flow
+        exchange.flow.request = request
+        exchange.flow.plan = SendPlan(options: options, security: sending.security)
+        if let template = exchange.template { exchange.requestChecks = ResponseEvaluation.requestChecks(saved, request: request, template: template) }
         self.exchange = exchange
         responseScroll = ScrollState()
-        status = StatusMessage("Sending \(request.method) \(Redaction.url(request.url.string))…")
-        return [.send(exchange: id, request: request, plan: SendPlan(options: options, security: sending.security))]
+        let delay = saved.flow.delay ?? 0
+        status = StatusMessage(delay > 0
+            ? "Waiting \(ParameterValue.format(delay)) s (delay:) before sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)… (ctrl+g cancels)"
+            : "Sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)…")
+        return dispatch(after: delay)
     }
 }

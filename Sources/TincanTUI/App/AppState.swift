@@ -4,7 +4,7 @@ import TincanSessions
 
 /// A pane of the screen; the focused one gets the keys.
 public enum Pane: String, Sendable, CaseIterable, Hashable {
-    case collection, method, serializer, baseURL = "base", url, headers, parameters, body, properties, preview, response
+    case collection, method, serializer, baseURL = "base", url, headers, parameters, body, properties, checks, preview, response
 
     /// The key scope its bindings live in (besides `global`).
     var scopes: [Scope] {
@@ -14,6 +14,7 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
         case .headers: [.headers, .list]
         case .parameters: [.parameters, .list]
         case .properties: [.properties, .list]
+        case .checks: [.checks, .list]
         case .body: [.body]
         case .preview: [.list]
         case .response: [.response, .list]
@@ -24,7 +25,7 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
 
 /// The tabs of the request box on the left.
 public enum RequestTab: String, Sendable, CaseIterable, Hashable {
-    case headers = "Headers", parameters = "Params", body = "Body", properties = "Props"
+    case headers = "Headers", parameters = "Params", body = "Body", properties = "Props", checks = "Checks"
 
     /// The pane that shows it.
     var pane: Pane {
@@ -33,6 +34,7 @@ public enum RequestTab: String, Sendable, CaseIterable, Hashable {
         case .parameters: .parameters
         case .body: .body
         case .properties: .properties
+        case .checks: .checks
         }
     }
 }
@@ -108,6 +110,10 @@ public struct AppState: Sendable {
     /// Pace uploads to this many bytes per second (to watch a progress bar move), or nil.
     public var uploadBytesPerSecond: Int?
     public var propertyList = ListState()
+    /// The Checks tab's cursor: the selected request's assertions, then its captures.
+    public var checkList = ListState()
+    /// Whether the variables view shows secrets as they are (r in the view flips it).
+    public var revealsSecrets = false
     /// The multipart boundary used by both the preview and the send, so the preview is exact.
     public let boundary: String
     /// The session being edited: its requests, file, environment and captured values.
@@ -152,7 +158,7 @@ public struct AppState: Sendable {
     /// Whether ctrl+o asked for the focused pane to fill the screen; see ``showsZoomed``.
     public var zoomed = false
     /// The panes a zoom can fill the screen with; the method, base and URL are one line each.
-    static let zoomablePanes: Set<Pane> = [.collection, .headers, .parameters, .body, .properties, .preview, .response]
+    static let zoomablePanes: Set<Pane> = [.collection, .headers, .parameters, .body, .properties, .checks, .preview, .response]
     /// Whether the screen shows the focused pane zoomed: asked for, and on a pane that zooms.
     var showsZoomed: Bool { zoomed && Self.zoomablePanes.contains(focus) }
     /// What takes the keys before the panes: a modal, the command line or the search field.

@@ -129,7 +129,8 @@ public enum Renderer {
         guard rect.width > 6 else { return inside }
         let title = Rect(x: rect.x + 2, y: rect.y, width: rect.width - 4, height: 1)
         if let active {
-            Tabs(titles, active: active).render(into: &buffer, at: title, active: theme.style(.tabActive), inactive: theme.style(.tabInactive), separator: border)
+            Tabs(Tabs.fitted(titles, active: active, width: title.width), active: active)
+                .render(into: &buffer, at: title, active: theme.style(.tabActive), inactive: theme.style(.tabInactive), separator: border)
         } else {
             buffer.write(titles.joined(separator: " "), x: title.x, y: title.y, style: theme.style(focused ? .title : .label), limit: title.width)
         }

@@ -1,7 +1,7 @@
 import TerminalUI
 import TincanCore
 
-/// The request box on the left: headers, parameters, body and properties, one tab at a time.
+/// The request box on the left: headers, parameters, body, properties and checks, one tab at a time.
 enum RequestPanes {
     static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ widgets: inout StatefulWidgets) {
         let theme = state.theme
@@ -14,6 +14,7 @@ enum RequestPanes {
         case .parameters: drawParameters(&buffer, inside, state, &widgets.parameters, focused: focused)
         case .body: drawBody(&buffer, inside, state, &widgets.body, focused: focused)
         case .properties: drawProperties(&buffer, inside, state, &widgets.properties, focused: focused)
+        case .checks: ChecksPane.draw(&buffer, inside, state, &widgets.checks, focused: focused)
         }
     }
 

@@ -18,6 +18,7 @@ struct StatefulWidgets: Equatable {
     var parameters: TreeEditor
     var body: TextArea
     var properties: ListState
+    var checks: ListState
     var preview: ScrollState
     /// The Headers and Timing views' scroll.
     var response: ScrollState
@@ -32,7 +33,7 @@ extension AppState {
     var statefulWidgets: StatefulWidgets {
         get {
             StatefulWidgets(baseField: baseField, urlField: urlField, collection: workspace.list, headers: headerList, parameters: parameters,
-                            body: body, properties: propertyList, preview: previewScroll, response: responseScroll, bodyRows: bodyList, mode: mode)
+                            body: body, properties: propertyList, checks: checkList, preview: previewScroll, response: responseScroll, bodyRows: bodyList, mode: mode)
         }
         set {
             baseField = newValue.baseField
@@ -42,6 +43,7 @@ extension AppState {
             parameters = newValue.parameters
             body = newValue.body
             propertyList = newValue.properties
+            checkList = newValue.checks
             previewScroll = newValue.preview
             responseScroll = newValue.response
             bodyList = newValue.bodyRows
