@@ -384,6 +384,26 @@ struct ChecksTabTests {
         #expect(state.history.count == 3, "every send is in the history")
     }
 
+    @Test("Each run of repeat: is built again with what the last one captured")
+    func repeatRebuildsWithCaptures() throws {
+        var state = try Self.state("""
+            base: http://127.0.0.1:8080/
+            variables:
+              n: 0
+            requests:
+              - url: anything/{{n}}
+                capture:
+                  n: $.id
+                repeat: 2
+            """)
+        let first = state.update(.input(.key(.ctrl("r"))))
+        guard case .send(_, let sent, _)? = first.last else { throw TestFailure("no send: \(first)") }
+        #expect(sent.url.string.hasSuffix("/anything/0"))
+        let second = Self.complete(first, in: &state)
+        guard case .send(_, let again, _)? = second.last else { throw TestFailure("no second run: \(second)") }
+        #expect(again.url.string.hasSuffix("/anything/42"))
+    }
+
     @Test("ctrl+g cancels a send waiting for its delay")
     func cancelDuringDelay() throws {
         var state = try Self.state(Self.flowSession + "\n    delay: 5s\n")

@@ -45,11 +45,7 @@ public enum CheckLine {
             guard let assertion = assertions.first else { throw CheckLineError(column: rest.column, message: "expected a value after \(key.rawValue)") }
             return assertion
         case .headers:
-            let name = try argument(&scanner, after: keyWord, "a header name")
-            guard HTTPHeaders.isValidName(name.text) else {
-                throw CheckLineError(column: name.column, message: "'\(name.text)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)")
-            }
-            return .header(name.text, try predicate(&scanner))
+            return .header(try headerName(&scanner, after: keyWord), try predicate(&scanner))
         case .body:
             let path = try argument(&scanner, after: keyWord, "a body path such as $.json.id")
             return .body(try bodyPath(path), try predicate(&scanner))
@@ -142,11 +138,7 @@ public enum CheckLine {
         case .url: return .url(try predicate(&scanner))
         case .query: return .query(try argument(&scanner, after: word, "a query field's name").text, try predicate(&scanner))
         case .headers:
-            let name = try argument(&scanner, after: word, "a header name")
-            guard HTTPHeaders.isValidName(name.text) else {
-                throw CheckLineError(column: name.column, message: "'\(name.text)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)")
-            }
-            return .header(name.text, try predicate(&scanner))
+            return .header(try headerName(&scanner, after: word), try predicate(&scanner))
         case .body:
             return .body(try bodyPath(try argument(&scanner, after: word, "a body path such as $.name")), try predicate(&scanner))
         }
@@ -157,6 +149,12 @@ public enum CheckLine {
             throw CheckLineError(column: word.column + word.text.count + 1, message: "expected \(expected) after \(word.text)")
         }
         return argument
+    }
+
+    private static func headerName(_ scanner: inout LineScanner, after word: LineScanner.Word) throws(CheckLineError) -> String {
+        let name = try argument(&scanner, after: word, "a header name")
+        guard HTTPHeaders.isValidName(name.text) else { throw CheckLineError(column: name.column, message: HeaderLine.invalidNameMessage(name.text)) }
+        return name.text
     }
 
     private static func bodyPath(_ word: LineScanner.Word) throws(CheckLineError) -> BodyPath {

@@ -479,7 +479,7 @@ struct SessionReader {
     private func headers(_ node: Node, allowsDisabled: Bool = false) throws -> [HeaderSetting] {
         try pairs(node, "a mapping of header names to values").map { name, nameNode, value in
             guard HTTPHeaders.isValidName(name) else {
-                throw file.error(at: nameNode, "'\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)")
+                throw file.error(at: nameNode, HeaderLine.invalidNameMessage(name))
             }
             if allowsDisabled, case .mapping = value {
                 var setting = HeaderSetting(name: name, value: nil)

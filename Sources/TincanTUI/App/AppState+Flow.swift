@@ -11,7 +11,7 @@ public struct FlowProgress: Sendable {
     public var run = 1
     /// The send (from 1) of this run: more than one when `retry:` sent it again.
     public var attempt = 1
-    /// The request as built and how it is sent: each send of the flow sends it.
+    /// The run's request as built and how it is sent: each send of the run sends it.
     public var request: HTTPRequest?
     public var plan: SendPlan?
     /// When the waiting send goes, in seconds since the app started; nil when none waits.
@@ -26,7 +26,8 @@ public struct FlowProgress: Sendable {
 
 /// A send from the TUI goes through its request's flow as `tincan replay` does (the decisions
 /// are ``RequestFlow``'s, shared with the replayer): `delay:` before each run, `retry:` while the
-/// checks fail, `repeat:` runs. The pauses are timed by the ticks a send in flight gets, so
+/// checks fail (sending the run's request again), `repeat:` runs (each built again from the
+/// panes, with the values captured so far). The pauses are timed by the ticks a send in flight gets, so
 /// ctrl+g cancels a waiting send too.
 extension AppState {
     /// Sends the flow's request now, or after `pause` seconds.
@@ -66,6 +67,16 @@ extension AppState {
             pause = flow.pauseBeforeResend
             note = "send \(current.flow.attempt) of \(flow.sends) (retry:) in \(ParameterValue.format(pause)) s"
         } else if current.flow.run < flow.runs {
+            // Each run is built again, with the values captured so far, as a replay builds it.
+            if current.requestIndex == workspace.selected {
+                guard let (request, plan) = preparedSend() else { return [] }
+                current.flow.request = request
+                current.flow.plan = plan
+                if let saved = current.saved, let template = try? workspace.template() {
+                    current.template = template
+                    current.requestChecks = ResponseEvaluation.requestChecks(saved, request: request, template: template)
+                }
+            }
             current.flow.run += 1
             current.flow.attempt = 1
             pause = flow.delay ?? 0
