@@ -15,13 +15,7 @@ struct TUIChecksEndToEndTests {
 
         // The request box follows the URL field; F2 walks its tabs to Checks.
         try await tui.send("Tab")
-        var screen = try await tui.screen()
-        for _ in 0..<8 where !screen.contains("No assertions or captures") {
-            try await tui.send("F2")
-            try await Task.sleep(for: .milliseconds(100))
-            screen = try await tui.screen()
-        }
-        try await tui.waitFor("No assertions or captures")
+        try await tui.press("F2", until: "No assertions or captures")
 
         try await tui.send("a")
         try await tui.waitFor("Add assertion")
