@@ -10,7 +10,7 @@ import TincanSessions
 @Suite("Checks screen snapshots")
 struct ChecksSnapshotTests {
     enum Scene: String, CaseIterable, CustomTestStringConvertible {
-        case checksEmpty, checksVerdicts, checksPromptError, pathPicker, propertiesRequest, variablesView
+        case checksEmpty, checksVerdicts, checksPromptError, pathPicker, propertiesRequest, variablesView, flowRetryWaiting
 
         var testDescription: String { rawValue }
 
@@ -38,6 +38,12 @@ struct ChecksSnapshotTests {
                     request.httpVersion = .http2
                 }
                 state.propertyList.select(PropertyRow.allCases.count - 1, count: PropertyRow.allCases.count)
+            case .flowRetryWaiting:
+                // A failed check, and the retry waiting for its interval.
+                state = try ChecksTabTests.state(ChecksTabTests.flowSession + "\n    retry: 2\n    retry-interval: 2s\n", width: state.width, height: state.height)
+                state.switchRequestTab(to: .checks)
+                ChecksTabTests.complete(state.update(.input(.key(.ctrl("r")))), in: &state, body: #"{"name": "Bob"}"#)
+                _ = state.update(.tick(at: 1))
             case .variablesView:
                 state = try ChecksTabTests.state(ChecksTabTests.variablesSession, width: state.width, height: state.height)
                 state.workspace.environment = "staging"

@@ -33,14 +33,15 @@ extension AppState {
     /// Sends the flow's request now, or after `pause` seconds.
     mutating func dispatch(after pause: Double?) -> [Effect] {
         guard var current = exchange, let request = current.flow.request, let plan = current.flow.plan else { return [] }
-        current.assertionVerdicts = [:]
-        current.captureFailures = [:]
+        // The last send's verdicts stay in view while the next one waits.
         if let pause, pause > 0 {
             current.flow.sendsAt = now + pause
             exchange = current
             return []
         }
         current.flow.sendsAt = nil
+        current.assertionVerdicts = [:]
+        current.captureFailures = [:]
         exchange = current
         return [.send(exchange: current.id, request: request, plan: plan)]
     }

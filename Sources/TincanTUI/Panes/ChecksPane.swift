@@ -61,7 +61,7 @@ enum ChecksPane {
         var note: (String, ThemeElement) {
             if let failure { return ("✗ " + failure, .error) }
             if mark.element == .success { return (isCapture ? "✓ captured on the last send" : "✓ passed on the last send", .success) }
-            return ("a assert · c capture · enter edit · d remove · ctrl+r sends", .muted)
+            return ("not checked yet: ctrl+r sends", .muted)
         }
 
         init(_ index: Int, of request: SavedRequest, in state: AppState) {

@@ -60,7 +60,11 @@ public enum Renderer {
         var right = "theme \(state.theme.name) "
         if let exchange = state.exchange, exchange.phase == .sending {
             let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][Int(state.now * 10) % 10]
-            right = "\(spinner) sending \(String(format: "%.1f", exchange.elapsed(now: state.now))) s · " + right
+            if let at = exchange.flow.sendsAt {
+                right = "\(spinner) next send in \(String(format: "%.1f", max(0, at - state.now))) s · " + right
+            } else {
+                right = "\(spinner) sending \(String(format: "%.1f", exchange.elapsed(now: state.now))) s · " + right
+            }
         }
         if state.showsZoomed { right = "zoomed · " + right }
         if let environment = state.workspace.environment { right = "env \(environment) · " + right }
