@@ -94,6 +94,20 @@ public final class TmuxSession: Sendable {
         try await waitFor("'\(text)'", timeout: timeout) { $0.contains(text) }
     }
 
+    /// Presses `key` until the screen shows `text` (a tab walked to, whatever tabs come
+    /// before it), at most `times` times.
+    ///
+    /// - Throws: ``TmuxError`` with the last screen when it never shows.
+    @discardableResult
+    public func press(_ key: String, until text: String, times: Int = 8) async throws -> String {
+        for _ in 0..<times {
+            if try await screen().contains(text) { break }
+            try await send(key)
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        return try await waitFor(text)
+    }
+
     /// Waits until one capture of the screen contains every text.
     ///
     /// A frame reaches tmux in pieces, so a capture can hold the top of a new frame

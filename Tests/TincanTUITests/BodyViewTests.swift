@@ -176,7 +176,8 @@ struct BodyViewTests {
         #expect(state.search.query?.text == "city")
         #expect(state.bodyList.selected == 11)
         #expect(state.status?.text == "/city: match 1 of 1")
-        let effects = Fixtures.press([.key(.char("y"))], into: &state)
+        // y offers copying the path first (or an assertion on it: ChecksTabTests).
+        let effects = Fixtures.press([.key(.char("y")), .key(KeyEvent(.enter))], into: &state)
         guard case .copyToClipboard("$.address.city")? = effects.first, effects.count == 1 else {
             Issue.record("y gave \(effects)")
             return

@@ -179,8 +179,8 @@ struct ResponseToolsTests {
         _ = press([.key(.char("f")), .key(.ctrl("u"))] + Fixtures.typing("$..items[1]") + [.key(KeyEvent(.enter))], &state)
         let document = try #require(state.bodyDocument)
         #expect((0..<document.rowCount).map(document.text) == ["$.items[1]", "  {", "    \"name\": \"lamp\",", "    \"price\": 30", "  }"])
-        // y copies a row's path in the body, as on the whole outline.
-        let copied = press([.key(KeyEvent(.down)), .key(KeyEvent(.down)), .key(.char("y"))], &state)
+        // y offers to copy a row's path in the body, as on the whole outline (enter takes the first choice).
+        let copied = press([.key(KeyEvent(.down)), .key(KeyEvent(.down)), .key(.char("y")), .key(KeyEvent(.enter))], &state)
         guard case .copyToClipboard("$.items[1].name")? = copied.first else {
             Issue.record("copied \(copied)")
             return

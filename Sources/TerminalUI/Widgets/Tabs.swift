@@ -34,6 +34,19 @@ public struct Tabs: Sendable, Hashable {
         return total > width ? "│" : " │ "
     }
 
+    /// The titles as they fit in `width` columns: as they are when they fit with ` │ ` or a bare
+    /// `│` between them (``separator(_:width:)`` chooses), else the inactive ones cut short (to 5
+    /// characters, then fewer), so every tab keeps a place to click and the active one its whole name.
+    public static func fitted(_ titles: [String], active: Int, width: Int) -> [String] {
+        func fits(_ row: [String]) -> Bool { row.map(TextWidth.of).reduce(0, +) + max(0, row.count - 1) * TextWidth.of(separator(row, width: width)) <= width }
+        guard !fits(titles) else { return titles }
+        for length in stride(from: 5, through: 1, by: -1) {
+            let cut = titles.enumerated().map { $0.offset == active ? $0.element : String($0.element.prefix(length)) }
+            if fits(cut) { return cut }
+        }
+        return titles.enumerated().map { $0.offset == active ? $0.element : String($0.element.prefix(1)) }
+    }
+
     /// The tab under a column, from the ranges ``render`` returned.
     public static func tab(at column: Int, in ranges: [Range<Int>]) -> Int? {
         ranges.firstIndex { $0.contains(column) }

@@ -41,6 +41,16 @@ public struct RequestFlow: Sendable, Equatable {
 
     /// How many times each run may send it (at least once).
     public var sends: Int { 1 + max(0, retry ?? 0) }
+
+    /// Whether send number `attempt` (from 1) of a run is followed by another: it failed, the
+    /// request as built passed its own checks (else sending it again cannot help), and `retry:`
+    /// allows one more. What a replay and a send from the TUI both go by.
+    public func sendsAgain(after attempt: Int, failed: Bool, requestChecksPassed: Bool) -> Bool {
+        failed && requestChecksPassed && attempt < sends
+    }
+
+    /// The pause before a retried request is sent again.
+    public var pauseBeforeResend: Double { retryInterval ?? Self.defaultRetryInterval }
 }
 
 extension NumericRange {

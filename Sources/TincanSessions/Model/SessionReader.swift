@@ -339,7 +339,7 @@ struct SessionReader {
         return policy
     }
 
-    private func captures(_ node: Node) throws -> OrderedDictionary<String, CaptureSource> {
+    func captures(_ node: Node) throws -> OrderedDictionary<String, CaptureSource> {
         var captures: OrderedDictionary<String, CaptureSource> = [:]
         for (name, nameNode, value) in try pairs(node, "a mapping of variable names to where their values come from") {
             guard !name.isEmpty, !name.contains("{"), !name.contains("}") else { throw file.error(at: nameNode, "expected a variable name") }
@@ -353,7 +353,7 @@ struct SessionReader {
         return captures
     }
 
-    private func assertions(_ node: Node) throws -> [Assertion] {
+    func assertions(_ node: Node) throws -> [Assertion] {
         var assertions: [Assertion] = []
         for (key, _, value) in try entries(node, SessionKey.Assert.self, in: "assert") {
             switch key {
@@ -479,7 +479,7 @@ struct SessionReader {
     private func headers(_ node: Node, allowsDisabled: Bool = false) throws -> [HeaderSetting] {
         try pairs(node, "a mapping of header names to values").map { name, nameNode, value in
             guard HTTPHeaders.isValidName(name) else {
-                throw file.error(at: nameNode, "'\(name)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)")
+                throw file.error(at: nameNode, HeaderLine.invalidNameMessage(name))
             }
             if allowsDisabled, case .mapping = value {
                 var setting = HeaderSetting(name: name, value: nil)

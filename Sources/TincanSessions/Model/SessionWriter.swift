@@ -242,7 +242,8 @@ extension Assertion {
         return pairs.pairs.map { $0.0 == SessionKey.Assert.request.rawValue ? ($0.0, .mapping(requestChecks.pairs)) : $0 }
     }
 
-    static func durationText(_ seconds: Double) -> String {
+    /// Seconds as the file writes a duration: `500ms`, `2s`.
+    public static func durationText(_ seconds: Double) -> String {
         let milliseconds = seconds * 1000
         if milliseconds == milliseconds.rounded(), milliseconds.truncatingRemainder(dividingBy: 1000) != 0 { return "\(Int(milliseconds))ms" }
         return ParameterValue.format(seconds) + "s"

@@ -225,7 +225,7 @@ public final class Replayer: Sendable {
         // polling does: the last send is the one reported, and its captures are the ones kept.
         for attempt in 1...flow.sends {
             if attempt > 1 {
-                try? await Task.sleep(for: .seconds(flow.retryInterval ?? RequestFlow.defaultRetryInterval))
+                try? await Task.sleep(for: .seconds(flow.pauseBeforeResend))
                 if Task.isCancelled { return }
             }
             outcome.attempts = attempt
@@ -235,7 +235,7 @@ public final class Replayer: Sendable {
             outcome.captures = []
             let evaluation = await send(request, options: taskOptions, saved: saved, template: template, manager: manager, outcome: &outcome)
             // The request as built fails its checks every time: sending it again cannot help.
-            guard outcome.state == .failed, requestPassed, attempt < flow.sends else {
+            guard flow.sendsAgain(after: attempt, failed: outcome.state == .failed, requestChecksPassed: requestPassed) else {
                 // Captured values are the response's text, used as they are: never expanded again.
                 for (name, value) in evaluation?.captures ?? [] { template.captured[name] = value }
                 return

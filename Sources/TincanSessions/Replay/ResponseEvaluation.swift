@@ -8,16 +8,27 @@ public struct ResponseEvaluation: Sendable {
     public var checks: [CheckResult] = []
     /// The values captured, in the file's order.
     public var captures: [(name: String, value: ParameterValue)] = []
+    /// Each assertion's own result, in the file's order: nil for `assert: request:` checks,
+    /// which are checked on the request before it is sent (``requestChecks(_:request:template:)``).
+    public var byAssertion: [CheckResult?] = []
+    /// Why each capture found nothing, by name (a capture that took a value has none).
+    public var captureFailures: [String: String] = [:]
 
     /// Evaluates `saved`'s assertions and captures on `result`, expanding variables in expected
     /// values with `template`.
     public init(_ saved: SavedRequest, result: TaskResult, template: Template, compareRecorded: Bool = false) {
         let checker = ResponseChecker(result: result, template: template)
         checks = checker.check(saved.assertions)
+        // The checker gives one result per response assertion, after the implicit `valid` check
+        // when there is one: the last ones line up with the assertions.
+        var results = checks.suffix(saved.assertions.count { !$0.isRequestCheck }).makeIterator()
+        byAssertion = saved.assertions.map { $0.isRequestCheck ? nil : results.next() }
         for (name, source) in saved.captures {
             switch checker.capture(source) {
             case .success(let value): captures.append((name, value))
-            case .failure(let failure): checks.append(CheckResult(name: "capture \(name)", failure: failure.description))
+            case .failure(let failure):
+                checks.append(CheckResult(name: "capture \(name)", failure: failure.description))
+                captureFailures[name] = failure.description
             }
         }
         if compareRecorded, let recorded = saved.recorded {
@@ -27,6 +38,19 @@ public struct ResponseEvaluation: Sendable {
 
     /// Whether every check passed.
     public var passed: Bool { checks.allSatisfy(\.passed) }
+
+    /// `assert: request:` checked on the request as built, before it is sent, as a replay does.
+    public static func requestChecks(_ saved: SavedRequest, request: HTTPRequest, template: Template) -> [CheckResult] {
+        RequestChecker(request: request, template: template).check(saved.assertions)
+    }
+}
+
+extension Assertion {
+    /// Whether it checks the request as built rather than the response.
+    public var isRequestCheck: Bool {
+        if case .request = self { return true }
+        return false
+    }
 }
 
 /// One check on one response, and why it failed.

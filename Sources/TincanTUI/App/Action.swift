@@ -7,7 +7,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextTab = "next-tab", nextResponseView = "next-response-view", editExternally = "edit-externally"
     case cycleTheme = "cycle-theme", zoom, suspend
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
-    case commandLine = "command-line", explain, compare
+    case commandLine = "command-line", explain, compare, variables
     case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache
     // Collection
     case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
@@ -22,6 +22,8 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case removeParameter = "remove-parameter", cycleType = "cycle-type", expand, collapse
     // Properties
     case changeProperty = "change-property", resetProperty = "reset-property"
+    // Checks
+    case addCheck = "add-check", addCapture = "add-capture", editCheck = "edit-check", removeCheck = "remove-check"
     // Response body
     case search, searchNext = "search-next", searchPrevious = "search-previous", copyPath = "copy-path"
     case toggleFold = "toggle-fold", fold, unfold, foldAll = "fold-all", unfoldAll = "unfold-all"
@@ -38,7 +40,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
 /// Where a binding applies. The focused pane's scope is searched first, then `list` for panes
 /// that are not text fields, then `global`.
 public enum Scope: String, Sendable, CaseIterable {
-    case global, list, collection, picker, headers, query, parameters, body, auth, properties, response
+    case global, list, collection, picker, headers, query, parameters, body, auth, properties, checks, response
 }
 
 /// The built-in key table: the one declaration behind dispatch, the footer, the help screen and
@@ -54,7 +56,7 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.function(1))], .help, label: "help", help: "Show every key binding", inFooter: true),
         KeyBinding([KeyEvent(.tab)], .focusNext, label: "next", help: "Focus the next pane"),
         KeyBinding([KeyEvent(.tab, .shift)], .focusPrevious, label: "previous", help: "Focus the previous pane"),
-        KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, auth, properties", inFooter: true),
+        KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, auth, properties, checks", inFooter: true),
         KeyBinding([KeyEvent(.function(3))], .nextResponseView, label: "view", help: "Show the next response view: pretty, raw, headers, timing"),
         KeyBinding([KeyEvent(.function(4))], .editExternally, label: "$EDITOR", help: "Edit the body (the parameters as JSON, or the text) in $EDITOR"),
         KeyBinding([.ctrl("t")], .cycleTheme, label: "theme", help: "Switch to the next theme"),
@@ -68,6 +70,7 @@ public enum KeyBindings {
         KeyBinding([.alt("h")], .history, label: "history", help: "Reopen a request from the history"),
         KeyBinding([.alt("x")], .commandLine, label: "command", help: "Open the command line (get /users page==2, header …, send; help lists them)", inFooter: true),
         KeyBinding([KeyEvent(.function(9)), .alt("i")], .explain, label: "explain", help: "Show why the request looks as it does and why the response passed or failed, or the wire preview again"),
+        KeyBinding([.alt("v")], .variables, label: "variables", help: "Show every variable: its value now and where it comes from (file, environment, --var, a capture, $env)"),
         KeyBinding([.alt("c")], .copyCurl, label: "curl", help: "Copy the request as a curl command (shown, and put on the clipboard)"),
         KeyBinding([.alt("j")], .cookieJar, label: "cookies", help: "List the cookie jar (values hidden until revealed); delete one cookie or all"),
         KeyBinding([.alt("m")], .cache, label: "cache", help: "List the response cache: URL, status, freshness left, validators; delete one or all"),
@@ -102,10 +105,15 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.enter), .char(" ")], .changeProperty, label: "change", help: "Change the selected property", scope: Scope.properties.rawValue, inFooter: true),
         KeyBinding([.char("x"), KeyEvent(.delete)], .resetProperty, label: "reset", help: "Reset the selected property to the session's default", scope: Scope.properties.rawValue, inFooter: true),
 
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addCheck, label: "assert", help: "Add an assertion (body $.json.id equals 7, status 2xx, headers Content-Type contains json)", scope: Scope.checks.rawValue, inFooter: true),
+        KeyBinding([.char("c")], .addCapture, label: "capture", help: "Add a capture (id: $.json.id, etag: {header: ETag})", scope: Scope.checks.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.enter), .char("e")], .editCheck, label: "edit", help: "Edit the selected assertion or capture", scope: Scope.checks.rawValue, inFooter: true),
+        KeyBinding([.char("d"), KeyEvent(.delete)], .removeCheck, label: "remove", help: "Remove the selected assertion or capture", scope: Scope.checks.rawValue, inFooter: true),
+
         KeyBinding([.char("/")], .search, label: "search", help: "Search the body (a capital letter makes it case-sensitive)", scope: Scope.response.rawValue, inFooter: true),
         KeyBinding([.char("n")], .searchNext, label: "next", help: "Go to the next match", scope: Scope.response.rawValue, inFooter: true),
         KeyBinding([.char("N")], .searchPrevious, label: "previous", help: "Go to the previous match", scope: Scope.response.rawValue),
-        KeyBinding([.char("y")], .copyPath, label: "copy path", help: "Copy the selected value's body path ($.tags[0]), as captures and assertions write it", scope: Scope.response.rawValue, inFooter: true),
+        KeyBinding([.char("y")], .copyPath, label: "path", help: "Copy the selected value's body path ($.tags[0]), or add an assertion that it equals its value now", scope: Scope.response.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char(" ")], .toggleFold, label: "fold", help: "Fold or unfold the selected object or array", scope: Scope.response.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.left), .char("h")], .fold, label: "fold", help: "Fold the selected container, or go to its parent", scope: Scope.response.rawValue),
         KeyBinding([KeyEvent(.right), .char("l")], .unfold, label: "unfold", help: "Unfold the selected container", scope: Scope.response.rawValue),

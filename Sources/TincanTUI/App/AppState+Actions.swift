@@ -69,7 +69,7 @@ extension AppState {
                 case .url: "URL"
                 default: focus.rawValue
                 }
-                status = StatusMessage("Nothing to zoom: the \(field) field is one line. ctrl+o zooms a pane (requests, headers, params, body, props, preview, response); tab moves to one.", .warning)
+                status = StatusMessage("Nothing to zoom: the \(field) field is one line. ctrl+o zooms a pane (requests, headers, params, body, props, checks, preview, response); tab moves to one.", .warning)
                 break
             }
             zoomed.toggle()
@@ -128,6 +128,8 @@ extension AppState {
         case .bodyKind: pickBodyKind()
         case .changeAuth: changeAuth()
         case .revealSecrets: toggleSecrets()
+        case .addCheck, .addCapture, .editCheck, .removeCheck: performCheck(action)
+        case .variables: showVariables()
         case .search, .searchNext, .searchPrevious, .copyPath, .toggleFold, .fold, .unfold, .foldAll, .unfoldAll:
             return performBody(action)
         }

@@ -100,8 +100,7 @@ extension AppState {
                 status = StatusMessage("Paths are for JSON bodies in the Pretty view.", .warning)
                 return []
             }
-            status = StatusMessage("Copied \(path)", .success)
-            return [.copyToClipboard(path)]
+            offerPathActions(path, value: document.value(at: bodyList.selected))
         case .toggleFold, .fold, .unfold, .foldAll, .unfoldAll:
             // A fold moves the rows under the current match: n searches on from the cursor.
             search.current = nil

@@ -82,6 +82,8 @@ extension AppState {
             parameters.list.handle(event, count: parameters.rows.count, viewport: viewport)
         case .properties:
             propertyList.handle(event, count: PropertyRow.allCases.count, viewport: viewport)
+        case .checks:
+            checkList.handle(event, count: checkRowCount, viewport: viewport)
         case .preview:
             let bounds = previewScrollBounds()
             previewScroll.handle(event, contentHeight: bounds.contentHeight, viewport: bounds.viewport)

@@ -10,6 +10,11 @@ extension AppState {
         let isEscape = event == .key(KeyEvent(.escape))
         switch current {
         case var .help(dialog), var .message(dialog):
+            if case .message = current, dialog.title.hasPrefix(Self.variablesTitle), event == .key(.char("r")) {
+                revealsSecrets.toggle()
+                showVariables()
+                return []
+            }
             if isEscape || event == .key(KeyEvent(.enter)) || event == .key(.char("q")) || event == .key(KeyEvent(.function(1))) {
                 closeModal()
                 return []
@@ -155,6 +160,8 @@ extension AppState {
         case .bearerToken: return answerBearerToken(text)
         case .addQuery: return answerQueryField(text, at: nil)
         case .editQuery(let index): return answerQueryField(text, at: index)
+        case .check(let edit): return answerCheck(edit, text)
+        case .requestSetting(let row): return answerRequestSetting(row, text)
         }
         return nil
     }
@@ -178,6 +185,8 @@ extension AppState {
         case .bodyKind: chooseBodyKind(BodySource.Kind.allCases[index])
         case .authType: chooseAuthScheme(option)
         case .parameterType(let key): addParameter(key: key, type: option)
+        case .httpVersion: chooseHTTPVersion(option)
+        case let .responsePath(path, assertion): return choosePathAction(at: index, path: path, assertion: assertion)
         }
         return []
     }

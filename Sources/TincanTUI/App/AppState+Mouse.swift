@@ -60,6 +60,8 @@ extension AppState {
             propertyList.select(propertyList.offset + row, count: PropertyRow.allCases.count)
         case .auth:
             authList.select(authList.offset + row, count: authRows.count)
+        case .checks:
+            checkList.select(checkList.offset + row, count: checkRowCount)
         case .collection:
             workspace.list.select(workspace.list.offset + row, count: workspace.session.requests.count)
         default:

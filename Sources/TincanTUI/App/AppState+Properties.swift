@@ -7,6 +7,7 @@ import TincanSessions
 extension AppState {
     /// Changes the property on a row: a prompt or picker for values, a flip for switches.
     mutating func changeProperty(_ row: PropertyRow) {
+        if row.isRequestSetting { return changeRequestSetting(row) }
         let effective = observed.effective
         switch row {
         case .timeout:
@@ -37,6 +38,8 @@ extension AppState {
             mode = .modal(.prompt(Prompt(.clientCertificate, title: "Client certificate (for the session)", question: "PEM file, relative to the session file; empty for none", text: workspace.session.defaults.tls.certificate ?? "")))
         case .clientKey:
             mode = .modal(.prompt(Prompt(.clientKey, title: "Client key (for the session)", question: "PEM file; empty when the cert file holds the key. Passphrase: TINCAN_KEY_PASSPHRASE", text: workspace.session.defaults.tls.key ?? "")))
+        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .pollRetry, .retryInterval, .delay, .repeatCount:
+            break
         case .retries:
             mode = .modal(.prompt(Prompt(.retries, title: "Retries (for the session)", question: "How many times a 503, 429 or refused connection is retried (0 to 100); empty for none",
                                          text: workspace.session.defaults.retryPolicy.map { String($0.limit) } ?? "")))
@@ -45,6 +48,7 @@ extension AppState {
 
     /// Resets the property on a row to what the request would inherit.
     mutating func resetProperty(_ row: PropertyRow) {
+        if row.isRequestSetting { return resetRequestSetting(row) }
         switch row {
         case .timeout: observed.timeoutInterval = nil
         case .cachePolicy: observed.cachePolicy = nil
@@ -64,6 +68,7 @@ extension AppState {
         case .clientCertificate: workspace.session.defaults.tls = ClientCertificateSettings()
         case .clientKey: workspace.session.defaults.tls.key = nil
         case .retries: workspace.session.defaults.retryPolicy = nil
+        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .pollRetry, .retryInterval, .delay, .repeatCount: break
         }
     }
 

@@ -14,11 +14,39 @@ extension AppState {
             guard applyBody() else { return [] }
             refreshPreview()
         }
+        guard let (request, plan) = preparedSend() else { return [] }
+        let id = nextExchangeID
+        nextExchangeID += 1
+        var exchange = Exchange(id: id, request: request, startedAt: now)
+        let session = editedSession
+        let saved = session.requests[workspace.selected]
+        exchange.saved = saved
+        exchange.requestIndex = workspace.selected
+        exchange.base = session.base
+        exchange.template = try? workspace.template()
+        exchange.responseSerializer = plan.options.responseSerializer
+        // The run's sends all send this request; `assert: request:` is checked on it once a run.
+        exchange.flow.flow = saved.flow
+        exchange.flow.request = request
+        exchange.flow.plan = plan
+        if let template = exchange.template { exchange.requestChecks = ResponseEvaluation.requestChecks(saved, request: request, template: template) }
+        self.exchange = exchange
+        responseScroll = ScrollState()
+        let delay = saved.flow.delay ?? 0
+        status = StatusMessage(delay > 0
+            ? "Waiting \(ParameterValue.format(delay)) s (delay:) before sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)… (ctrl+g cancels)"
+            : "Sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)…")
+        return dispatch(after: delay)
+    }
+
+    /// The request in the preview and how it is sent: the panes' response settings over the
+    /// resolved request's, one reading of both. Nil, with the reason in the status line, when it
+    /// cannot be sent.
+    mutating func preparedSend() -> (HTTPRequest, SendPlan)? {
         guard case let .request(request, _) = preview else {
             if case let .error(reason) = preview { status = StatusMessage("Cannot send: \(reason)", .error) }
-            return []
+            return nil
         }
-        // The panes' response settings over the resolved request's: one reading of both.
         var sending = resolved ?? ResolvedRequest(draft: RequestDraft(method: request.method, url: request.url.string))
         sending.contract.serializer = responseSerializer
         sending.contract.acceptStatus = acceptableStatusCodes.description
@@ -30,7 +58,7 @@ extension AppState {
             options = try sending.taskOptions()
         } catch {
             status = StatusMessage("Cannot send: the \(error)", .error)
-            return []
+            return nil
         }
         // Before anything is sent: the body would have nowhere to go.
         if let download = options.download {
@@ -38,20 +66,9 @@ extension AppState {
                 try DownloadDestination.check(download.path)
             } catch {
                 status = StatusMessage("Cannot send: \(error)", .error)
-                return []
+                return nil
             }
         }
-        let id = nextExchangeID
-        nextExchangeID += 1
-        var exchange = Exchange(id: id, request: request, startedAt: now)
-        let session = editedSession
-        exchange.saved = session.requests[workspace.selected]
-        exchange.base = session.base
-        exchange.template = try? workspace.template()
-        exchange.responseSerializer = options.responseSerializer
-        self.exchange = exchange
-        responseScroll = ScrollState()
-        status = StatusMessage("Sending \(request.method) \(Redaction.url(request.url.string))…")
-        return [.send(exchange: id, request: request, plan: SendPlan(options: options, security: sending.security))]
+        return (request, SendPlan(options: options, security: sending.security))
     }
 }

@@ -17,12 +17,16 @@ extension AppState {
         bodyList = ListState()
         search.current = nil
         if let query = search.query { search.matchCount = current.prettyBody.matchCount(query) }
+        let failed: Bool
         if let evaluation {
             for (name, value) in evaluation.captures { workspace.captured[name] = value }
-            status = Self.summary(result, checks: evaluation.checks, captures: evaluation.captures.map(\.name))
+            status = Self.summary(result, checks: current.requestChecks + evaluation.checks, captures: evaluation.captures.map(\.name))
+            failed = !evaluation.passed || !current.requestChecks.allSatisfy(\.passed)
         } else {
             status = Self.summary(result)
+            failed = result.transportError != nil || result.serialization?.error != nil
         }
+        if current.flow.flow.runs > 1, let text = status?.text { status?.text = "[\(current.flow.run)/\(current.flow.flow.runs)] " + text }
         responseView = .pretty
         var effects: [Effect] = []
         let entry = historyEntry(for: current, result: result)
@@ -31,7 +35,7 @@ extension AppState {
         keepSnapshot(of: current, result: result)
         // Captured values change what later requests resolve to.
         refreshPreview()
-        return effects
+        return effects + continueFlow(failed: failed)
     }
 
     /// The status line after a send whose saved request has assertions or captures.

@@ -32,6 +32,7 @@ extension AppState {
             status = StatusMessage("Not sent: \(reason)", .error)
         case let .tick(time):
             now = max(now, time)
+            effects = sendPendingIfDue()
         case let .editorFinished(text):
             requestMayChange = true
             if requestTab != .body { loadBodyEditor() }

@@ -4,7 +4,7 @@ import TincanSessions
 
 /// A pane of the screen; the focused one gets the keys.
 public enum Pane: String, Sendable, CaseIterable, Hashable {
-    case collection, method, serializer, baseURL = "base", url, headers, query, parameters, body, auth, properties, preview, response
+    case collection, method, serializer, baseURL = "base", url, headers, query, parameters, body, auth, properties, checks, preview, response
 
     /// The key scope its bindings live in (besides `global`).
     var scopes: [Scope] {
@@ -16,6 +16,7 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
         case .query: [.query, .list]
         case .auth: [.auth, .list]
         case .properties: [.properties, .list]
+        case .checks: [.checks, .list]
         case .body: [.body]
         case .preview: [.list]
         case .response: [.response, .list]
@@ -26,7 +27,7 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
 
 /// The tabs of the request box on the left.
 public enum RequestTab: String, Sendable, CaseIterable, Hashable {
-    case headers = "Headers", parameters = "Params", body = "Body", auth = "Auth", properties = "Props"
+    case headers = "Headers", parameters = "Params", body = "Body", auth = "Auth", properties = "Props", checks = "Checks"
 
     /// The pane that shows it.
     var pane: Pane {
@@ -36,6 +37,7 @@ public enum RequestTab: String, Sendable, CaseIterable, Hashable {
         case .body: .body
         case .auth: .auth
         case .properties: .properties
+        case .checks: .checks
         }
     }
 
@@ -115,7 +117,8 @@ public struct AppState: Sendable {
     public var bodySource: BodySource?
     /// The credentials (`auth:`); a bearer token is an `Authorization` header instead.
     public var auth: SavedAuth?
-    /// Whether the Auth tab shows secrets as they are rather than as dots.
+    /// Whether the Auth tab and the variables view show secrets as they are rather than as dots
+    /// (v in the Auth tab, r in the variables view).
     public var revealsSecrets = false
     /// The Auth tab's cursor.
     public var authList = ListState()
@@ -133,6 +136,8 @@ public struct AppState: Sendable {
     /// Pace uploads to this many bytes per second (to watch a progress bar move), or nil.
     public var uploadBytesPerSecond: Int?
     public var propertyList = ListState()
+    /// The Checks tab's cursor: the selected request's assertions, then its captures.
+    public var checkList = ListState()
     /// The multipart boundary used by both the preview and the send, so the preview is exact.
     public let boundary: String
     /// The session being edited: its requests, file, environment and captured values.
@@ -181,7 +186,7 @@ public struct AppState: Sendable {
     /// Whether ctrl+o asked for the focused pane to fill the screen; see ``showsZoomed``.
     public var zoomed = false
     /// The panes a zoom can fill the screen with; the method, base and URL are one line each.
-    static let zoomablePanes: Set<Pane> = [.collection, .headers, .query, .parameters, .body, .auth, .properties, .preview, .response]
+    static let zoomablePanes: Set<Pane> = [.collection, .headers, .query, .parameters, .body, .auth, .properties, .checks, .preview, .response]
     /// Whether the screen shows the focused pane zoomed: asked for, and on a pane that zooms.
     var showsZoomed: Bool { zoomed && Self.zoomablePanes.contains(focus) }
     /// What takes the keys before the panes: a modal, the command line or the search field.

@@ -56,9 +56,21 @@ extension Exchange {
             let evaluated = ResponseEvaluation(saved, result: result, template: template)
             checks = evaluated.checks
             evaluation = evaluated
+            keepVerdicts(of: saved, evaluated)
         }
         BodyFormatter.releaseDecodedTree(of: &self)
         return evaluation
+    }
+
+    /// Files each assertion's verdict under its line, and why captures found nothing.
+    private mutating func keepVerdicts(of saved: SavedRequest, _ evaluation: ResponseEvaluation) {
+        assertionVerdicts = [:]
+        var requestResults = requestChecks.makeIterator()
+        for (assertion, result) in zip(saved.assertions, evaluation.byAssertion) {
+            let verdict = assertion.isRequestCheck ? requestResults.next() : result
+            if let verdict { assertionVerdicts[CheckLine.text(of: assertion)] = verdict }
+        }
+        captureFailures = evaluation.captureFailures
     }
 
     /// A timeline note when a transfer first moves or crosses a quarter of its size.

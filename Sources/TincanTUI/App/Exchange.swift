@@ -35,6 +35,18 @@ public struct Exchange: Sendable {
     public var template: Template?
     /// The saved request's assertions and captures on the response, once it arrived.
     public var checks: [CheckResult] = []
+    /// The request of the session it was sent from (its index when sent).
+    public var requestIndex: Int?
+    /// Each assertion's verdict, by its line (``CheckLine``), so an assertion edited since
+    /// shows none: `assert: request:` checks from before the send, the rest from the response.
+    public var assertionVerdicts: [String: CheckResult] = [:]
+    /// Why each capture that found nothing found nothing, by name.
+    public var captureFailures: [String: String] = [:]
+    /// `assert: request:` checked on the request as built, before it was sent.
+    public var requestChecks: [CheckResult] = []
+    /// Where the request's flow (`retry:`, `delay:`, `repeat:`) stands, and a send waiting for
+    /// its pause to pass.
+    public var flow = FlowProgress()
     /// The response serializer the send was judged by.
     public var responseSerializer: (any ResponseSerializer)?
     /// Why the response passed or failed validation, once it arrived (the Explain view's second half).

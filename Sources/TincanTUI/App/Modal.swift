@@ -48,6 +48,10 @@ public struct Prompt: Sendable, Equatable {
         case authUser, authPassword, bearerToken
         case addQuery
         case editQuery(Int)
+        /// A line of the Checks tab.
+        case check(CheckEdit)
+        /// A request setting of the Props tab (`retry:`, `delay:`, `accept-type:`…).
+        case requestSetting(RequestSettingRow)
     }
 
     public var purpose: Purpose
@@ -88,6 +92,11 @@ public struct Picker: Sendable, Equatable {
         /// The type of a parameter being added under the key given (`user[address][city]`).
         case parameterType(key: String)
         case environment
+        /// The selected request's `http-version:`.
+        case httpVersion
+        /// What to do with the response value at a body path (`y`): copy the path, or add
+        /// an assertion (its line given).
+        case responsePath(path: String, assertion: String)
         /// History entries, newest first.
         case history
         /// This run's sends, newest first: the first of two to compare, then the second.

@@ -190,4 +190,11 @@ public struct BodyDocument: Sendable {
         guard case let .json(outline) = layout, display < outline.rowCount else { return nil }
         return outline.path(at: display)
     }
+
+    /// The value at `display` as the body holds it (the container a closing bracket ends), or
+    /// nil when the view has no paths.
+    public func value(at display: Int) -> ParameterValue? {
+        guard case let .json(outline) = layout, display < outline.rowCount else { return nil }
+        return outline.value(at: display)
+    }
 }

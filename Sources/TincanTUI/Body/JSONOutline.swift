@@ -347,6 +347,24 @@ struct JSONOutline: Sendable {
         return "$" + components.reversed().joined()
     }
 
+    /// The value of the row shown at `display`, read from its bytes; nil for a container of
+    /// more than 16 KiB.
+    func value(at display: Int) -> ParameterValue? {
+        var row = row(at: display)
+        if isClose(row) { row = Int(extents[row]) }
+        let start = valueStart(row)
+        let end: Int
+        if isOpen(row) {
+            // A container ends at its closing bracket, an empty one at the bracket after its opening one.
+            end = isEmptyContainer(row) ? (bytes[start...].firstIndex { $0 == 0x5D || $0 == 0x7D } ?? bytes.count - 1) + 1 : Int(starts[Int(extents[row])]) + 1
+        } else {
+            end = Int(extents[row])
+        }
+        // A large container is not worth writing out as an expected value.
+        guard start < end, end <= bytes.count, end - start <= Self.valueBytes * 8 else { return nil }
+        return try? JSONParser.parse(bytes: Array(bytes[start..<end]))
+    }
+
     // MARK: - Search
 
     /// The outline row that holds byte `offset`.

@@ -3,13 +3,27 @@ import TincanCore
 /// A row of the properties panel: an observed property, in ``ObservedProperty/listingOrder``, or a
 /// send setting beside them.
 enum PropertyRow: CaseIterable {
-    case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus, removeNulls, maxBody, uploadLimit
+    case timeout, cachePolicy, cookies, pipelining, cellular, networkService, responseSerializer, acceptableStatus
+    /// The selected request's `response: accept-type:`.
+    case acceptTypes
+    case removeNulls, maxBody, uploadLimit
     /// The session's cookie file, kept across runs (issue 18 §6).
     case cookieFile
     /// The session's connection settings (`defaults:` `proxy:`, `noproxy:` and `tls:`).
     case proxy, noProxy, clientCertificate, clientKey
     /// The session's retry policy (`defaults:` `retry-policy:`).
     case retries
+    /// The selected request's own settings (`follow-redirects:`, `max-redirects:`,
+    /// `http-version:`, `retry:`, `retry-interval:`, `delay:`, `repeat:`).
+    case followRedirects, maxRedirects, httpVersion, pollRetry, retryInterval, delay, repeatCount
+
+    /// Whether it edits the selected request's own setting (``AppState/changeRequestSetting(_:)``).
+    var isRequestSetting: Bool {
+        switch self {
+        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .pollRetry, .retryInterval, .delay, .repeatCount: true
+        default: false
+        }
+    }
 
     /// The row's label: an observed property's AFNetworking name, from the core, or the setting's.
     var label: String {
@@ -26,6 +40,14 @@ enum PropertyRow: CaseIterable {
         case .clientCertificate: "client cert"
         case .clientKey: "client key"
         case .retries: "retries"
+        case .acceptTypes: "accept types"
+        case .followRedirects: "follow redirects"
+        case .maxRedirects: "max redirects"
+        case .httpVersion: "http version"
+        case .pollRetry: "retry on failure"
+        case .retryInterval: "retry interval"
+        case .delay: "delay"
+        case .repeatCount: "repeat"
         }
     }
 
@@ -38,7 +60,7 @@ enum PropertyRow: CaseIterable {
         case .pipelining: .httpShouldUsePipelining
         case .cellular: .allowsCellularAccess
         case .networkService: .networkServiceType
-        case .responseSerializer, .acceptableStatus, .removeNulls, .maxBody, .uploadLimit, .cookieFile, .proxy, .noProxy, .clientCertificate, .clientKey, .retries: nil
+        default: nil
         }
     }
 
@@ -72,12 +94,14 @@ enum PropertyRow: CaseIterable {
             let tls = state.workspace.session.defaults.tls
             return tls.key ?? (tls.certificate == nil ? "none" : "in the cert file")
         case .retries: return state.retriesText
+        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .pollRetry, .retryInterval, .delay, .repeatCount: return state.requestSettingText(self)
         }
     }
 
     /// Whether the user changed it from the session's default.
     func isChanged(in state: AppState) -> Bool {
         if let property { return state.observed.isChanged(property) }
+        if isRequestSetting { return state.requestSettingIsChanged(self) }
         switch self {
         case .responseSerializer: return state.responseSerializer != .compound
         case .acceptableStatus: return state.acceptableStatusCodes != .successful

@@ -60,7 +60,11 @@ public enum Renderer {
         var right = "theme \(state.theme.name) "
         if let exchange = state.exchange, exchange.phase == .sending {
             let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][Int(state.now * 10) % 10]
-            right = "\(spinner) sending \(String(format: "%.1f", exchange.elapsed(now: state.now))) s · " + right
+            if let at = exchange.flow.sendsAt {
+                right = "\(spinner) next send in \(String(format: "%.1f", max(0, at - state.now))) s · " + right
+            } else {
+                right = "\(spinner) sending \(String(format: "%.1f", exchange.elapsed(now: state.now))) s · " + right
+            }
         }
         if state.showsZoomed { right = "zoomed · " + right }
         if let environment = state.workspace.environment { right = "env \(environment) · " + right }
@@ -129,7 +133,8 @@ public enum Renderer {
         guard rect.width > 6 else { return inside }
         let title = Rect(x: rect.x + 2, y: rect.y, width: rect.width - 4, height: 1)
         if let active {
-            Tabs(titles, active: active).render(into: &buffer, at: title, active: theme.style(.tabActive), inactive: theme.style(.tabInactive), separator: border)
+            Tabs(Tabs.fitted(titles, active: active, width: title.width), active: active)
+                .render(into: &buffer, at: title, active: theme.style(.tabActive), inactive: theme.style(.tabInactive), separator: border)
         } else {
             buffer.write(titles.joined(separator: " "), x: title.x, y: title.y, style: theme.style(focused ? .title : .label), limit: title.width)
         }

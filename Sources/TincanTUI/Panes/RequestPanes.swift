@@ -1,7 +1,7 @@
 import TerminalUI
 import TincanCore
 
-/// The request box on the left: headers, parameters, body, auth and properties, one tab at a time.
+/// The request box on the left: headers, parameters, body, auth, properties and checks, one tab at a time.
 enum RequestPanes {
     static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ widgets: inout StatefulWidgets) {
         let theme = state.theme
@@ -22,6 +22,7 @@ enum RequestPanes {
             }
         case .auth: AuthPane.draw(&buffer, inside, state, &widgets.auth, focused: focused)
         case .properties: drawProperties(&buffer, inside, state, &widgets.properties, focused: focused)
+        case .checks: ChecksPane.draw(&buffer, inside, state, &widgets.checks, focused: focused)
         }
     }
 

@@ -81,7 +81,8 @@ struct ScreenLayout {
         if let collectionBox { hits.add(collectionBox, .pane(.collection)) }
         if let requestBox {
             hits.add(requestBox, .pane(state.requestTab.pane))
-            requestTabRanges = Self.tabRanges(RequestTab.allCases.map(\.rawValue), startingAt: requestBox.x + 2, width: requestBox.width - 4)
+            let titles = Tabs.fitted(RequestTab.allCases.map(\.rawValue), active: RequestTab.allCases.firstIndex(of: state.requestTab) ?? 0, width: requestBox.width - 4)
+            requestTabRanges = Self.tabRanges(titles, startingAt: requestBox.x + 2, width: requestBox.width - 4)
             for (tab, range) in zip(RequestTab.allCases, requestTabRanges) {
                 hits.add(Rect(x: range.lowerBound, y: requestBox.y, width: range.count, height: 1), .requestTab(tab))
             }

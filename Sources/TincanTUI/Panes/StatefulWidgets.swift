@@ -20,6 +20,7 @@ struct StatefulWidgets: Equatable {
     var body: TextArea
     var auth: ListState
     var properties: ListState
+    var checks: ListState
     var preview: ScrollState
     /// The Headers and Timing views' scroll.
     var response: ScrollState
@@ -34,7 +35,7 @@ extension AppState {
     var statefulWidgets: StatefulWidgets {
         get {
             StatefulWidgets(baseField: baseField, urlField: urlField, collection: workspace.list, headers: headerList, query: queryList, parameters: parameters,
-                            body: body, auth: authList, properties: propertyList, preview: previewScroll, response: responseScroll, bodyRows: bodyList, mode: mode)
+                            body: body, auth: authList, properties: propertyList, checks: checkList, preview: previewScroll, response: responseScroll, bodyRows: bodyList, mode: mode)
         }
         set {
             baseField = newValue.baseField
@@ -46,6 +47,7 @@ extension AppState {
             parameters = newValue.parameters
             body = newValue.body
             propertyList = newValue.properties
+            checkList = newValue.checks
             previewScroll = newValue.preview
             responseScroll = newValue.response
             bodyList = newValue.bodyRows

@@ -1,0 +1,90 @@
+import OrderedCollections
+import TincanCore
+
+/// One variable as a request would see it: its value with references expanded, the layer it
+/// comes from (the file, the environment, `--var`, a capture), the layers below that it hides,
+/// and the process environment variables (`{{$env.NAME}}`) it reads.
+public struct VariableSource: Sendable, Equatable {
+    /// Where a value is set, lowest precedence first.
+    public enum Layer: Sendable, Equatable, CustomStringConvertible {
+        /// `variables:` in the file.
+        case file
+        /// `environments: NAME:`, chosen with `--env NAME`.
+        case environment(String)
+        /// `--var name=value`.
+        case commandLine
+        /// Captured from a response.
+        case capture
+
+        public var description: String {
+            switch self {
+            case .file: "file"
+            case .environment(let name): "environment \(name)"
+            case .commandLine: "--var"
+            case .capture: "capture"
+            }
+        }
+    }
+
+    public var name: String
+    /// The value with its references expanded, or why it has none (a variable or `$env` name
+    /// with no value, a cycle).
+    public var value: Result<ParameterValue, MissingVariableError>
+    /// The layer whose value wins.
+    public var layer: Layer
+    /// Lower layers that set it too, and are hidden.
+    public var hidden: [Layer]
+    /// The process environment variables its value reads directly (`{{$env.TOKEN}}`).
+    public var environmentReads: [String]
+}
+
+extension Session {
+    /// Every variable a request of the session can use, in the file's order, then those only
+    /// an environment, `--var` or a capture sets.
+    ///
+    /// - Parameters:
+    ///   - environment: The environment chosen, if any (an unknown name sets nothing).
+    ///   - overrides: `--var` values.
+    ///   - captured: Values captured from responses so far.
+    ///   - processEnvironment: For `{{$env.NAME}}`.
+    public func variableSources(environment: String?, overrides: [String: String], captured: [String: ParameterValue],
+                                processEnvironment: [String: String]) -> [VariableSource] {
+        var layers: OrderedDictionary<String, [(VariableSource.Layer, ParameterValue)]> = [:]
+        for (name, value) in variables { layers[name, default: []].append((.file, value)) }
+        if let environment, let chosen = environments[environment] {
+            for (name, value) in chosen { layers[name, default: []].append((.environment(environment), value)) }
+        }
+        for name in overrides.keys.sorted() { layers[name, default: []].append((.commandLine, .string(overrides[name] ?? ""))) }
+        for name in captured.keys.sorted() { layers[name, default: []].append((.capture, captured[name] ?? .null)) }
+        var template = Template(variables: (try? self.variables(environment: environment, overrides: overrides)) ?? [:], environment: processEnvironment)
+        template.captured = captured
+        return layers.compactMap { name, set -> VariableSource? in
+            guard let (layer, raw) = set.last else { return nil }
+            let value: Result<ParameterValue, MissingVariableError>
+            if layer == .capture {
+                value = .success(raw)
+            } else {
+                do throws(MissingVariableError) {
+                    value = .success(try template.value(of: name))
+                } catch {
+                    value = .failure(error)
+                }
+            }
+            // Captured values are never expanded, so they read nothing.
+            let reads = layer == .capture ? [] : Self.referenceTexts(in: raw).flatMap(Template.references(in:))
+                .filter { $0.hasPrefix("$env.") }.map { String($0.dropFirst(5)) }
+            return VariableSource(name: name, value: value, layer: layer, hidden: set.dropLast().map(\.0), environmentReads: reads)
+        }
+    }
+
+    /// The texts of a value that may hold references: its strings and keys, at any depth.
+    private static func referenceTexts(in value: ParameterValue) -> [String] {
+        switch value {
+        case .string(let text): [text]
+        case .array(let items): items.flatMap(referenceTexts(in:))
+        case .set(let items): items.flatMap(referenceTexts(in:))
+        case .dictionary(let members): members.flatMap { [$0.key] + referenceTexts(in: $0.value) }
+        default: []
+        }
+    }
+}
