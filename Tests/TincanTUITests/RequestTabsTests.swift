@@ -107,6 +107,24 @@ struct RequestTabsTests {
         #expect(!state.headers.contains { $0.name == "Authorization" })
     }
 
+    @Test("a bearer token typed in shows as dots in the Headers tab too, until v reveals it")
+    func aTypedTokenIsHiddenInTheHeadersTab() {
+        var state = Fixtures.welcome(width: 120, height: 40)
+        Self.showTab(.auth, &state)
+        Fixtures.press([Self.enter], into: &state)
+        Self.pick("bearer", &state)
+        Self.answer("s3cret-token", &state)
+        Self.showTab(.headers, &state)
+        state.setFocus(.headers)
+        var screen = Snapshot.text(Renderer.render(&state))
+        // The Headers tab hides it; the preview stays the exact wire text.
+        #expect(screen.contains("│[x] Authorization: Bearer ••••••"), "\(screen)")
+        #expect(!screen.contains("│[x] Authorization: Bearer s3cret-token"))
+        Fixtures.press([.key(.char("v"))], into: &state)
+        screen = Snapshot.text(Renderer.render(&state))
+        #expect(screen.contains("│[x] Authorization: Bearer s3cret-token"), "\(screen)")
+    }
+
     // MARK: - Body kinds
 
     @Test func aTextBodyWithAnyContentTypeIsTypedInTheEditorAndSent() {

@@ -141,7 +141,7 @@ public struct Template: Sendable {
     /// The names referred to in `text`, in order (quoted literals left out).
     /// Whether `text` holds `{{`, looked for byte by byte: every value of every request is asked,
     /// and Foundation's `contains` takes thousands of instructions to answer.
-    static func mayHoldReferences(_ text: String) -> Bool {
+    public static func mayHoldReferences(_ text: String) -> Bool {
         var previous: UInt8 = 0
         for byte in text.utf8 {
             if byte == UInt8(ascii: "{"), previous == byte { return true }

@@ -89,6 +89,7 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.enter), .char("e")], .editHeader, label: "edit", help: "Edit the selected header", scope: Scope.headers.rawValue, inFooter: true),
         KeyBinding([.char("d"), KeyEvent(.delete)], .removeHeader, label: "remove", help: "Remove the selected header; a default is saved as name: null, and comes back with d again", scope: Scope.headers.rawValue, inFooter: true),
         KeyBinding([.char(" ")], .toggleHeader, label: "on/off", help: "Turn the selected header off or on; a default turned off is saved as name: null", scope: Scope.headers.rawValue, inFooter: true),
+        KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show secret header values (Authorization, Cookie, API keys) as they are, or as dots again", scope: Scope.headers.rawValue),
 
         KeyBinding([.char("a"), KeyEvent(.insert)], .addQuery, label: "add", help: "Add a query field (name==value, always in the URL)", scope: Scope.query.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editQuery, label: "edit", help: "Edit the selected query field", scope: Scope.query.rawValue, inFooter: true),

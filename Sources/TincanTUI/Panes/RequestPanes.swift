@@ -1,5 +1,6 @@
 import TerminalUI
 import TincanCore
+import TincanSessions
 
 /// The request box on the left: headers, parameters, body, auth, properties and checks, one tab at a time.
 enum RequestPanes {
@@ -55,7 +56,10 @@ enum RequestPanes {
                 let row = state.headers[own]
                 let nameStyle = selected ? base : theme.style(row.isEnabled ? .headerName : .disabled)
                 let valueStyle = selected ? base : theme.style(row.isEnabled ? .headerValue : .disabled)
-                spans = [Span(row.isEnabled ? "[x] " : "[ ] ", base), Span(row.name, nameStyle), Span(": ", valueStyle), Span(row.value, valueStyle)]
+                // A secret typed in (a bearer token, a cookie) shows as dots until v reveals it, as in
+                // the Auth tab; a {{variable}} is a name, not a secret, and shows as written.
+                let value = state.revealsSecrets || Template.mayHoldReferences(row.value) ? row.value : Redaction.headerValue(name: row.name, value: row.value)
+                spans = [Span(row.isEnabled ? "[x] " : "[ ] ", base), Span(row.name, nameStyle), Span(": ", valueStyle), Span(value, valueStyle)]
             case .removed(let removed):
                 let name = state.removedHeaders[removed]
                 let style = selected ? base : theme.style(.disabled)
