@@ -26,8 +26,8 @@ struct ResponseToolsEndToEndTests {
         let (tui, _) = try await start(width: 80, height: 24)
         try await tui.send("C-r")
         try await tui.waitFor(all: ["200 OK", "✓ valid"])
-        // From the URL field: the request tab's pane, then the preview.
-        try await tui.send("Tab", "Tab", "F9")
+        // From the URL field: the Params tab's query fields and tree, then the preview.
+        try await tui.send("Tab", "Tab", "Tab", "F9")
         try await tui.waitFor("── Response ──")
         // Page down one screen at a time, each drawn before the next key, noting the step titles.
         var seen = Set<String>()
@@ -63,7 +63,8 @@ struct ResponseToolsEndToEndTests {
         let (tui, _) = try await start(width: 100, height: 30, environment: ["PAGER": script])
         try await tui.send("C-r")
         try await tui.waitFor(all: ["200 OK", "✓ valid"])
-        try await tui.send("Tab", "Tab", "Tab")
+        // From the URL field: the query fields, the tree, the preview, then the response.
+        try await tui.send("Tab", "Tab", "Tab", "Tab")
         try await tui.send("p")
         try await tui.waitFor("Back from \(script)")
         let deadline = Date().addingTimeInterval(10)
