@@ -128,7 +128,17 @@ public struct ConfigFile {
     public func entries<Key: RawRepresentable<String> & CaseIterable>(
         of mapping: Node.Mapping, _ keys: Key.Type, in context: String
     ) throws -> [(key: Key, keyNode: Node, value: Node)] {
-        try entries(of: mapping, keys: Array(Key.allCases), named: \.rawValue, in: context)
+        // Each key by its raw value, not by a search through every case: a session file's
+        // requests name several keys each, and their reading is part of every replay.
+        var entries: [(Key, Node, Node)] = []
+        for (keyNode, value) in mapping {
+            guard let text = keyNode.scalar?.string else { throw error(at: keyNode, .keyNotText(context: context)) }
+            guard let key = Key(rawValue: text) else {
+                throw error(at: keyNode, .unknownKey(text, context: context, expected: Key.allCases.map(\.rawValue)))
+            }
+            entries.append((key, keyNode, value))
+        }
+        return entries
     }
 
     /// The entries of a mapping whose keys are `keys`, each written as `name(key)`.

@@ -12,12 +12,32 @@ enum ScalarTag {
     /// The first bytes that a typed plain scalar can start with.
     private static let typedStarts: Set<UInt8> = Set("+-.0123456789<=~yYnNtTfFoO".utf8)
 
+    /// The words Yams' bool and null rules match exactly (the bool rule is tried first).
+    private static let words: [String: Tag.Name] = [
+        "yes": .bool, "Yes": .bool, "YES": .bool, "no": .bool, "No": .bool, "NO": .bool,
+        "true": .bool, "True": .bool, "TRUE": .bool, "false": .bool, "False": .bool, "FALSE": .bool,
+        "on": .bool, "On": .bool, "ON": .bool, "off": .bool, "Off": .bool, "OFF": .bool,
+        "~": .null, "null": .null, "Null": .null, "NULL": .null,
+    ]
+
     /// The node's tag: Yams' `Resolver.default.resolveTag(of:)`.
     static func of(_ node: Node) -> Tag.Name {
         // An implicit tag is the empty name (`Tag.Name.implicit`); a quoted scalar has `!`.
-        if case .scalar(let scalar) = node, scalar.tag.rawValue.isEmpty, let first = scalar.string.utf8.first, !typedStarts.contains(first) {
-            return .str
+        guard case .scalar(let scalar) = node, scalar.tag.rawValue.isEmpty, let first = scalar.string.utf8.first else {
+            return Resolver.default.resolveTag(of: node)
         }
+        if !typedStarts.contains(first) { return .str }
+        if let word = words[scalar.string] { return word }
+        if isDecimal(scalar.string.utf8) { return .int }
         return Resolver.default.resolveTag(of: node)
+    }
+
+    /// Whether the text is a decimal integer as the int rule's `[-+]?(?:0|[1-9][0-9_]*)` writes
+    /// it, without underscores: no rule before it matches such text.
+    private static func isDecimal(_ text: String.UTF8View) -> Bool {
+        var digits = text[...]
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        guard let lead = digits.first, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+        return lead != UInt8(ascii: "0") || digits.count == 1
     }
 }
