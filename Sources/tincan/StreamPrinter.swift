@@ -52,6 +52,8 @@ final class StreamPrinter: Sendable {
                 bytes = Array(buffer.readableBytesView)
             case .events(let events, let instant), .ended(let events, let instant):
                 let milliseconds = (instant - start).inMilliseconds
+                // One allocation for the chunk's lines: growing by doubling copied each line again.
+                bytes.reserveCapacity(events.reduce(0) { $0 + $1.data.utf8.count + 64 })
                 for event in events {
                     state.count += 1
                     append(event, number: state.count, milliseconds: milliseconds, to: &bytes)
