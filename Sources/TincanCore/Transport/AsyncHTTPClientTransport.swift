@@ -69,6 +69,9 @@ public final class AsyncHTTPClientTransport: Transport {
         configuration.httpVersion = connection.httpVersion == .http1_1 ? .http1Only : .automatic
         // Keeps swift-nio-http2's read buffer from growing with a download (see the aligner).
         configuration.http2ConnectionDebugInitializer = HTTP2ReadAligner.install
+        // Tincan records no traces; without a tracer AsyncHTTPClient makes no span per request
+        // (the default is the process's no-op tracer, which still had each span built and described).
+        configuration.tracing.tracer = nil
         // Certificate errors must come back at once with their reason, not after retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         // The client's group is the one loop, so every connection is on it; asking for the loop
