@@ -136,4 +136,11 @@ struct SendStreamTests {
         #expect(download.status == 2)
         #expect(download.standardError?.contains("--download") == true)
     }
+
+    @Test("on a terminal a server's control characters are shown as dots, never written to it")
+    func controlCharactersAreShownAsDots() {
+        #expect(StreamPrinter.visible("\u{1B}]0;pwned\u{07}\u{1B}[31mred") == "·]0;pwned··[31mred")
+        #expect(StreamPrinter.visible("tab\tand\nline \u{9B}c1 \u{7F}del") == "tab\tand\nline ·c1 ·del")
+        #expect(StreamPrinter.visible("plain — ünïcode") == "plain — ünïcode")
+    }
 }

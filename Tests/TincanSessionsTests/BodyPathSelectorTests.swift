@@ -158,4 +158,18 @@ struct BodyPathSelectorTests {
         let fine = "$[?" + Array(repeating: "@.a", count: 200).joined(separator: " || ") + "]"
         #expect(throws: Never.self) { try BodyPath(parsing: fine) }
     }
+
+    @Test("every node of a deep body is located with its path in bounded memory, and a descendant walk stops at the limit")
+    func deepBodiesAreLocatedCheaply() throws {
+        // 400 nested arrays around 20,000 numbers: each located path shares its steps with its parent's.
+        var value = ParameterValue.array(Array(repeating: .integer(0), count: 20_000))
+        for _ in 0..<400 { value = .array([value]) }
+        let matches = try BodyPath(parsing: "$..*").locate(in: value)
+        #expect(matches.count == 20_400)
+        #expect(matches.last?.steps.count == 401)
+        #expect(matches.last?.path.hasSuffix("[0][19999]") == true)
+        // A walk that would pass the limit stops there instead of gathering every node first.
+        let wide = ParameterValue.array(Array(repeating: .array([.integer(1), .integer(2)]), count: BodyPath.selectionLimit / 2))
+        #expect(try BodyPath(parsing: "$..*").select(in: wide).count == BodyPath.selectionLimit + 1)
+    }
 }

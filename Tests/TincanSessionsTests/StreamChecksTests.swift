@@ -80,4 +80,19 @@ struct StreamChecksTests {
         result.stream = StreamSummary(format: .lines)
         #expect(try result.value(of: .streamEvents).get() == .integer(0))
     }
+
+    @Test("a streamed body's size and digests fail with the reason, rather than describe an empty body")
+    func streamedBodyHasNoSize() {
+        let url = URLReference(parsing: "http://x/")
+        let response = HTTPResponse(url: url, statusCode: 200, headers: HTTPHeaders([("Content-Type", "application/x-ndjson")]))
+        var result = TaskResult(request: HTTPRequest(method: "GET", url: url), response: response, data: [])
+        result.stream = StreamSummary(format: .lines)
+        for fact in [ResponseValue.bodySize, .bodySHA256, .bodyMD5] {
+            guard case .failure(let failure) = result.value(of: fact) else {
+                Issue.record("\(fact) gave a value for a streamed body")
+                continue
+            }
+            #expect(failure.description.hasPrefix("the body was streamed as it arrived and not kept"))
+        }
+    }
 }

@@ -60,4 +60,24 @@ struct VariableSourceTests {
             return
         }
     }
+
+    @Test("A variable that names another which reads $env reads it too, through any depth and without looping on a cycle")
+    func environmentReadsAreTransitive() throws {
+        let session = try Session.parse("""
+            variables:
+              api: "{{$env.MYSECRET}}"
+              header: "Bearer {{api}}"
+              outer: "{{header}}!"
+              a: "{{b}}"
+              b: "{{a}}{{$env.LOOP}}"
+              plain: hello
+            requests:
+              - url: x
+            """, path: "t.tincan.yaml")
+        let byName = Dictionary(uniqueKeysWithValues: session.variableSources(environment: nil, overrides: [:], captured: [:], processEnvironment: ["MYSECRET": "hunter2"]).map { ($0.name, $0) })
+        #expect(byName["header"]?.environmentReads == ["MYSECRET"])
+        #expect(byName["outer"]?.environmentReads == ["MYSECRET"])
+        #expect(byName["a"]?.environmentReads == ["LOOP"])
+        #expect(byName["plain"]?.environmentReads == [])
+    }
 }

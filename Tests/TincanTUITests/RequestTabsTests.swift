@@ -125,6 +125,20 @@ struct RequestTabsTests {
         #expect(screen.contains("│[x] Authorization: Bearer s3cret-token"), "\(screen)")
     }
 
+    @Test("the Headers tab shows a value written as one variable, and hides values that only hold one, and inherited secrets")
+    func headerValuesAreShownOrHidden() {
+        let state = Fixtures.welcome()
+        #expect(RequestPanes.shownValue(name: "Authorization", value: "Bearer {{token}}", state, written: true) == "Bearer {{token}}")
+        #expect(RequestPanes.shownValue(name: "X-Api-Key", value: "{{key}}", state, written: true) == "{{key}}")
+        #expect(RequestPanes.shownValue(name: "Cookie", value: "sid=OWNCOOKIE{{x}}", state, written: true) == "••••••")
+        #expect(RequestPanes.shownValue(name: "Authorization", value: "Bearer real{{suffix}}", state, written: true) == "Bearer ••••••")
+        #expect(RequestPanes.shownValue(name: "Authorization", value: "Bearer {{token}}", state, written: false) == "Bearer ••••••")
+        #expect(RequestPanes.shownValue(name: "Accept", value: "{{type}}", state, written: false) == "{{type}}")
+        var revealed = state
+        revealed.revealsSecrets = true
+        #expect(RequestPanes.shownValue(name: "Cookie", value: "sid=1", revealed, written: false) == "sid=1")
+    }
+
     // MARK: - Body kinds
 
     @Test func aTextBodyWithAnyContentTypeIsTypedInTheEditorAndSent() {

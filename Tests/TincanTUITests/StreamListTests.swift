@@ -64,6 +64,15 @@ struct StreamListTests {
         #expect(log.entries.last?.event.data == "1499")
     }
 
+    @Test("of a large event the list keeps the start of its data, not all of it")
+    func largeEventsAreCut() {
+        var log = StreamLog(format: .lines)
+        log.add([StreamEvent(data: String(repeating: "é", count: 1 << 20))], at: 0)
+        let kept = log.entries.first?.event.data ?? ""
+        #expect(kept.utf8.count <= StreamLog.keptDataBytes + 3 && kept.hasSuffix("…"))
+        #expect(kept.hasPrefix("ééé"))
+    }
+
     @Test("a live stream and an ended one look right at 80x24 and 120x40", arguments: [(80, 24), (120, 40)])
     func snapshots(size: (Int, Int)) {
         for ended in [false, true] {

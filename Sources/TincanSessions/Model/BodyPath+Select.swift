@@ -163,7 +163,13 @@ extension BodyPath {
         case (.slice, .array(let items)):
             result += positions(step, count: items.count).map { node.pathChild(.index($0), items[$0]) }
         case (.descendants, _):
-            result += depthFirst(from: node, children: children(of:))
+            // Every node below, but no more than a selection may hold: the walk stops there
+            // rather than gathering a large body's millions of nodes first.
+            var stack = [node]
+            while let next = stack.popLast(), result.count <= selectionLimit {
+                result.append(next)
+                stack += children(of: next).reversed()
+            }
         case (.filter(let filter), _):
             result += children(of: node).filter { filter.holds(for: $0.pathValue, root: root) }
         default:
@@ -250,12 +256,56 @@ extension BodyPath {
 
 /// A value a body path selected, and the plain path that reaches it from the body's root.
 public struct BodyPathMatch: Sendable, Hashable {
-    /// Keys and indices from the root (an index counted from the start, never negative).
-    public var steps: [BodyPath.Step]
+    /// The way from the root, shared with every match below the same node: a copied array of
+    /// steps per node made `$..*` on a deep body cost its depth for each of its nodes (gigabytes
+    /// from a body of a few hundred kilobytes).
+    let trail: PathTrail?
     public var value: ParameterValue
+
+    /// A match at `steps` from the root.
+    public init(steps: [BodyPath.Step], value: ParameterValue) {
+        self.init(trail: steps.reduce(nil) { PathTrail(parent: $0, step: $1) }, value: value)
+    }
+
+    init(trail: PathTrail?, value: ParameterValue) {
+        self.trail = trail
+        self.value = value
+    }
+
+    /// Keys and indices from the root (an index counted from the start, never negative).
+    public var steps: [BodyPath.Step] { trail?.steps ?? [] }
 
     /// The path as captures and assertions write it: `$.items[2].price`.
     public var path: String { BodyPath.text(steps) }
+
+    public static func == (lhs: BodyPathMatch, rhs: BodyPathMatch) -> Bool { lhs.steps == rhs.steps && lhs.value == rhs.value }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(steps)
+        hasher.combine(value)
+    }
+}
+
+/// One step of a match's path and the node it was taken from.
+final class PathTrail: Sendable {
+    let parent: PathTrail?
+    let step: BodyPath.Step
+
+    init(parent: PathTrail?, step: BodyPath.Step) {
+        self.parent = parent
+        self.step = step
+    }
+
+    /// The steps from the root to here.
+    var steps: [BodyPath.Step] {
+        var steps: [BodyPath.Step] = []
+        var node: PathTrail? = self
+        while let current = node {
+            steps.append(current.step)
+            node = current.parent
+        }
+        return steps.reversed()
+    }
 }
 
 /// What a selection walks: a bare value (checks and captures), or a value with its path (the
@@ -273,5 +323,5 @@ extension ParameterValue: PathNode {
 
 extension BodyPathMatch: PathNode {
     var pathValue: ParameterValue { value }
-    func pathChild(_ step: BodyPath.Step, _ value: ParameterValue) -> BodyPathMatch { BodyPathMatch(steps: steps + [step], value: value) }
+    func pathChild(_ step: BodyPath.Step, _ value: ParameterValue) -> BodyPathMatch { BodyPathMatch(trail: PathTrail(parent: trail, step: step), value: value) }
 }

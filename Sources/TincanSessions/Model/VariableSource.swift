@@ -34,7 +34,8 @@ public struct VariableSource: Sendable, Equatable {
     public var layer: Layer
     /// Lower layers that set it too, and are hidden.
     public var hidden: [Layer]
-    /// The process environment variables its value reads directly (`{{$env.TOKEN}}`).
+    /// The process environment variables its value reads (`{{$env.TOKEN}}`), directly or through
+    /// the variables it names.
     public var environmentReads: [String]
 }
 
@@ -58,6 +59,29 @@ extension Session {
         for name in captured.keys.sorted() { layers[name, default: []].append((.capture, captured[name] ?? .null)) }
         var template = Template(variables: (try? self.variables(environment: environment, overrides: overrides)) ?? [:], environment: processEnvironment)
         template.captured = captured
+        // What each variable reads of the process environment, through the variables it names
+        // too: `auth: "Bearer {{api}}"` with `api: "{{$env.KEY}}"` shows the key as much as api does.
+        var references: [String: [String]] = [:]
+        for (name, set) in layers {
+            guard let (layer, raw) = set.last, layer != .capture else { continue }
+            references[name] = Self.referenceTexts(in: raw).flatMap(Template.references(in:))
+        }
+        func environmentReads(of name: String) -> [String] {
+            var reads: [String] = []
+            var seen: Set<String> = [name]
+            var pending = [name]
+            while let next = pending.popLast() {
+                for reference in references[next] ?? [] {
+                    if reference.hasPrefix("$env.") {
+                        let variable = String(reference.dropFirst(5))
+                        if !reads.contains(variable) { reads.append(variable) }
+                    } else if seen.insert(reference).inserted {
+                        pending.append(reference)
+                    }
+                }
+            }
+            return reads
+        }
         return layers.compactMap { name, set -> VariableSource? in
             guard let (layer, raw) = set.last else { return nil }
             let value: Result<ParameterValue, MissingVariableError>
@@ -71,8 +95,7 @@ extension Session {
                 }
             }
             // Captured values are never expanded, so they read nothing.
-            let reads = layer == .capture ? [] : Self.referenceTexts(in: raw).flatMap(Template.references(in:))
-                .filter { $0.hasPrefix("$env.") }.map { String($0.dropFirst(5)) }
+            let reads = layer == .capture ? [] : environmentReads(of: name)
             return VariableSource(name: name, value: value, layer: layer, hidden: set.dropLast().map(\.0), environmentReads: reads)
         }
     }

@@ -23,6 +23,7 @@ extension TaskResult {
             return attribute.value(in: field).map { .success($0) } ?? .failure(.noCookieAttribute(name, attribute.rawValue))
         case .bodySize, .bodySHA256, .bodyMD5:
             if let download { return .failure(.bodyDownloaded(download.path)) }
+            if stream != nil, data.isEmpty { return .failure(.bodyStreamed) }
             return .success(Self.bodyFact(fact, of: data))
         case .streamEvents, .streamFirst, .streamLast:
             if let download { return .failure(.bodyDownloaded(download.path)) }

@@ -90,13 +90,16 @@ extension AppState {
     }
 
     /// The matches laid out: each path as a title, its value as the outline draws it, indented.
+    /// The most rows a filtered view shows: each row keeps its path, which a deep body makes long.
+    static let filterLineLimit = 10_000
+
     static func filterDocument(_ matches: [BodyPathMatch], path: String) -> BodyDocument {
         guard !matches.isEmpty else { return BodyDocument(lines: [[Token(.muted, "\(path) selects nothing in this body.")]]) }
         var lines: [TokenLine] = []
         // Each row's body path, so y copies it as on the whole outline.
         var paths: [String] = []
         for match in matches {
-            guard lines.count < BodyFormatter.lineLimit else {
+            guard lines.count < Self.filterLineLimit else {
                 lines.append([Token(.muted, "… more values not shown; narrow the path")])
                 paths.append(match.path)
                 break
@@ -105,7 +108,7 @@ extension AppState {
             lines.append([Token(.label, path)])
             paths.append(path)
             guard let outline = JSONOutline(JSONWriter.bytes(match.value)) else { continue }
-            for row in 0..<min(outline.rowCount, BodyFormatter.lineLimit) {
+            for row in 0..<min(outline.rowCount, max(0, Self.filterLineLimit - lines.count)) {
                 lines.append([Token(.base, "  ")] + outline.line(row))
                 paths.append(path + String(outline.path(at: row).dropFirst()))
             }

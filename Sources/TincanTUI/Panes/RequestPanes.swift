@@ -35,6 +35,21 @@ enum RequestPanes {
                 Rect(x: rect.x, y: rect.y + height, width: rect.width, height: rect.height - height))
     }
 
+    /// A header's value as the Headers tab shows it: a secret's (a bearer token, a cookie, an API
+    /// key) as dots until v reveals it, as in the Auth tab. A value written as one `{{variable}}`
+    /// (after an auth scheme: `Bearer {{token}}`) names a secret rather than holding it, and shows
+    /// as written; an inherited value is the built one, its variables expanded, so it never does.
+    static func shownValue(name: String, value: String, _ state: AppState, written: Bool) -> String {
+        guard !state.revealsSecrets, Redaction.isSecret(name: name) else { return value }
+        if written {
+            let words = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            let reference = words.count == 2 ? words[1] : words.first ?? ""
+            let inner = reference.dropFirst(2).dropLast(2)
+            if reference.hasPrefix("{{"), reference.hasSuffix("}}"), !inner.contains("{"), !inner.contains("}") { return value }
+        }
+        return Redaction.headerValue(name: name, value: value)
+    }
+
     private static func drawHeaders(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ list: inout ListState, focused: Bool) {
         let theme = state.theme
         let rows = state.headerListRows
@@ -56,9 +71,7 @@ enum RequestPanes {
                 let row = state.headers[own]
                 let nameStyle = selected ? base : theme.style(row.isEnabled ? .headerName : .disabled)
                 let valueStyle = selected ? base : theme.style(row.isEnabled ? .headerValue : .disabled)
-                // A secret typed in (a bearer token, a cookie) shows as dots until v reveals it, as in
-                // the Auth tab; a {{variable}} is a name, not a secret, and shows as written.
-                let value = state.revealsSecrets || Template.mayHoldReferences(row.value) ? row.value : Redaction.headerValue(name: row.name, value: row.value)
+                let value = shownValue(name: row.name, value: row.value, state, written: true)
                 spans = [Span(row.isEnabled ? "[x] " : "[ ] ", base), Span(row.name, nameStyle), Span(": ", valueStyle), Span(value, valueStyle)]
             case .removed(let removed):
                 let name = state.removedHeaders[removed]
@@ -67,7 +80,8 @@ enum RequestPanes {
             case .inherited(let inherited):
                 let header = state.defaultHeaders[inherited]
                 let style = selected ? base : theme.style(.muted)
-                spans = originSpans([Span("[x] ", base), Span(header.name, style), Span(": " + header.value, style)], origin: header.origin.rawValue, width: rect.width, style: style)
+                let value = shownValue(name: header.name, value: header.value, state, written: false)
+                spans = originSpans([Span("[x] ", base), Span(header.name, style), Span(": " + value, style)], origin: header.origin.rawValue, width: rect.width, style: style)
             }
             buffer.write(spans, x: rect.x, y: rect.y + line, limit: rect.width)
         }
