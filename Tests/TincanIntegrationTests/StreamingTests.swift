@@ -73,6 +73,33 @@ struct StreamingTests {
         }
     }
 
+    @Test("a receiver that keeps the body gets it whole within max-body, and past it only the events")
+    func keptBody() async throws {
+        try await withDemoServer { server in
+            let kept = Deliveries()
+            let whole = try await send(try draft("GET", "stream/5", on: server)) {
+                var stream = kept.options(.eventStreamsAndLines)
+                stream.keepsBody = true
+                $0.stream = stream
+            }
+            let lines = kept.events.withLock { $0.map(\.0.data) }
+            #expect(lines.count == 5)
+            #expect(whole.data == Array((lines.joined(separator: "\n") + "\n").utf8))
+            #expect(Int64(whole.data.count) == whole.stream?.bytes)
+            // Past max-body the body is let go; the events still all arrive and the task succeeds.
+            let dropped = Deliveries()
+            let past = try await send(try draft("GET", "stream/5", on: server)) {
+                var stream = dropped.options(.eventStreamsAndLines)
+                stream.keepsBody = true
+                $0.stream = stream
+                $0.maximumBodyBytes = 600
+            }
+            #expect(past.transportError == nil)
+            #expect(dropped.events.withLock { $0.count } == 5)
+            #expect(past.data.isEmpty && (past.stream?.bytes ?? 0) > 600)
+        }
+    }
+
     @Test("a body of another type streams as bytes only when every body is asked for")
     func otherBodies() async throws {
         try await withDemoServer { server in

@@ -81,12 +81,17 @@ struct StreamChecksTests {
         #expect(try result.value(of: .streamEvents).get() == .integer(0))
     }
 
-    @Test("a streamed body's size and digests fail with the reason, rather than describe an empty body")
-    func streamedBodyHasNoSize() {
+    @Test("a streamed body not kept whole fails size and digest checks with the reason; one kept whole is checked")
+    func streamedBodyHasNoSize() throws {
         let url = URLReference(parsing: "http://x/")
         let response = HTTPResponse(url: url, statusCode: 200, headers: HTTPHeaders([("Content-Type", "application/x-ndjson")]))
+        var kept = TaskResult(request: HTTPRequest(method: "GET", url: url), response: response, data: Array("{\"a\":1}\n".utf8))
+        kept.stream = StreamSummary(format: .lines)
+        kept.stream?.bytes = 8
+        #expect(try kept.value(of: .bodySize).get() == .integer(8))
         var result = TaskResult(request: HTTPRequest(method: "GET", url: url), response: response, data: [])
         result.stream = StreamSummary(format: .lines)
+        result.stream?.bytes = 120
         for fact in [ResponseValue.bodySize, .bodySHA256, .bodyMD5] {
             guard case .failure(let failure) = result.value(of: fact) else {
                 Issue.record("\(fact) gave a value for a streamed body")

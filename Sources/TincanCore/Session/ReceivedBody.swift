@@ -23,6 +23,8 @@ final class ReceivedBody: Sendable {
         var offset: Int64 = 0
         var decoder: StreamDecoder?
         var summary: StreamSummary?
+        /// A streamed body kept in memory passed the limit, and was let go.
+        var streamedBodyDropped = false
     }
 
     /// The file a download writes to, when this body belongs to one.
@@ -112,6 +114,14 @@ final class ReceivedBody: Sendable {
                 }
                 state.data.append(contentsOf: buffer.readableBytesView)
             case .stream:
+                if stream?.keepsBody == true, !state.streamedBodyDropped {
+                    if let memoryLimit, Int64(state.data.count + buffer.readableBytes) > memoryLimit {
+                        state.data = []
+                        state.streamedBodyDropped = true
+                    } else {
+                        state.data.append(contentsOf: buffer.readableBytesView)
+                    }
+                }
                 try Self.deliver(buffer, &state, to: stream)
             case .file:
                 try buffer.withUnsafeReadableBytes { bytes in

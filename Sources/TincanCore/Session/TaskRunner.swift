@@ -244,7 +244,7 @@ struct TaskRunner {
             guard transportError == nil, let current = response else {
                 // A body stopped at a limit is not kept: it is what the limit keeps out of memory.
                 let stoppedAtALimit = if case .limitExceeded = transportError?.reason { true } else { false }
-                data = body.target == .memory && !stoppedAtALimit ? body.data : []
+                data = (body.target == .memory || body.target == .stream) && !stoppedAtALimit ? body.data : []
                 return finish(nil)
             }
 
@@ -279,7 +279,7 @@ struct TaskRunner {
                         return finish(error as? TransportError ?? TransportError(.other("\(error)")))
                     }
                 }
-                data = body.target == .memory ? body.data : []
+                data = body.target == .memory || body.target == .stream ? body.data : []
                 if let download, body.target == .file || hop.alreadyComplete {
                     do {
                         // Content-Length counts the bytes on the wire: compare it only with a body that was not decoded.

@@ -32,6 +32,11 @@ public struct StreamOptions: Sendable {
     /// The most bytes one event may take up; an event past it fails the task with
     /// ``TransportError/Reason/limitExceeded(_:)`` naming it.
     public var maximumEventBytes = StreamDecoder.defaultMaximumEventBytes
+    /// Whether the body is also kept in memory while it streams, up to the task's
+    /// `maximumBodyBytes`, so that checks on the whole body (its size, digests, body paths) still
+    /// apply; past the limit it is let go and only the events go on. The TUI keeps it; `tincan
+    /// send --stream` does not, so a stream of any length runs in flat memory.
+    public var keepsBody = false
     /// Takes each delivery; an error it throws (a closed pipe) stops the request.
     public var receive: @Sendable (Delivery) throws -> Void
 

@@ -23,7 +23,8 @@ extension TaskResult {
             return attribute.value(in: field).map { .success($0) } ?? .failure(.noCookieAttribute(name, attribute.rawValue))
         case .bodySize, .bodySHA256, .bodyMD5:
             if let download { return .failure(.bodyDownloaded(download.path)) }
-            if stream != nil, data.isEmpty { return .failure(.bodyStreamed) }
+            // A streamed body is kept whole only by a receiver that asks for it, within max-body.
+            if let stream, Int64(data.count) != stream.bytes { return .failure(.bodyStreamed) }
             return .success(Self.bodyFact(fact, of: data))
         case .streamEvents, .streamFirst, .streamLast:
             if let download { return .failure(.bodyDownloaded(download.path)) }

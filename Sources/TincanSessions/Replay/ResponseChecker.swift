@@ -23,7 +23,7 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case noCookieAttribute(String, String)
     /// The body went to this file, so its size and digest are not in memory.
     case bodyDownloaded(String)
-    /// The body was shown as it arrived (a TUI send streams event streams and NDJSON) and not kept.
+    /// The body was streamed as it arrived and not kept whole (`send --stream`, or past max-body).
     case bodyStreamed
     /// An XPath expression or a multi-valued body path found no value it can give: why.
     case unusable(String)
@@ -42,7 +42,7 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .noCookie(let name): "the response set no cookie \(name)"
         case .noCookieAttribute(let name, let attribute): "the cookie \(name) was set without \(attribute)"
         case .bodyDownloaded(let path): "the body went to \(path), so its size and digest are not checked in memory"
-        case .bodyStreamed: "the body was streamed as it arrived and not kept, so its size and digest are not checked; stream-events, stream-first and stream-last check a stream"
+        case .bodyStreamed: "the body was streamed as it arrived and not kept whole, so its size and digest are not checked; stream-events, stream-first and stream-last check a stream"
         case .unusable(let reason): reason
         case .filter(let failure): failure.description
         }

@@ -159,9 +159,12 @@ public final class AppRunner: Sendable {
             let inbox = inbox
             // Event streams and NDJSON are listed as they arrive; a download keeps its file.
             if options.stream == nil, options.download == nil {
-                options.stream = StreamOptions(selection: .eventStreamsAndLines) { [self] delivery in
+                // Kept up to max-body too, so the Checks tab judges the body as replay does.
+                var stream = StreamOptions(selection: .eventStreamsAndLines) { [self] delivery in
                     inbox.post(.streamed(exchange: id, delivery, at: seconds()))
                 }
+                stream.keepsBody = true
+                options.stream = stream
             }
             let task = try manager.task(with: request, options: options)
             tasks.withLock { $0[id] = task }
