@@ -150,9 +150,9 @@ struct PredicateFilterTests {
 
     @Test("a Set-Cookie field's name and value")
     func cookiePairs() {
-        #expect(TaskResult.cookiePair("sid=abc; Path=/; HttpOnly").map { "\($0.name)=\($0.value)" } == "sid=abc")
-        #expect(TaskResult.cookiePair(" a = b=c ").map { "\($0.name)=\($0.value)" } == "a=b=c")
-        #expect(TaskResult.cookiePair("=x") == nil)
-        #expect(TaskResult.cookiePair("novalue") == nil)
+        #expect(CookieJar.nameAndValue(ofSetCookie: "sid=abc; Path=/; HttpOnly").map { "\($0.name)=\($0.value)" } == "sid=abc")
+        #expect(CookieJar.nameAndValue(ofSetCookie: " a = b=c ").map { "\($0.name)=\($0.value)" } == "a=b=c")
+        #expect(CookieJar.nameAndValue(ofSetCookie: "=x") == nil)
+        #expect(CookieJar.nameAndValue(ofSetCookie: "novalue") == nil)
     }
 }

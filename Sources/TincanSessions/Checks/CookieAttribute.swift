@@ -30,7 +30,7 @@ enum CookieAttribute: String, CaseIterable, Sendable {
     /// `Secure` and `HttpOnly` are there; nil when the field does not give it.
     func value(in field: String) -> ParameterValue? {
         let parts = field.split(separator: ";", omittingEmptySubsequences: false)
-        if self == .value { return TaskResult.cookiePair(field).map { .string($0.value) } }
+        if self == .value { return CookieJar.nameAndValue(ofSetCookie: field).map { .string($0.value) } }
         let attributes = parts.dropFirst().map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (name: pieces[0].trimmingCharacters(in: .whitespaces).lowercased(), value: pieces.count > 1 ? pieces[1].trimmingCharacters(in: .whitespaces) : "")

@@ -19,7 +19,7 @@ extension TaskResult {
         case .cookie(let text):
             guard case .success(let (name, attribute)) = CookieAttribute.split(text) else { return .failure(.noCookie(text)) }
             let fields = redirects.flatMap(\.setCookies) + (response?.headers.values(named: "Set-Cookie") ?? [])
-            guard let field = fields.last(where: { Self.cookiePair($0)?.name == name }) else { return .failure(.noCookie(name)) }
+            guard let field = fields.last(where: { CookieJar.nameAndValue(ofSetCookie: $0)?.name == name }) else { return .failure(.noCookie(name)) }
             return attribute.value(in: field).map { .success($0) } ?? .failure(.noCookieAttribute(name, attribute.rawValue))
         case .bodySize, .bodySHA256, .bodyMD5:
             if let download { return .failure(.bodyDownloaded(download.path)) }
@@ -66,10 +66,5 @@ extension TaskResult {
     private static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789abcdef")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-    }
-
-    /// The name and value of a `Set-Cookie` field, as the cookie jar reads them.
-    static func cookiePair(_ field: String) -> (name: String, value: String)? {
-        CookieJar.nameAndValue(ofSetCookie: field)
     }
 }
