@@ -45,12 +45,25 @@ struct TUICommand: AsyncParsableCommand {
     var firstPaintMarker = false
 
     func run() async throws {
+        try await open(lesson: nil)
+    }
+
+    /// Opens a lesson (`tincan learn LESSON`): the TUI on the lesson's file, with the lesson's
+    /// demo servers in the variables and the learner's progress.
+    static func openLesson(_ lesson: LessonSource) async throws {
+        try await parse([lesson.path]).open(lesson: lesson)
+    }
+
+    private func open(lesson: LessonSource?) async throws {
         var settings = TUISettings.load(themeOption: theme, keymapOption: keymap)
         if noMouse { settings.mouse = false }
         // A file that cannot be opened is reported before the screen is taken.
         var workspace: Workspace?
         var fileExists = false
-        if let file {
+        if let lesson {
+            fileExists = lesson.fileExists
+            workspace = Workspace(session: lesson.session, path: lesson.path)
+        } else if let file {
             fileExists = FileManager.default.fileExists(atPath: file)
             if fileExists {
                 do {
@@ -87,17 +100,38 @@ struct TUICommand: AsyncParsableCommand {
         let loadedHistory = historyStore?.load()
         settings.problems += loadedHistory?.problems ?? []
 
-        // The welcome request's server: in-process, loopback only, a free port.
+        // The welcome request's server: in-process, loopback only, a free port. A lesson has
+        // two, plain and over TLS, named by its variables.
         let server: DemoServer
+        let lessonServers: LessonServers?
         do {
-            server = try await DemoServer.start(port: 0)
+            lessonServers = lesson == nil ? nil : try await LessonServers.start()
+            if let lessonServers {
+                server = lessonServers.plain
+            } else {
+                server = try await DemoServer.start(port: 0)
+            }
         } catch {
             throw CLIFailure(message: "error: the embedded demo server could not start: \(error)", exitCode: .transportFailed)
         }
-        let initial = AppState(Startup(
-            demoServerURL: server.baseURL, settings: settings, workspace: workspace, fileExists: fileExists, demo: demo,
+        var lessonContext: LessonContext?
+        if let lesson, let lessonServers {
+            for (name, value) in lessonServers.variables where workspace?.overrides[name] == nil { workspace?.overrides[name] = value }
+            let progressPath = LessonProgress.defaultPath()
+            var context = LessonContext(key: LessonProgress.key(builtinName: lesson.builtinName, path: lesson.path), progressPath: progressPath)
+            do {
+                context.progress = try LessonProgress.load(path: progressPath)
+            } catch {
+                context.progressProblem = error.description
+            }
+            lessonContext = context
+        }
+        var startup = Startup(
+            demoServerURL: server.baseURL, settings: settings, workspace: workspace, fileExists: fileExists, demo: demo || lesson != nil,
             history: loadedHistory?.entries ?? [], recordsHistory: historyStore != nil, commandHistory: commandStore?.load() ?? [],
-            boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))"))
+            boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))")
+        startup.lesson = lessonContext
+        let initial = AppState(startup)
         let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
         if let cookieFile {
             do {
@@ -119,7 +153,11 @@ struct TUICommand: AsyncParsableCommand {
             return terminal.stopSignal == 0 ? 0 : 128 + terminal.stopSignal
         }
         await managers.invalidateAll()
-        await server.stop()
+        if let lessonServers {
+            await lessonServers.stop()
+        } else {
+            await server.stop()
+        }
         do {
             // The jar of the session open at the end (the runner saved any opened before it).
             try managers.saveCookies()

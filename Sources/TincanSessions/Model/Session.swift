@@ -25,6 +25,8 @@ public struct Session: Sendable, Equatable {
     /// before it runs and saved to after, as written (`cookies: {file: …}`): relative to the
     /// session file's folder; nil keeps cookies in memory only.
     public var cookieFile: String?
+    /// The lesson a lesson file teaches with the requests (issue 20), or nil for a plain session.
+    public var lesson: Lesson?
     /// The requests, run in order.
     public var requests: [SavedRequest] = []
     /// Where `{{name}}` references stand outside the requests (base, defaults, variables), for
@@ -150,11 +152,17 @@ public struct SecuritySettings: Sendable, Equatable {
         return policy
     }
 
-    public func resolvingPaths(in directory: String) -> SecuritySettings {
+    /// Variables in the paths are expanded with `expand` first (`pins: ["{{demo-cert}}"]`).
+    public func resolvingPaths<Failure: Error>(in directory: String, expand: (String) throws(Failure) -> String) throws(Failure) -> SecuritySettings {
         var resolved = self
-        resolved.caFile = caFile.map { resolveSessionPath($0, in: directory) }
-        resolved.pins = pins.map { resolveSessionPath($0, in: directory) }
+        resolved.caFile = try caFile.map { (path) throws(Failure) in resolveSessionPath(try expand(path), in: directory) }
+        resolved.pins = try pins.map { (path) throws(Failure) in resolveSessionPath(try expand(path), in: directory) }
         return resolved
+    }
+
+    /// These settings with relative file paths read from `directory`, as written.
+    public func resolvingPaths(in directory: String) -> SecuritySettings {
+        resolvingPaths(in: directory) { $0 }
     }
 }
 

@@ -17,6 +17,7 @@ extension Session {
             pairs.append((.environments, .mapping(environments.map { ($0.key, YAMLValue(.dictionary($0.value))) })))
         }
         if let cookieFile { pairs.append((.cookies, .mapping([(SessionKey.Cookies.file.rawValue, .string(cookieFile))]))) }
+        if let lesson { pairs.append((.lesson, .mapping(lesson.yamlPairs()))) }
         pairs.append((.requests, .sequence(requests.map { .mapping($0.yamlPairs()) })))
         return YAMLWriter.write(.mapping(pairs.pairs))
     }

@@ -35,6 +35,7 @@ extension AppState {
         keepSnapshot(of: current, result: result)
         // Captured values change what later requests resolve to.
         refreshPreview()
+        effects += judgeLessonSend(current, result: result)
         return effects + continueFlow(failed: failed)
     }
 

@@ -52,12 +52,18 @@ extension AppState {
         case let .historyFailed(reason):
             recordsHistory = false
             status = StatusMessage("History is off for this run: \(reason)", .warning)
+        case let .lessonProgressFailed(reason):
+            lesson?.context.progressProblem = reason
+            status = StatusMessage("Progress is not saved this time: \(reason)", .warning)
         case let .cookieFileFailed(reason):
             status = StatusMessage("Cookies: \(reason)", .warning)
         case .quit:
             shouldQuit = true
         }
-        if requestMayChange { refreshPreview() }
+        if requestMayChange {
+            refreshPreview()
+            effects += refreshLessonGoals()
+        }
         return effects
     }
 }

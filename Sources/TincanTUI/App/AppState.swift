@@ -55,6 +55,8 @@ public enum ResponseView: String, Sendable, CaseIterable, Hashable {
 /// What the preview box shows.
 public enum PreviewView: String, Sendable, CaseIterable, Hashable {
     case wire = "Preview", explain = "Explain"
+    /// A lesson's step: its text, goals and hints (only while a lesson is open).
+    case notes = "Notes"
 }
 
 /// One row of the headers table.
@@ -200,6 +202,8 @@ public struct AppState: Sendable {
     /// Seconds since the app started, as of the last message.
     public var now: Double = 0
     public var exchange: Exchange?
+    /// The lesson open (`tincan learn`), or nil.
+    public var lesson: LessonState?
     public var nextExchangeID = 1
     /// Whether the run is over: set by ``update(_:)`` when the user quits or a signal asks to stop
     /// (``Message/quit``); the runner's loop ends on it.
@@ -274,6 +278,13 @@ public struct AppState: Sendable {
         showsModified = workspace.path != nil && session != workspace.savedSession
         let bounds = previewScrollBounds()
         previewScroll.clamp(contentHeight: bounds.contentHeight, viewport: bounds.viewport)
+    }
+}
+
+extension AppState {
+    /// The preview box's views now: Notes only while a lesson is open.
+    var previewViews: [PreviewView] {
+        PreviewView.allCases.filter { $0 != .notes || lesson != nil }
     }
 }
 

@@ -89,7 +89,7 @@ struct ScreenLayout {
         }
         if let previewBox {
             hits.add(previewBox, .pane(.preview))
-            for (view, range) in zip(PreviewView.allCases, Self.tabRanges(PreviewView.allCases.map(\.rawValue), startingAt: previewBox.x + 2, width: previewBox.width - 4)) {
+            for (view, range) in zip(state.previewViews, Self.tabRanges(state.previewViews.map(\.rawValue), startingAt: previewBox.x + 2, width: previewBox.width - 4)) {
                 hits.add(Rect(x: range.lowerBound, y: previewBox.y, width: range.count, height: 1), .previewView(view))
             }
         }
