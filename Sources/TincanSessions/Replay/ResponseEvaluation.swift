@@ -61,4 +61,10 @@ public struct CheckResult: Sendable, Equatable {
     public var failure: String?
 
     public var passed: Bool { failure == nil }
+
+    /// Creates a result.
+    public init(name: String, failure: String?) {
+        self.name = name
+        self.failure = failure
+    }
 }

@@ -69,7 +69,8 @@ struct ScreenLayout {
             } else {
                 requestBox = columns[0]
             }
-            let right = columns[1].split(.vertical, [.percent(42), .fill])
+            // A lesson's notes are read more than the response: they take more of the column.
+            let right = columns[1].split(.vertical, [.percent(state.previewView == .notes ? 62 : 42), .fill])
             previewBox = right[0]
             responseBox = right[1]
         }
