@@ -50,8 +50,8 @@ struct TUICommand: AsyncParsableCommand {
 
     /// Opens a lesson (`tincan learn LESSON`): the TUI on the lesson's file, with the lesson's
     /// demo servers in the variables and the learner's progress.
-    static func openLesson(_ lesson: LessonSource) async throws {
-        try await parse([lesson.path]).open(lesson: lesson)
+    static func openLesson(_ lesson: LessonSource, arguments: [String]) async throws {
+        try await parse([lesson.path] + arguments).open(lesson: lesson)
     }
 
     private func open(lesson: LessonSource?) async throws {

@@ -134,3 +134,18 @@ struct LessonModeTests {
         }
     }
 }
+
+@Suite("The Notes' Markdown")
+struct NotesMarkdownTests {
+    func text(_ markdown: String, width: Int = 40) -> [String] {
+        NotesPane.text(markdown, width: width).map { $0.map(\.text).joined() }
+    }
+
+    @Test("paragraphs join their lines, list items keep their indented continuation, and code and bold are spans")
+    func markdownSubset() {
+        #expect(text("One\ntwo.\n\n- an item\n  that goes on\n- `b`\nafter") == ["One two.", "", "• an item that goes on", "• b", "after"])
+        let spans = NotesPane.inline("a `code` and **bold**", .base)
+        #expect(spans.map(\.text) == ["a ", "code", " and ", "bold"])
+        #expect(spans.map(\.element) == [.base, .headerValue, .base, .title])
+    }
+}

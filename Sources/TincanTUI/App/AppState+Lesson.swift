@@ -46,6 +46,10 @@ extension AppState {
         }
         switch action {
         case .lessonNotes:
+            guard !showsNotesColumn else {
+                status = StatusMessage("The notes are in the column on the left while the screen is wide enough.")
+                return
+            }
             previewView = previewView == .notes ? .wire : .notes
             previewScroll = ScrollState()
             refreshPreview()

@@ -284,8 +284,15 @@ public struct AppState: Sendable {
 extension AppState {
     /// The preview box's views now: Notes only while a lesson is open.
     var previewViews: [PreviewView] {
-        PreviewView.allCases.filter { $0 != .notes || lesson != nil }
+        PreviewView.allCases.filter { $0 != .notes || (lesson != nil && !showsNotesColumn) }
     }
+
+    /// Whether a lesson's notes have a column of their own, on a screen wide enough, rather than
+    /// a view in the preview box.
+    var showsNotesColumn: Bool { lesson != nil && width >= 100 && !showsZoomed }
+
+    /// The view the preview box shows: the Notes move to their column on a wide screen.
+    var shownPreviewView: PreviewView { previewView == .notes && showsNotesColumn ? .wire : previewView }
 }
 
 /// The request preview: the built request and its wire text, or the error that stopped the build.

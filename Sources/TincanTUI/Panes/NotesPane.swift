@@ -4,13 +4,20 @@ import TincanSessions
 /// The Notes view in the preview box, while a lesson is open: the step's title and text, its
 /// goals ticked as they stand, the hints asked for, and the keys that move on.
 enum NotesPane {
+    /// Draws the notes in a column of their own (a wide screen).
+    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: LessonState, theme: Theme) {
+        let inside = Renderer.box(&buffer, rect, titles: ["Notes"], active: 0, focused: false, theme: theme)
+        guard !inside.isEmpty else { return }
+        var scroll = ScrollState()
+        Renderer.drawLines(&buffer, lines(state, width: max(10, inside.width - 1)), in: inside, scroll: &scroll, theme: theme)
+    }
+
     static func lines(_ state: LessonState, width: Int) -> [TokenLine] {
         let step = state.current
         let total = state.lesson.steps.count
         var lines: [TokenLine] = [[Token(.label, "\(state.lesson.title) · step \(state.step + 1) of \(total)\(state.passed.contains(state.step) ? " ✓" : "")")],
                                   [Token(.title, step.title)], []]
-        lines += text(step.text, width: width)
-        lines.append([])
+        // The goals come first: they tick as the learner works, and must stay in sight.
         lines.append([Token(.title, "Goals")])
         for goal in state.goals {
             let (mark, element): (String, ThemeElement) = goal.passed ? ("✓ ", .success) : goal.isPending ? ("· ", .muted) : ("✗ ", .error)
@@ -38,6 +45,8 @@ enum NotesPane {
         if state.step > 0 { keys.append("alt+b back") }
         keys.append("F9 explain")
         lines += ExplainPane.wrap([Token(.muted, keys.joined(separator: " · "))], width: width, indent: 0)
+        lines.append([])
+        lines += text(step.text, width: width)
         return lines
     }
 
@@ -45,11 +54,14 @@ enum NotesPane {
     /// `-` or `*` list items, `code` and **bold**.
     static func text(_ markdown: String, width: Int) -> [TokenLine] {
         var lines: [TokenLine] = []
-        var paragraph: [String] = []
+        // The paragraph or list item being gathered: lines join until an empty line, and an
+        // indented line after an item continues it.
+        var pending: (text: [String], isItem: Bool) = ([], false)
         func flush() {
-            guard !paragraph.isEmpty else { return }
-            lines += ExplainPane.wrap(inline(paragraph.joined(separator: " "), .base), width: width, indent: 0)
-            paragraph = []
+            guard !pending.text.isEmpty else { return }
+            let joined = inline(pending.text.joined(separator: " "), .base)
+            lines += ExplainPane.wrap(pending.isItem ? [Token(.base, "• ")] + joined : joined, width: width, indent: pending.isItem ? 2 : 0)
+            pending = ([], false)
         }
         for raw in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -58,9 +70,12 @@ enum NotesPane {
                 if lines.last?.isEmpty == false { lines.append([]) }
             } else if line.hasPrefix("- ") || line.hasPrefix("* ") {
                 flush()
-                lines += ExplainPane.wrap([Token(.base, "• ")] + inline(String(line.dropFirst(2)), .base), width: width, indent: 2)
+                pending = ([String(line.dropFirst(2))], true)
+            } else if pending.isItem, raw.first == " " || raw.first == "\t" {
+                pending.text.append(line)
             } else {
-                paragraph.append(line)
+                if pending.isItem { flush() }
+                pending.text.append(line)
             }
         }
         flush()
