@@ -15,8 +15,8 @@ enum NotesPane {
     static func lines(_ state: LessonState, width: Int) -> [TokenLine] {
         let step = state.current
         let total = state.lesson.steps.count
-        var lines: [TokenLine] = [[Token(.label, "\(state.lesson.title) · step \(state.step + 1) of \(total)\(state.passed.contains(state.step) ? " ✓" : "")")],
-                                  [Token(.title, step.title)], []]
+        var lines = ExplainPane.wrap([Token(.label, "Step \(state.step + 1) of \(total)\(state.passed.contains(state.step) ? " ✓" : "") · \(state.lesson.title)")], width: width, indent: 2)
+        lines += ExplainPane.wrap([Token(.title, step.title)], width: width, indent: 2) + [[]]
         // The goals come first: they tick as the learner works, and must stay in sight.
         lines.append([Token(.title, "Goals")])
         for goal in state.goals {
