@@ -15,6 +15,19 @@ struct LessonChecks {
         case failsAsShipped
     }
 
+    /// Where two lessons differ, in words; nil when they are the same.
+    static func difference(_ lesson: Lesson?, _ other: Lesson?) -> String? {
+        guard let lesson, let other else { return lesson == nil && other == nil ? nil : "one has no lesson: block" }
+        if lesson.title != other.title || lesson.summary != other.summary { return "the title or summary" }
+        if lesson.steps.count != other.steps.count { return "\(lesson.steps.count) steps against \(other.steps.count)" }
+        for (index, (step, otherStep)) in zip(lesson.steps, other.steps).enumerated() where step != otherStep {
+            let part = step.goals != otherStep.goals ? "goals" : step.title != otherStep.title ? "title" : step.text != otherStep.text ? "text"
+                : step.hints != otherStep.hints ? "hints" : "request"
+            return "step \(index + 1)'s \(part)"
+        }
+        return nil
+    }
+
     func run() async throws {
         var plan: [(path: String, expectation: Expectation, lesson: String?)] = []
         // The problems found, one message each, and whether one is a file that does not load.
@@ -35,6 +48,11 @@ struct LessonChecks {
                 throw CLIFailure.badInput("--check: \(path) cannot be listed: \(error.localizedDescription)")
             }
             if names.isEmpty { throw CLIFailure.badInput("--check: \(path) holds no lesson (*\(BuiltinLessons.suffix))") }
+            let solutionsFolder = (path as NSString).appendingPathComponent("solutions")
+            let solutions = (try? FileManager.default.contentsOfDirectory(atPath: solutionsFolder))?.filter { $0.hasSuffix(BuiltinLessons.suffix) }.sorted() ?? []
+            for orphan in solutions where !names.contains(orphan) {
+                problems.messages.append("\((solutionsFolder as NSString).appendingPathComponent(orphan)):1:1: a solution without a lesson: expected \((path as NSString).appendingPathComponent(orphan))")
+            }
             for name in names {
                 let lesson = (path as NSString).appendingPathComponent(name)
                 let solution = ((path as NSString).appendingPathComponent("solutions") as NSString).appendingPathComponent(name)
@@ -59,8 +77,9 @@ struct LessonChecks {
                 let session = try Session.load(path: item.path)
                 if let lessonPath = item.lesson {
                     let lesson = try Session.load(path: lessonPath)
-                    if lesson.lesson != session.lesson {
-                        problems.messages.append("\(item.path): its lesson: block is not \(lessonPath)'s; a solution changes only the requests")
+                    if let difference = Self.difference(lesson.lesson, session.lesson) {
+                        output += "FAIL  \(item.path): its lesson: block is not the lesson's\n"
+                        problems.messages.append("\(item.path): its lesson: block is not \(lessonPath)'s (\(difference)); a solution changes only the requests")
                         continue
                     }
                 }
@@ -69,7 +88,7 @@ struct LessonChecks {
                 switch item.expectation {
                 case .passes:
                     if report.passed {
-                        output += "ok    \(item.path): all \(counts.total) goals reached\n"
+                        output += "ok    \(item.path): \(counts.total == 1 ? "its goal" : "all \(counts.total) goals") reached\n"
                     } else {
                         output += "FAIL  \(item.path): \(counts.total - counts.passed) of \(counts.total) goals not reached\n"
                         problems.messages.append(report.text().trimmingCharacters(in: .newlines))

@@ -62,7 +62,7 @@ struct LearnCommandTests {
 
         let solved = try await learn(["--check", solutionPath], state: state.path)
         #expect(solved.status == 0, "\(solved.stdout)\(solved.stderr)")
-        #expect(solved.stdout.contains("ok    \(solutionPath): all 1 goals reached"))
+        #expect(solved.stdout.contains("ok    \(solutionPath): its goal reached"))
         let shipped = try await learn(["--check", lessonPath], state: state.path)
         #expect(shipped.status == 3)
         #expect(shipped.stderr.contains("✗ The server saw q"), "\(shipped.stderr)")
@@ -82,7 +82,12 @@ struct LearnCommandTests {
         // A solution may change only the requests.
         try folder.write("solutions/02-solved.tincan.yaml", Array(Self.solution.replacingOccurrences(of: "q: tea\n      status", with: "q: tea\n      status").replacingOccurrences(of: "title: Add q", with: "title: Easier").utf8))
         let changed = try await learn(["--check", folder.path], state: state.path)
-        #expect(changed.stderr.contains("its lesson: block is not"), "\(changed.stderr)")
+        #expect(changed.stderr.contains("its lesson: block is not \(folder.path)/02-solved.tincan.yaml's (step 1's title)"), "\(changed.stderr)")
+
+        // A solution without a lesson is named too.
+        try folder.write("solutions/03-orphan.tincan.yaml", Array(Self.solution.utf8))
+        let orphan = try await learn(["--check", folder.path], state: state.path)
+        #expect(orphan.stderr.contains("\(folder.path)/solutions/03-orphan.tincan.yaml:1:1: a solution without a lesson: expected \(folder.path)/03-orphan.tincan.yaml"), "\(orphan.stderr)")
 
         let broken = try folder.write("broken.tincan.yaml", Array(Self.lesson.replacingOccurrences(of: "- says:", with: "- sayz:").utf8))
         let unreadable = try await learn(["--check", broken], state: state.path)
