@@ -123,6 +123,28 @@ struct LessonSource {
     var builtinName: String?
     /// Whether `path` exists (a built-in lesson not saved yet does not).
     var fileExists: Bool
+    /// The folder of the files the lesson sends (`{{lesson-files}}`): the pack's `files/`, or for
+    /// a built-in lesson a private folder they are written to, removed by ``removeFiles()``.
+    var filesFolder: String
+
+    /// The variables a lesson reads its files from.
+    var variables: [String: String] { ["lesson-files": filesFolder] }
+
+    /// The `files/` folder of the lesson file at `path`: beside it, or beside the folder it is in
+    /// (a solution in `solutions/`).
+    static func filesFolder(forLessonAt path: String) -> String {
+        // Absolute: the lesson's own paths are read relative to its folder.
+        let folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        let beside = folder.appendingPathComponent("files").path
+        let above = folder.deletingLastPathComponent().appendingPathComponent("files").path
+        return !FileManager.default.fileExists(atPath: beside) && FileManager.default.fileExists(atPath: above) ? above : beside
+    }
+
+    /// Removes the folder a built-in lesson's files were written to.
+    func removeFiles() {
+        guard builtinName != nil else { return }
+        try? FileManager.default.removeItem(atPath: filesFolder)
+    }
 
     /// The lesson `name` names: a file when one exists there, else a built-in lesson.
     ///
@@ -132,6 +154,7 @@ struct LessonSource {
             path = name
             builtinName = nil
             fileExists = true
+            filesFolder = Self.filesFolder(forLessonAt: name)
             do {
                 session = try Session.load(path: name)
             } catch {
@@ -140,6 +163,7 @@ struct LessonSource {
         } else if let builtin = BuiltinLessons.named(name) {
             builtinName = builtin.name
             path = builtin.name + BuiltinLessons.suffix
+            filesFolder = ""
             fileExists = FileManager.default.fileExists(atPath: path)
             do {
                 session = fileExists ? try Session.load(path: path) : try Session.parse(builtin.text, path: "built-in lesson \(builtin.name)")
@@ -153,5 +177,7 @@ struct LessonSource {
         guard session.lesson != nil else {
             throw CLIFailure.badInput("\(path): not a lesson: a lesson file has a lesson: block with steps (see docs/session-format.md, Lessons)")
         }
+        // Written last, so nothing is left behind when the lesson cannot be opened.
+        if builtinName != nil { filesFolder = try BuiltinLessons.writeSupportFiles() }
     }
 }

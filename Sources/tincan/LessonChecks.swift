@@ -83,7 +83,8 @@ struct LessonChecks {
                         continue
                     }
                 }
-                let report = try await LessonCheck.run(session, path: item.path, variables: servers.variables)
+                let variables = servers.variables.merging(["lesson-files": LessonSource.filesFolder(forLessonAt: item.path)]) { $1 }
+                let report = try await LessonCheck.run(session, path: item.path, variables: variables)
                 let counts = report.goalCounts
                 switch item.expectation {
                 case .passes:

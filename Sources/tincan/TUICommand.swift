@@ -51,6 +51,7 @@ struct TUICommand: AsyncParsableCommand {
     /// Opens a lesson (`tincan learn LESSON`): the TUI on the lesson's file, with the lesson's
     /// demo servers in the variables and the learner's progress.
     static func openLesson(_ lesson: LessonSource, arguments: [String]) async throws {
+        defer { lesson.removeFiles() }
         try await parse([lesson.path] + arguments).open(lesson: lesson)
     }
 
@@ -116,7 +117,9 @@ struct TUICommand: AsyncParsableCommand {
         }
         var lessonContext: LessonContext?
         if let lesson, let lessonServers {
-            for (name, value) in lessonServers.variables where workspace?.overrides[name] == nil { workspace?.overrides[name] = value }
+            for (name, value) in lessonServers.variables.merging(lesson.variables, uniquingKeysWith: { $1 }) where workspace?.overrides[name] == nil {
+                workspace?.overrides[name] = value
+            }
             let progressPath = LessonProgress.defaultPath()
             var context = LessonContext(key: LessonProgress.key(builtinName: lesson.builtinName, path: lesson.path), progressPath: progressPath)
             do {
