@@ -45,3 +45,49 @@ struct CheckSecretsTests {
         }
     }
 }
+
+@Suite("Checks on a transport error")
+struct TransportErrorCheckTests {
+    @Test("a request meant to fail passes on its failure, and fails when it completes")
+    func aRequestMeantToFail() async throws {
+        try await withDemoServer { server in
+            let session = try Session.parse("""
+                base: "{{server}}/"
+                requests:
+                  - name: times out
+                    url: delay/3
+                    properties:
+                      timeout: 0.3
+                    assert:
+                      transport-error: {contains: timed out}
+                  - name: completes
+                    url: get
+                    assert:
+                      transport-error: {exists: true}
+                  - name: fails unexpectedly
+                    url: delay/3
+                    properties:
+                      timeout: 0.3
+                    assert:
+                      status: 200
+                """, path: "/tmp/fail.tincan.yaml")
+            let (report, _) = try await replay(session, on: server)
+            #expect(report.outcomes.map(\.state) == [.passed, .failed, .failed])
+            #expect(report.outcomes[0].error == nil)
+            #expect(report.outcomes[1].checks.first { $0.name == "transport-error" }?.failure == "the exchange completed (status 200), with no transport error")
+            #expect(report.outcomes[2].error?.contains("timed out") == true, "\(String(describing: report.outcomes[2].error))")
+        }
+    }
+
+    @Test("transport-error reads back from a file and from a check line as written")
+    func transportErrorRoundTrips() throws {
+        let assertion = try CheckLine.assertion(parsing: "transport-error contains pin")
+        #expect(assertion == .transportError(Predicate([.contains("pin")])))
+        #expect(CheckLine.text(of: assertion) == "transport-error contains pin")
+        var request = SavedRequest(url: "get")
+        request.assertions = [assertion]
+        let text = Session(requests: [request]).yamlText()
+        #expect(text.contains("transport-error:\n        contains: pin") || text.contains("transport-error: {contains: pin}"), "\(text)")
+        #expect(try Session.parse(text, path: "t.tincan.yaml").requests[0].assertions == [assertion])
+    }
+}

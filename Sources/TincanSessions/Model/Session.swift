@@ -438,6 +438,10 @@ public enum Assertion: Sendable, Equatable {
     case response(ResponseValue, Predicate)
     /// The request as built satisfies a check.
     case request(RequestCheck)
+    /// The exchange failed before a response was complete (refused, timed out, a deadline, a
+    /// TLS refusal), and its reason satisfies the check; a missing value is an exchange that
+    /// completed. With it, a failed exchange is what the request is meant to do.
+    case transportError(Predicate)
 }
 
 /// What one link of a validation error chain must be.

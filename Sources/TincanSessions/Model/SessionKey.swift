@@ -164,6 +164,7 @@ public enum SessionKey {
         case valid, errors
         case maxDuration = "max-duration"
         case request
+        case transportError = "transport-error"
     }
 
     /// `request:` in `assert:`: checks on the request as built, before it is sent.

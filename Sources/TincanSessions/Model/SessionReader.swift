@@ -394,6 +394,8 @@ struct SessionReader {
                 }))
             case .maxDuration:
                 assertions.append(.maxDuration(try number(value, .maxDuration)))
+            case .transportError:
+                assertions.append(.transportError(try predicate(value)))
             case .xpath:
                 for (expression, expressionNode, predicate) in try pairs(value, "a mapping of XPath expressions such as count(//item) to expected values") {
                     assertions.append(.xpath(try xpath(expression, at: expressionNode), try self.predicate(predicate)))

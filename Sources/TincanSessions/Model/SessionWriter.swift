@@ -215,6 +215,7 @@ extension Assertion {
                 pairs.append(.status, value)
             case .valid(let valid): pairs.append(.valid, .literal(valid ? "true" : "false"))
             case .maxDuration(let seconds): pairs.append(.maxDuration, .string(Self.durationText(seconds)))
+            case .transportError(let predicate): pairs.append(.transportError, predicate.yaml)
             case .errors(let expectations):
                 pairs.append(.errors, .sequence(expectations.map { expectation in
                     var part = KeyedPairs<SessionKey.ExpectedError>()

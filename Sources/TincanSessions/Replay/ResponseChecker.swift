@@ -126,6 +126,13 @@ struct ResponseChecker {
             case .request:
                 // Checked on the request as built, before it is sent (RequestChecker).
                 break
+            case .transportError(let predicate):
+                let reason = result.transportError.map { ParameterValue.string("\($0)") }
+                var failure = evaluate(predicate, reason)
+                if failure != nil, reason == nil {
+                    failure = "the exchange completed\(status.map { " (status \($0))" } ?? ""), with no transport error"
+                }
+                checks.append(CheckResult(name: "transport-error", failure: failure))
             }
         }
         return checks

@@ -46,6 +46,13 @@ public struct ResponseEvaluation: Sendable {
 }
 
 extension Assertion {
+    /// Whether it expects (or rules out) a failed exchange: such a request is judged even when
+    /// no response came back.
+    public var isTransportErrorCheck: Bool {
+        if case .transportError = self { return true }
+        return false
+    }
+
     /// Whether it checks the request as built rather than the response.
     public var isRequestCheck: Bool {
         if case .request = self { return true }

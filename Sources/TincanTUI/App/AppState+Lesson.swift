@@ -139,10 +139,9 @@ extension AppState {
         var checks: [CheckResult?] = Array(repeating: nil, count: assertions.count)
         var requestChecks = ResponseEvaluation.requestChecks(saved, request: exchange.request, template: template).makeIterator()
         for index in assertions.indices where assertions[index].isRequestCheck { checks[index] = requestChecks.next() }
-        if result.transportError == nil {
-            let evaluation = ResponseEvaluation(saved, result: result, template: template)
-            for index in assertions.indices where !assertions[index].isRequestCheck { checks[index] = evaluation.byAssertion[index] }
-        }
+        // Judged even when the exchange failed: a goal may expect it to (transport-error).
+        let evaluation = ResponseEvaluation(saved, result: result, template: template)
+        for index in assertions.indices where !assertions[index].isRequestCheck { checks[index] = evaluation.byAssertion[index] }
         let passedAll = checks.allSatisfy { $0?.passed == true }
         state.lastSend = (checks, passedAll)
         lesson = state
