@@ -91,3 +91,30 @@ struct TransportErrorCheckTests {
         #expect(try Session.parse(text, path: "t.tincan.yaml").requests[0].assertions == [assertion])
     }
 }
+
+@Suite("A request's deadline")
+struct MaxTimeTests {
+    @Test("max-time is the whole exchange's deadline: a drip that never idles is stopped by it, and it reads back as written")
+    func maxTimeStopsASlowBody() async throws {
+        try await withDemoServer { server in
+            let text = """
+                base: "{{server}}/"
+                requests:
+                  - url: drip?numbytes=20&duration=3&delay=0
+                    properties:
+                      timeout: 2
+                    max-time: 500ms
+                    assert:
+                      transport-error: {contains: deadline}
+
+                """
+            let session = try Session.parse(text, path: "/tmp/deadline.tincan.yaml")
+            #expect(session.requests[0].maxTime == 0.5)
+            #expect(session.yamlText().contains("max-time: 500ms"))
+            let (report, _) = try await replay(session, on: server)
+            #expect(report.outcomes[0].state == .passed, "\(report.outcomes[0].checks) \(String(describing: report.outcomes[0].error))")
+        }
+        let bad = #"requests: [{url: get, max-time: -1}]"#
+        #expect(throws: (any Error).self) { _ = try Session.parse(bad, path: "b.tincan.yaml") }
+    }
+}

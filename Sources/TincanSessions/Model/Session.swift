@@ -242,6 +242,9 @@ public struct SavedRequest: Sendable, Equatable {
     public var flow = RequestFlow()
     /// The HTTP versions offered, overriding the session's default.
     public var httpVersion: HTTPVersionPreference?
+    /// The deadline of the whole exchange, in seconds (`max-time:`, curl's and `tincan send`'s
+    /// `--max-time`), beside the idle timeout (`properties: timeout:`); nil for none.
+    public var maxTime: Double?
     /// How transient failures are retried; replaces the defaults' policy.
     public var retryPolicy: SavedRetryPolicy?
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
@@ -265,7 +268,7 @@ public struct SavedRequest: Sendable, Equatable {
             && lhs.body == rhs.body && lhs.files == rhs.files && lhs.auth == rhs.auth && lhs.download == rhs.download
             && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response
             && lhs.captures == rhs.captures && lhs.assertions == rhs.assertions && lhs.recorded == rhs.recorded
-            && lhs.flow == rhs.flow && lhs.httpVersion == rhs.httpVersion
+            && lhs.flow == rhs.flow && lhs.httpVersion == rhs.httpVersion && lhs.maxTime == rhs.maxTime
     }
 }
 

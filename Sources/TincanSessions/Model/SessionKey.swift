@@ -108,6 +108,7 @@ public enum SessionKey {
         case delay
         case `repeat`
         case httpVersion = "http-version"
+        case maxTime = "max-time"
         case retryPolicy = "retry-policy"
         case recorded
     }

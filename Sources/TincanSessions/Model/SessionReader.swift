@@ -138,6 +138,7 @@ struct SessionReader {
             case .delay: request.flow.delay = try number(value, .pause)
             case .repeat: request.flow.repeatCount = Int(try number(value, .repeats))
             case .httpVersion: request.httpVersion = try httpVersion(value)
+            case .maxTime: request.maxTime = try number(value, .maxTime)
             case .retryPolicy: request.retryPolicy = try retryPolicy(value)
             }
         }

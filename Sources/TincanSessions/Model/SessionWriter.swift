@@ -99,6 +99,7 @@ extension SavedRequest {
         if let value = flow.delay { pairs.append((.delay, .string(Assertion.durationText(value)))) }
         if let value = flow.repeatCount { pairs.append((.repeat, .literal(String(value)))) }
         if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
+        if let maxTime { pairs.append((.maxTime, .string(Assertion.durationText(maxTime)))) }
         if let retryPolicy { pairs.append((.retryPolicy, .mapping(retryPolicy.yamlPairs()))) }
         if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
         return pairs.pairs

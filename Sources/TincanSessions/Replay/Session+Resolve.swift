@@ -112,6 +112,7 @@ extension Session {
         resolved.draft.observed = properties
         if let redirects = saved.flow.redirectPolicy { resolved.options.redirects = redirects }
         resolved.options.httpVersion = saved.httpVersion ?? defaults.httpVersion ?? .automatic
+        resolved.options.deadline = saved.maxTime
         resolved.options.retryPolicy = (saved.retryPolicy ?? defaults.retryPolicy)?.policy
         if let download = saved.download { resolved.options.download = TaskOptions.Download(path: try resolvePath(download)) }
         if let upload = saved.upload {
