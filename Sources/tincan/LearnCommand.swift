@@ -29,22 +29,7 @@ struct LearnCommand: AsyncParsableCommand {
     @Flag(help: "Print the lesson list as JSON.")
     var json = false
 
-    @Option(help: "The TUI's theme: a name or a theme file (as tincan open takes it).")
-    var theme: String?
-
-    @Option(help: "A keymap file for the TUI (as tincan open takes it).")
-    var keymap: String?
-
-    @Flag(help: "Do not capture the mouse (keeps the terminal's own text selection).")
-    var noMouse = false
-
-    @Flag(name: .customLong("no-history"), help: "Do not record sends in the history file for this run.")
-    var noHistory = false
-
-    /// The TUI's own options, as `tincan open` reads them.
-    var tuiArguments: [String] {
-        (theme.map { ["--theme", $0] } ?? []) + (keymap.map { ["--keymap", $0] } ?? []) + (noMouse ? ["--no-mouse"] : []) + (noHistory ? ["--no-history"] : [])
-    }
+    @OptionGroup var display: TUIOptions
 
     func run() async throws {
         StandardOutput.ignoreClosedPipeSignal()
@@ -109,7 +94,7 @@ struct LearnCommand: AsyncParsableCommand {
     /// Opens a lesson in the TUI.
     private func open(_ name: String) async throws {
         let lesson = try LessonSource(name)
-        try await TUICommand.openLesson(lesson, arguments: tuiArguments)
+        try await TUICommand.openLesson(lesson, display: display)
     }
 }
 

@@ -10,6 +10,21 @@ import TincanTUI
 
 /// `tincan [FILE]` with no subcommand: the TUI, on a session file or on a welcome request to an
 /// in-process demo server.
+/// How the TUI looks and what it records: the options `tincan open` and `tincan learn` share.
+struct TUIOptions: ParsableArguments {
+    @Flag(name: .customLong("no-history"), help: "Do not record sends in the history file for this run.")
+    var noHistory = false
+
+    @Option(help: "A theme name (dark, light, high-contrast, nord, dracula, or one in ~/.config/tincan/themes) or a theme file.")
+    var theme: String?
+
+    @Option(help: "A keymap file whose entries replace the built-in keys of the actions they name.")
+    var keymap: String?
+
+    @Flag(help: "Do not capture the mouse (keeps the terminal's own text selection).")
+    var noMouse = false
+}
+
 struct TUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
@@ -29,17 +44,7 @@ struct TUICommand: AsyncParsableCommand {
     @Flag(help: "Set the variable server to the embedded demo server's URL, so the examples run offline.")
     var demo = false
 
-    @Flag(name: .customLong("no-history"), help: "Do not record sends in the history file for this run.")
-    var noHistory = false
-
-    @Option(help: "A theme name (dark, light, high-contrast, nord, dracula, or one in ~/.config/tincan/themes) or a theme file.")
-    var theme: String?
-
-    @Option(help: "A keymap file whose entries replace the built-in keys of the actions they name.")
-    var keymap: String?
-
-    @Flag(help: "Do not capture the mouse (keeps the terminal's own text selection).")
-    var noMouse = false
+    @OptionGroup var display: TUIOptions
 
     @Flag(help: ArgumentHelp("Print a marker line to standard error after the first frame (for benchmarks).", visibility: .hidden))
     var firstPaintMarker = false
@@ -50,14 +55,16 @@ struct TUICommand: AsyncParsableCommand {
 
     /// Opens a lesson (`tincan learn LESSON`): the TUI on the lesson's file, with the lesson's
     /// demo servers in the variables and the learner's progress.
-    static func openLesson(_ lesson: LessonSource, arguments: [String]) async throws {
+    static func openLesson(_ lesson: LessonSource, display: TUIOptions) async throws {
         defer { lesson.removeFiles() }
-        try await parse([lesson.path] + arguments).open(lesson: lesson)
+        var command = try parse([lesson.path])
+        command.display = display
+        try await command.open(lesson: lesson)
     }
 
     private func open(lesson: LessonSource?) async throws {
-        var settings = TUISettings.load(themeOption: theme, keymapOption: keymap)
-        if noMouse { settings.mouse = false }
+        var settings = TUISettings.load(themeOption: display.theme, keymapOption: display.keymap)
+        if display.noMouse { settings.mouse = false }
         // A file that cannot be opened is reported before the screen is taken.
         var workspace: Workspace?
         var fileExists = false
@@ -96,7 +103,7 @@ struct TUICommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(file ?? ""): cookies: \(error)")
         }
-        let historyStore = settings.history && !noHistory ? HistoryStore(path: HistoryStore.defaultPath(), keepsSecrets: settings.historySecrets) : nil
+        let historyStore = settings.history && !display.noHistory ? HistoryStore(path: HistoryStore.defaultPath(), keepsSecrets: settings.historySecrets) : nil
         let commandStore = historyStore == nil ? nil : CommandHistoryStore(path: CommandHistoryStore.defaultPath())
         let loadedHistory = historyStore?.load()
         settings.problems += loadedHistory?.problems ?? []

@@ -40,13 +40,7 @@ public struct LessonProgress: Sendable, Equatable {
 
     /// The progress file for an environment.
     public static func defaultPath(environment: [String: String] = ProcessEnvironment.values) -> String {
-        let base: String
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            base = ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/state")
-        }
-        return (base as NSString).appendingPathComponent("tincan/lessons.json")
+        (XDGDirectory.state.tincanFolder(environment: environment) as NSString).appendingPathComponent("lessons.json")
     }
 
     /// Why progress could not be read or saved.
