@@ -6,8 +6,8 @@ import TincanCore
 /// are written, and so flushed, in one write(2) as soon as they are complete.
 ///
 /// Text: the response head goes to standard error when the stream starts, so standard output
-/// carries only the body (as `curl -N` gives it): NDJSON lines as they came, one per line (indented
-/// when standard output is a terminal and the line is JSON); server-sent events as
+/// carries only the body (as `curl -N` gives it): NDJSON as its bytes came (on a terminal, one line
+/// at a time, indented when it is JSON); server-sent events as
 /// a line `#N +T ms TYPE id=ID` (the count, the time since the request started) followed by
 /// the data and a blank line; any other body as its bytes. JSON: one object per event, a line
 /// each (JSON Lines): `{"event": N, "ms": T, "id": …, "type": …, "data": "…", "retry": …}`.
@@ -33,7 +33,11 @@ final class StreamPrinter: Sendable {
 
     /// The stream options that print to this printer, for the bodies `selection` names.
     func options(_ selection: StreamOptions.Selection) -> StreamOptions {
-        StreamOptions(selection: selection) { [self] delivery in try receive(delivery) }
+        var options = StreamOptions(selection: selection) { [self] delivery in try receive(delivery) }
+        // Text for a pipe or a file is the body as it came, as curl -N gives it: no line is
+        // made into text and written again.
+        options.passesLinesThrough = format == .text && !pretty
+        return options
     }
 
     /// The first write that failed, if any.

@@ -85,7 +85,9 @@ final class ReceivedBody: Sendable {
             state.decoder = nil
             let events = decoder.finish()
             state.summary?.add(events)
-            try stream?.receive(.ended(events, at: .now))
+            // Lines passed through already went out as the bytes they came in.
+            let passedThrough = decoder.format == .lines && stream?.passesLinesThrough == true
+            try stream?.receive(.ended(passedThrough ? [] : events, at: .now))
         }
     }
 
@@ -150,6 +152,15 @@ final class ReceivedBody: Sendable {
         defer { state.decoder = decoder }
         state.summary?.bytes += Int64(buffer.readableBytes)
         guard decoder.format != .bytes else { return try stream.receive(.bytes(buffer)) }
+        if decoder.format == .lines, stream.passesLinesThrough, var summary = state.summary {
+            do {
+                try decoder.tally(buffer, into: &summary)
+            } catch {
+                throw TransportError(.limitExceeded("\(error)"))
+            }
+            state.summary = summary
+            return try stream.receive(.bytes(buffer))
+        }
         let events: [StreamEvent]
         do {
             events = try decoder.decode(buffer)

@@ -61,6 +61,24 @@ public struct StreamDecoder: Sendable {
         return events
     }
 
+    /// Counts the events a chunk in a `ByteBuffer` completes into `summary`, as
+    /// ``StreamSummary/add(_:)`` would, making text only of the lines a summary keeps for a body
+    /// of lines (``LineSplitter/tally(_:into:)``).
+    public mutating func tally(_ buffer: ByteBuffer, into summary: inout StreamSummary) throws(EventTooLarge) {
+        guard case .lines(var splitter) = cutter else { return summary.add(try decode(buffer)) }
+        cutter = .bytes
+        defer { cutter = .lines(splitter) }
+        var failure: EventTooLarge?
+        buffer.withUnsafeReadableBytes { raw in
+            do throws(EventTooLarge) {
+                try splitter.tally(raw, into: &summary)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// The events a chunk of bytes completes.
     public mutating func decode(_ bytes: ArraySlice<UInt8>) throws(EventTooLarge) -> [StreamEvent] {
         try decoding { body in bytes.withUnsafeBytes(body) }

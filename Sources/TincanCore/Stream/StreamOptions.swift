@@ -37,6 +37,11 @@ public struct StreamOptions: Sendable {
     /// apply; past the limit it is let go and only the events go on. The TUI keeps it; `tincan
     /// send --stream` does not, so a stream of any length runs in flat memory.
     public var keepsBody = false
+    /// Whether a body of lines (NDJSON) reaches the receiver as it came, in `.bytes` chunks, as
+    /// `curl -N` prints it, rather than as events: its lines are still counted, and the first
+    /// and last kept, for the summary, but no text is made of the others. `tincan send --stream`
+    /// passes lines through when it prints text that no one reads on a terminal.
+    public var passesLinesThrough = false
     /// Takes each delivery; an error it throws (a closed pipe) stops the request.
     public var receive: @Sendable (Delivery) throws -> Void
 
