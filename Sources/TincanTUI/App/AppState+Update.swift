@@ -56,8 +56,10 @@ extension AppState {
             status = StatusMessage("Cookies: \(reason)", .warning)
         case .quit:
             shouldQuit = true
+        case let .receivedFetched(id, outcome):
+            receivedFetched(id, outcome)
         }
         if requestMayChange { refreshPreview() }
-        return effects
+        return effects + fetchReceivedIfNeeded()
     }
 }
