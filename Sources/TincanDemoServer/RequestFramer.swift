@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 
 /// Finds where each HTTP/1.1 request starts and ends in a connection's bytes (RFC 9112 §6:
 /// Transfer-Encoding chunked, else Content-Length, else no body), wherever reads split them, so
@@ -116,7 +117,7 @@ struct RequestFramer {
         defer { line = [] }
         switch state {
         case .chunkSize:
-            guard let size = Self.chunkSize(line) else { state = .unframed; return }
+            guard let size = ChunkedFraming.size(ofLine: line) else { state = .unframed; return }
             state = size == 0 ? .trailers : .chunkData(remaining: size)
         case .chunkDataEnd:
             state = line.isEmpty ? .chunkSize : .unframed
@@ -125,29 +126,6 @@ struct RequestFramer {
         default:
             break
         }
-    }
-
-    /// The size a chunk-size line gives (hex digits, then optional extensions), or nil.
-    private static func chunkSize(_ line: [UInt8]) -> Int? {
-        var size = 0
-        var digits = 0
-        for byte in line {
-            let digit: Int
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
-            case UInt8(ascii: ";"), UInt8(ascii: " "), UInt8(ascii: "\t"):
-                return digits > 0 ? size : nil
-            default:
-                return nil
-            }
-            let (shifted, overflow) = size.multipliedReportingOverflow(by: 16)
-            guard !overflow else { return nil }
-            size = shifted + digit
-            digits += 1
-        }
-        return digits > 0 ? size : nil
     }
 
     /// How the body after `head` is framed (RFC 9112 §6.3): chunked when Transfer-Encoding ends

@@ -146,12 +146,7 @@ struct ReceivedViewTests {
             let initial = state
             let terminal = MemoryTerminal(width: 120, height: 40)
             let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
-            let runner = AppRunner(terminal: terminal, managers: managers)
-            let (final, ended) = AsyncStream.makeStream(of: AppState.self)
-            Thread {
-                ended.yield(runner.run(initial))
-                ended.finish()
-            }.start()
+            let final = Fixtures.runLoop(initial, on: terminal, managers: managers)
             terminal.type([.key(.alt("r")), .key(.ctrl("r"))])
             let shown = await terminal.waitFor("request #1 · ")
             let screen = terminal.text

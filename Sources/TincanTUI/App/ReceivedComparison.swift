@@ -46,7 +46,7 @@ struct ReceivedComparison: Sendable, Equatable {
         }
         var body = received.body
         let chunked = actual.contains { Self.name(of: $0) == "transfer-encoding" && $0.lowercased().contains("chunked") }
-        if chunked, received.bodyBytes == received.body.count, let (decoded, count) = Self.dechunked(received.body) {
+        if chunked, received.bodyBytes == received.body.count, let (decoded, count) = ChunkedFraming.decode(received.body) {
             body = decoded
             notes.append("transport: the body came in \(count) chunk\(count == 1 ? "" : "s") (Transfer-Encoding: chunked); the framing is left out below")
         }
@@ -125,28 +125,6 @@ struct ReceivedComparison: Sendable, Equatable {
         var lines = ReceivedRequest.lines(bytes)
         if lines.last?.isEmpty == true { lines.removeLast() }
         return lines
-    }
-
-    /// A chunked body's data and its number of chunks, or nil when the framing does not read.
-    static func dechunked(_ bytes: [UInt8]) -> ([UInt8], Int)? {
-        var data: [UInt8] = []
-        var index = 0
-        var chunks = 0
-        while index < bytes.count {
-            guard let lineEnd = bytes[index...].firstIndex(of: 0x0A) else { return nil }
-            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self)
-            let digits = sizeText.prefix { $0.isHexDigit }
-            guard !digits.isEmpty, digits.count <= 15, let size = Int(digits, radix: 16) else { return nil }
-            index = lineEnd + 1
-            if size == 0 { return (data, chunks) }
-            guard bytes.count - index >= size else { return nil }
-            data += bytes[index..<(index + size)]
-            chunks += 1
-            index += size
-            guard let end = bytes[index...].firstIndex(of: 0x0A) else { return nil }
-            index = end + 1
-        }
-        return nil
     }
 
     /// A header line's name in lower case, or nil for a line that is no header.
