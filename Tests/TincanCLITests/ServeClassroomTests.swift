@@ -34,6 +34,17 @@ struct ServeClassroomTests {
         #expect(ending.standardError?.contains("--host: \"\(text)\" is not an IP address") == true, "\(String(describing: ending.standardError))")
     }
 
+    @Test("a server bound to ::1 (serve --host ::1) is reached at its bracketed base URL, and names IPv6 clients in brackets")
+    func bindsIPv6Loopback() async throws {
+        let address = try ServeAddress.parse("::1")
+        let server = try await DemoServer.start(host: address.host)
+        let result = try await send(draft("GET", "/get", on: server))
+        await server.stop()
+        #expect(server.baseURL.hasPrefix("http://[::1]:"))
+        #expect(result.response?.statusCode == 200, "\(String(describing: result.transportError))")
+        #expect(server.received.all.first?.remote.hasPrefix("[::1]:") == true)
+    }
+
     @Test("serve --show prints each request's head as received and its text body, as it arrives")
     func showPrintsRequests() async throws {
         let printed = Mutex<[String]>([])
