@@ -132,6 +132,31 @@ struct ReceivedViewTests {
         #expect(http2.notes.first?.hasPrefix("HTTP/2:") == true)
     }
 
+    @Test("requests with bodies, over HTTP/1.1 and over HTTP/2, arrive at the demo server as the preview says", arguments: [false, true])
+    func realRequestsCompareEqual(http2: Bool) async throws {
+        let certificate = try TestCertificate.selfSigned()
+        try await withDemoServer(tls: http2 ? try certificate.serverConfiguration() : nil) { server in
+            let policy = http2 ? SecurityPolicy(pinningMode: .certificate, pinnedCertificates: [certificate.certificateDER]) : .default
+            let manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), securityPolicy: policy)
+            var options = TaskOptions()
+            options.httpVersion = http2 ? .http2 : .http1_1
+            var draft = RequestDraft(method: "POST", url: "post", baseURL: server.baseURL)
+            draft.items = try ["name=Ada", "tags:=[1,2]", "X-Lesson:3"].map(RequestItem.parse)
+            draft.serializer = .json
+            let task = try manager.task(with: try draft.build(), options: options)
+            task.resume()
+            let result = await task.result()
+            try await manager.invalidate(cancelingTasks: true)
+            #expect(result.response?.version == (http2 ? .http2 : .http1_1), "\(String(describing: result.transportError))")
+            let id = try #require(result.response?.headers[ReceivedRequest.idHeader].flatMap { Int($0) })
+            let record = try #require(server.received.request(id))
+            let comparison = ReceivedComparison(sent: result.request, received: record)
+            #expect(comparison.mismatches == 0, "\(comparison.lines) \(comparison.notes)")
+            #expect(comparison.lines.contains { $0.text == "{\"name\":\"Ada\",\"tags\":[1,2]}" }, "the body compared line by line: \(comparison.lines)")
+            #expect(comparison.notes.contains { $0.hasPrefix("HTTP/2:") } == http2)
+        }
+    }
+
     @Test("the Received view at 80x24 and 120x40", arguments: [(80, 24), (120, 40)])
     func snapshot(size: (Int, Int)) {
         Fixtures.verifySnapshot("received-view", size: size) { state in Self.loaded(&state) }
