@@ -68,7 +68,11 @@ struct ReceivedViewTests {
         _ = state.update(.receivedFetched(exchange: id, .success(record)))
         let lines = state.previewBoxLines(width: 80).map(Self.text)
         #expect(lines.first == "✓ as the preview said · request #7 · \(record.byteCount) B", "\(lines)")
-        #expect(state.received == .loaded(exchange: id, record))
+        guard case let .loaded(exchange: loadedID, loaded, _) = state.received else {
+            Issue.record("not loaded: \(state.received)")
+            return
+        }
+        #expect(loadedID == id && loaded == record)
         #expect(lines.contains { $0.hasPrefix("  GET /get?greeting=hello") && $0.hasSuffix(" HTTP/1.1") }, "\(lines)")
 
         _ = Fixtures.press([.key(.alt("r"))], into: &state)
@@ -179,7 +183,7 @@ struct ReceivedViewTests {
             let last = try #require(await final.first { _ in true })
             await managers.invalidateAll()
             #expect(shown, "\(screen)")
-            guard case let .loaded(_, record) = last.received else {
+            guard case let .loaded(_, record, _) = last.received else {
                 Issue.record("nothing loaded: \(last.received)\n\(screen)")
                 return
             }

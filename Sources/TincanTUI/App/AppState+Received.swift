@@ -10,14 +10,16 @@ public enum ReceivedLookup: Sendable, Equatable {
     case unavailable(exchange: Int, String)
     /// Asked the demo server for its request `requestID`.
     case loading(exchange: Int, requestID: Int)
-    case loaded(exchange: Int, ReceivedRequest)
+    /// The server's record, and the view's lines: the comparison is made once, as it arrives,
+    /// never per frame.
+    case loaded(exchange: Int, ReceivedRequest, lines: [TokenLine])
     case failed(exchange: Int, String)
 
     /// The send it is about.
     var exchange: Int? {
         switch self {
         case .idle: nil
-        case let .unavailable(id, _), let .loading(id, _), let .loaded(id, _), let .failed(id, _): id
+        case let .unavailable(id, _), let .loading(id, _), let .loaded(id, _, _), let .failed(id, _): id
         }
     }
 }
@@ -63,9 +65,9 @@ extension AppState {
 
     /// Takes the demo server's answer for send `id`.
     mutating func receivedFetched(_ id: Int, _ outcome: Result<ReceivedRequest, ReceivedFetchFailure>) {
-        guard case .loading(id, _) = received else { return }
+        guard case .loading(id, _) = received, let exchange, exchange.id == id, let sent = exchange.result?.request else { return }
         switch outcome {
-        case let .success(request): received = .loaded(exchange: id, request)
+        case let .success(request): received = .loaded(exchange: id, request, lines: Self.lines(ReceivedComparison(sent: sent, received: request), request))
         case let .failure(failure): received = .failed(exchange: id, failure.reason)
         }
         let bounds = previewScrollBounds()
@@ -89,9 +91,8 @@ extension AppState {
             return [[Token(.muted, "Asking the demo server for request \(requestID)…")]]
         case let .failed(_, reason):
             return [[Token(.error, "✗ What the server received could not be read: \(reason)")]]
-        case let .loaded(_, request):
-            guard let sent = exchange.result?.request else { return [] }
-            return Self.lines(ReceivedComparison(sent: sent, received: request), request)
+        case let .loaded(_, _, lines):
+            return lines
         }
     }
 
