@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 to 65535); 0 picks a free one.")
     var port: String = "8080"
 
-    @Option(help: ArgumentHelp("The address to listen on: an IP address or localhost (127.0.0.1 by default). Any other than loopback lets the network in, with a warning.", valueName: "ADDRESS"))
+    @Option(help: ArgumentHelp("The address to listen on: an IP address or localhost. Any but a loopback address lets the network in, with a warning.", valueName: "ADDRESS"))
     var host: String = "127.0.0.1"
 
     @Flag(help: "Print each request as it arrives: its head as received and its body (text, or size and first bytes), for a projector.")
