@@ -18,10 +18,11 @@ struct ReceivedViewTests {
     /// Sends the welcome request and answers it as a demo server would, numbering it `requestID`
     /// (none: as any other server); returns the send's id.
     @discardableResult
-    private static func send(_ state: inout AppState, requestID: Int?) -> Int {
+    private static func send(_ state: inout AppState, requestID: Int?, cache: CacheOutcome? = nil) -> Int {
         let effects = state.update(.input(.key(.ctrl("r"))))
         guard case let .send(id, request, plan)? = effects.first else { fatalError("send produced \(effects)") }
         var result = Fixtures.result(for: request, status: 200, contentType: "application/json", body: "{}", serializer: plan.options.responseSerializer)
+        result.cache = cache
         if let requestID { result.response?.headers.add(name: ReceivedRequest.idHeader, value: String(requestID)) }
         _ = state.update(.task(exchange: id, .completed(result), at: 0.012))
         return id
@@ -102,6 +103,14 @@ struct ReceivedViewTests {
         var unsent = Fixtures.welcome()
         _ = Fixtures.press([.key(.alt("r"))], into: &unsent)
         #expect(unsent.previewBoxLines(width: 80).map(Self.text).first?.hasPrefix("Nothing sent yet.") == true)
+    }
+
+    @Test("a response the cache answered, though a demo server's, says nothing was sent")
+    func cacheHit() {
+        var state = Fixtures.welcome()
+        Self.send(&state, requestID: 4, cache: .hit(age: 3))
+        #expect(Fixtures.press([.key(.alt("r"))], into: &state).isEmpty, "nothing is asked of the server")
+        #expect(state.previewBoxLines(width: 80).map(Self.text) == ["The response came from Tincan's cache: nothing was sent, so no server received anything."])
     }
 
     @Test("a failed lookup is shown as such, and an answer for an older send is ignored")

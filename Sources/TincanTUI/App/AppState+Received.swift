@@ -54,6 +54,10 @@ extension AppState {
             received = .unavailable(exchange: exchange.id, "No response arrived, so no server said what it received.")
             return []
         }
+        if case .hit? = result.cache {
+            received = .unavailable(exchange: exchange.id, "The response came from Tincan's cache: nothing was sent, so no server received anything.")
+            return []
+        }
         guard let value = response.headers[ReceivedRequest.idHeader], let requestID = Int(value), requestID > 0 else {
             received = .unavailable(exchange: exchange.id, "The response has no \(ReceivedRequest.idHeader) header: it did not come from a Tincan demo server (tincan serve, or the welcome session's), and only those keep what they received.")
             return []
