@@ -64,6 +64,31 @@ struct ServeClassroomTests {
         #expect(lines[blank + 1] == "name=Ada", "the body after the head's empty line")
     }
 
+    @Test("the binary with --show prints each request's head and body before its log line", .timeLimit(.minutes(1)))
+    func showFromTheBinary() async throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path + "/serve.out"
+        let port = try Tinyproxy.freePort()
+        let pid = try spawnDaemon(BuiltProducts.tincan, ["serve", "--port", String(port), "--host", "127.0.0.1", "--show"], output: output)
+        defer { stopDaemon(pid) }
+        #expect(await waitUntilAccepting(port: port))
+        var draft = RequestDraft(method: "POST", url: "http://127.0.0.1:\(port)/post")
+        draft.items = [try RequestItem.parse("lesson=1")]
+        let result = try await send(draft)
+        #expect(result.response?.statusCode == 200)
+        var text = ""
+        for _ in 0..<200 where !text.contains("POST /post 200") {
+            try await Task.sleep(for: .milliseconds(25))
+            text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        }
+        let shown = try #require(text.range(of: "── #1 from 127.0.0.1:"), "\(text)")
+        let logged = try #require(text.range(of: "POST /post 200"), "\(text)")
+        #expect(shown.lowerBound < logged.lowerBound, "the request as it arrived, then the log line once answered")
+        #expect(text.contains("POST /post HTTP/1.1\nHost: 127.0.0.1:\(port)\n"), "\(text)")
+        #expect(text.contains("Content-Length: 8\n\nlesson=1\n"), "\(text)")
+        #expect(!text.contains("warning:"), "loopback needs no warning")
+    }
+
     @Test("--show writes a binary body as its size and first bytes, a long one cut, and control characters as dots")
     func showBinaryAndLong() {
         let binary = ReceivedRequest(id: 3, time: Date(), remote: "127.0.0.1:5000", source: .wire, tls: false,
