@@ -61,6 +61,8 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip $(STRESS)
 	$(SWIFT) test --skip-build --filter $(STRESS)
+	# The lesson pack: every lesson fails as shipped, every solution passes (issue 20).
+	$$($(SWIFT) build --show-bin-path)/tincan learn --check examples/lessons
 
 ## Benchmarks, in a release build, with their reference tools measured in the same run.
 ## A release binary carries the Swift runtime and Foundation inside it (--static-swift-stdlib):

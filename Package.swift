@@ -83,6 +83,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // Certificates made on the spot for the lessons' TLS demo server (DemoCertificate).
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -99,10 +102,12 @@ let package = Package(
                 // `tincan serve --cert/--key/--client-ca` hands the demo server a TLSConfiguration.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            plugins: ["CommitStamp"]
+            plugins: ["CommitStamp", "EmbedLessons"]
         ),
         // Names the commit a build comes from, for `tincan --version`.
         .plugin(name: "CommitStamp", capability: .buildTool(), path: "Plugins/CommitStamp"),
+        // Builds examples/lessons into the binary, for `tincan learn`.
+        .plugin(name: "EmbedLessons", capability: .buildTool(), path: "Plugins/EmbedLessons"),
         .executableTarget(
             name: "tincan-bench",
             dependencies: ["TincanCore", "TincanDemoServer", "TincanSessions", "TincanTUI", "TerminalUI", .product(name: "OrderedCollections", package: "swift-collections")],

@@ -10,6 +10,21 @@ import TincanTUI
 
 /// `tincan [FILE]` with no subcommand: the TUI, on a session file or on a welcome request to an
 /// in-process demo server.
+/// How the TUI looks and what it records: the options `tincan open` and `tincan learn` share.
+struct TUIOptions: ParsableArguments {
+    @Flag(name: .customLong("no-history"), help: "Do not record sends in the history file for this run.")
+    var noHistory = false
+
+    @Option(help: "A theme name (dark, light, high-contrast, nord, dracula, or one in ~/.config/tincan/themes) or a theme file.")
+    var theme: String?
+
+    @Option(help: "A keymap file whose entries replace the built-in keys of the actions they name.")
+    var keymap: String?
+
+    @Flag(help: "Do not capture the mouse (keeps the terminal's own text selection).")
+    var noMouse = false
+}
+
 struct TUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
@@ -29,28 +44,34 @@ struct TUICommand: AsyncParsableCommand {
     @Flag(help: "Set the variable server to the embedded demo server's URL, so the examples run offline.")
     var demo = false
 
-    @Flag(name: .customLong("no-history"), help: "Do not record sends in the history file for this run.")
-    var noHistory = false
-
-    @Option(help: "A theme name (dark, light, high-contrast, nord, dracula, or one in ~/.config/tincan/themes) or a theme file.")
-    var theme: String?
-
-    @Option(help: "A keymap file whose entries replace the built-in keys of the actions they name.")
-    var keymap: String?
-
-    @Flag(help: "Do not capture the mouse (keeps the terminal's own text selection).")
-    var noMouse = false
+    @OptionGroup var display: TUIOptions
 
     @Flag(help: ArgumentHelp("Print a marker line to standard error after the first frame (for benchmarks).", visibility: .hidden))
     var firstPaintMarker = false
 
     func run() async throws {
-        var settings = TUISettings.load(themeOption: theme, keymapOption: keymap)
-        if noMouse { settings.mouse = false }
+        try await open(lesson: nil)
+    }
+
+    /// Opens a lesson (`tincan learn LESSON`): the TUI on the lesson's file, with the lesson's
+    /// demo servers in the variables and the learner's progress.
+    static func openLesson(_ lesson: LessonSource, display: TUIOptions) async throws {
+        defer { lesson.removeFiles() }
+        var command = try parse([lesson.path])
+        command.display = display
+        try await command.open(lesson: lesson)
+    }
+
+    private func open(lesson: LessonSource?) async throws {
+        var settings = TUISettings.load(themeOption: display.theme, keymapOption: display.keymap)
+        if display.noMouse { settings.mouse = false }
         // A file that cannot be opened is reported before the screen is taken.
         var workspace: Workspace?
         var fileExists = false
-        if let file {
+        if let lesson {
+            fileExists = lesson.fileExists
+            workspace = Workspace(session: lesson.session, path: lesson.path)
+        } else if let file {
             fileExists = FileManager.default.fileExists(atPath: file)
             if fileExists {
                 do {
@@ -82,22 +103,45 @@ struct TUICommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(file ?? ""): cookies: \(error)")
         }
-        let historyStore = settings.history && !noHistory ? HistoryStore(path: HistoryStore.defaultPath(), keepsSecrets: settings.historySecrets) : nil
+        let historyStore = settings.history && !display.noHistory ? HistoryStore(path: HistoryStore.defaultPath(), keepsSecrets: settings.historySecrets) : nil
         let commandStore = historyStore == nil ? nil : CommandHistoryStore(path: CommandHistoryStore.defaultPath())
         let loadedHistory = historyStore?.load()
         settings.problems += loadedHistory?.problems ?? []
 
-        // The welcome request's server: in-process, loopback only, a free port.
+        // The welcome request's server: in-process, loopback only, a free port. A lesson has
+        // two, plain and over TLS, named by its variables.
         let server: DemoServer
+        let lessonServers: LessonServers?
         do {
-            server = try await DemoServer.start(port: 0)
+            lessonServers = lesson == nil ? nil : try await LessonServers.start()
+            if let lessonServers {
+                server = lessonServers.plain
+            } else {
+                server = try await DemoServer.start(port: 0)
+            }
         } catch {
             throw CLIFailure(message: "error: the embedded demo server could not start: \(error)", exitCode: .transportFailed)
         }
-        let initial = AppState(Startup(
-            demoServerURL: server.baseURL, settings: settings, workspace: workspace, fileExists: fileExists, demo: demo,
+        var lessonContext: LessonContext?
+        if let lesson, let lessonServers {
+            for (name, value) in lessonServers.variables.merging(lesson.variables, uniquingKeysWith: { $1 }) where workspace?.overrides[name] == nil {
+                workspace?.overrides[name] = value
+            }
+            let progressPath = LessonProgress.defaultPath()
+            var context = LessonContext(key: LessonProgress.key(builtinName: lesson.builtinName, path: lesson.path), progressPath: progressPath)
+            do {
+                context.progress = try LessonProgress.load(path: progressPath)
+            } catch {
+                context.progressProblem = error.description
+            }
+            lessonContext = context
+        }
+        var startup = Startup(
+            demoServerURL: server.baseURL, settings: settings, workspace: workspace, fileExists: fileExists, demo: demo || lesson != nil,
             history: loadedHistory?.entries ?? [], recordsHistory: historyStore != nil, commandHistory: commandStore?.load() ?? [],
-            boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))"))
+            boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))")
+        startup.lesson = lessonContext
+        let initial = AppState(startup)
         let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
         if let cookieFile {
             do {
@@ -119,7 +163,11 @@ struct TUICommand: AsyncParsableCommand {
             return terminal.stopSignal == 0 ? 0 : 128 + terminal.stopSignal
         }
         await managers.invalidateAll()
-        await server.stop()
+        if let lessonServers {
+            await lessonServers.stop()
+        } else {
+            await server.stop()
+        }
         do {
             // The jar of the session open at the end (the runner saved any opened before it).
             try managers.saveCookies()

@@ -77,14 +77,14 @@ struct TLSTests {
         #expect(early == "the server's certificate is not valid until 2096-10-02T07:06:40Z", "\(early)")
         let authority = try TestCertificate.authority()
         let unknown = try await refusal(try TestCertificate.issued(by: authority))
-        #expect(unknown.hasPrefix("the server's certificate was issued by 'Tincan Test CA', an authority this machine does not trust (unknown issuer"), "\(unknown)")
+        #expect(unknown.hasPrefix("the server's certificate was issued by 'Tincan Demo CA', an authority this machine does not trust (unknown issuer"), "\(unknown)")
         let pinned = try await refusal(try TestCertificate.selfSigned(), policy: SecurityPolicy(pinningMode: .certificate, pinnedCertificates: [try TestCertificate.selfSigned().certificateDER]))
         #expect(pinned.hasPrefix("pin mismatch: the server's certificate ('localhost') matches none of the pinned certificates"), "\(pinned)")
         let directory = try TemporaryDirectory()
         var policy = SecurityPolicy.default
         policy.caFile = try directory.write("other.pem", Array(try TestCertificate.authority(commonName: "Other CA").certificatePEM.utf8))
         let notInFile = try await refusal(try TestCertificate.issued(by: authority), policy: policy)
-        #expect(notInFile == "the server's certificate was issued by 'Tincan Test CA', which the CA file \(policy.caFile!) does not hold (unknown issuer)", "\(notInFile)")
+        #expect(notInFile == "the server's certificate was issued by 'Tincan Demo CA', which the CA file \(policy.caFile!) does not hold (unknown issuer)", "\(notInFile)")
     }
 
     @Test("a chain the same roots verify gets no made-up reason: BoringSSL's own words stand")

@@ -302,7 +302,7 @@ struct SessionFormatTests {
             try Session.parse("name: x\nrequests:\n  - url: /get\n    metod: GET\n", path: "s.yaml")
         } throws: { error in
             (error as? ConfigFileError)?.reason == .unknownKey("metod", context: "a request", expected: SessionSchemaTests.names(SessionKey.Request.self))
-                && "\(error)" == "s.yaml:4:5: unknown key 'metod' in a request; expected one of: name, group, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, follow-redirects, max-redirects, retry, retry-interval, delay, repeat, http-version, retry-policy, recorded"
+                && "\(error)" == "s.yaml:4:5: unknown key 'metod' in a request; expected one of: name, group, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, follow-redirects, max-redirects, retry, retry-interval, delay, repeat, http-version, max-time, retry-policy, recorded"
         }
         #expect(throws: ConfigFileError(file: "s.yaml", line: 1, column: 1, reason: .unknownKey("request", context: "a session", expected: SessionSchemaTests.names(SessionKey.TopLevel.self)))) {
             try Session.parse("request: []\n", path: "s.yaml")
@@ -531,11 +531,14 @@ struct SessionSchemaTests {
         ("$.properties.requests.items.properties.auth.properties", names(SessionKey.Auth.self)),
         ("$.properties.requests.items.properties.upload.oneOf[1].properties", names(SessionKey.Upload.self)),
         ("$.properties.requests.items.properties.capture.additionalProperties.oneOf[1].properties", names(SessionKey.Capture.self)),
-        ("$.properties.requests.items.properties.assert.properties", names(SessionKey.Assert.self)),
-        ("$.properties.requests.items.properties.assert.properties.errors.items.properties", names(SessionKey.ExpectedError.self)),
+        ("$[\"$defs\"].assert.properties", names(SessionKey.Assert.self)),
+        ("$[\"$defs\"].assert.properties.errors.items.properties", names(SessionKey.ExpectedError.self)),
         ("$[\"$defs\"].check.oneOf[1].properties", names(SessionKey.Check.self)),
         ("$[\"$defs\"].filters.items.oneOf[1].properties", names(SessionKey.Filter.self)),
-        ("$.properties.requests.items.properties.assert.properties.request.properties", names(SessionKey.RequestAssert.self)),
+        ("$[\"$defs\"].assert.properties.request.properties", names(SessionKey.RequestAssert.self)),
+        ("$.properties.lesson.properties", names(SessionKey.Lesson.self)),
+        ("$.properties.lesson.properties.steps.items.properties", names(SessionKey.LessonStep.self)),
+        ("$.properties.lesson.properties.steps.items.properties.goals.items.properties", names(SessionKey.LessonGoal.self) + names(SessionKey.Assert.self)),
         ("$.properties.requests.items.properties.recorded.properties", names(SessionKey.Recorded.self)),
         ("$[\"$defs\"][\"retry-policy\"].properties", names(SessionKey.RetryPolicy.self)),
     ]

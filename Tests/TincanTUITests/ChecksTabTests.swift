@@ -288,7 +288,10 @@ struct ChecksTabTests {
         try Self.answer(.repeatCount, "2", in: &state)
         try Self.answer(.maxRedirects, "4", in: &state)
         try Self.answer(.acceptTypes, "application/json, text/*", in: &state)
+        try Self.answer(.maxTime, "1500ms", in: &state)
         #expect(state.modal == nil)
+        #expect(state.selectedRequest.maxTime == 1.5)
+        #expect(PropertyRow.maxTime.value(in: state) == "1.5 s")
         var flow = RequestFlow()
         flow.retry = 3
         flow.retryInterval = 0.25
@@ -311,7 +314,7 @@ struct ChecksTabTests {
         #expect(PropertyRow.maxRedirects.value(in: state) == "0 (not followed)")
 
         let text = state.editedSession.yamlText()
-        for line in ["    follow-redirects: false", "    retry: 3", "    retry-interval: 250ms", "    delay: 2s", "    repeat: 2", "    http-version: \"1.1\"", "      accept-type: [application/json, text/*]"] {
+        for line in ["    follow-redirects: false", "    retry: 3", "    retry-interval: 250ms", "    delay: 2s", "    repeat: 2", "    http-version: \"1.1\"", "    max-time: 1500ms", "      accept-type: [application/json, text/*]"] {
             #expect(text.contains(line + "\n"), "\(line) in\n\(text)")
         }
         let reread = try Session.parse(text, path: "s.yaml").requests[0]
@@ -325,7 +328,7 @@ struct ChecksTabTests {
 
     @Test("A request setting out of range gets the session reader's words, and the prompt stays", arguments: [
         (PropertyRow.pollRetry, "retry", "10001"), (.repeatCount, "repeat", "0"), (.delay, "delay", "2d"), (.maxRedirects, "max-redirects", "-1"),
-        (.retryInterval, "retry-interval", "90000"),
+        (.retryInterval, "retry-interval", "90000"), (.maxTime, "max-time", "0"),
     ])
     func settingsOutOfRangeAreRefused(_ row: PropertyRow, _ key: String, _ value: String) throws {
         var state = try Self.state(Self.session)

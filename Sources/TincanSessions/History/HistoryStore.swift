@@ -24,13 +24,7 @@ public struct HistoryStore: Sendable {
 
     /// The standard history file for an environment.
     public static func defaultPath(environment: [String: String] = ProcessEnvironment.values) -> String {
-        let base: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            base = ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
-        }
-        return (base as NSString).appendingPathComponent("tincan/history.jsonl")
+        (XDGDirectory.data.tincanFolder(environment: environment) as NSString).appendingPathComponent("history.jsonl")
     }
 
     /// Appends an entry (redacted unless ``keepsSecrets``).

@@ -61,6 +61,8 @@ public enum CheckLine {
             return .response(ResponseValue(key: key.rawValue) ?? .url, try predicate(&scanner))
         case .request:
             return .request(try requestCheck(&scanner, after: keyWord))
+        case .transportError:
+            return .transportError(try predicate(&scanner))
         }
     }
 
@@ -89,6 +91,7 @@ public enum CheckLine {
         case .xpath(let expression, let predicate): "xpath \(argumentText(expression)) " + text(of: predicate)
         case .response(.cookie(let name), let predicate): "cookies \(argumentText(name)) " + text(of: predicate)
         case .response(let value, let predicate): value.key + " " + text(of: predicate)
+        case .transportError(let predicate): "transport-error " + text(of: predicate)
         case .request(let check):
             switch check {
             case .method(let predicate): "request method " + text(of: predicate)

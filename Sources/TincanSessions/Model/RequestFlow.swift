@@ -61,6 +61,12 @@ extension NumericRange {
     /// How many times a request runs: once up to 100,000 times.
     public static let repeats = NumericRange(name: "repeat", minimum: 1, maximum: 100_000, isInteger: true)
 
+    /// A request's deadline in a session (`max-time:`): `NumericRange.deadline`'s range, with
+    /// `500ms` and `2s` allowed as `delay:` allows them.
+    public static let maxTime = NumericRange(
+        name: "max-time", minimum: 0.001, maximum: 2_147_483, isInteger: false, unit: "seconds", suffixes: ["ms": 0.001, "s": 1],
+        examples: "30, 2.5, 500ms or 2s")
+
     /// A pause in a session (`delay:`, `retry-interval:`): 0 up to a day; `500ms` and `2s` are
     /// allowed, a plain number is seconds.
     public static let pause = NumericRange(

@@ -25,6 +25,8 @@ public struct Session: Sendable, Equatable {
     /// before it runs and saved to after, as written (`cookies: {file: …}`): relative to the
     /// session file's folder; nil keeps cookies in memory only.
     public var cookieFile: String?
+    /// The lesson a lesson file teaches with the requests (issue 20), or nil for a plain session.
+    public var lesson: Lesson?
     /// The requests, run in order.
     public var requests: [SavedRequest] = []
     /// Where `{{name}}` references stand outside the requests (base, defaults, variables), for
@@ -150,11 +152,17 @@ public struct SecuritySettings: Sendable, Equatable {
         return policy
     }
 
-    public func resolvingPaths(in directory: String) -> SecuritySettings {
+    /// Variables in the paths are expanded with `expand` first (`pins: ["{{demo-cert}}"]`).
+    public func resolvingPaths<Failure: Error>(in directory: String, expand: (String) throws(Failure) -> String) throws(Failure) -> SecuritySettings {
         var resolved = self
-        resolved.caFile = caFile.map { resolveSessionPath($0, in: directory) }
-        resolved.pins = pins.map { resolveSessionPath($0, in: directory) }
+        resolved.caFile = try caFile.map { (path) throws(Failure) in resolveSessionPath(try expand(path), in: directory) }
+        resolved.pins = try pins.map { (path) throws(Failure) in resolveSessionPath(try expand(path), in: directory) }
         return resolved
+    }
+
+    /// These settings with relative file paths read from `directory`, as written.
+    public func resolvingPaths(in directory: String) -> SecuritySettings {
+        resolvingPaths(in: directory) { $0 }
     }
 }
 
@@ -234,6 +242,9 @@ public struct SavedRequest: Sendable, Equatable {
     public var flow = RequestFlow()
     /// The HTTP versions offered, overriding the session's default.
     public var httpVersion: HTTPVersionPreference?
+    /// The deadline of the whole exchange, in seconds (`max-time:`, curl's and `tincan send`'s
+    /// `--max-time`), beside the idle timeout (`properties: timeout:`); nil for none.
+    public var maxTime: Double?
     /// How transient failures are retried; replaces the defaults' policy.
     public var retryPolicy: SavedRetryPolicy?
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
@@ -257,7 +268,7 @@ public struct SavedRequest: Sendable, Equatable {
             && lhs.body == rhs.body && lhs.files == rhs.files && lhs.auth == rhs.auth && lhs.download == rhs.download
             && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response
             && lhs.captures == rhs.captures && lhs.assertions == rhs.assertions && lhs.recorded == rhs.recorded
-            && lhs.flow == rhs.flow && lhs.httpVersion == rhs.httpVersion
+            && lhs.flow == rhs.flow && lhs.httpVersion == rhs.httpVersion && lhs.maxTime == rhs.maxTime
     }
 }
 
@@ -430,6 +441,10 @@ public enum Assertion: Sendable, Equatable {
     case response(ResponseValue, Predicate)
     /// The request as built satisfies a check.
     case request(RequestCheck)
+    /// The exchange failed before a response was complete (refused, timed out, a deadline, a
+    /// TLS refusal), and its reason satisfies the check; a missing value is an exchange that
+    /// completed. With it, a failed exchange is what the request is meant to do.
+    case transportError(Predicate)
 }
 
 /// What one link of a validation error chain must be.

@@ -14,7 +14,24 @@ public enum SessionKey {
         case name, description, base, defaults, variables, environments
         /// A cookie file kept across runs (issue 18 §6).
         case cookies
+        /// The steps of a lesson (issue 20), in a lesson file.
+        case lesson
         case requests
+    }
+
+    /// `lesson:` at the top level.
+    public enum Lesson: String, Sendable, CaseIterable {
+        case title, summary, steps
+    }
+
+    /// One step of `steps:` in `lesson:`.
+    public enum LessonStep: String, Sendable, CaseIterable {
+        case title, text, request, goals, hints
+    }
+
+    /// One goal of a step besides its checks, which are `assert:`'s keys.
+    public enum LessonGoal: String, Sendable, CaseIterable {
+        case says
     }
 
     /// `cookies:` at the top level: the jar kept across runs.
@@ -91,6 +108,7 @@ public enum SessionKey {
         case delay
         case `repeat`
         case httpVersion = "http-version"
+        case maxTime = "max-time"
         case retryPolicy = "retry-policy"
         case recorded
     }
@@ -147,6 +165,7 @@ public enum SessionKey {
         case valid, errors
         case maxDuration = "max-duration"
         case request
+        case transportError = "transport-error"
     }
 
     /// `request:` in `assert:`: checks on the request as built, before it is sent.

@@ -30,6 +30,7 @@ struct SessionReader {
 
     func session() throws -> Session {
         var session = Session()
+        var lessonNode: Node?
         for (key, _, value) in try file.entries(of: file.root, SessionKey.TopLevel.self, in: "a session") {
             switch key {
             case .name: session.name = try text(value, "the session's name")
@@ -48,6 +49,7 @@ struct SessionReader {
                     case .file: session.cookieFile = try text(setting, "a cookie file's path (Netscape format, as curl -c writes), relative to the session file")
                     }
                 }
+            case .lesson: lessonNode = value
             case .requests:
                 guard let sequence = value.sequence else {
                     throw file.error(at: value, "expected a list of requests, each starting with '- method:'")
@@ -55,6 +57,8 @@ struct SessionReader {
                 session.requests = try sequence.map(request)
             }
         }
+        // The steps name requests, so they are read once every request is.
+        if let lessonNode { session.lesson = try lesson(lessonNode, requests: session.requests) }
         session.referenceLocations = references.sessionLocations
         return session
     }
@@ -134,6 +138,7 @@ struct SessionReader {
             case .delay: request.flow.delay = try number(value, .pause)
             case .repeat: request.flow.repeatCount = Int(try number(value, .repeats))
             case .httpVersion: request.httpVersion = try httpVersion(value)
+            case .maxTime: request.maxTime = try number(value, .maxTime)
             case .retryPolicy: request.retryPolicy = try retryPolicy(value)
             }
         }
@@ -390,6 +395,8 @@ struct SessionReader {
                 }))
             case .maxDuration:
                 assertions.append(.maxDuration(try number(value, .maxDuration)))
+            case .transportError:
+                assertions.append(.transportError(try predicate(value)))
             case .xpath:
                 for (expression, expressionNode, predicate) in try pairs(value, "a mapping of XPath expressions such as count(//item) to expected values") {
                     assertions.append(.xpath(try xpath(expression, at: expressionNode), try self.predicate(predicate)))
@@ -543,7 +550,7 @@ struct SessionReader {
         return scalar.string
     }
 
-    private func textList(_ node: Node, _ expected: String) throws -> [String] {
+    func textList(_ node: Node, _ expected: String) throws -> [String] {
         if node.scalar != nil { return [try text(node, expected)] }
         guard let sequence = node.sequence else { throw file.error(at: node, "expected \(expected)") }
         return try sequence.map { try text($0, expected) }

@@ -17,6 +17,7 @@ extension Session {
             pairs.append((.environments, .mapping(environments.map { ($0.key, YAMLValue(.dictionary($0.value))) })))
         }
         if let cookieFile { pairs.append((.cookies, .mapping([(SessionKey.Cookies.file.rawValue, .string(cookieFile))]))) }
+        if let lesson { pairs.append((.lesson, .mapping(lesson.yamlPairs()))) }
         pairs.append((.requests, .sequence(requests.map { .mapping($0.yamlPairs()) })))
         return YAMLWriter.write(.mapping(pairs.pairs))
     }
@@ -98,6 +99,7 @@ extension SavedRequest {
         if let value = flow.delay { pairs.append((.delay, .string(Assertion.durationText(value)))) }
         if let value = flow.repeatCount { pairs.append((.repeat, .literal(String(value)))) }
         if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
+        if let maxTime { pairs.append((.maxTime, .string(Assertion.durationText(maxTime)))) }
         if let retryPolicy { pairs.append((.retryPolicy, .mapping(retryPolicy.yamlPairs()))) }
         if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
         return pairs.pairs
@@ -214,6 +216,7 @@ extension Assertion {
                 pairs.append(.status, value)
             case .valid(let valid): pairs.append(.valid, .literal(valid ? "true" : "false"))
             case .maxDuration(let seconds): pairs.append(.maxDuration, .string(Self.durationText(seconds)))
+            case .transportError(let predicate): pairs.append(.transportError, predicate.yaml)
             case .errors(let expectations):
                 pairs.append(.errors, .sequence(expectations.map { expectation in
                     var part = KeyedPairs<SessionKey.ExpectedError>()

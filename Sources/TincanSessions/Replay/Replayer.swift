@@ -55,6 +55,9 @@ public struct RequestOutcome: Sendable {
     /// included; each `retry:` re-send is a send of its own, counted in ``attempts``.
     public var duration: Double = 0
     public var checks: [CheckResult] = []
+    /// Each assertion's own result, in the file's order: nil for one that was not judged (the
+    /// request was not built, or no response arrived: ``error`` says why).
+    public var assertionResults: [CheckResult?] = []
     /// Why the request could not be built or sent, when it could not.
     public var error: String?
     /// Values captured, in order.
@@ -176,7 +179,12 @@ public final class Replayer: Sendable {
         } catch {
             throw SessionError("base: \(error)")
         }
-        let security = session.defaults.security.resolvingPaths(in: directory)
+        let security: SecuritySettings
+        do {
+            security = try session.defaults.security.resolvingPaths(in: directory, expand: template.expand)
+        } catch {
+            throw SessionError("security: \(error)")
+        }
         do {
             return try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try security.policy(), scheduling: .transportLoop)
         } catch {
@@ -217,6 +225,7 @@ public final class Replayer: Sendable {
             taskOptions = try resolved.taskOptions(maximumBodyBytes: options.maximumBodyBytes)
         } catch {
             outcome.checks = requestChecks
+            outcome.assertionResults = Self.byAssertion(saved.assertions, requestChecks: requestChecks, response: nil)
             outcome.state = .failed
             outcome.error = "\(error)"
             return
@@ -234,6 +243,7 @@ public final class Replayer: Sendable {
             outcome.checks = requestChecks
             outcome.captures = []
             let evaluation = await send(request, options: taskOptions, saved: saved, template: template, manager: manager, outcome: &outcome)
+            outcome.assertionResults = Self.byAssertion(saved.assertions, requestChecks: requestChecks, response: evaluation?.byAssertion)
             // The request as built fails its checks every time: sending it again cannot help.
             guard flow.sendsAgain(after: attempt, failed: outcome.state == .failed, requestChecksPassed: requestPassed) else {
                 // Captured values are the response's text, used as they are: never expanded again.
@@ -261,7 +271,8 @@ public final class Replayer: Sendable {
         outcome.result = result
         outcome.duration = result.metrics.total.inSeconds
         outcome.status = result.response?.statusCode
-        if let error = result.transportError {
+        // A request whose checks expect a transport error is judged on it; any other fails by it.
+        if let error = result.transportError, !saved.assertions.contains(where: \.isTransportErrorCheck) {
             outcome.state = .failed
             outcome.error = "\(error)"
             return nil
@@ -271,6 +282,15 @@ public final class Replayer: Sendable {
         outcome.captures = evaluation.captures
         if !evaluation.passed { outcome.state = .failed }
         return evaluation
+    }
+
+    /// Each assertion's result in the file's order: the request's checks (given in their order)
+    /// where they stand, and the response's where a response was evaluated; nil for the rest.
+    static func byAssertion(_ assertions: [Assertion], requestChecks: [CheckResult], response: [CheckResult?]?) -> [CheckResult?] {
+        var requestResults = requestChecks.makeIterator()
+        return assertions.indices.map { index in
+            assertions[index].isRequestCheck ? requestResults.next() : response?[index]
+        }
     }
 
     /// Headers that change on every response, so they are neither recorded nor compared (the

@@ -17,15 +17,18 @@ struct RequestChecker {
             case .url(let predicate):
                 return result("request url", predicate, .string(request.url.string))
             case .query(let name, let predicate):
-                return result("request query \(name)", predicate, Self.queryFields(request.url.query).first { $0.name == name }.map { ParameterValue.string($0.value) })
+                let actual = Self.queryFields(request.url.query).first { $0.name == name }.map { ParameterValue.string($0.value) }
+                return result("request query \(name)", predicate, actual).hidingSecrets(of: name, actual: actual, predicate: predicate, template: template)
             case .header(let name, let predicate):
-                return result("request header \(name)", predicate, request.headers[name].map(ParameterValue.string))
+                let actual = request.headers[name].map(ParameterValue.string)
+                return result("request header \(name)", predicate, actual).hidingSecrets(of: name, actual: actual, predicate: predicate, template: template)
             case .body(let path, let predicate):
                 let name = "request body \(path.text)"
                 switch body {
                 case .success(let value):
                     let found = path.value(in: value)
                     return CheckResult(name: name, failure: path.tooMany(found) ?? failure(predicate, found, isNodeList: !path.isSingular))
+                        .hidingSecrets(of: path.lastKey ?? "", actual: found, predicate: predicate, template: template)
                 case .failure(let reason):
                     return CheckResult(name: name, failure: reason.description)
                 }

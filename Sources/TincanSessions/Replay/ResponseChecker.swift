@@ -93,12 +93,13 @@ struct ResponseChecker {
                 checks.append(CheckResult(name: "status \(text)", failure: failure))
             case .header(let name, let predicate):
                 let actual = result.response?.headers[name].map(ParameterValue.string)
-                checks.append(CheckResult(name: "header \(name)", failure: evaluate(predicate, actual)))
+                checks.append(CheckResult(name: "header \(name)", failure: evaluate(predicate, actual))
+                    .hidingSecrets(of: name, actual: actual, predicate: predicate, template: template))
             case .body(let path, let predicate):
                 let actual = bodyValue.flatMap(path.value(in:))
                 var failure = path.tooMany(actual) ?? evaluate(predicate, actual, isNodeList: !path.isSingular)
                 if failure != nil, bodyValue == nil { failure = CaptureFailure.bodyNotStructured(path).description }
-                checks.append(CheckResult(name: "body \(path.text)", failure: failure))
+                checks.append(CheckResult(name: "body \(path.text)", failure: failure).hidingSecrets(of: path.lastKey ?? "", actual: actual, predicate: predicate, template: template))
             case .valid(let expected):
                 let error = result.serialization?.error
                 let failure: String? = (error == nil) == expected ? nil
@@ -118,10 +119,20 @@ struct ResponseChecker {
                 checks.append(CheckResult(name: "xpath \(expression)", failure: failure))
             case .response(let fact, let predicate):
                 let name = if case .cookie(let cookie) = fact { "cookie \(cookie)" } else { fact.key }
-                checks.append(CheckResult(name: name, failure: evaluate(predicate, capture(.response(fact)))))
+                let found = capture(.response(fact))
+                var result = CheckResult(name: name, failure: evaluate(predicate, found))
+                if case .cookie(let cookie) = fact { result = result.hidingSecrets(of: cookie, actual: try? found.get(), predicate: predicate, template: template) }
+                checks.append(result)
             case .request:
                 // Checked on the request as built, before it is sent (RequestChecker).
                 break
+            case .transportError(let predicate):
+                let reason = result.transportError.map { ParameterValue.string("\($0)") }
+                var failure = evaluate(predicate, reason)
+                if failure != nil, reason == nil {
+                    failure = "the exchange completed\(status.map { " (status \($0))" } ?? ""), with no transport error"
+                }
+                checks.append(CheckResult(name: "transport-error", failure: failure))
             }
         }
         return checks

@@ -46,6 +46,13 @@ public struct ResponseEvaluation: Sendable {
 }
 
 extension Assertion {
+    /// Whether it expects (or rules out) a failed exchange: such a request is judged even when
+    /// no response came back.
+    public var isTransportErrorCheck: Bool {
+        if case .transportError = self { return true }
+        return false
+    }
+
     /// Whether it checks the request as built rather than the response.
     public var isRequestCheck: Bool {
         if case .request = self { return true }
@@ -61,4 +68,10 @@ public struct CheckResult: Sendable, Equatable {
     public var failure: String?
 
     public var passed: Bool { failure == nil }
+
+    /// Creates a result.
+    public init(name: String, failure: String?) {
+        self.name = name
+        self.failure = failure
+    }
 }

@@ -89,7 +89,7 @@ extension Session {
             draft.items.append(.file(field: try expand(part.field), path: try resolvePath(part.path), mimeType: part.type))
         }
         var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
-        resolved.security = defaults.security.resolvingPaths(in: directory)
+        resolved.security = try defaults.security.resolvingPaths(in: directory, expand: expand)
         do {
             resolved.options.proxy = try ProxySettings(proxy: defaults.proxy, noProxy: defaults.noProxy, environment: proxyEnvironment)
         } catch {
@@ -112,6 +112,7 @@ extension Session {
         resolved.draft.observed = properties
         if let redirects = saved.flow.redirectPolicy { resolved.options.redirects = redirects }
         resolved.options.httpVersion = saved.httpVersion ?? defaults.httpVersion ?? .automatic
+        resolved.options.deadline = saved.maxTime
         resolved.options.retryPolicy = (saved.retryPolicy ?? defaults.retryPolicy)?.policy
         if let download = saved.download { resolved.options.download = TaskOptions.Download(path: try resolvePath(download)) }
         if let upload = saved.upload {

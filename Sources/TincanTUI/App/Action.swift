@@ -9,6 +9,8 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
     case commandLine = "command-line", explain, received, compare, variables
     case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache
+    // Lessons (tincan learn)
+    case lessonNotes = "lesson-notes", nextStep = "next-step", previousStep = "previous-step", lessonHint = "lesson-hint"
     // Collection
     case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
     // Pickers (method, serializer)
@@ -75,6 +77,10 @@ public enum KeyBindings {
         KeyBinding([.alt("c")], .copyCurl, label: "curl", help: "Copy the request as a curl command (shown, and put on the clipboard)"),
         KeyBinding([.alt("j")], .cookieJar, label: "cookies", help: "List the cookie jar (values hidden until revealed); delete one cookie or all"),
         KeyBinding([.alt("m")], .cache, label: "cache", help: "List the response cache: URL, status, freshness left, validators; delete one or all"),
+        KeyBinding([.alt("l")], .lessonNotes, label: "notes", help: "In a lesson: show the step's notes and goals, or the wire preview again"),
+        KeyBinding([.alt("n")], .nextStep, label: "next step", help: "In a lesson: go to the next step (unlocked once every goal of this one passes)"),
+        KeyBinding([.alt("b")], .previousStep, label: "step back", help: "In a lesson: go back to the previous step"),
+        KeyBinding([.alt("t")], .lessonHint, label: "hint", help: "In a lesson: show the step's next hint"),
         KeyBinding([.alt("z")], .toggleWrap, label: "wrap", help: "Wrap long lines in the preview and response boxes, or cut them at the edge again"),
 
         KeyBinding([KeyEvent(.enter)], .openRequest, label: "open", help: "Load the request into the editor", scope: Scope.collection.rawValue, inFooter: true),

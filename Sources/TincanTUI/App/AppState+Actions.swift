@@ -119,6 +119,7 @@ extension AppState {
         case .resetProperty: resetProperty(PropertyRow.allCases[propertyList.selected])
         case .applyBody: applyBody()
         case .toggleWrap: toggleWrap()
+        case .lessonNotes, .nextStep, .previousStep, .lessonHint: performLesson(action)
         case .cookieJar: return openCookieJar()
         case .cache: return openCache()
         case .viewInPager: return viewBody(in: .pager)

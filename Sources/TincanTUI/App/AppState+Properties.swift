@@ -38,7 +38,7 @@ extension AppState {
             mode = .modal(.prompt(Prompt(.clientCertificate, title: "Client certificate (for the session)", question: "PEM file, relative to the session file; empty for none", text: workspace.session.defaults.tls.certificate ?? "")))
         case .clientKey:
             mode = .modal(.prompt(Prompt(.clientKey, title: "Client key (for the session)", question: "PEM file; empty when the cert file holds the key. Passphrase: TINCAN_KEY_PASSPHRASE", text: workspace.session.defaults.tls.key ?? "")))
-        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .pollRetry, .retryInterval, .delay, .repeatCount:
+        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .maxTime, .pollRetry, .retryInterval, .delay, .repeatCount:
             break
         case .retries:
             mode = .modal(.prompt(Prompt(.retries, title: "Retries (for the session)", question: "How many times a 503, 429 or refused connection is retried (0 to 100); empty for none",
@@ -68,7 +68,7 @@ extension AppState {
         case .clientCertificate: workspace.session.defaults.tls = ClientCertificateSettings()
         case .clientKey: workspace.session.defaults.tls.key = nil
         case .retries: workspace.session.defaults.retryPolicy = nil
-        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .pollRetry, .retryInterval, .delay, .repeatCount: break
+        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .maxTime, .pollRetry, .retryInterval, .delay, .repeatCount: break
         }
     }
 

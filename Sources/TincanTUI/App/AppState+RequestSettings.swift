@@ -8,6 +8,8 @@ public enum RequestSettingRow: Sendable, Equatable {
     case acceptTypes
     /// `max-redirects:`.
     case maxRedirects
+    /// `max-time:`: the whole exchange's deadline.
+    case maxTime
     /// `retry:`: sends while the checks fail.
     case retry
     /// `retry-interval:`.
@@ -19,7 +21,7 @@ public enum RequestSettingRow: Sendable, Equatable {
 }
 
 /// The Props tab's rows for the selected request's own settings: the accepted content types,
-/// redirects, the HTTP version and the flow keys (`retry:`, `retry-interval:`, `delay:`,
+/// redirects, the HTTP version, the deadline and the flow keys (`retry:`, `retry-interval:`, `delay:`,
 /// `repeat:`). Each is read with the session reader's range, so a value the file would refuse
 /// is refused here with the same words.
 extension AppState {
@@ -44,6 +46,8 @@ extension AppState {
         case .httpVersion:
             mode = .modal(.picker(Picker(.httpVersion, title: "HTTP version (this request)", options: HTTPVersionPreference.allCases.map(\.rawValue),
                                          selected: (request.httpVersion ?? workspace.session.defaults.httpVersion ?? .automatic).rawValue)))
+        case .maxTime:
+            promptRequestSetting(.maxTime, "Deadline of the whole exchange", "500ms, 2s or seconds, 0.001 to 2147483 (max-time:); empty for none", request.maxTime.map(Assertion.durationText) ?? "")
         case .pollRetry:
             promptRequestSetting(.retry, "Retry while the checks fail", "Sends after the first, 0 to 10000 (retry:); empty for none", flow.retry.map(String.init) ?? "")
         case .retryInterval:
@@ -77,6 +81,9 @@ extension AppState {
                     return "this request does not follow redirects (follow redirects: no), so it follows none; turn that on first"
                 }
                 editSelectedRequest { $0.flow.maxRedirects = maximum }
+            case .maxTime:
+                let deadline = trimmed.isEmpty ? nil : try NumericRange.maxTime.value(parsing: trimmed)
+                editSelectedRequest { $0.maxTime = deadline }
             case .retry:
                 let retry = trimmed.isEmpty ? nil : try NumericRange.pollingRetries.integer(parsing: trimmed)
                 editSelectedRequest { $0.flow.retry = retry }
@@ -112,6 +119,7 @@ extension AppState {
             case .followRedirects: request.flow.followRedirects = nil
             case .maxRedirects: request.flow.maxRedirects = nil
             case .httpVersion: request.httpVersion = nil
+            case .maxTime: request.maxTime = nil
             case .pollRetry: request.flow.retry = nil
             case .retryInterval: request.flow.retryInterval = nil
             case .delay: request.flow.delay = nil
@@ -131,6 +139,7 @@ extension AppState {
         case .followRedirects: return flow.followRedirects ?? true ? "yes" : "no"
         case .maxRedirects: return flow.followRedirects == false ? "0 (not followed)" : String(flow.maxRedirects ?? 10)
         case .httpVersion: return (request.httpVersion ?? workspace.session.defaults.httpVersion ?? .automatic).rawValue
+        case .maxTime: return request.maxTime.map { ParameterValue.format($0) + " s" } ?? "none (the idle timeout only)"
         case .pollRetry: return flow.retry.map { "\($0), every \(ParameterValue.format(flow.pauseBeforeResend)) s" } ?? "no"
         case .retryInterval: return ParameterValue.format(flow.pauseBeforeResend) + " s"
         case .delay: return flow.delay.map { ParameterValue.format($0) + " s" } ?? "none"

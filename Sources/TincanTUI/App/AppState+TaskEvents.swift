@@ -35,12 +35,13 @@ extension AppState {
         keepSnapshot(of: current, result: result)
         // Captured values change what later requests resolve to.
         refreshPreview()
+        effects += judgeLessonSend(current, result: result)
         return effects + continueFlow(failed: failed)
     }
 
     /// The status line after a send whose saved request has assertions or captures.
     private static func summary(_ result: TaskResult, checks: [CheckResult], captures: [String]) -> StatusMessage {
-        let status = result.response.map { "\($0.statusCode)" } ?? "no response"
+        let status = result.response.map { "\(String($0.statusCode))" } ?? result.transportError.map { "Failed (\($0))" } ?? "no response"
         let time = String(format: "%.1f ms", result.metrics.total.inSeconds * 1000)
         let captured = captures.isEmpty ? "" : " · captured \(captures.joined(separator: ", "))"
         if let failed = checks.first(where: { !$0.passed }) {

@@ -52,6 +52,9 @@ extension AppState {
         case let .historyFailed(reason):
             recordsHistory = false
             status = StatusMessage("History is off for this run: \(reason)", .warning)
+        case let .lessonProgressFailed(reason):
+            lesson?.context.progressProblem = reason
+            status = StatusMessage("Progress is not saved this time: \(reason)", .warning)
         case let .cookieFileFailed(reason):
             status = StatusMessage("Cookies: \(reason)", .warning)
         case .quit:
@@ -59,7 +62,10 @@ extension AppState {
         case let .receivedFetched(id, outcome):
             receivedFetched(id, outcome)
         }
-        if requestMayChange { refreshPreview() }
+        if requestMayChange {
+            refreshPreview()
+            effects += refreshLessonGoals()
+        }
         return effects + fetchReceivedIfNeeded()
     }
 }

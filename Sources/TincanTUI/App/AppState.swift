@@ -55,6 +55,8 @@ public enum ResponseView: String, Sendable, CaseIterable, Hashable {
 /// What the preview box shows.
 public enum PreviewView: String, Sendable, CaseIterable, Hashable {
     case wire = "Preview", explain = "Explain", received = "Received"
+    /// A lesson's step: its text, goals and hints (only while a lesson is open).
+    case notes = "Notes"
 }
 
 /// One row of the headers table.
@@ -202,6 +204,8 @@ public struct AppState: Sendable {
     /// Seconds since the app started, as of the last message.
     public var now: Double = 0
     public var exchange: Exchange?
+    /// The lesson open (`tincan learn`), or nil.
+    public var lesson: LessonState?
     public var nextExchangeID = 1
     /// Whether the run is over: set by ``update(_:)`` when the user quits or a signal asks to stop
     /// (``Message/quit``); the runner's loop ends on it.
@@ -277,6 +281,20 @@ public struct AppState: Sendable {
         let bounds = previewScrollBounds()
         previewScroll.clamp(contentHeight: bounds.contentHeight, viewport: bounds.viewport)
     }
+}
+
+extension AppState {
+    /// The preview box's views now: Notes only while a lesson is open.
+    var previewViews: [PreviewView] {
+        PreviewView.allCases.filter { $0 != .notes || (lesson != nil && !showsNotesColumn) }
+    }
+
+    /// Whether a lesson's notes have a column of their own, on a screen wide enough, rather than
+    /// a view in the preview box.
+    var showsNotesColumn: Bool { lesson != nil && width >= 100 && !showsZoomed }
+
+    /// The view the preview box shows: the Notes move to their column on a wide screen.
+    var shownPreviewView: PreviewView { previewView == .notes && showsNotesColumn ? .wire : previewView }
 }
 
 /// The request preview: the built request and its wire text, or the error that stopped the build.

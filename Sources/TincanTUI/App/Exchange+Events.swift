@@ -52,7 +52,8 @@ extension Exchange {
             validation = Explanation.validation(of: response, data: result.data, request: result.request, serializer: responseSerializer, serialization: serialization)
         }
         var evaluation: ResponseEvaluation?
-        if let saved, let template, result.transportError == nil, !saved.assertions.isEmpty || !saved.captures.isEmpty {
+        if let saved, let template, result.transportError == nil || saved.assertions.contains(where: \.isTransportErrorCheck),
+           !saved.assertions.isEmpty || !saved.captures.isEmpty {
             let evaluated = ResponseEvaluation(saved, result: result, template: template)
             checks = evaluated.checks
             evaluation = evaluated

@@ -27,6 +27,8 @@ public enum Message: Sendable {
     case historyFailed(String)
     /// The opened session's cookie file could not be read or saved (issue 18 §6).
     case cookieFileFailed(String)
+    /// The lesson progress file could not be written.
+    case lessonProgressFailed(String)
     /// Leave now, asking nothing: a signal (SIGINT, SIGTERM, SIGHUP) asked the app to stop.
     case quit
     /// The demo server's record of send `exchange`'s request, or why it could not be read.
@@ -49,6 +51,8 @@ public enum Effect: Sendable {
     case copyToClipboard(String)
     /// Append an entry to the history file.
     case recordHistory(HistoryEntry)
+    /// Save the learner's progress through the lessons.
+    case saveLessonProgress(LessonProgress, path: String)
     /// Append a command line (secrets already hidden) to the command history file.
     case recordCommand(String)
     /// Stop the process for job control (ctrl+z).

@@ -27,6 +27,8 @@ public struct Startup: Sendable {
     public var commandHistory: [String]
     /// The multipart boundary, used by the preview and the send alike.
     public var boundary: String
+    /// The lesson to open (`tincan learn`): the workspace's `lesson:` block, with the learner's progress.
+    public var lesson: LessonContext?
 
     /// Creates a startup; only the demo server's URL and the settings are needed for the welcome request.
     public init(demoServerURL: String, settings: TUISettings, workspace: Workspace? = nil, fileExists: Bool = true, demo: Bool = false,
@@ -63,6 +65,7 @@ extension AppState {
             status = StatusMessage(startup.fileExists
                 ? "\(path): \(count) request\(count == 1 ? "" : "s"). enter loads one, ctrl+r sends, F6 saves."
                 : "New session \(path): created on the first save (F6).")
+            if let lesson = startup.lesson { startLesson(lesson) }
         }
         history = startup.history
         recordsHistory = startup.recordsHistory

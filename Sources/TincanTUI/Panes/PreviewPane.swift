@@ -5,7 +5,7 @@ import TincanCore
 enum PreviewPane {
     static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ scroll: inout ScrollState) {
         let theme = state.theme
-        let inside = Renderer.box(&buffer, rect, titles: PreviewView.allCases.map(\.rawValue), active: PreviewView.allCases.firstIndex(of: state.previewView), focused: state.focus == .preview, theme: theme)
+        let inside = Renderer.box(&buffer, rect, titles: state.previewViews.map(\.rawValue), active: state.previewViews.firstIndex(of: state.shownPreviewView), focused: state.focus == .preview, theme: theme)
         guard !inside.isEmpty else { return }
         let lines = state.previewBoxRows(width: rect.width)
         Renderer.drawLines(&buffer, lines, in: inside, scroll: &scroll, theme: theme)

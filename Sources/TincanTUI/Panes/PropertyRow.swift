@@ -14,13 +14,13 @@ enum PropertyRow: CaseIterable {
     /// The session's retry policy (`defaults:` `retry-policy:`).
     case retries
     /// The selected request's own settings (`follow-redirects:`, `max-redirects:`,
-    /// `http-version:`, `retry:`, `retry-interval:`, `delay:`, `repeat:`).
-    case followRedirects, maxRedirects, httpVersion, pollRetry, retryInterval, delay, repeatCount
+    /// `http-version:`, `max-time:`, `retry:`, `retry-interval:`, `delay:`, `repeat:`).
+    case followRedirects, maxRedirects, httpVersion, maxTime, pollRetry, retryInterval, delay, repeatCount
 
     /// Whether it edits the selected request's own setting (``AppState/changeRequestSetting(_:)``).
     var isRequestSetting: Bool {
         switch self {
-        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .pollRetry, .retryInterval, .delay, .repeatCount: true
+        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .maxTime, .pollRetry, .retryInterval, .delay, .repeatCount: true
         default: false
         }
     }
@@ -44,6 +44,7 @@ enum PropertyRow: CaseIterable {
         case .followRedirects: "follow redirects"
         case .maxRedirects: "max redirects"
         case .httpVersion: "http version"
+        case .maxTime: "max time"
         case .pollRetry: "retry on failure"
         case .retryInterval: "retry interval"
         case .delay: "delay"
@@ -94,7 +95,7 @@ enum PropertyRow: CaseIterable {
             let tls = state.workspace.session.defaults.tls
             return tls.key ?? (tls.certificate == nil ? "none" : "in the cert file")
         case .retries: return state.retriesText
-        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .pollRetry, .retryInterval, .delay, .repeatCount: return state.requestSettingText(self)
+        case .acceptTypes, .followRedirects, .maxRedirects, .httpVersion, .maxTime, .pollRetry, .retryInterval, .delay, .repeatCount: return state.requestSettingText(self)
         }
     }
 

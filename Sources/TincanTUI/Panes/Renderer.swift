@@ -26,6 +26,7 @@ public enum Renderer {
         drawTitle(&buffer, layout.title, state)
         drawFields(&buffer, layout, state, &widgets)
         if let box = layout.collectionBox { CollectionPane.draw(&buffer, box, state, &widgets.collection) }
+        if let box = layout.notesBox, let lesson = state.lesson { NotesPane.draw(&buffer, box, lesson, theme: theme) }
         if let box = layout.requestBox { RequestPanes.draw(&buffer, box, state, &widgets) }
         if let box = layout.previewBox { PreviewPane.draw(&buffer, box, state, &widgets.preview) }
         if let box = layout.responseBox { ResponsePane.draw(&buffer, box, state, &widgets) }

@@ -18,6 +18,8 @@ struct ScreenLayout {
     var baseField: Rect
     var urlField: Rect
     var collectionBox: Rect?
+    /// A lesson's notes, in a column of their own on a wide screen.
+    var notesBox: Rect?
     var requestBox: Rect?
     var previewBox: Rect?
     var responseBox: Rect?
@@ -58,18 +60,24 @@ struct ScreenLayout {
         } else {
             // The collection is a column of its own on a wide screen; on a narrow one it takes
             // the request box's place while it has the focus.
-            if state.workspace.showsCollection, main.width >= 100 {
+            if state.showsNotesColumn {
+                // A lesson's notes take the collection's place, wider: they are read all along.
+                let sides = main.split(.horizontal, [.percent(38), .fill])
+                notesBox = sides[0]
+                main = sides[1]
+            } else if state.workspace.showsCollection, main.width >= 100 {
                 let sides = main.split(.horizontal, [.fixed(min(36, main.width / 4)), .fill])
                 collectionBox = sides[0]
                 main = sides[1]
             }
             let columns = main.split(.horizontal, [.percent(main.width >= 100 ? 38 : 44), .fill])
-            if state.workspace.showsCollection, collectionBox == nil, state.focus == .collection {
+            if state.workspace.showsCollection, collectionBox == nil, notesBox == nil, state.focus == .collection {
                 collectionBox = columns[0]
             } else {
                 requestBox = columns[0]
             }
-            let right = columns[1].split(.vertical, [.percent(42), .fill])
+            // A lesson's notes are read more than the response: they take more of the column.
+            let right = columns[1].split(.vertical, [.percent(state.shownPreviewView == .notes ? 62 : 42), .fill])
             previewBox = right[0]
             responseBox = right[1]
         }
@@ -89,7 +97,7 @@ struct ScreenLayout {
         }
         if let previewBox {
             hits.add(previewBox, .pane(.preview))
-            for (view, range) in zip(PreviewView.allCases, Self.tabRanges(PreviewView.allCases.map(\.rawValue), startingAt: previewBox.x + 2, width: previewBox.width - 4)) {
+            for (view, range) in zip(state.previewViews, Self.tabRanges(state.previewViews.map(\.rawValue), startingAt: previewBox.x + 2, width: previewBox.width - 4)) {
                 hits.add(Rect(x: range.lowerBound, y: previewBox.y, width: range.count, height: 1), .previewView(view))
             }
         }

@@ -102,6 +102,12 @@ public final class AppRunner: Sendable {
                     } catch {
                         _ = state.update(.historyFailed(error.description))
                     }
+                case let .saveLessonProgress(progress, path):
+                    do {
+                        try progress.save(path: path)
+                    } catch {
+                        _ = state.update(.lessonProgressFailed(error.description))
+                    }
                 case let .recordCommand(line):
                     do {
                         try commands?.append(line)

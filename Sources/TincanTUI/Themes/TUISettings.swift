@@ -26,11 +26,7 @@ public struct TUISettings: Sendable {
 
     /// The directory Tincan's configuration lives in.
     public static func configDirectory(environment: [String: String] = ProcessEnvironment.values) -> String {
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            return (xdg as NSString).appendingPathComponent("tincan")
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(".config/tincan")
+        XDGDirectory.config.tincanFolder(environment: environment)
     }
 
     /// Loads the settings.

@@ -1,0 +1,172 @@
+import TerminalUI
+import TincanCore
+import TincanSessions
+
+/// A lesson open in the TUI (issue 20 §1): the Notes view shows the step, its goals tick as the
+/// request is edited (request checks, judged on the preview) and sent (response checks, judged
+/// on the step's request as sent), and the next step unlocks once every goal passes.
+extension AppState {
+    /// Opens the workspace's lesson at the first step not passed, with its request loaded and
+    /// the Notes view showing.
+    public mutating func startLesson(_ context: LessonContext) {
+        guard let lesson = workspace.session.lesson else { return }
+        var state = LessonState(lesson: lesson, context: context)
+        if let entry = context.progress.lessons[context.key], entry.stepCount == lesson.steps.count {
+            state.passed = entry.passedSteps
+        }
+        self.lesson = state
+        previewView = .notes
+        showLessonStep(state.lastUnlocked)
+        if let problem = context.progressProblem {
+            status = StatusMessage("Progress is not saved this time: \(problem)", .warning)
+        }
+    }
+
+    /// Shows step `index`: its request loaded, its hints hidden, its goals judged afresh.
+    mutating func showLessonStep(_ index: Int) {
+        guard var state = lesson, state.lesson.steps.indices.contains(index) else { return }
+        state.step = index
+        state.hintsShown = 0
+        state.lastSend = nil
+        lesson = state
+        previewView = .notes
+        previewScroll = ScrollState()
+        loadRequest(state.current.requestIndex)
+        focus = .url
+        refreshPreview()
+        let step = state.current
+        status = StatusMessage("Step \(index + 1) of \(state.lesson.steps.count): \(step.title). \(Self.lessonKeysHint(state))")
+    }
+
+    /// Performs a lesson key.
+    mutating func performLesson(_ action: Action) {
+        guard var state = lesson else {
+            status = StatusMessage("No lesson is open: tincan learn lists the lessons.", .warning)
+            return
+        }
+        switch action {
+        case .lessonNotes:
+            guard !showsNotesColumn else {
+                status = StatusMessage("The notes are in the column on the left while the screen is wide enough.")
+                return
+            }
+            previewView = previewView == .notes ? .wire : .notes
+            previewScroll = ScrollState()
+            refreshPreview()
+        case .nextStep:
+            let next = state.step + 1
+            guard next < state.lesson.steps.count else {
+                status = StatusMessage(state.isComplete ? "That was the last step: the lesson is done." : "This is the last step.", .info)
+                return
+            }
+            guard next <= state.lastUnlocked else {
+                status = StatusMessage("Step \(next + 1) unlocks when every goal of step \(state.step + 1) passes (\(Self.goalCount(state)) so far).", .warning)
+                return
+            }
+            showLessonStep(next)
+        case .previousStep:
+            guard state.step > 0 else {
+                status = StatusMessage("This is the first step.", .info)
+                return
+            }
+            showLessonStep(state.step - 1)
+        case .lessonHint:
+            let hints = state.current.hints
+            guard !hints.isEmpty else {
+                status = StatusMessage("This step has no hints: read the goals, and the Explain view (F9).", .info)
+                return
+            }
+            guard state.hintsShown < hints.count else {
+                status = StatusMessage("Every hint of this step is shown.", .info)
+                return
+            }
+            state.hintsShown += 1
+            lesson = state
+            previewView = .notes
+            status = StatusMessage("Hint \(state.hintsShown) of \(hints.count) is in the Notes.")
+        default:
+            break
+        }
+    }
+
+    static func lessonKeysHint(_ state: LessonState) -> String {
+        "alt+l notes, alt+t a hint, alt+n next step."
+    }
+
+    static func goalCount(_ state: LessonState) -> String {
+        "\(state.goals.count(where: \.passed)) of \(state.goals.count) goals"
+    }
+
+    /// The step's assertions, goal after goal: what ``GoalResult/results(of:checks:unjudged:)`` splits back.
+    private var lessonAssertions: [Assertion] { lesson?.current.goals.flatMap(\.assertions) ?? [] }
+
+    /// Judges the shown step's goals after the preview changed: request checks on the request as
+    /// built now, response checks as the step's last send left them. A step whose goals are all
+    /// on the request passes here.
+    mutating func refreshLessonGoals() -> [Effect] {
+        guard var state = lesson else { return [] }
+        let assertions = lessonAssertions
+        var live: [CheckResult?] = Array(repeating: nil, count: assertions.count)
+        var unjudged: String?
+        if workspace.selected != state.current.requestIndex {
+            unjudged = "the step's request is not the one in the editor"
+        } else if case let .request(request, _) = preview, let template = try? workspace.template() {
+            var saved = SavedRequest(url: "")
+            saved.assertions = assertions
+            var requestChecks = ResponseEvaluation.requestChecks(saved, request: request, template: template).makeIterator()
+            for index in assertions.indices where assertions[index].isRequestCheck { live[index] = requestChecks.next() }
+        } else if case let .error(reason) = preview {
+            unjudged = "the request cannot be built: \(reason)"
+        }
+        if let last = state.lastSend {
+            for index in assertions.indices where !assertions[index].isRequestCheck && last.checks.indices.contains(index) { live[index] = last.checks[index] }
+        }
+        state.goals = GoalResult.results(of: state.current.goals, checks: live, unjudged: unjudged)
+        lesson = state
+        // A step of request goals only passes as the request is built.
+        guard state.current.goals.allSatisfy(\.isOnRequest), state.goals.allSatisfy(\.passed) else { return [] }
+        return passLessonStep()
+    }
+
+    /// Judges the shown step's goals on a send of its request: request checks on the request as
+    /// sent, response checks on the response. The step passes when this send passes them all.
+    mutating func judgeLessonSend(_ exchange: Exchange, result: TaskResult) -> [Effect] {
+        guard var state = lesson, exchange.requestIndex == state.current.requestIndex, let template = exchange.template else { return [] }
+        let assertions = lessonAssertions
+        var saved = exchange.saved ?? SavedRequest(url: "")
+        saved.assertions = assertions
+        saved.captures = [:]
+        var checks: [CheckResult?] = Array(repeating: nil, count: assertions.count)
+        var requestChecks = ResponseEvaluation.requestChecks(saved, request: exchange.request, template: template).makeIterator()
+        for index in assertions.indices where assertions[index].isRequestCheck { checks[index] = requestChecks.next() }
+        // Judged even when the exchange failed: a goal may expect it to (transport-error).
+        let evaluation = ResponseEvaluation(saved, result: result, template: template)
+        for index in assertions.indices where !assertions[index].isRequestCheck { checks[index] = evaluation.byAssertion[index] }
+        let passedAll = checks.allSatisfy { $0?.passed == true }
+        state.lastSend = (checks, passedAll)
+        lesson = state
+        _ = refreshLessonGoals()
+        if !passedAll, let transportError = result.transportError, var judged = lesson {
+            judged.goals = GoalResult.results(of: judged.current.goals, checks: judged.goals.flatMap(\.checks), unjudged: "the send failed: \(transportError)")
+            lesson = judged
+        }
+        return passedAll ? passLessonStep() : []
+    }
+
+    /// Marks the shown step passed, unlocks the next and saves the learner's progress.
+    private mutating func passLessonStep() -> [Effect] {
+        guard var state = lesson, !state.passed.contains(state.step) else { return [] }
+        state.passed.insert(state.step)
+        lesson = state
+        let total = state.lesson.steps.count
+        if state.isComplete {
+            status = StatusMessage("✓ Step \(state.step + 1) done, and with it the lesson: every step of “\(state.lesson.title)” passes.", .success)
+        } else if state.step + 1 < total {
+            status = StatusMessage("✓ Step \(state.step + 1) done: step \(state.step + 2) is unlocked (alt+n).", .success)
+        } else {
+            status = StatusMessage("✓ Step \(state.step + 1) done; step \(state.lastUnlocked + 1) is still open.", .success)
+        }
+        guard let path = state.context.progressPath, state.context.progressProblem == nil else { return [] }
+        return [.saveLessonProgress(state.progress, path: path)]
+    }
+}

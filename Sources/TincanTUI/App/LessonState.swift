@@ -1,0 +1,60 @@
+import TincanSessions
+
+/// How a lesson is opened (`tincan learn`): where progress is kept, and what is known already.
+public struct LessonContext: Sendable {
+    /// The lesson's key in the progress file (``LessonProgress/key(builtinName:path:)``).
+    public var key: String
+    /// The progress file, or nil to keep progress for this run only.
+    public var progressPath: String?
+    /// The learner's progress as read.
+    public var progress: LessonProgress
+    /// Why the progress file could not be read (it is then not written either).
+    public var progressProblem: String?
+
+    /// Creates a context.
+    public init(key: String, progressPath: String?, progress: LessonProgress = LessonProgress(), progressProblem: String? = nil) {
+        self.key = key
+        self.progressPath = progressPath
+        self.progress = progress
+        self.progressProblem = progressProblem
+    }
+}
+
+/// A lesson open in the TUI: the step shown, its goals as judged now, the hints shown, and the
+/// learner's progress.
+public struct LessonState: Sendable {
+    /// The lesson.
+    public var lesson: Lesson
+    /// The step shown, from 0.
+    public var step = 0
+    /// The steps passed.
+    public var passed: Set<Int> = []
+    /// The shown step's goals: request checks judged on the preview as it stands, response
+    /// checks on the step's last send (pending until one).
+    public var goals: [GoalResult] = []
+    /// The response checks' results from the step's last send, by goal, and whether that send
+    /// passed every goal (request checks judged on the request sent).
+    var lastSend: (checks: [CheckResult?], passedAll: Bool)?
+    /// How many of the step's hints are shown.
+    public var hintsShown = 0
+    /// Where progress is kept.
+    public var context: LessonContext
+
+    /// The shown step.
+    public var current: LessonStep { lesson.steps[step] }
+
+    /// The last step the learner may open: the first not passed (every step before it passed).
+    public var lastUnlocked: Int {
+        (0..<lesson.steps.count).first { !passed.contains($0) } ?? lesson.steps.count - 1
+    }
+
+    /// Whether every step is passed.
+    public var isComplete: Bool { passed.count >= lesson.steps.count && (0..<lesson.steps.count).allSatisfy(passed.contains) }
+
+    /// The progress to save: this lesson's entry replaced.
+    var progress: LessonProgress {
+        var progress = context.progress
+        progress.lessons[context.key] = LessonProgress.Entry(passedSteps: passed, stepCount: lesson.steps.count)
+        return progress
+    }
+}

@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import TincanCore
+import TincanDemoServer
+import TincanSessions
+
+/// `tincan learn`: the lessons (issue 20). With no lesson, the built-in lessons and the
+/// learner's progress; with one, the lesson in the TUI; with `--check`, lessons and solutions
+/// checked headless.
+struct LearnCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "learn",
+        abstract: "Learn how an HTTP client builds a request, in lessons checked live against the demo server.",
+        discussion: """
+        With no LESSON, lists the built-in lessons and your progress. LESSON is a lesson file, or a built-in \
+        lesson's name or number (tincan learn 1). A built-in lesson saves to NAME.tincan.yaml in the current \
+        folder, and is opened from there once that file exists.
+        With --check, checks lesson files, solutions, or a folder of lessons with their solutions in \
+        solutions/ (a lesson as shipped must fail, its solution pass), and exits 0 only when all is as expected.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A lesson file, or a built-in lesson's name or number; with --check, files or folders.", valueName: "LESSON"))
+    var lessons: [String] = []
+
+    @Flag(help: "Check each lesson headless: exit 0 only when every goal of every step passes (a folder: lessons fail, solutions pass).")
+    var check = false
+
+    @Flag(help: "Print the lesson list as JSON.")
+    var json = false
+
+    @OptionGroup var display: TUIOptions
+
+    func run() async throws {
+        StandardOutput.ignoreClosedPipeSignal()
+        if check {
+            guard !lessons.isEmpty else { throw CLIFailure.badInput("--check needs a lesson file or a folder of lessons") }
+            try await LessonChecks(paths: lessons).run()
+            return
+        }
+        switch lessons.count {
+        case 0: try list()
+        case 1: try await open(lessons[0])
+        default: throw CLIFailure.badInput("give one lesson to open, not \(lessons.count) (--check takes several)")
+        }
+    }
+
+    /// Prints the built-in lessons with the learner's progress.
+    private func list() throws {
+        let path = LessonProgress.defaultPath()
+        var problem: String?
+        let progress: LessonProgress
+        do {
+            progress = try LessonProgress.load(path: path)
+        } catch {
+            progress = LessonProgress()
+            problem = "\(error)"
+        }
+        var rows: [(name: String, title: String, summary: String?, done: Int, steps: Int)] = []
+        for lesson in BuiltinLessons.all {
+            let session: Session
+            do {
+                session = try Session.parse(lesson.text, path: "built-in lesson \(lesson.name)")
+            } catch {
+                throw CLIFailure(message: "error: \(error)", exitCode: .badInput)
+            }
+            let steps = session.lesson?.steps.count ?? 0
+            let entry = progress.lessons[lesson.name]
+            rows.append((lesson.name, session.lesson?.title ?? session.name ?? lesson.name, session.lesson?.summary, entry.map { $0.passedSteps.count { $0 < steps } } ?? 0, steps))
+        }
+        if json {
+            let value = ParameterValue.dictionary([
+                "progress": .string(path),
+                "lessons": .array(rows.map { row in
+                    .dictionary(["name": .string(row.name), "title": .string(row.title), "summary": row.summary.map(ParameterValue.string) ?? .null,
+                                 "steps": .integer(Int64(row.steps)), "passed": .integer(Int64(row.done))])
+                }),
+            ])
+            try StandardOutput.print(JSONWriter.string(value, indent: 2) + "\n")
+            return
+        }
+        var text = "Lessons (open one with: tincan learn NUMBER)\n"
+        let nameWidth = rows.map(\.name.count).max() ?? 0
+        let titleWidth = rows.map(\.title.count).max() ?? 0
+        for row in rows {
+            let state = row.done >= row.steps && row.steps > 0 ? "✓ done" : row.done > 0 ? "\(row.done)/\(row.steps) steps" : "\(row.steps) steps"
+            text += "  \(row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(row.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0))  \(state)\n"
+        }
+        text += "Progress is kept in \(path)\n"
+        try StandardOutput.print(text)
+        if let problem { StandardError.print("warning: \(problem)\n") }
+    }
+
+    /// Opens a lesson in the TUI.
+    private func open(_ name: String) async throws {
+        let lesson = try LessonSource(name)
+        try await TUICommand.openLesson(lesson, display: display)
+    }
+}
+
+/// Where a lesson comes from: a file, or a built-in lesson (saved to the current folder).
+struct LessonSource {
+    /// The file that edits are saved to.
+    var path: String
+    /// The lesson's session, with its `lesson:` block.
+    var session: Session
+    /// The built-in lesson's name, or nil for a lesson file.
+    var builtinName: String?
+    /// Whether `path` exists (a built-in lesson not saved yet does not).
+    var fileExists: Bool
+    /// The folder of the files the lesson sends (`{{lesson-files}}`): the pack's `files/`, or for
+    /// a built-in lesson a private folder they are written to, removed by ``removeFiles()``.
+    var filesFolder: String
+
+    /// The variables a lesson reads its files from.
+    var variables: [String: String] { ["lesson-files": filesFolder] }
+
+    /// The `files/` folder of the lesson file at `path`: beside it, or beside the folder it is in
+    /// (a solution in `solutions/`).
+    static func filesFolder(forLessonAt path: String) -> String {
+        // Absolute: the lesson's own paths are read relative to its folder.
+        let folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        let beside = folder.appendingPathComponent("files").path
+        let above = folder.deletingLastPathComponent().appendingPathComponent("files").path
+        return !FileManager.default.fileExists(atPath: beside) && FileManager.default.fileExists(atPath: above) ? above : beside
+    }
+
+    /// Removes the folder a built-in lesson's files were written to.
+    func removeFiles() {
+        guard builtinName != nil else { return }
+        try? FileManager.default.removeItem(atPath: filesFolder)
+    }
+
+    /// The lesson `name` names: a file when one exists there, else a built-in lesson.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) for a file that is not a lesson, or no lesson of that name.
+    init(_ name: String) throws {
+        if FileManager.default.fileExists(atPath: name) {
+            path = name
+            builtinName = nil
+            fileExists = true
+            filesFolder = Self.filesFolder(forLessonAt: name)
+            do {
+                session = try Session.load(path: name)
+            } catch {
+                throw CLIFailure.badInput("\(error)")
+            }
+        } else if let builtin = BuiltinLessons.named(name) {
+            builtinName = builtin.name
+            path = builtin.name + BuiltinLessons.suffix
+            filesFolder = ""
+            fileExists = FileManager.default.fileExists(atPath: path)
+            do {
+                session = fileExists ? try Session.load(path: path) : try Session.parse(builtin.text, path: "built-in lesson \(builtin.name)")
+            } catch {
+                throw CLIFailure.badInput("\(error)")
+            }
+        } else {
+            let names = BuiltinLessons.all.map(\.name).joined(separator: ", ")
+            throw CLIFailure.badInput("LESSON: '\(name)' is neither a file nor a built-in lesson; expected a lesson file or one of: \(names)")
+        }
+        guard session.lesson != nil else {
+            throw CLIFailure.badInput("\(path): not a lesson: a lesson file has a lesson: block with steps (see docs/session-format.md, Lessons)")
+        }
+        // Written last, so nothing is left behind when the lesson cannot be opened.
+        if builtinName != nil { filesFolder = try BuiltinLessons.writeSupportFiles() }
+    }
+}

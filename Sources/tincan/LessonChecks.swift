@@ -1,0 +1,119 @@
+import Foundation
+import TincanDemoServer
+import TincanSessions
+
+/// `tincan learn --check PATH…`: lessons and solutions checked headless against demo servers of
+/// their own. A file must pass. A folder is a lesson pack: each lesson in it must fail as shipped
+/// (a lesson that already passes teaches nothing), and its solution, the file of the same name
+/// in `solutions/`, must pass with the very same `lesson:` block.
+struct LessonChecks {
+    var paths: [String]
+
+    /// What one file is expected to do.
+    enum Expectation {
+        case passes
+        case failsAsShipped
+    }
+
+    /// Where two lessons differ, in words; nil when they are the same.
+    static func difference(_ lesson: Lesson?, _ other: Lesson?) -> String? {
+        guard let lesson, let other else { return lesson == nil && other == nil ? nil : "one has no lesson: block" }
+        if lesson.title != other.title || lesson.summary != other.summary { return "the title or summary" }
+        if lesson.steps.count != other.steps.count { return "\(lesson.steps.count) steps against \(other.steps.count)" }
+        for (index, (step, otherStep)) in zip(lesson.steps, other.steps).enumerated() where step != otherStep {
+            let part = step.goals != otherStep.goals ? "goals" : step.title != otherStep.title ? "title" : step.text != otherStep.text ? "text"
+                : step.hints != otherStep.hints ? "hints" : "request"
+            return "step \(index + 1)'s \(part)"
+        }
+        return nil
+    }
+
+    func run() async throws {
+        var plan: [(path: String, expectation: Expectation, lesson: String?)] = []
+        // The problems found, one message each, and whether one is a file that does not load.
+        var problems: (messages: [String], badInput: Bool) = ([], false)
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw CLIFailure.badInput("--check: \(path) does not exist; expected a lesson file or a folder of lessons")
+            }
+            guard isFolder.boolValue else {
+                plan.append((path, .passes, nil))
+                continue
+            }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(BuiltinLessons.suffix) }.sorted()
+            } catch {
+                throw CLIFailure.badInput("--check: \(path) cannot be listed: \(error.localizedDescription)")
+            }
+            if names.isEmpty { throw CLIFailure.badInput("--check: \(path) holds no lesson (*\(BuiltinLessons.suffix))") }
+            let solutionsFolder = (path as NSString).appendingPathComponent("solutions")
+            let solutions = (try? FileManager.default.contentsOfDirectory(atPath: solutionsFolder))?.filter { $0.hasSuffix(BuiltinLessons.suffix) }.sorted() ?? []
+            for orphan in solutions where !names.contains(orphan) {
+                problems.messages.append("\((solutionsFolder as NSString).appendingPathComponent(orphan)):1:1: a solution without a lesson: expected \((path as NSString).appendingPathComponent(orphan))")
+            }
+            for name in names {
+                let lesson = (path as NSString).appendingPathComponent(name)
+                let solution = ((path as NSString).appendingPathComponent("solutions") as NSString).appendingPathComponent(name)
+                plan.append((lesson, .failsAsShipped, nil))
+                if FileManager.default.fileExists(atPath: solution) {
+                    plan.append((solution, .passes, lesson))
+                } else {
+                    problems.messages.append("\(lesson):1:1: no solution: expected \(solution), the lesson solved")
+                }
+            }
+        }
+
+        let servers: LessonServers
+        do {
+            servers = try await LessonServers.start()
+        } catch {
+            throw CLIFailure(message: "error: the demo servers could not start: \(error)", exitCode: .transportFailed)
+        }
+        var output = ""
+        for item in plan {
+            do {
+                let session = try Session.load(path: item.path)
+                if let lessonPath = item.lesson {
+                    let lesson = try Session.load(path: lessonPath)
+                    if let difference = Self.difference(lesson.lesson, session.lesson) {
+                        output += "FAIL  \(item.path): its lesson: block is not the lesson's\n"
+                        problems.messages.append("\(item.path): its lesson: block is not \(lessonPath)'s (\(difference)); a solution changes only the requests")
+                        continue
+                    }
+                }
+                let variables = servers.variables.merging(["lesson-files": LessonSource.filesFolder(forLessonAt: item.path)]) { $1 }
+                let report = try await LessonCheck.run(session, path: item.path, variables: variables)
+                let counts = report.goalCounts
+                switch item.expectation {
+                case .passes:
+                    if report.passed {
+                        output += "ok    \(item.path): \(counts.total == 1 ? "its goal" : "all \(counts.total) goals") reached\n"
+                    } else {
+                        output += "FAIL  \(item.path): \(counts.total - counts.passed) of \(counts.total) goals not reached\n"
+                        problems.messages.append(report.text().trimmingCharacters(in: .newlines))
+                    }
+                case .failsAsShipped:
+                    if report.passed {
+                        output += "FAIL  \(item.path): passes as shipped, so it teaches nothing\n"
+                        problems.messages.append("\(item.path): every goal already passes as shipped; a lesson leaves something for the learner to do")
+                    } else {
+                        output += "ok    \(item.path): \(counts.total - counts.passed) of \(counts.total) goals left for the learner\n"
+                    }
+                }
+            } catch {
+                problems.badInput = true
+                output += "FAIL  \(item.path): does not load\n"
+                problems.messages.append("\(error)")
+            }
+        }
+        await servers.stop()
+        try StandardOutput.print(output)
+        guard problems.messages.isEmpty else {
+            StandardError.print(problems.messages.map { "error: \($0)\n" }.joined())
+            throw CLIFailure(message: "error: \(problems.messages.count) problem\(problems.messages.count == 1 ? "" : "s") in the lessons checked",
+                             exitCode: problems.badInput ? .badInput : .validationFailed)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A learner in a real terminal: `tincan learn 1` in tmux, the first lesson completed by typing.
+@Suite("A lesson end to end in tmux", .serialized)
+struct LessonEndToEndTests {
+    @Test("the first lesson is completed by typing: each step's goals tick, the next step unlocks, and progress is saved")
+    func theFirstLessonIsCompletedByTyping() async throws {
+        let home = try TemporaryDirectory()
+        let work = try TemporaryDirectory()
+        let command = "sh -c 'cd \(work.path) && \(BuiltProducts.tincan) learn 1 --no-mouse; echo \"EXIT=$?\"; sleep 60'"
+        let tui = try await TmuxSession(command: command, width: 100, height: 34,
+                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        try await tui.waitFor(all: ["Step 1 of 2", "✗ The URL is the base's directory", "judged when the request is sent"])
+        // The step: a relative path. The URL field has the focus and holds /users.
+        try await tui.send("M-n")
+        try await tui.waitFor("unlocks when every goal of step 1 passes")
+        try await tui.send("C-a", "DC")
+        try await tui.waitFor("✓ The URL is the base's directory")
+        try await tui.send("M-t")
+        try await tui.waitFor("Hint 1:")
+        try await tui.send("C-r")
+        try await tui.waitFor(all: ["✓ The server saw the same path", "step 2 is unlocked"])
+        try await tui.send("M-n")
+        try await tui.waitFor("Step 2 of 2")
+        try await tui.send("C-a")
+        try await tui.send("../", literal: true)
+        try await tui.waitFor(all: ["every step of", "Step 2 of 2 ✓"])
+        let progress = try String(contentsOfFile: home.path + "/state/tincan/lessons.json", encoding: .utf8)
+        #expect(progress.contains("\"01-base-url\""), "\(progress)")
+        #expect(progress.contains("\"passed\": [\n        1,\n        2\n      ]") || progress.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "").contains("\"passed\":[1,2]"), "\(progress)")
+        // The learner's edits are not saved: the first ctrl+c says so, the second quits.
+        try await tui.send("C-c")
+        try await tui.waitFor("ctrl+c again quits without saving")
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
+        let list = try await run(BuiltProducts.tincan, ["learn"], environment: ["LANG": "en_US.UTF-8", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        #expect(list.stdout.contains("✓ done"), "\(list.stdout)")
+    }
+}
