@@ -5,8 +5,9 @@ import TincanCore
 /// The last requests a demo server received, as bytes (``ReceivedRequest``), for the
 /// `/__received` routes and `tincan serve --show`.
 ///
-/// Bounded whatever clients send: the newest ``capacity`` requests, each head and body kept up
-/// to ``bytesLimit`` with its true length beside it.
+/// Bounded whatever clients send: the newest ``capacity`` requests (a request still arriving is
+/// kept before finished ones), each head and body kept up to ``bytesLimit`` with its true length
+/// beside it.
 public final class ReceivedRequests: Sendable {
     /// How many requests are kept.
     public let capacity: Int
@@ -46,7 +47,11 @@ public final class ReceivedRequests: Sendable {
             state.nextID += 1
             let record = ReceivedRequest(id: id, time: Date(), remote: remote, source: source, tls: tls,
                                          head: Array(head.prefix(bytesLimit)), headBytes: head.count)
-            if state.requests.count >= capacity { state.requests.removeFirst(state.requests.count - capacity + 1) }
+            if state.requests.count >= capacity {
+                // The oldest finished request makes room, so one still arriving (a long upload)
+                // is not forgotten before `serve --show` prints it; when all are arriving, the oldest.
+                state.requests.remove(at: state.requests.firstIndex(where: \.isComplete) ?? 0)
+            }
             state.requests.append(record)
             return id
         }

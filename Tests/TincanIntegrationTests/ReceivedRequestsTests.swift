@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import TincanCore
@@ -136,6 +137,23 @@ struct ReceivedRequestsTests {
             let missing = try await send(draft("GET", "/__received/1", on: server))
             #expect(missing.response?.statusCode == 404)
         }
+    }
+
+    @Test("a request still arriving outlives newer finished ones, and is handed on whole when it ends")
+    func inFlightIsKept() {
+        let finished = Mutex<[ReceivedRequest]>([])
+        let received = ReceivedRequests(capacity: 2, bytesLimit: 16) { request in finished.withLock { $0.append(request) } }
+        let upload = received.begin(head: Array("PUT /upload HTTP/1.1\r\n\r\n".utf8), remote: "r", source: .wire, tls: false)
+        for _ in 0..<3 {
+            let quick = received.begin(head: Array("GET / HTTP/1.1\r\n\r\n".utf8), remote: "r", source: .wire, tls: false)
+            received.finish(quick, complete: true)
+        }
+        received.append(Array(repeating: 0x41, count: 40), to: upload)
+        received.finish(upload, complete: true)
+        #expect(received.all.map(\.id) == [upload, 4])
+        let handed = finished.withLock { $0 }
+        #expect(handed.map(\.id) == [2, 3, 4, upload])
+        #expect(handed.last?.bodyBytes == 40 && handed.last?.body.count == 16 && handed.last?.isComplete == true)
     }
 
     @Test("a request through the client is recorded as sent, Host first and Content-Length last")
