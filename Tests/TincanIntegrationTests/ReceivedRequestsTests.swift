@@ -170,46 +170,40 @@ struct ReceivedRequestsTests {
         }
     }
 
-    /// Sends `draft` over TLS with `version`, trusting the test certificate.
-    private static func sendOverTLS(_ draft: RequestDraft, _ certificate: TestCertificate, version: HTTPVersionPreference) async throws -> TaskResult {
-        let policy = SecurityPolicy(pinningMode: .certificate, pinnedCertificates: [certificate.certificateDER])
-        let manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: draft.baseURL), securityPolicy: policy)
-        var options = TaskOptions()
-        options.httpVersion = version
-        let task = try manager.task(with: try draft.build(), options: options)
-        task.resume()
-        let result = await task.result()
-        try await manager.invalidate(cancelingTasks: true)
-        return result
+    /// Posts `name=Ada` over TLS with `version` (trusting the test certificate) and returns the
+    /// server's record of it, found by the number its response carries.
+    private static func postOverTLS(version: HTTPVersionPreference) async throws -> ReceivedRequest {
+        let certificate = try TestCertificate.selfSigned()
+        return try await withDemoServer(tls: try certificate.serverConfiguration()) { server in
+            let policy = SecurityPolicy(pinningMode: .certificate, pinnedCertificates: [certificate.certificateDER])
+            let manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), securityPolicy: policy)
+            var options = TaskOptions()
+            options.httpVersion = version
+            let task = try manager.task(with: try draft("POST", "/post", ["name=Ada"], on: server).build(), options: options)
+            task.resume()
+            let result = await task.result()
+            try await manager.invalidate(cancelingTasks: true)
+            #expect(result.response?.version == (version == .http2 ? .http2 : .http1_1), "\(String(describing: result.transportError))")
+            let id = try #require(result.response?.headers[ReceivedRequest.idHeader].flatMap { Int($0) })
+            return try #require(server.received.request(id))
+        }
     }
 
     @Test("over TLS with HTTP/1.1 the bytes are recorded as they were after decryption")
     func http1OverTLS() async throws {
-        let certificate = try TestCertificate.selfSigned()
-        try await withDemoServer(tls: try certificate.serverConfiguration()) { server in
-            let result = try await Self.sendOverTLS(try draft("POST", "/post", ["name=Ada"], on: server), certificate, version: .http1_1)
-            #expect(result.response?.version == .http1_1, "\(String(describing: result.transportError))")
-            let id = try #require(result.response?.headers[ReceivedRequest.idHeader].flatMap { Int($0) })
-            let record = try #require(server.received.request(id))
-            #expect(record.source == .wire && record.tls)
-            #expect(record.headText.hasPrefix("POST /post HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"), "\(record.headText)")
-            #expect(record.body == Array("name=Ada".utf8))
-        }
+        let record = try await Self.postOverTLS(version: .http1_1)
+        #expect(record.source == .wire && record.tls)
+        #expect(record.headText.hasPrefix("POST /post HTTP/1.1\r\nHost: 127.0.0.1:"), "\(record.headText)")
+        #expect(record.body == Array("name=Ada".utf8))
     }
 
     @Test("over HTTP/2 the decoded head is recorded and named so, with the DATA bytes")
     func http2() async throws {
-        let certificate = try TestCertificate.selfSigned()
-        try await withDemoServer(tls: try certificate.serverConfiguration()) { server in
-            let result = try await Self.sendOverTLS(try draft("POST", "/post", ["name=Ada"], on: server), certificate, version: .http2)
-            #expect(result.response?.version == .http2, "\(String(describing: result.transportError))")
-            let id = try #require(result.response?.headers[ReceivedRequest.idHeader].flatMap { Int($0) })
-            let record = try #require(server.received.request(id))
-            #expect(record.source == .http2Decoded && record.tls)
-            #expect(record.headLines.prefix(2) == [":method: POST", ":scheme: https"])
-            #expect(record.headLines.contains(":path: /post"))
-            #expect(String(decoding: record.body, as: UTF8.self) == "name=Ada")
-        }
+        let record = try await Self.postOverTLS(version: .http2)
+        #expect(record.source == .http2Decoded && record.tls)
+        #expect(record.headLines.prefix(2) == [":method: POST", ":scheme: https"])
+        #expect(record.headLines.contains(":path: /post"))
+        #expect(String(decoding: record.body, as: UTF8.self) == "name=Ada")
     }
 }
 
