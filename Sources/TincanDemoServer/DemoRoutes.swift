@@ -9,7 +9,7 @@ import TincanCore
 public enum DemoRoutes {
     typealias Context = BasicRequestContext
 
-    static func makeRouter(log: (@Sendable (String) -> Void)?, secure: Bool = false) -> Router<Context> {
+    static func makeRouter(log: (@Sendable (String) -> Void)?, secure: Bool = false, received: ReceivedRequests) -> Router<Context> {
         let router = Router(context: Context.self)
         if secure { router.add(middleware: SecureSchemeMiddleware()) }
         if let log { router.add(middleware: RequestLogMiddleware(log: log)) }
@@ -102,6 +102,7 @@ public enum DemoRoutes {
         }
         FlakyRoute().register(on: router)
         StreamRoutes.register(on: router)
+        ReceivedRoutes.register(on: router, received: received)
         return router
     }
 

@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdHTTP2
 import HummingbirdTLS
 import Logging
+import TincanCore
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
@@ -19,16 +20,19 @@ public final class DemoServer: Sendable {
     public let host: String
     /// Whether it speaks TLS.
     public let usesTLS: Bool
+    /// The last requests it received, as bytes (also served at `/__received`).
+    public let received: ReceivedRequests
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
 
     /// The base URL of the running server, such as `http://127.0.0.1:49152`.
-    public var baseURL: String { "\(usesTLS ? "https" : "http")://\(host):\(port)" }
+    public var baseURL: String { "\(usesTLS ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
-    private init(host: String, port: Int, usesTLS: Bool, task: Task<Void, any Error>, group: ServiceGroup) {
+    private init(host: String, port: Int, usesTLS: Bool, received: ReceivedRequests, task: Task<Void, any Error>, group: ServiceGroup) {
         self.host = host
         self.port = port
         self.usesTLS = usesTLS
+        self.received = received
         self.task = task
         self.group = group
     }
@@ -42,18 +46,22 @@ public final class DemoServer: Sendable {
     ///   - tls: A server TLS configuration (certificate and key) to serve https, or nil for http.
     ///   - closesEveryConnection: Whether every response says `Connection: close` and the
     ///     connection then closes, as servers without keep-alive do.
+    ///   - onReceived: Called with each request's bytes once it has arrived whole (or its
+    ///     connection closed first), for `tincan serve --show`.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
         log: (@Sendable (String) -> Void)? = nil,
         tls: TLSConfiguration? = nil,
-        closesEveryConnection: Bool = false
+        closesEveryConnection: Bool = false,
+        onReceived: (@Sendable (ReceivedRequest) -> Void)? = nil
     ) async throws -> DemoServer {
-        let router = DemoRoutes.makeRouter(log: log, secure: tls != nil)
+        let received = ReceivedRequests(onComplete: onReceived)
+        let router = DemoRoutes.makeRouter(log: log, secure: tls != nil, received: received)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "tincan.demo-server")
         logger.logLevel = .critical
-        let connection = HTTP1Channel.Configuration(additionalChannelHandlers: [DemoConnectionHandler(closesEveryConnection: closesEveryConnection)])
+        let connection = HTTP1Channel.Configuration(additionalChannelHandlers: [DemoConnectionHandler(closesEveryConnection: closesEveryConnection, received: received, tls: tls != nil)])
         // Over TLS the client chooses HTTP/2 or HTTP/1.1 in the handshake (ALPN); cleartext is HTTP/1.1.
         let server: HTTPServerBuilder = try tls.map { try .http2Upgrade(tlsConfiguration: $0, configuration: .init(streamConfiguration: connection)) }
             ?? .http1(configuration: connection)
@@ -75,7 +83,7 @@ public final class DemoServer: Sendable {
             _ = try await task.value
             throw DemoServerError.didNotStart
         }
-        return DemoServer(host: host, port: boundPort, usesTLS: tls != nil, task: task, group: group)
+        return DemoServer(host: host, port: boundPort, usesTLS: tls != nil, received: received, task: task, group: group)
     }
 
     /// Runs until the server stops (for `tincan serve`).

@@ -8,11 +8,17 @@ import TincanDemoServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the demo server (httpbin-compatible routes) on loopback."
+        abstract: "Run the demo server (httpbin-compatible routes), on loopback unless --host says otherwise."
     )
 
     @Option(help: "The port to listen on (0 to 65535); 0 picks a free one.")
     var port: String = "8080"
+
+    @Option(help: ArgumentHelp("The address to listen on: an IP address or localhost. Any but a loopback address lets the network in, with a warning.", valueName: "ADDRESS"))
+    var host: String = "127.0.0.1"
+
+    @Flag(help: "Print each request as it arrives: its head as received and its body (text, or size and first bytes), for a projector.")
+    var show = false
 
     @Option(name: .customLong("cert"), help: ArgumentHelp("Serve https with this certificate (PEM); needs --key.", valueName: "FILE"))
     var certificate: String?
@@ -30,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
+        let address = try ServeAddress.parse(host)
         let tls = try tlsConfiguration()
         // The log is written from the server's threads; the first line that cannot be written
         // (a closed pipe, a full disk) stops the server and becomes the command's error.
@@ -37,12 +44,16 @@ struct ServeCommand: AsyncParsableCommand {
         let (failures, failed) = AsyncStream<Void>.makeStream()
         let server: DemoServer
         do {
-            server = try await DemoServer.start(port: port, log: { line in
-                lines.print(line + "\n")
+            let write: @Sendable (String) -> Void = { text in
+                lines.print(text)
                 if lines.firstFailure != nil { failed.finish() }
-            }, tls: tls)
+            }
+            var onReceived: (@Sendable (ReceivedRequest) -> Void)?
+            if show { onReceived = { request in write(ReceivedPrinter.text(request)) } }
+            if let warning = address.warning { StandardError.print(warning) }
+            server = try await DemoServer.start(host: address.host, port: port, log: { line in write(line + "\n") }, tls: tls, onReceived: onReceived)
         } catch {
-            throw CLIFailure(message: "error: cannot listen on 127.0.0.1:\(port): \(error)", exitCode: .transportFailed)
+            throw CLIFailure(message: "error: cannot listen on \(address.host):\(port): \(error)", exitCode: .transportFailed)
         }
         lines.print("tincan demo server on \(server.baseURL) — try: tincan send GET \(server.baseURL)/get\n")
         if let failure = lines.firstFailure {

@@ -80,7 +80,7 @@ public final class Tinyproxy: Sendable {
 /// from /dev/null; output and errors to the file `output`, or /dev/null) and returns its pid.
 /// A demo server's listening socket inherited by the child would keep that server's port open
 /// after the server stopped, so nothing else is passed on.
-func spawnDaemon(_ executable: String, _ arguments: [String], output: String?) throws -> pid_t {
+public func spawnDaemon(_ executable: String, _ arguments: [String], output: String?) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -98,14 +98,14 @@ func spawnDaemon(_ executable: String, _ arguments: [String], output: String?) t
 }
 
 /// Kills a process `spawnDaemon` started, and reaps it.
-func stopDaemon(_ pid: pid_t) {
+public func stopDaemon(_ pid: pid_t) {
     kill(pid, SIGKILL)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1, errno == EINTR {}
 }
 
 /// Waits up to five seconds for something to accept connections on the loopback `port`.
-func waitUntilAccepting(port: Int) async -> Bool {
+public func waitUntilAccepting(port: Int) async -> Bool {
     for _ in 0..<200 {
         if accepts(port: port) { return true }
         try? await Task.sleep(for: .milliseconds(25))

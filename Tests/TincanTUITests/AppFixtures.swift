@@ -29,6 +29,19 @@ enum Fixtures {
         }
     }
 
+    /// Starts `initial` in the real run loop on a thread of its own over `terminal`, at once; the
+    /// final state comes out of the stream when the loop ends. (An `async let` started the thread
+    /// only once the cooperative pool had a thread free, which a busy suite kept from it for 20 s.)
+    static func runLoop(_ initial: AppState, on terminal: MemoryTerminal, managers: ManagerPool) -> AsyncStream<AppState> {
+        let runner = AppRunner(terminal: terminal, managers: managers)
+        let (final, ended) = AsyncStream.makeStream(of: AppState.self)
+        Thread {
+            ended.yield(runner.run(initial))
+            ended.finish()
+        }.start()
+        return final
+    }
+
     /// Sends keys and paste events through `update`, collecting the effects.
     @discardableResult
     static func press(_ keys: [InputEvent], into state: inout AppState) -> [Effect] {

@@ -54,11 +54,13 @@ public struct NoProxyList: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// An IPv4 or IPv6 address as bytes, for CIDR matching.
-struct IPAddress: Equatable {
-    var bytes: [UInt8]
+/// An IPv4 or IPv6 address as bytes, for CIDR matching and for `tincan serve --host`.
+public struct IPAddress: Equatable, Sendable {
+    /// 4 bytes, or 16.
+    public var bytes: [UInt8]
 
-    init?(_ text: String) {
+    /// Reads an address in its text form (`127.0.0.1`, `::1`), or nil.
+    public init?(_ text: String) {
         var v4 = in_addr()
         var v6 = in6_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
@@ -68,6 +70,13 @@ struct IPAddress: Equatable {
         } else {
             return nil
         }
+    }
+
+    /// Whether it is a loopback address: 127.0.0.0/8, `::1`, or 127.0.0.0/8 mapped into IPv6.
+    public var isLoopback: Bool {
+        if bytes.count == 4 { return bytes[0] == 127 }
+        if bytes.dropLast().allSatisfy({ $0 == 0 }), bytes.last == 1 { return true }
+        return bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
     }
 
     /// Whether `entry` (an address with optional `/bits`) covers this address; 0 bits or none

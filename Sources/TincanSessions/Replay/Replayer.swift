@@ -293,8 +293,10 @@ public final class Replayer: Sendable {
         }
     }
 
-    /// Headers that change on every response, so they are neither recorded nor compared.
-    static let volatileHeaders: Set<String> = ["date", "server", "connection", "keep-alive", "transfer-encoding", "age", "expires", "set-cookie", "content-length", "etag", "last-modified"]
+    /// Headers that change on every response, so they are neither recorded nor compared (the
+    /// demo server numbers each response).
+    static let volatileHeaders: Set<String> = ["date", "server", "connection", "keep-alive", "transfer-encoding", "age", "expires", "set-cookie", "content-length", "etag", "last-modified",
+                                               ReceivedRequest.idHeader.lowercased()]
 
     /// A response as `recorded:` keeps it, with the ignore list of the previous recording.
     static func record(_ response: HTTPResponse, data: [UInt8], keeping previous: RecordedResponse?) -> RecordedResponse {

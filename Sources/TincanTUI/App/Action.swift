@@ -7,7 +7,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextTab = "next-tab", nextResponseView = "next-response-view", editExternally = "edit-externally"
     case cycleTheme = "cycle-theme", zoom, suspend
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
-    case commandLine = "command-line", explain, compare, variables
+    case commandLine = "command-line", explain, received, compare, variables
     case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache
     // Lessons (tincan learn)
     case lessonNotes = "lesson-notes", nextStep = "next-step", previousStep = "previous-step", lessonHint = "lesson-hint"
@@ -72,6 +72,7 @@ public enum KeyBindings {
         KeyBinding([.alt("h")], .history, label: "history", help: "Reopen a request from the history"),
         KeyBinding([.alt("x")], .commandLine, label: "command", help: "Open the command line (get /users page==2, header …, send; help lists them)", inFooter: true),
         KeyBinding([KeyEvent(.function(9)), .alt("i")], .explain, label: "explain", help: "Show why the request looks as it does and why the response passed or failed, or the wire preview again"),
+        KeyBinding([.alt("r")], .received, label: "received", help: "Show the last request as a Tincan demo server received it, line by line against the preview (transport details named), or the preview again"),
         KeyBinding([.alt("v")], .variables, label: "variables", help: "Show every variable: its value now and where it comes from (file, environment, --var, a capture, $env)"),
         KeyBinding([.alt("c")], .copyCurl, label: "curl", help: "Copy the request as a curl command (shown, and put on the clipboard)"),
         KeyBinding([.alt("j")], .cookieJar, label: "cookies", help: "List the cookie jar (values hidden until revealed); delete one cookie or all"),

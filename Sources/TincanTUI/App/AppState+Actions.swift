@@ -42,8 +42,10 @@ extension AppState {
         case .nextTab:
             let tabs = RequestTab.allCases
             switchRequestTab(to: tabs[(tabs.firstIndex(of: requestTab)! + 1) % tabs.count])
+        case .received:
+            toggleReceived()
         case .explain:
-            previewView = previewView == .wire ? .explain : .wire
+            previewView = previewView == .explain ? .wire : .explain
             previewScroll = ScrollState()
             status = StatusMessage(previewView == .explain ? "Explain: why the request looks the way it does, and why the response passed or failed. F9 shows the wire again." : "Preview: the bytes on the wire.")
         case .nextResponseView:

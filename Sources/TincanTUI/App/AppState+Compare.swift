@@ -26,7 +26,7 @@ extension AppState {
         if let head = result.response {
             response.append(head.statusLine)
             // Headers that differ on every send would drown the real differences.
-            for field in head.headers where !["date", "age", "x-request-id"].contains(field.name.lowercased()) {
+            for field in head.headers where !["date", "age", "x-request-id", ReceivedRequest.idHeader.lowercased()].contains(field.name.lowercased()) {
                 response.append("\(field.name): \(Redaction.headerValue(name: field.name, value: field.value))")
             }
             response.append("")

@@ -59,11 +59,13 @@ extension AppState {
             status = StatusMessage("Cookies: \(reason)", .warning)
         case .quit:
             shouldQuit = true
+        case let .receivedFetched(id, outcome):
+            receivedFetched(id, outcome)
         }
         if requestMayChange {
             refreshPreview()
             effects += refreshLessonGoals()
         }
-        return effects
+        return effects + fetchReceivedIfNeeded()
     }
 }

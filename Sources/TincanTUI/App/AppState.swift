@@ -54,7 +54,7 @@ public enum ResponseView: String, Sendable, CaseIterable, Hashable {
 
 /// What the preview box shows.
 public enum PreviewView: String, Sendable, CaseIterable, Hashable {
-    case wire = "Preview", explain = "Explain"
+    case wire = "Preview", explain = "Explain", received = "Received"
     /// A lesson's step: its text, goals and hints (only while a lesson is open).
     case notes = "Notes"
 }
@@ -175,6 +175,8 @@ public struct AppState: Sendable {
     public var requestTab: RequestTab = .parameters
     public var responseView: ResponseView = .pretty
     public var previewView: PreviewView = .wire
+    /// The last send's request as its demo server received it, for the Received view.
+    public var received: ReceivedLookup = .idle
     public var previewScroll = ScrollState()
     public var responseScroll = ScrollState()
     /// Whether long lines wrap, and how far the preview and response boxes are scrolled sideways.

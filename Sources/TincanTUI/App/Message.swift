@@ -31,6 +31,8 @@ public enum Message: Sendable {
     case lessonProgressFailed(String)
     /// Leave now, asking nothing: a signal (SIGINT, SIGTERM, SIGHUP) asked the app to stop.
     case quit
+    /// The demo server's record of send `exchange`'s request, or why it could not be read.
+    case receivedFetched(exchange: Int, Result<ReceivedRequest, ReceivedFetchFailure>)
 }
 
 /// Work that `update` asks for; the runner does it and reports back with messages.
@@ -57,6 +59,8 @@ public enum Effect: Sendable {
     case suspend
     /// Leave the TUI.
     case quit
+    /// Ask a demo server (`url`, its `/__received/{id}`) what it received for send `exchange`.
+    case fetchReceived(exchange: Int, url: URLReference, security: SecuritySettings)
 }
 
 /// How a request is sent: the response validation and pacing the properties panel set.

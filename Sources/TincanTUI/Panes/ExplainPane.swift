@@ -96,6 +96,7 @@ extension AppState {
     /// the explanation of the request and of the last response.
     func previewBoxLines(width: Int) -> [TokenLine] {
         if shownPreviewView == .notes, let lesson { return NotesPane.lines(lesson, width: max(10, width - 3)) }
+        if shownPreviewView == .received { return receivedLines() }
         guard previewView == .explain else { return previewLines }
         let inner = max(10, width - 3)
         guard let explanation else {

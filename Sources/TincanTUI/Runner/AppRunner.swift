@@ -12,10 +12,10 @@ import TincanSessions
 /// Nothing here is `@MainActor`: the loop blocks, and must run on a thread of its own.
 public final class AppRunner: Sendable {
     private let terminal: any TerminalDevice
-    private let managers: ManagerPool
+    let managers: ManagerPool
     private let history: HistoryStore?
     private let commands: CommandHistoryStore?
-    private let inbox: Inbox
+    let inbox: Inbox
     private let tasks = Mutex<[Int: SessionTask]>([:])
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
@@ -34,7 +34,7 @@ public final class AppRunner: Sendable {
     }
 
     /// Seconds since the runner started.
-    private func seconds() -> Double {
+    func seconds() -> Double {
         (clock.now - start).inSeconds
     }
 
@@ -92,6 +92,8 @@ public final class AppRunner: Sendable {
                     previous = nil
                 case let .inspectStores(command):
                     _ = state.update(.storesListed(managers.perform(command, now: Date())))
+                case let .fetchReceived(id, url, security):
+                    fetchReceived(id, url: url, security: security)
                 case let .copyToClipboard(text):
                     terminal.setClipboard(text)
                 case let .recordHistory(entry):
