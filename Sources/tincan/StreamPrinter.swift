@@ -53,7 +53,14 @@ final class StreamPrinter: Sendable {
                 }
                 return
             case .bytes(let buffer):
-                bytes = Array(buffer.readableBytesView)
+                // Written from where the chunk lies: a 100 MB body is not copied on its way out.
+                let code = buffer.withUnsafeReadableBytes { AtomicFile.writeAll($0, to: STDOUT_FILENO) }
+                guard code == 0 else {
+                    let error = OutputError(target: "standard output", code: code)
+                    state.failure = error
+                    throw error
+                }
+                return
             case .events(let events, let instant), .ended(let events, let instant):
                 let milliseconds = (instant - start).inMilliseconds
                 // One allocation for the chunk's lines: growing by doubling copied each line again.

@@ -51,11 +51,14 @@ public struct GoalResult: Sendable, Equatable {
 }
 
 /// What became of one step.
-public struct StepResult: Sendable, Equatable {
+public struct StepResult: Sendable {
     /// The step's position, from 0.
     public var index: Int
     public var step: LessonStep
     public var goals: [GoalResult]
+    /// The step's send: the request as sent and the response (its body kept when the check was
+    /// asked to keep it); nil when nothing was sent.
+    public var result: TaskResult?
 
     /// Whether every goal passed.
     public var passed: Bool { goals.allSatisfy(\.passed) }
@@ -104,19 +107,22 @@ public enum LessonCheck {
     ///   - path: The lesson file, for relative paths and reports.
     ///   - variables: Values that replace the session's (the demo servers' URLs).
     /// - Throws: ``SessionError`` when the session has no lesson or cannot start.
-    public static func run(_ session: Session, path: String, variables: [String: String]) async throws -> LessonReport {
+    ///   - keepsResponses: Whether each step's response body is kept in ``StepResult/result`` (a handout shows it).
+    public static func run(_ session: Session, path: String, variables: [String: String], keepsResponses: Bool = false) async throws -> LessonReport {
         guard let lesson = session.lesson else {
             throw SessionError("\(path): not a lesson: a lesson file has a lesson: block with steps")
         }
         var options = ReplayOptions()
         options.variables = variables
+        options.keepsResponseBodies = keepsResponses
         let replay = Replayer(session: session.stepsAsRequests(of: lesson), path: path, options: options)
         let outcomes = try await replay.run().report.outcomes
         let steps = lesson.steps.enumerated().map { index, step in
             // A repeated request reports each run; its last run is what the step made.
             let outcome = outcomes.last { $0.index == index }
             let unjudged = outcome?.error ?? "the step's request was not sent"
-            return StepResult(index: index, step: step, goals: GoalResult.results(of: step.goals, checks: outcome?.assertionResults ?? [], unjudged: unjudged))
+            return StepResult(index: index, step: step, goals: GoalResult.results(of: step.goals, checks: outcome?.assertionResults ?? [], unjudged: unjudged),
+                              result: outcome?.result)
         }
         return LessonReport(title: lesson.title, file: path, steps: steps)
     }
