@@ -8,7 +8,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case cycleTheme = "cycle-theme", zoom, suspend
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
     case commandLine = "command-line", explain, compare, variables
-    case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache
+    case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache, slowMotion = "slow-motion"
     // Collection
     case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
     // Pickers (method, serializer)
@@ -75,6 +75,7 @@ public enum KeyBindings {
         KeyBinding([.alt("j")], .cookieJar, label: "cookies", help: "List the cookie jar (values hidden until revealed); delete one cookie or all"),
         KeyBinding([.alt("m")], .cache, label: "cache", help: "List the response cache: URL, status, freshness left, validators; delete one or all"),
         KeyBinding([.alt("z")], .toggleWrap, label: "wrap", help: "Wrap long lines in the preview and response boxes, or cut them at the edge again"),
+        KeyBinding([.alt("n")], .slowMotion, label: "slow motion", help: "Send in slow motion: stop before each stage (build, serialize, connect, request body, response head, response body, validate, decode); alt+n again goes on to the next"),
 
         KeyBinding([KeyEvent(.enter)], .openRequest, label: "open", help: "Load the request into the editor", scope: Scope.collection.rawValue, inFooter: true),
         KeyBinding([.char("a"), KeyEvent(.insert)], .addRequest, label: "add", help: "Add a request after the selected one", scope: Scope.collection.rawValue, inFooter: true),
