@@ -17,7 +17,14 @@ private struct SteppedTask {
         var options = TaskOptions()
         options.stageGate = motion.gate
         manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
-        task = try manager.task(with: request, options: options)
+        let task = try manager.task(with: request, options: options)
+        // The stops end with the task, so a task that fails at a stop ends the loop over them
+        // (and the test fails on what it expected) rather than waiting forever.
+        Task {
+            _ = await task.result()
+            continuation.finish()
+        }
+        self.task = task
         self.motion = motion
         self.stops = stops
     }
