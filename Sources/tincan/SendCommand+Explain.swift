@@ -38,7 +38,8 @@ extension SendCommand {
         switch format {
         case .markdown:
             let preview = Self.hiding(hide, in: try RequestPreview.text(request, httpVersion: httpVersion))
-            try output.write("# \(request.method) \(Self.hiding(hide, in: request.url.string))\n\n" + explanation.markdown(wirePreview: preview))
+            // The URL as a code span: its `_` and `*` are not emphasis.
+            try output.write("# \(request.method) `\(Self.hiding(hide, in: request.url.string))`\n\n" + explanation.markdown(wirePreview: preview))
         case .text, .json:
             try output.write(explanation.text())
         }

@@ -33,7 +33,7 @@ struct SendExplainTests {
         let result = try await tincan(["send", "--explain", "--format", "markdown"] + postArguments)
         #expect(result.status == 0, "\(result.stderr)")
         let text = result.stdout
-        #expect(text.hasPrefix("# POST http://127.0.0.1:9/post?token=••••••&page=2\n"))
+        #expect(text.hasPrefix("# POST `http://127.0.0.1:9/post?token=••••••&page=2`\n"))
         #expect(text.contains("\n## URL\n"))
         #expect(text.contains("\n## Connection\n"))
         #expect(text.contains("`Authorization`"))

@@ -107,7 +107,7 @@ struct RunLoopTests {
     /// Starts `initial` on a thread of its own over `terminal`, at once; the final state comes
     /// out of the stream when the loop ends. (An `async let` started the thread only once the
     /// cooperative pool had a thread free, which a busy suite kept from it for 20 s.)
-    private func start(_ initial: AppState, on terminal: MemoryTerminal, managers: ManagerPool) -> AsyncStream<AppState> {
+    func start(_ initial: AppState, on terminal: MemoryTerminal, managers: ManagerPool) -> AsyncStream<AppState> {
         let runner = AppRunner(terminal: terminal, managers: managers)
         let (final, ended) = AsyncStream.makeStream(of: AppState.self)
         Thread {

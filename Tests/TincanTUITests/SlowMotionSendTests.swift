@@ -144,13 +144,7 @@ struct SlowMotionRunLoopTests {
             state.open(Workspace(session: try Session.load(path: path), path: path))
             let terminal = MemoryTerminal(width: 120, height: 40)
             let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
-            let runner = AppRunner(terminal: terminal, managers: managers)
-            let (final, ended) = AsyncStream.makeStream(of: AppState.self)
-            let initial = state
-            Thread {
-                ended.yield(runner.run(initial))
-                ended.finish()
-            }.start()
+            let final = RunLoopTests().start(state, on: terminal, managers: managers)
             var missed: [String] = []
             for stage in ["build", "serialize", "connect", "request body", "response head", "response body", "validate", "decode"] {
                 terminal.type([altN])

@@ -479,6 +479,9 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         return didReceiveBodyPartNow(buffer, downloaded: downloaded, expected: expected, completesUpload: completesUpload, on: task.eventLoop)
     }
 
+    /// Hands a body part on: every part of an ungated request (inlined, so its per-chunk path is
+    /// what it was), and a gated first part once its stop is let through.
+    @inline(__always)
     private func didReceiveBodyPartNow(_ buffer: ByteBuffer, downloaded: Int64, expected: Int64?, completesUpload: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         if completesUpload { upload?.responseCompleted() }
         // Progress counts the bytes on the wire, as Content-Length does; the body gets them decoded.
