@@ -129,12 +129,12 @@ struct SlowMotionTests {
         try await withDemoServer { server in
             var request = try draft("POST", "post", ["name=Ann"], on: server).build()
             // Long enough that a loaded machine's gaps between stops stay under it.
-            request.properties.timeoutInterval = 1
+            request.properties.timeoutInterval = 2
             let stepped = try SteppedTask(request, on: server)
             stepped.task.resume()
             for await stage in stepped.stops {
-                // Three idle timeouts long.
-                if stage == stop { try await Task.sleep(for: .seconds(3)) }
+                // Two and a half idle timeouts long.
+                if stage == stop { try await Task.sleep(for: .seconds(5)) }
                 #expect(stepped.task.state == .running)
                 stepped.motion.step()
                 if stage == .decode { break }

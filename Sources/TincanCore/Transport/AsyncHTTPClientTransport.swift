@@ -305,6 +305,8 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         var response: HTTPResponse?
         var uploaded: Int64 = 0
         var downloaded: Int64 = 0
+        /// A body part arrived (an empty first part counts: a slow-motion send stops at one only).
+        var receivedBodyPart = false
         /// Content-Length, read once from the head rather than on every chunk.
         var expectedLength: Int64?
         /// The body length after which a response that stopped the upload is complete.
@@ -468,7 +470,8 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         // One lock per chunk: the idle timestamp and the count together.
         let (downloaded, expected, completesUpload, isFirst) = state.withLock { state in
             state.lastActivity = .now()
-            let isFirst = state.downloaded == 0
+            let isFirst = !state.receivedBodyPart
+            state.receivedBodyPart = true
             state.downloaded += Int64(buffer.readableBytes)
             return (state.downloaded, state.expectedLength, state.stoppedUploadCompletesAt.map { state.downloaded >= $0 } ?? false, isFirst)
         }
