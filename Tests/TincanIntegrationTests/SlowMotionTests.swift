@@ -123,28 +123,45 @@ struct SlowMotionTests {
         }
     }
 
+    /// Sends a POST with a 1 s idle timeout that waits 3 s at `stop`; nil when the task ended
+    /// before it got there (a loaded machine's in-process server may not answer within a second).
+    private func longStop(at stop: SendStage, on server: DemoServer) async throws -> (runningAtTheEnd: Bool, result: TaskResult, sinceStep: Duration)? {
+        var request = try draft("POST", "post", ["name=Ann"], on: server).build()
+        request.properties.timeoutInterval = 1
+        let stepped = try SteppedTask(request, on: server)
+        let clock = ContinuousClock()
+        var steppedAt: ContinuousClock.Instant?
+        var runningAtTheEnd = false
+        stepped.task.resume()
+        for await stage in stepped.stops {
+            if stage == stop {
+                // Three idle timeouts long.
+                try await Task.sleep(for: .seconds(3))
+                runningAtTheEnd = stepped.task.state == .running
+                steppedAt = clock.now
+            }
+            stepped.motion.step()
+            if stage == .decode { break }
+        }
+        let result = await stepped.task.result()
+        try await stepped.manager.invalidate(cancelingTasks: true)
+        return steppedAt.map { (runningAtTheEnd, result, clock.now - $0) }
+    }
+
     @Test("a long stop does not trip the idle timeout, whose clock starts again when the stop is stepped",
           arguments: [SendStage.requestBody, .responseHead, .responseBody])
     func aLongStopIsNotIdleness(at stop: SendStage) async throws {
         try await withDemoServer { server in
-            var request = try draft("POST", "post", ["name=Ann"], on: server).build()
-            request.properties.timeoutInterval = 1
-            let stepped = try SteppedTask(request, on: server)
-            let clock = ContinuousClock()
-            var steppedAt: ContinuousClock.Instant?
-            stepped.task.resume()
-            for await stage in stepped.stops {
-                if stage == stop {
-                    // Three idle timeouts long: the task is still running at its end.
-                    try await Task.sleep(for: .seconds(3))
-                    #expect(stepped.task.state == .running)
-                    steppedAt = clock.now
-                }
-                stepped.motion.step()
-                if stage == .decode { break }
+            // Up to three tries, for a machine too loaded to reach the stop within the idle timeout.
+            var outcome: (runningAtTheEnd: Bool, result: TaskResult, sinceStep: Duration)?
+            for _ in 1...3 where outcome == nil {
+                outcome = try await longStop(at: stop, on: server)
             }
-            let result = await stepped.task.result()
-            let sinceStep = steppedAt.map { clock.now - $0 } ?? .zero
+            guard let (runningAtTheEnd, result, sinceStep) = outcome else {
+                Issue.record("never stopped before \(stop) in three tries")
+                return
+            }
+            #expect(runningAtTheEnd)
             if let error = result.transportError {
                 // A machine loaded enough to keep the in-process server from answering for a
                 // second may time out after the step, but never sooner: the idle clock starts
@@ -154,8 +171,6 @@ struct SlowMotionTests {
             } else {
                 #expect(result.response?.statusCode == 200)
             }
-            #expect(steppedAt != nil, "never stopped before \(stop)")
-            try await stepped.manager.invalidate(cancelingTasks: true)
         }
     }
 
