@@ -10,7 +10,7 @@ extension Explanation {
             if !out.isEmpty { out += "\n" }
             out += step.title + "\n"
             for line in step.lines {
-                out += Self.textLead(line.tone) + line.text.filter { $0 != "`" } + "\n"
+                out += line.tone.lead + line.text.filter { $0 != "`" } + "\n"
             }
         }
         return out
@@ -57,15 +57,6 @@ extension Explanation {
         return blocks.joined(separator: "\n")
     }
 
-    private static func textLead(_ tone: Line.Tone) -> String {
-        switch tone {
-        case .statement: "• "
-        case .detail: "  "
-        case .passed: "✓ "
-        case .failed: "✗ "
-        }
-    }
-
     /// A line's text in Markdown: the parts between backticks become code spans (with fences
     /// long enough for what they hold), and the rest is escaped so that it reads as written.
     static func markdownInline(_ text: String) -> String {
@@ -100,5 +91,18 @@ extension Explanation {
             longest = max(longest, run)
         }
         return longest
+    }
+}
+
+extension Explanation.Line.Tone {
+    /// What leads a line of this tone, in the Explain view and in ``Explanation/text()``:
+    /// `• ` a statement, two spaces a detail, `✓ ` or `✗ ` a verdict.
+    public var lead: String {
+        switch self {
+        case .statement: "• "
+        case .detail: "  "
+        case .passed: "✓ "
+        case .failed: "✗ "
+        }
     }
 }

@@ -15,13 +15,13 @@ enum ExplainPane {
             if !lines.isEmpty { lines.append([]) }
             lines.append(highlighted.contains(step.topic) ? [Token(.warning, "▶ "), Token(.title, step.title), Token(.warning, "  ◀ now")] : [Token(.title, step.title)])
             for line in step.lines {
-                let (lead, element): (String, ThemeElement) = switch line.tone {
-                case .statement: ("• ", .base)
-                case .detail: ("  ", .muted)
-                case .passed: ("✓ ", .success)
-                case .failed: ("✗ ", .error)
+                let element: ThemeElement = switch line.tone {
+                case .statement: .base
+                case .detail: .muted
+                case .passed: .success
+                case .failed: .error
                 }
-                var tokens = [Token(element, lead)]
+                var tokens = [Token(element, line.tone.lead)]
                 for (index, piece) in line.text.split(separator: "`", omittingEmptySubsequences: false).enumerated() where !piece.isEmpty {
                     tokens.append(Token(index % 2 == 1 ? .headerValue : element, String(piece)))
                 }
