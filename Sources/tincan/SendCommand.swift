@@ -104,11 +104,17 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Hosts reached without the proxy: comma-separated names (matching their subdomains too), IP addresses or CIDR ranges, or *; replaces NO_PROXY, and '' proxies every host.", valueName: "LIST"))
     var noproxy: String?
 
-    @Option(help: "Output format: text (the wire form) or json.")
+    @Option(help: "Output format: text (the wire form) or json; with --explain, text or markdown.")
     var format: OutputFormat = .text
 
     @Flag(help: "Print the request that would be sent, without sending it.")
     var offline = false
+
+    @Flag(help: "Print why the request looks as it does (the TUI's Explain view), without sending it; --format markdown for handouts.")
+    var explain = false
+
+    @Flag(name: .customLong("show-secrets"), help: "With --explain, show secret header values, passwords and query fields instead of hiding them.")
+    var showSecrets = false
 
     @Option(help: "A fixed multipart boundary, for reproducible output.")
     var boundary: String?
@@ -146,6 +152,7 @@ struct SendCommand: AsyncParsableCommand {
     // MARK: -
 
     func run() async throws {
+        try checkExplainFormat()
         var draft = try makeDraft()
         // Checked before --offline returns, so a bad rate is an error whether or not it is used.
         let uploadBytesPerSecond = try throttle.map(Self.rate)
@@ -164,9 +171,13 @@ struct SendCommand: AsyncParsableCommand {
         let proxySettings = try makeProxySettings(for: request.url)
         let clientIdentity = try makeClientIdentity()
         var output = StandardOutput()
+        if explain {
+            return try writeExplanation(of: draft, request: request, httpVersion: httpVersion, proxy: proxySettings,
+                                        clientIdentity: clientIdentity, retryPolicy: retryPolicy, to: &output)
+        }
         guard !offline else {
             switch format {
-            case .text: try output.write(try RequestPreview.text(request, httpVersion: httpVersion))
+            case .text, .markdown: try output.write(try RequestPreview.text(request, httpVersion: httpVersion))
             case .json: try RequestJSON.write(request, to: &output)
             }
             try output.flush()
@@ -228,7 +239,7 @@ struct SendCommand: AsyncParsableCommand {
         if let failure = printer?.failure { throw failure }
         switch format {
         case .text where result.stream != nil: StandardError.print(ResponseReport.text(result))
-        case .text: try output.write(ResponseReport.text(result))
+        case .text, .markdown: try output.write(ResponseReport.text(result))
         case .json: try ResponseReport.json(result, to: &output)
         }
         try output.flush()
@@ -513,6 +524,8 @@ struct SendCommand: AsyncParsableCommand {
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     case text
     case json
+    /// Only with `--explain` (a handout); refused otherwise.
+    case markdown
 }
 
 /// How `--user` is used: sent with the first request, or kept for a Digest challenge.

@@ -110,7 +110,7 @@ final class StreamPrinter: Sendable {
             if event.type != nil { object["retry"] = event.retry.map { .integer(Int64($0)) } ?? .null }
             bytes += JSONWriter.bytes(.dictionary(object))
             bytes.append(UInt8(ascii: "\n"))
-        case .text:
+        case .text, .markdown:
             guard let type = event.type else {
                 bytes += (pretty ? Self.visible(Self.indented(event.data)) : event.data).utf8
                 bytes.append(UInt8(ascii: "\n"))

@@ -128,7 +128,7 @@ struct SendBadInputTests {
         (["GET", "ftp://h/"], "The URL 'ftp://h/' cannot be used: the scheme 'ftp' is not http or https"),
         (["GET", "http://h:99999/"], "the port 99999 is out of range (0…65535)"),
         (["GET", "http://h/", "-H", "NoColon"], "-H 'NoColon' is not a header; expected 'Name: value'"),
-        (["--format", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'."),
+        (["--format", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'markdown'."),
         (["--auth-type", "ntlm", "GET", "http://h/"], "The value 'ntlm' is invalid for '--auth-type <auth-type>'. Please provide one of 'basic' and 'digest'."),
         (["--pin-mode", "spki", "GET", "http://h/"], "The value 'spki' is invalid for '--pin-mode <pin-mode>'. Please provide one of 'certificate' and 'public-key'."),
         (["--response-serializer", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--response-serializer <response-serializer>'."),

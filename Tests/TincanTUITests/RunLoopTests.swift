@@ -104,7 +104,7 @@ struct RunLoopTests {
         }
     }
 
-    private func start(_ initial: AppState, on terminal: MemoryTerminal, managers: ManagerPool) -> AsyncStream<AppState> {
+    func start(_ initial: AppState, on terminal: MemoryTerminal, managers: ManagerPool) -> AsyncStream<AppState> {
         Fixtures.runLoop(initial, on: terminal, managers: managers)
     }
 

@@ -45,6 +45,9 @@ public struct TaskOptions: Sendable {
     /// The task's own request interceptors, run after the credential's
     /// ``AuthenticationInterceptor`` and before ``retryPolicy``; each task gets its own copies.
     public var interceptors: [any RequestInterceptor] = []
+    /// Stops the task before each stage until it is let through (a slow-motion send), or nil
+    /// for none, which costs nothing.
+    public var stageGate: StageGate?
 
     /// Where a download task streams its body.
     public struct Download: Sendable, Equatable {

@@ -37,6 +37,26 @@ struct TaskRunner {
     }
 
     func run() async -> TaskResult {
+        var result = await runHops()
+        guard let response = result.response else { return result }
+        if let gate = options.stageGate, result.transportError == nil {
+            // Slow motion: validation and decoding each wait for their turn. The serializer does
+            // both in one call, so the first pass only shows that validation is its own step.
+            do {
+                try await gate.wait(before: .validate)
+                _ = options.responseSerializer.validate(response, data: result.data, request: result.request)
+                try await gate.wait(before: .decode)
+            } catch {
+                result.transportError = error
+                return result
+            }
+        }
+        result.serialization = options.responseSerializer.serialize(response, data: result.data, request: result.request)
+        return result
+    }
+
+    /// Runs the hops; the result's serialization is left to ``run()``.
+    private func runHops() async -> TaskResult {
         let clock = ContinuousClock()
         let start = clock.now
         var metrics = TaskMetrics()
@@ -70,7 +90,6 @@ struct TaskRunner {
 
         func finish(_ error: TransportError?) -> TaskResult {
             metrics.total = clock.now - start
-            let serialization = response.map { options.responseSerializer.serialize($0, data: data, request: request) }
             var downloadResult: DownloadResult?
             if let download {
                 let whole = transportError == nil && error == nil && hop.disposition.isFinal && (hop.alreadyComplete || response.map { (200..<300).contains($0.statusCode) } ?? false)
@@ -79,7 +98,7 @@ struct TaskRunner {
                                                 restarted: hop.restarted, alreadyComplete: hop.alreadyComplete)
             }
             var result = TaskResult(request: request, response: response, data: data, redirects: redirects, transportError: error ?? transportError,
-                                    serialization: serialization, metrics: metrics, cache: cacheOutcome, download: downloadResult)
+                                    metrics: metrics, cache: cacheOutcome, download: downloadResult)
             result.retries = retries
             result.retryNote = retryNote
             result.stream = body.streamSummary
@@ -175,7 +194,9 @@ struct TaskRunner {
                                                   decompression: options.decompression,
                                                   connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity,
                                                                                // `.http2` offers what `.automatic` offers: one client serves both.
-                                                                               httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic))
+                                                                               httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic),
+                                                  stageGate: options.stageGate)
+                try await options.stageGate?.wait(before: .connect)
                 response = try await transport.send(outgoing, options: hopOptions) { event in
                     switch event {
                     case .requestHeadSent:

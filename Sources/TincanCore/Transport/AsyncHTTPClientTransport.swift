@@ -131,8 +131,9 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
         let client = try client(for: options.connection)
+        let pauses = options.stageGate.map { StagePauses(gate: $0, eventLoop: eventLoop) }
         let upload = request.body.length.flatMap { length in
-            length > 0 ? UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, eventLoop: eventLoop) : nil
+            length > 0 ? UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, eventLoop: eventLoop, pauses: pauses) : nil
         }
         if let upload, let length = request.body.length {
             clientRequest.body = .stream(contentLength: length) { writer in upload.start(writer) }
@@ -140,7 +141,7 @@ public final class AsyncHTTPClientTransport: Transport {
             // AsyncHTTPClient sends the head with its end and never starts a stream of length 0.
             clientRequest.body = .bytes([UInt8]())
         }
-        let delegate = ResponseDelegate(url: request.url, upload: upload, uploadLength: request.body.length, options: options, eventLoop: eventLoop, events: events)
+        let delegate = ResponseDelegate(url: request.url, upload: upload, uploadLength: request.body.length, options: options, pauses: pauses, eventLoop: eventLoop, events: events)
         let task = client.execute(
             request: clientRequest,
             delegate: delegate,
@@ -199,6 +200,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 throw failure
             }
         } onCancel: {
+            pauses?.end()
             upload?.abort(TransportError(.cancelled))
             task.cancel()
         }
@@ -303,6 +305,8 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         var response: HTTPResponse?
         var uploaded: Int64 = 0
         var downloaded: Int64 = 0
+        /// A body part arrived (an empty first part counts: a slow-motion send stops at one only).
+        var receivedBodyPart = false
         /// Content-Length, read once from the head rather than on every chunk.
         var expectedLength: Int64?
         /// The body length after which a response that stopped the upload is complete.
@@ -322,8 +326,11 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private let decompression: DecompressionLimits?
     /// The current response's decoder, when its body is gzip or deflate; used on the event loop only.
     private let decoder: NIOLoopBoundBox<ContentDecoder?>
+    /// The request's slow-motion stops, or nil (almost always): then no stop is looked at.
+    private let pauses: StagePauses?
 
-    init(url: URLReference, upload: UploadStream?, uploadLength: Int64?, options: TransportOptions, eventLoop: any EventLoop, events: @escaping @Sendable (TransportEvent) throws -> Void) {
+    init(url: URLReference, upload: UploadStream?, uploadLength: Int64?, options: TransportOptions, pauses: StagePauses? = nil, eventLoop: any EventLoop, events: @escaping @Sendable (TransportEvent) throws -> Void) {
+        self.pauses = pauses
         self.url = url
         self.upload = upload
         self.uploadLength = uploadLength
@@ -366,6 +373,12 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             guard let self else { return }
             let (task, idleUntil) = self.state.withLock { ($0.task, $0.lastActivity + self.idleTimeout) }
             guard let task else { return }
+            if let pauses = self.pauses {
+                // A slow-motion stop is not idleness: the clock starts again when it is let through.
+                if pauses.isPaused { return self.armIdleTimer(on: eventLoop, at: .now() + self.idleTimeout) }
+                let resumedUntil = pauses.resumedAt + self.idleTimeout
+                if resumedUntil > .now(), resumedUntil > idleUntil { return self.armIdleTimer(on: eventLoop, at: resumedUntil) }
+            }
             if idleUntil > .now() {
                 self.armIdleTimer(on: eventLoop, at: idleUntil)
             } else {
@@ -378,6 +391,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     private func cancelIdleTimer() {
+        pauses?.end()
         state.withLock {
             $0.idleTimer?.cancel()
             $0.deadlineTimer?.cancel()
@@ -441,29 +455,48 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
                 upload.responseCompleted()
             }
         }
-        let delivered = deliver(.responseHead(response), on: task.eventLoop)
+        let delivered = if let pauses {
+            // Slow motion: the head waits here before the delegate hears of it, and AsyncHTTPClient
+            // reads no body until this future completes.
+            pauses.pause(before: .responseHead).flatMap { self.deliver(.responseHead(response), on: task.eventLoop) }
+        } else {
+            deliver(.responseHead(response), on: task.eventLoop)
+        }
         guard case .held(let held) = early else { return delivered }
         return delivered.flatMap { held }
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         // One lock per chunk: the idle timestamp and the count together.
-        let (downloaded, expected, completesUpload) = state.withLock { state in
+        let (downloaded, expected, completesUpload, isFirst) = state.withLock { state in
             state.lastActivity = .now()
+            let isFirst = !state.receivedBodyPart
+            state.receivedBodyPart = true
             state.downloaded += Int64(buffer.readableBytes)
-            return (state.downloaded, state.expectedLength, state.stoppedUploadCompletesAt.map { state.downloaded >= $0 } ?? false)
+            return (state.downloaded, state.expectedLength, state.stoppedUploadCompletesAt.map { state.downloaded >= $0 } ?? false, isFirst)
         }
+        if isFirst, let pauses {
+            // Slow motion: the first part waits, and with it the socket (AsyncHTTPClient's backpressure).
+            return pauses.pause(before: .responseBody).flatMap { self.didReceiveBodyPartNow(buffer, downloaded: downloaded, expected: expected, completesUpload: completesUpload, on: task.eventLoop) }
+        }
+        return didReceiveBodyPartNow(buffer, downloaded: downloaded, expected: expected, completesUpload: completesUpload, on: task.eventLoop)
+    }
+
+    /// Hands a body part on: every part of an ungated request (inlined, so its per-chunk path is
+    /// what it was), and a gated first part once its stop is let through.
+    @inline(__always)
+    private func didReceiveBodyPartNow(_ buffer: ByteBuffer, downloaded: Int64, expected: Int64?, completesUpload: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         if completesUpload { upload?.responseCompleted() }
         // Progress counts the bytes on the wire, as Content-Length does; the body gets them decoded.
         let progress = TransferProgress(completed: downloaded, expected: expected)
         guard let decoder = decoder.value else {
-            return deliver(.bodyChunk(buffer, progress), on: task.eventLoop)
+            return deliver(.bodyChunk(buffer, progress), on: eventLoop)
         }
         do {
             try decoder.decode(buffer) { decoded in try events(.bodyChunk(decoded, progress)) }
-            return task.eventLoop.makeSucceededVoidFuture()
+            return eventLoop.makeSucceededVoidFuture()
         } catch {
-            return task.eventLoop.makeFailedFuture(error)
+            return eventLoop.makeFailedFuture(error)
         }
     }
 

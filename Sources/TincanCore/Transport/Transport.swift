@@ -47,8 +47,12 @@ public struct TransportOptions: Sendable, Hashable {
     public var decompression: DecompressionLimits?
     /// How the connection is made: through which proxy, presenting which client certificate.
     public var connection: ConnectionOptions
+    /// Where the request stops until it is let through: before the body's first write, and
+    /// before the response head and the first body part are handed on; nil for no stops.
+    public var stageGate: StageGate?
 
-    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil, decompression: DecompressionLimits? = .standard, connection: ConnectionOptions = ConnectionOptions()) {
+    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil, decompression: DecompressionLimits? = .standard, connection: ConnectionOptions = ConnectionOptions(), stageGate: StageGate? = nil) {
+        self.stageGate = stageGate
         self.idleTimeout = idleTimeout
         self.deadline = deadline
         self.uploadBytesPerSecond = uploadBytesPerSecond

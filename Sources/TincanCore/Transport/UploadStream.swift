@@ -59,8 +59,11 @@ final class UploadStream: Sendable {
     /// The request's event loop: AsyncHTTPClient calls the stream and the delegate on it.
     let eventLoop: any EventLoop
     private let state = Mutex(State())
+    /// The request's slow-motion stops: the body waits before its first write.
+    private let pauses: StagePauses?
 
-    init(body: RequestBody, length: Int64, bytesPerSecond: Int?, eventLoop: any EventLoop) {
+    init(body: RequestBody, length: Int64, bytesPerSecond: Int?, eventLoop: any EventLoop, pauses: StagePauses? = nil) {
+        self.pauses = pauses
         self.body = body
         self.length = length
         self.bytesPerSecond = bytesPerSecond
@@ -71,6 +74,12 @@ final class UploadStream: Sendable {
 
     /// Starts writing; AsyncHTTPClient calls this on ``eventLoop`` once the head is sent.
     func start(_ writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+        guard let pauses else { return begin(writer) }
+        // Slow motion: the head is on the wire; the body waits for its turn.
+        return pauses.pause(before: .requestBody).flatMap { self.begin(writer) }
+    }
+
+    private func begin(_ writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
         if length == 0 {
             markEnded()
             return eventLoop.makeSucceededVoidFuture()

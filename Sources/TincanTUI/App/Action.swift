@@ -8,7 +8,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case cycleTheme = "cycle-theme", zoom, suspend
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
     case commandLine = "command-line", explain, received, compare, variables
-    case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache
+    case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache, slowMotion = "slow-motion"
     // Lessons (tincan learn)
     case lessonNotes = "lesson-notes", nextStep = "next-step", previousStep = "previous-step", lessonHint = "lesson-hint"
     // Collection
@@ -82,6 +82,7 @@ public enum KeyBindings {
         KeyBinding([.alt("b")], .previousStep, label: "step back", help: "In a lesson: go back to the previous step"),
         KeyBinding([.alt("t")], .lessonHint, label: "hint", help: "In a lesson: show the step's next hint"),
         KeyBinding([.alt("z")], .toggleWrap, label: "wrap", help: "Wrap long lines in the preview and response boxes, or cut them at the edge again"),
+        KeyBinding([.alt("p")], .slowMotion, label: "slow motion", help: "Send in slow motion: stop before each stage (build, serialize, connect, request body, response head, response body, validate, decode); alt+p again goes on to the next"),
 
         KeyBinding([KeyEvent(.enter)], .openRequest, label: "open", help: "Load the request into the editor", scope: Scope.collection.rawValue, inFooter: true),
         KeyBinding([.char("a"), KeyEvent(.insert)], .addRequest, label: "add", help: "Add a request after the selected one", scope: Scope.collection.rawValue, inFooter: true),

@@ -8,7 +8,9 @@ extension AppState {
     mutating func perform(_ action: Action) -> [Effect] {
         switch action {
         case .send: return send()
+        case .slowMotion: return slowMotionKey()
         case .cancel:
+            if cancelSlowMotionBeforeSending() { return [] }
             guard let exchange, exchange.phase == .sending else {
                 status = StatusMessage("Nothing is being sent.")
                 return []

@@ -5,7 +5,9 @@ import TincanSessions
 /// Sending: the checks before a request leaves, the new ``Exchange``, and the effect that asks
 /// the runner to send it.
 extension AppState {
-    mutating func send() -> [Effect] {
+    /// - Parameter inSlowMotion: Whether the task stops before each stage (alt+p); a plain
+    ///   send ends a slow-motion send that had not reached the core.
+    mutating func send(inSlowMotion: Bool = false) -> [Effect] {
         if let exchange, exchange.phase == .sending {
             status = StatusMessage("A request is already being sent; ctrl+g cancels it.", .warning)
             return []
@@ -14,7 +16,10 @@ extension AppState {
             guard applyBody() else { return [] }
             refreshPreview()
         }
-        guard let (request, plan) = preparedSend() else { return [] }
+        guard let (request, prepared) = preparedSend() else { return [] }
+        var plan = prepared
+        plan.slowMotion = inSlowMotion
+        if !inSlowMotion { slowMotion = nil }
         let id = nextExchangeID
         nextExchangeID += 1
         var exchange = Exchange(id: id, request: request, startedAt: now)

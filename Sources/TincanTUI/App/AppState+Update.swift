@@ -21,6 +21,10 @@ extension AppState {
             now = max(now, time)
             guard exchange?.id == id else { break }
             effects = apply(event, at: time)
+            slowMotionNote(event, exchange: id, at: time)
+        case let .stageWaiting(id, stage, time):
+            now = max(now, time)
+            slowMotionStopped(id, before: stage)
         case let .streamed(id, delivery, time):
             now = max(now, time)
             guard exchange?.id == id else { break }

@@ -122,6 +122,8 @@ public struct AppState: Sendable {
     /// Whether the Auth tab and the variables view show secrets as they are rather than as dots
     /// (v in the Auth tab, r in the variables view).
     public var revealsSecrets = false
+    /// A slow-motion send (alt+p), while it runs and until alt+p closes it.
+    public var slowMotion: SlowMotionState?
     /// The Auth tab's cursor.
     public var authList = ListState()
     public var observed = ObservedProperties()

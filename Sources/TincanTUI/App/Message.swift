@@ -9,6 +9,8 @@ public enum Message: Sendable {
     case task(exchange: Int, TaskEvent, at: Double)
     /// A piece of a send's streamed body (server-sent events, NDJSON lines), as it arrived.
     case streamed(exchange: Int, StreamOptions.Delivery, at: Double)
+    /// A slow-motion send's task stopped before `stage` (``SlowMotion``), until ``Effect/stepSend(exchange:)``.
+    case stageWaiting(exchange: Int, SendStage, at: Double)
     /// A send failed before its task started (the request could not be handed to the core).
     case sendFailed(exchange: Int, String, at: Double)
     /// Time passed (while a send runs, so its elapsed time and rate stay current).
@@ -41,6 +43,8 @@ public enum Effect: Sendable {
     case send(exchange: Int, request: HTTPRequest, plan: SendPlan)
     /// Cancel a send in flight.
     case cancel(exchange: Int)
+    /// Let a slow-motion send's current stop go ahead.
+    case stepSend(exchange: Int)
     /// Open `$EDITOR` on text (a file with this extension).
     case editExternally(text: String, fileExtension: String)
     /// Show the response body in `$PAGER` or `$EDITOR` (a file with this extension).
@@ -69,10 +73,13 @@ public struct SendPlan: Sendable {
     public var options: TaskOptions
     /// The session's trust settings (CA file, pins, insecure), paths resolved.
     public var security = SecuritySettings()
+    /// Whether the task stops before each stage until stepped (alt+p).
+    public var slowMotion = false
 
-    public init(options: TaskOptions, security: SecuritySettings = SecuritySettings()) {
+    public init(options: TaskOptions, security: SecuritySettings = SecuritySettings(), slowMotion: Bool = false) {
         self.options = options
         self.security = security
+        self.slowMotion = slowMotion
     }
 }
 

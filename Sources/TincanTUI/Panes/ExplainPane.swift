@@ -8,19 +8,20 @@ enum ExplainPane {
     /// An explanation as highlighted lines, wrapped to `width` columns.
     ///
     /// Each step has a title; literals (between backticks) are highlighted; verdicts carry ✓ or ✗.
-    static func lines(_ explanation: Explanation, width: Int) -> [TokenLine] {
+    /// The steps about `highlighted` topics (a slow-motion send's current stage) are marked ▶.
+    static func lines(_ explanation: Explanation, width: Int, highlighted: [Explanation.Topic] = []) -> [TokenLine] {
         var lines: [TokenLine] = []
         for step in explanation.steps {
             if !lines.isEmpty { lines.append([]) }
-            lines.append([Token(.title, step.title)])
+            lines.append(highlighted.contains(step.topic) ? [Token(.warning, "▶ "), Token(.title, step.title), Token(.warning, "  ◀ now")] : [Token(.title, step.title)])
             for line in step.lines {
-                let (lead, element): (String, ThemeElement) = switch line.tone {
-                case .statement: ("• ", .base)
-                case .detail: ("  ", .muted)
-                case .passed: ("✓ ", .success)
-                case .failed: ("✗ ", .error)
+                let element: ThemeElement = switch line.tone {
+                case .statement: .base
+                case .detail: .muted
+                case .passed: .success
+                case .failed: .error
                 }
-                var tokens = [Token(element, lead)]
+                var tokens = [Token(element, line.tone.lead)]
                 for (index, piece) in line.text.split(separator: "`", omittingEmptySubsequences: false).enumerated() where !piece.isEmpty {
                     tokens.append(Token(index % 2 == 1 ? .headerValue : element, String(piece)))
                 }
@@ -102,12 +103,13 @@ extension AppState {
         guard let explanation else {
             return PreviewPane.lines(preview)
         }
-        let request = ExplainPane.lines(explanation, width: inner)
+        let stage = slowMotion?.waiting?.topics ?? []
+        let request = ExplainPane.lines(explanation, width: inner, highlighted: stage)
         // After a send, the response's validation comes first: it is what one asks about then.
         guard let validation = exchange?.validation else {
             return request + [[], [Token(.muted, "Send the request (ctrl+r) to see how the response is validated.")]]
         }
-        return [[Token(.label, "── Response ──")]] + ExplainPane.lines(validation, width: inner)
+        return [[Token(.label, "── Response ──")]] + ExplainPane.lines(validation, width: inner, highlighted: stage)
             + [[], [Token(.label, "── Request ──")]] + request
     }
 

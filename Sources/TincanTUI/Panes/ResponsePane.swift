@@ -8,6 +8,10 @@ enum ResponsePane {
         let theme = state.theme
         let inside = Renderer.box(&buffer, rect, titles: ResponseView.allCases.map(\.rawValue), active: ResponseView.allCases.firstIndex(of: state.responseView), focused: state.focus == .response, theme: theme)
         guard !inside.isEmpty else { return }
+        if let motion = state.slowMotion {
+            SlowMotionPane.draw(&buffer, motion, in: inside, theme: theme)
+            return
+        }
         let header = LineView.shown(state.responseHeaderLines, width: inside.width - 1, wraps: state.lineView.wraps, column: state.lineView.responseColumn)
         let headerHeight = min(header.count, max(1, inside.height / 2))
         for (row, line) in header.prefix(headerHeight).enumerated() {

@@ -17,6 +17,8 @@ public final class AppRunner: Sendable {
     private let commands: CommandHistoryStore?
     let inbox: Inbox
     private let tasks = Mutex<[Int: SessionTask]>([:])
+    /// The gates of slow-motion sends, by exchange, while their tasks run.
+    private let motions = Mutex<[Int: SlowMotion]>([:])
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
 
@@ -76,6 +78,7 @@ public final class AppRunner: Sendable {
                 switch effect {
                 case let .send(id, request, plan): send(id, request, plan)
                 case let .cancel(id): tasks.withLock { $0[id] }?.cancel()
+                case let .stepSend(id): motions.withLock { $0[id] }?.step()
                 case let .editExternally(text, fileExtension):
                     let outcome = terminal.withTerminalReleased { Self.runEditor(text, fileExtension: fileExtension) }
                     switch outcome {
@@ -174,6 +177,11 @@ public final class AppRunner: Sendable {
                 stream.keepsBody = true
                 options.stream = stream
             }
+            if plan.slowMotion {
+                let motion = SlowMotion { [self] stage in inbox.post(.stageWaiting(exchange: id, stage, at: seconds())) }
+                options.stageGate = motion.gate
+                motions.withLock { $0[id] = motion }
+            }
             let task = try manager.task(with: request, options: options)
             tasks.withLock { $0[id] = task }
             let events = task.events
@@ -182,6 +190,7 @@ public final class AppRunner: Sendable {
                     inbox.post(.task(exchange: id, event, at: seconds()))
                 }
                 tasks.withLock { _ = $0.removeValue(forKey: id) }
+                motions.withLock { _ = $0.removeValue(forKey: id) }
             }
             task.resume()
         } catch {

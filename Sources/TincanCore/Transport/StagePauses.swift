@@ -1,0 +1,73 @@
+import NIOCore
+import Synchronization
+
+/// One request's stops at a ``StageGate``, as event-loop futures AsyncHTTPClient waits on.
+///
+/// Made only for a request that has a gate, so a request without one takes none of this path.
+/// While a stop waits, ``isPaused`` holds the idle timer; ``end()`` (the request cancelled or
+/// over) cancels the waits, which then fail their futures with `.cancelled`.
+final class StagePauses: Sendable {
+    private struct State {
+        var waits: [Task<Void, Never>] = []
+        var paused = 0
+        var ended = false
+        /// When the last stop was let through: idle time counts from there.
+        var resumedAt = NIODeadline.uptimeNanoseconds(0)
+    }
+
+    private let gate: StageGate
+    private let eventLoop: any EventLoop
+    private let state = Mutex(State())
+
+    init(gate: StageGate, eventLoop: any EventLoop) {
+        self.gate = gate
+        self.eventLoop = eventLoop
+    }
+
+    /// A future that succeeds when the gate lets `stage` go ahead, and fails with `.cancelled`
+    /// when it refuses or the request ends first.
+    func pause(before stage: SendStage) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        let wait = Task { [gate] in
+            do {
+                try await gate.wait(before: stage)
+                promise.succeed(())
+            } catch {
+                promise.fail(error)
+            }
+        }
+        let ended = state.withLock { state in
+            if !state.ended {
+                state.waits.append(wait)
+                state.paused += 1
+            }
+            return state.ended
+        }
+        if ended {
+            wait.cancel()
+            return promise.futureResult
+        }
+        return promise.futureResult.always { _ in
+            self.state.withLock { state in
+                state.paused -= 1
+                state.resumedAt = .now()
+            }
+        }
+    }
+
+    /// Whether a stop waits now.
+    var isPaused: Bool { state.withLock { $0.paused > 0 } }
+
+    /// When the last stop was let through.
+    var resumedAt: NIODeadline { state.withLock { $0.resumedAt } }
+
+    /// The request is cancelled or over: every wait ends, and later ones end at once.
+    func end() {
+        let waits = state.withLock { state in
+            state.ended = true
+            defer { state.waits = [] }
+            return state.waits
+        }
+        for wait in waits { wait.cancel() }
+    }
+}
