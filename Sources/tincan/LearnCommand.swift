@@ -29,10 +29,19 @@ struct LearnCommand: AsyncParsableCommand {
     @Flag(help: "Print the lesson list as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("Write LESSON as Markdown for a handout: each step's text, goals, request (on the wire, and why) and the demo server's answer; - for standard output.", valueName: "FILE.md"))
+    var handout: String?
+
     @OptionGroup var display: TUIOptions
 
     func run() async throws {
         StandardOutput.ignoreClosedPipeSignal()
+        if let handout {
+            guard !check else { throw CLIFailure.badInput("--handout writes one lesson; --check checks lessons; give one") }
+            guard lessons.count == 1 else { throw CLIFailure.badInput("--handout needs one LESSON to write, not \(lessons.count)") }
+            try await writeHandout(of: lessons[0], to: handout)
+            return
+        }
         if check {
             guard !lessons.isEmpty else { throw CLIFailure.badInput("--check needs a lesson file or a folder of lessons") }
             try await LessonChecks(paths: lessons).run()
@@ -89,6 +98,33 @@ struct LearnCommand: AsyncParsableCommand {
         text += "Progress is kept in \(path)\n"
         try StandardOutput.print(text)
         if let problem { StandardError.print("warning: \(problem)\n") }
+    }
+
+    /// Writes a lesson's handout to `path` (atomically), or to standard output for `-`.
+    private func writeHandout(of name: String, to path: String) async throws {
+        let lesson = try LessonSource(name)
+        defer { lesson.removeFiles() }
+        let servers: LessonServers
+        do {
+            servers = try await LessonServers.start()
+        } catch {
+            throw CLIFailure(message: "error: the demo servers could not start: \(error)", exitCode: .transportFailed)
+        }
+        let text: String
+        do {
+            text = try await LessonHandout(lesson: lesson).markdown(servers: servers)
+        } catch {
+            await servers.stop()
+            throw CLIFailure.badInput("\(lesson.path): \(error)")
+        }
+        await servers.stop()
+        if path == "-" { return try StandardOutput.print(text) }
+        do {
+            try AtomicFile.write(Array(text.utf8), to: path)
+        } catch {
+            throw CLIFailure.writeFailed(error)
+        }
+        StandardError.print("Wrote the handout of \(lesson.session.lesson?.title ?? name) to \(path)\n")
     }
 
     /// Opens a lesson in the TUI.

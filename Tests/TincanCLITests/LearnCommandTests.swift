@@ -102,4 +102,24 @@ struct LearnCommandTests {
         let result = try await learn(["--check", examples], state: state.path)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
+
+    @Test("--handout writes a lesson as Markdown: each step's text, goals, request on the wire and why, and the server's answer, with secrets hidden")
+    func writesAHandout() async throws {
+        let folder = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        let lesson = try folder.write("secret.tincan.yaml", Array(Self.lesson.replacingOccurrences(of: "    url: get\n", with: "    url: get\n    headers:\n      Authorization: Bearer s3cret-token\n").utf8))
+        let out = folder.path + "/handout.md"
+        let result = try await learn([lesson, "--handout", out], state: state.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        for part in ["# Parameters in the query", "## Step 1: Add q", "Add a query field.", "- [ ] The server saw q", "#### URL", "#### On the wire", "```http\nGET /get HTTP/1.1",
+                     "### What the server answered", "HTTP/1.1 200 OK", "Authorization: Bearer ••••••"] {
+            #expect(text.contains(part), "\(part) in\n\(text)")
+        }
+        #expect(!text.contains("s3cret-token"))
+        let both = try await learn([lesson, "--handout", out, "--check"], state: state.path)
+        #expect(both.status == 2)
+        let unwritable = try await learn([lesson, "--handout", folder.path + "/missing/handout.md"], state: state.path)
+        #expect(unwritable.status == 23, "\(unwritable.stderr)")
+    }
 }

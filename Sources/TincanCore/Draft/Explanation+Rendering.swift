@@ -59,7 +59,7 @@ extension Explanation {
 
     /// A line's text in Markdown: the parts between backticks become code spans (with fences
     /// long enough for what they hold), and the rest is escaped so that it reads as written.
-    static func markdownInline(_ text: String) -> String {
+    public static func markdownInline(_ text: String) -> String {
         var out = ""
         for (index, piece) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
             if index % 2 == 0 {
@@ -74,7 +74,7 @@ extension Explanation {
     }
 
     /// Plain text with Markdown's punctuation escaped, so `*`, `_`, `<` or `[` are not read as markup.
-    static func escaped(_ text: some StringProtocol) -> String {
+    public static func escaped(_ text: some StringProtocol) -> String {
         var out = ""
         for character in text {
             if "\\*_[]<>#|~".contains(character) { out.append("\\") }
