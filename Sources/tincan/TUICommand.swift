@@ -122,52 +122,64 @@ struct TUICommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure(message: "error: the embedded demo server could not start: \(error)", exitCode: .transportFailed)
         }
-        var lessonContext: LessonContext?
-        if let lesson, let lessonServers {
-            for (name, value) in lessonServers.variables.merging(lesson.variables, uniquingKeysWith: { $1 }) where workspace?.overrides[name] == nil {
-                workspace?.overrides[name] = value
-            }
-            let progressPath = LessonProgress.defaultPath()
-            var context = LessonContext(key: LessonProgress.key(builtinName: lesson.builtinName, path: lesson.path), progressPath: progressPath)
-            do {
-                context.progress = try LessonProgress.load(path: progressPath)
-            } catch {
-                context.progressProblem = error.description
-            }
-            lessonContext = context
-        }
-        var startup = Startup(
-            demoServerURL: server.baseURL, settings: settings, workspace: workspace, fileExists: fileExists, demo: demo || lesson != nil,
-            history: loadedHistory?.entries ?? [], recordsHistory: historyStore != nil, commandHistory: commandStore?.load() ?? [],
-            boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))")
-        startup.lesson = lessonContext
-        let initial = AppState(startup)
-        let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
-        if let cookieFile {
-            do {
-                try managers.loadCookies(from: cookieFile)
-            } catch {
-                throw CLIFailure.badInput("\(file ?? ""): cookies: \(error)")
+        // Whatever stops the run from here (no terminal, a cookie file, a failed start), the
+        // servers stop and a lesson's certificate folder goes with them.
+        func stopServers() async {
+            if let lessonServers {
+                await lessonServers.stop()
+            } else {
+                await server.stop()
             }
         }
-        let mouse = settings.mouse
-        let marker = firstPaintMarker
+        let managers: ManagerPool
+        let status: Int32
+        do {
+            var lessonContext: LessonContext?
+            if let lesson, let lessonServers {
+                for (name, value) in lessonServers.variables.merging(lesson.variables, uniquingKeysWith: { $1 }) where workspace?.overrides[name] == nil {
+                    workspace?.overrides[name] = value
+                }
+                let progressPath = LessonProgress.defaultPath()
+                var context = LessonContext(key: LessonProgress.key(builtinName: lesson.builtinName, path: lesson.path), progressPath: progressPath)
+                do {
+                    context.progress = try LessonProgress.load(path: progressPath)
+                } catch {
+                    context.progressProblem = error.description
+                }
+                lessonContext = context
+            }
+            var startup = Startup(
+                demoServerURL: server.baseURL, settings: settings, workspace: workspace, fileExists: fileExists, demo: demo || lesson != nil,
+                history: loadedHistory?.entries ?? [], recordsHistory: historyStore != nil, commandHistory: commandStore?.load() ?? [],
+                boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))")
+            startup.lesson = lessonContext
+            let initial = AppState(startup)
+            managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+            if let cookieFile {
+                do {
+                    try managers.loadCookies(from: cookieFile)
+                } catch {
+                    throw CLIFailure.badInput("\(file ?? ""): cookies: \(error)")
+                }
+            }
+            let mouse = settings.mouse
+            let marker = firstPaintMarker
 
-        let status = try await Self.runOnUIThread {
-            let terminal = try CursesTerminal(mouse: mouse)
-            let runner = AppRunner(terminal: terminal, managers: managers, history: historyStore, commands: commandStore)
-            _ = runner.run(initial) {
-                if marker { StandardError.print("tincan: first paint\n") }
+            status = try await Self.runOnUIThread {
+                let terminal = try CursesTerminal(mouse: mouse)
+                let runner = AppRunner(terminal: terminal, managers: managers, history: historyStore, commands: commandStore)
+                _ = runner.run(initial) {
+                    if marker { StandardError.print("tincan: first paint\n") }
+                }
+                terminal.stop()
+                return terminal.stopSignal == 0 ? 0 : 128 + terminal.stopSignal
             }
-            terminal.stop()
-            return terminal.stopSignal == 0 ? 0 : 128 + terminal.stopSignal
+        } catch {
+            await stopServers()
+            throw error
         }
         await managers.invalidateAll()
-        if let lessonServers {
-            await lessonServers.stop()
-        } else {
-            await server.stop()
-        }
+        await stopServers()
         do {
             // The jar of the session open at the end (the runner saved any opened before it).
             try managers.saveCookies()

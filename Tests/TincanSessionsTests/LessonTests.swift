@@ -216,8 +216,19 @@ struct LessonProgressTests {
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
-        try Data("{\"lessons\": {\"x\": {\"steps\": 2, \"passed\": [3]}}}".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: LessonProgress.Failure.self) { _ = try LessonProgress.load(path: path) }
+        // Another Tincan's lesson is kept when this one records its own.
+        try LessonProgress.record(.init(passedSteps: [1], stepCount: 2), for: "02-other", path: path)
+        let both = try LessonProgress.load(path: path)
+        #expect(both.lessons.keys.elementsEqual(["01-base-url", "02-other"]))
+        #expect(both.lessons["01-base-url"] == progress.lessons["01-base-url"])
+
+        for bad in [#"{"lessons": {"x": {"steps": 2, "passed": [3]}}}"#, #"{"lessons": {"x": {"steps": 0, "passed": [1]}}}"#,
+                    #"{"lessons": {"x": {"steps": 0, "passed": []}}}"#, #"{"lessons": {"x": {"steps": 2, "passed": [0]}}}"#] {
+            try Data(bad.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: LessonProgress.Failure.self, "\(bad)") { _ = try LessonProgress.load(path: path) }
+            #expect(throws: LessonProgress.Failure.self) { try LessonProgress.record(.init(stepCount: 1), for: "y", path: path) }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == bad)
+        }
         try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
         do {
             _ = try LessonProgress.load(path: path)

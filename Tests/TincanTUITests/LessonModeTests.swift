@@ -69,12 +69,13 @@ struct LessonModeTests {
         let effects = Fixtures.press([.key(KeyEvent(.home)), .key(KeyEvent(.delete))], into: &state)
         #expect(state.lesson?.goals.map(\.passed) == [true])
         #expect(state.lesson?.passed == [0])
-        guard case let .saveLessonProgress(progress, path)? = effects.last else {
+        guard case let .saveLessonProgress(entry, key, path)? = effects.last else {
             Issue.record("no progress saved: \(effects)")
             return
         }
         #expect(path == "/tmp/progress.json")
-        #expect(progress.lessons["lesson"] == LessonProgress.Entry(passedSteps: [0], stepCount: 2))
+        #expect(key == "lesson")
+        #expect(entry == LessonProgress.Entry(passedSteps: [0], stepCount: 2))
         #expect(state.status?.text.contains("step 2 is unlocked") == true)
 
         Fixtures.press([.key(.alt("n"))], into: &state)
@@ -122,6 +123,47 @@ struct LessonModeTests {
         #expect(!state.previewViews.contains(.notes))
         Fixtures.press([.key(.alt("n"))], into: &state)
         #expect(state.status?.text.hasPrefix("No lesson is open") == true)
+    }
+
+    @Test("a step keeps its request when requests are added, renamed or removed around it, and the request a step starts from stays")
+    func stepsFollowTheirRequests() throws {
+        var state = try Self.lessonState()
+        // A request added after the first moves the second step's request down one.
+        state.addRequest(SavedRequest(name: "extra", url: "extra"))
+        #expect(state.workspace.session.lesson?.steps.map(\.requestIndex) == [0, 2])
+        #expect(state.lesson?.lesson.steps.map(\.requestIndex) == [0, 2])
+        // It can go again; a step's own request cannot.
+        state.workspace.list.select(1, count: 3)
+        state.removeRequest()
+        #expect(state.workspace.session.requests.map(\.name) == ["relative", "sent"])
+        #expect(state.workspace.session.lesson?.steps.map(\.requestIndex) == [0, 1])
+        state.workspace.list.select(0, count: 2)
+        state.removeRequest()
+        #expect(state.workspace.session.requests.count == 2)
+        #expect(state.status?.text.hasPrefix("Step 1 of the lesson starts from this request") == true)
+        // A step that names its request follows the new name, and the file still reads.
+        var named = state.workspace.session.lesson!
+        named.steps[0].requestName = "relative"
+        state.workspace.session.lesson = named
+        state.renameRequest("renamed")
+        #expect(state.workspace.session.lesson?.steps[0].requestName == "renamed")
+        let text = state.editedSession.yamlText()
+        #expect(try Session.parse(text, path: "l.tincan.yaml").lesson?.steps[0].requestIndex == 0)
+        state.renameRequest("")
+        #expect(state.workspace.session.requests[0].name == "renamed")
+    }
+
+    @Test("on a wide screen the notes have a column, and alt+l pages through it and back to the top")
+    func theNotesColumnPages() throws {
+        var state = try Self.lessonState(width: 120, height: 16)
+        #expect(state.showsNotesColumn)
+        #expect(!state.previewViews.contains(.notes))
+        Fixtures.press([.key(.alt("l"))], into: &state)
+        let first = try #require(state.lesson?.notesScroll.offset)
+        #expect(first > 0, "\(String(describing: state.status))")
+        for _ in 0..<10 { Fixtures.press([.key(.alt("l"))], into: &state) }
+        Fixtures.press([.key(.alt("l"))], into: &state)
+        #expect(state.status?.text.hasPrefix("Notes: lines") == true)
     }
 
     @Test("the Notes pane at 80x24 and 120x40")

@@ -120,7 +120,7 @@ struct SettingsTests {
         var keymap = Keymap(KeyBindings.table)
         try keymap.override(with: [], naming: \.rawValue)
         let all = KeyBindings.table.flatMap(\.keys)
-        for reserved: KeyEvent in [.ctrl("b"), .ctrl("s"), .ctrl("q"), .ctrl("\\")] {
+        for reserved: KeyEvent in [.ctrl("b"), .ctrl("s"), .ctrl("q"), .ctrl("\\"), .alt("b"), .alt("f")] {
             #expect(!all.contains(reserved), "\(reserved) is bound")
         }
         // Global keys must never be plain printable characters: text fields need them.

@@ -7,6 +7,9 @@ import TincanCore
 /// A lesson is a session file like any other: `tincan replay` runs its requests, and the TUI
 /// opened with `tincan learn FILE` shows the steps beside them.
 public struct Lesson: Sendable, Equatable {
+    /// The most steps a lesson may have: each is a request sent when it is checked.
+    public static let maximumSteps = 200
+
     /// The lesson's title, shown by `tincan learn` and at the top of the Notes pane.
     public var title: String
     /// One line on what it teaches, for the list of lessons.

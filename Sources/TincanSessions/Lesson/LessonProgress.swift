@@ -72,9 +72,9 @@ public struct LessonProgress: Sendable, Equatable {
         }
         var progress = LessonProgress()
         for (key, entry) in lessons {
-            guard case .dictionary(let fields) = entry, case .integer(let count)? = fields["steps"], (0...10_000).contains(count),
+            guard case .dictionary(let fields) = entry, case .integer(let count)? = fields["steps"], (1...Int64(Lesson.maximumSteps)).contains(count),
                   case .array(let passed)? = fields["passed"] else {
-                throw Failure(path: path, reason: "lesson '\(key)': expected {\"steps\": N, \"passed\": [step numbers]}")
+                throw Failure(path: path, reason: "lesson '\(key)': expected {\"steps\": N, \"passed\": [step numbers]} with N from 1 to \(Lesson.maximumSteps)")
             }
             var steps: Set<Int> = []
             for step in passed {
@@ -86,6 +86,17 @@ public struct LessonProgress: Sendable, Equatable {
             progress.lessons[key] = Entry(passedSteps: steps, stepCount: Int(count))
         }
         return progress
+    }
+
+    /// Records one lesson's progress in the file as it is now, so a Tincan that saved another
+    /// lesson's progress in the meantime keeps it: the file is read again, the entry replaced,
+    /// and the file written back (atomically). A file that does not read is not written over.
+    ///
+    /// - Throws: ``Failure`` naming the file and what went wrong.
+    public static func record(_ entry: Entry, for key: String, path: String) throws(Failure) {
+        var progress = try load(path: path)
+        progress.lessons[key] = entry
+        try progress.save(path: path)
     }
 
     /// Writes the progress file atomically, private to the learner (0600, in a 0700 folder).

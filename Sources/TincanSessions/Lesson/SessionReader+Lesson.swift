@@ -15,6 +15,9 @@ extension SessionReader {
                 guard let sequence = value.sequence, !sequence.isEmpty else {
                     throw file.error(at: value, "expected a list of steps, each starting with '- title:'")
                 }
+                guard sequence.count <= Lesson.maximumSteps else {
+                    throw file.error(at: value, "a lesson has at most \(Lesson.maximumSteps) steps, and this one has \(sequence.count); split it into lessons")
+                }
                 guard !requests.isEmpty else {
                     throw file.error(at: value, "a lesson's steps start from requests, and requests: is empty; add the request the first step starts from")
                 }

@@ -79,7 +79,7 @@ public enum KeyBindings {
         KeyBinding([.alt("m")], .cache, label: "cache", help: "List the response cache: URL, status, freshness left, validators; delete one or all"),
         KeyBinding([.alt("l")], .lessonNotes, label: "notes", help: "In a lesson: show the step's notes and goals, or the wire preview again"),
         KeyBinding([.alt("n")], .nextStep, label: "next step", help: "In a lesson: go to the next step (unlocked once every goal of this one passes)"),
-        KeyBinding([.alt("b")], .previousStep, label: "step back", help: "In a lesson: go back to the previous step"),
+        KeyBinding([.alt("g")], .previousStep, label: "step back", help: "In a lesson: go back to the previous step"),
         KeyBinding([.alt("t")], .lessonHint, label: "hint", help: "In a lesson: show the step's next hint"),
         KeyBinding([.alt("z")], .toggleWrap, label: "wrap", help: "Wrap long lines in the preview and response boxes, or cut them at the edge again"),
         KeyBinding([.alt("p")], .slowMotion, label: "slow motion", help: "Send in slow motion: stop before each stage (build, serialize, connect, request body, response head, response body, validate, decode); alt+p again goes on to the next"),

@@ -28,14 +28,17 @@ extension AppState {
         state.step = index
         state.hintsShown = 0
         state.lastSend = nil
+        state.notesScroll = ScrollState()
         lesson = state
+        // The last step's response answered another request: the new step starts afresh.
+        if exchange?.phase != .sending { exchange = nil }
         previewView = .notes
         previewScroll = ScrollState()
         loadRequest(state.current.requestIndex)
         focus = .url
         refreshPreview()
         let step = state.current
-        status = StatusMessage("Step \(index + 1) of \(state.lesson.steps.count): \(step.title). \(Self.lessonKeysHint(state))")
+        status = StatusMessage("Step \(index + 1) of \(state.lesson.steps.count): “\(step.title)” · \(Self.lessonKeysHint(state))")
     }
 
     /// Performs a lesson key.
@@ -46,10 +49,7 @@ extension AppState {
         }
         switch action {
         case .lessonNotes:
-            guard !showsNotesColumn else {
-                status = StatusMessage("The notes are in the column on the left while the screen is wide enough.")
-                return
-            }
+            guard !showsNotesColumn else { return pageNotesColumn() }
             previewView = previewView == .notes ? .wire : .notes
             previewScroll = ScrollState()
             refreshPreview()
@@ -83,14 +83,52 @@ extension AppState {
             state.hintsShown += 1
             lesson = state
             previewView = .notes
+            scrollNotesColumn(toLineStartingWith: "Hint \(state.hintsShown): ")
             status = StatusMessage("Hint \(state.hintsShown) of \(hints.count) is in the Notes.")
         default:
             break
         }
     }
 
+    /// The notes' column on a wide screen: its box, and its lines as drawn there.
+    private var notesColumn: (viewport: Int, lines: [TokenLine])? {
+        guard let lesson, let box = ScreenLayout(self).notesBox else { return nil }
+        return (max(1, box.height - 2), NotesPane.lines(lesson, width: NotesPane.columnWidth(box)))
+    }
+
+    /// alt+l on a wide screen: the next page of the notes' column, then the top again.
+    private mutating func pageNotesColumn() {
+        guard let column = notesColumn, var state = lesson else { return }
+        // A page at a time, overlapping by a line; past the end, the top again.
+        let last = max(0, column.lines.count - column.viewport)
+        let offset = state.notesScroll.offset
+        state.notesScroll = ScrollState(offset: offset >= last ? 0 : min(last, offset + max(1, column.viewport - 1)))
+        lesson = state
+        status = StatusMessage(column.lines.count <= column.viewport ? "The notes fit in their column." : "Notes: lines \(state.notesScroll.offset + 1)-\(min(column.lines.count, state.notesScroll.offset + column.viewport)) of \(column.lines.count); alt+l shows more.")
+    }
+
+    /// Scrolls the notes' column so the line that starts with `prefix` (a hint just shown) is in sight.
+    private mutating func scrollNotesColumn(toLineStartingWith prefix: String) {
+        guard let column = notesColumn, var state = lesson,
+              let line = column.lines.firstIndex(where: { $0.map(\.text).joined().hasPrefix(prefix) }) else { return }
+        if line < state.notesScroll.offset || line >= state.notesScroll.offset + column.viewport {
+            state.notesScroll = ScrollState(offset: max(0, line - 1))
+            state.notesScroll.clamp(contentHeight: column.lines.count, viewport: column.viewport)
+            lesson = state
+        }
+    }
+
+    /// Changes the lesson's steps in the session (what is saved) and in the open lesson alike,
+    /// so a step keeps its request when the list of requests changes around it.
+    mutating func editLessonSteps(_ change: (inout LessonStep) -> Void) {
+        guard var steps = workspace.session.lesson?.steps else { return }
+        for index in steps.indices { change(&steps[index]) }
+        workspace.session.lesson?.steps = steps
+        lesson?.lesson.steps = steps
+    }
+
     static func lessonKeysHint(_ state: LessonState) -> String {
-        "alt+l notes, alt+t a hint, alt+n next step."
+        "alt+l notes · alt+t a hint · alt+n next step"
     }
 
     static func goalCount(_ state: LessonState) -> String {
@@ -167,6 +205,6 @@ extension AppState {
             status = StatusMessage("✓ Step \(state.step + 1) done; step \(state.lastUnlocked + 1) is still open.", .success)
         }
         guard let path = state.context.progressPath, state.context.progressProblem == nil else { return [] }
-        return [.saveLessonProgress(state.progress, path: path)]
+        return [.saveLessonProgress(state.progressEntry, key: state.context.key, path: path)]
     }
 }

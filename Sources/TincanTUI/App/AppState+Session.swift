@@ -127,6 +127,8 @@ extension AppState {
         commitPanes()
         let index = workspace.selected + 1
         workspace.session.requests.insert(request, at: index)
+        // A lesson's steps stay on their requests.
+        editLessonSteps { step in if step.requestIndex >= index { step.requestIndex += 1 } }
         loadRequest(index, committing: false)
         focus = .url
     }
@@ -137,9 +139,14 @@ extension AppState {
             status = StatusMessage("A session keeps at least one request.", .warning)
             return
         }
-        commitPanes()
         let index = workspace.list.selected
+        if let step = workspace.session.lesson?.steps.firstIndex(where: { $0.requestIndex == index }) {
+            status = StatusMessage("Step \(step + 1) of the lesson starts from this request, so it stays; edit it instead.", .warning)
+            return
+        }
+        commitPanes()
         let removed = workspace.session.requests.remove(at: index)
+        editLessonSteps { step in if step.requestIndex > index { step.requestIndex -= 1 } }
         let next = min(index, workspace.session.requests.count - 1)
         if index == workspace.selected || workspace.selected >= workspace.session.requests.count {
             loadRequest(next, committing: false)
@@ -154,6 +161,15 @@ extension AppState {
     mutating func renameRequest(_ name: String) {
         let index = workspace.list.selected
         let trimmed = name.trimmingCharacters(in: .whitespaces)
+        // A lesson's step that names this request follows it to its new name.
+        let named = workspace.session.lesson?.steps.contains { $0.requestIndex == index && $0.requestName != nil } == true
+        if named {
+            guard !trimmed.isEmpty else {
+                status = StatusMessage("A step of the lesson names this request, so it keeps a name.", .warning)
+                return
+            }
+            editLessonSteps { step in if step.requestIndex == index, step.requestName != nil { step.requestName = trimmed } }
+        }
         workspace.session.requests[index].name = trimmed.isEmpty ? nil : trimmed
         if index == workspace.selected { workspace.loadedRequest?.name = trimmed.isEmpty ? nil : trimmed }
     }
@@ -247,6 +263,9 @@ extension AppState {
         closeModal()
         var opened = Workspace(session: session, path: path)
         opened.overrides = workspace.overrides
+        // The lesson belongs to the file it came from.
+        lesson = nil
+        if previewView == .notes { previewView = .wire }
         open(opened)
         status = StatusMessage("Opened \(path): \(session.requests.count) request\(session.requests.count == 1 ? "" : "s").", .success)
         return nil

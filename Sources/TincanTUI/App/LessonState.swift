@@ -1,3 +1,4 @@
+import TerminalUI
 import TincanSessions
 
 /// How a lesson is opened (`tincan learn`): where progress is kept, and what is known already.
@@ -37,6 +38,8 @@ public struct LessonState: Sendable {
     var lastSend: (checks: [CheckResult?], passedAll: Bool)?
     /// How many of the step's hints are shown.
     public var hintsShown = 0
+    /// Where the notes' column is scrolled to (a wide screen).
+    public var notesScroll = ScrollState()
     /// Where progress is kept.
     public var context: LessonContext
 
@@ -51,10 +54,8 @@ public struct LessonState: Sendable {
     /// Whether every step is passed.
     public var isComplete: Bool { passed.count >= lesson.steps.count && (0..<lesson.steps.count).allSatisfy(passed.contains) }
 
-    /// The progress to save: this lesson's entry replaced.
-    var progress: LessonProgress {
-        var progress = context.progress
-        progress.lessons[context.key] = LessonProgress.Entry(passedSteps: passed, stepCount: lesson.steps.count)
-        return progress
+    /// This lesson's progress, as the progress file records it.
+    var progressEntry: LessonProgress.Entry {
+        LessonProgress.Entry(passedSteps: passed, stepCount: lesson.steps.count)
     }
 }

@@ -56,7 +56,7 @@ public enum Effect: Sendable {
     /// Append an entry to the history file.
     case recordHistory(HistoryEntry)
     /// Save the learner's progress through the lessons.
-    case saveLessonProgress(LessonProgress, path: String)
+    case saveLessonProgress(LessonProgress.Entry, key: String, path: String)
     /// Append a command line (secrets already hidden) to the command history file.
     case recordCommand(String)
     /// Stop the process for job control (ctrl+z).

@@ -8,9 +8,17 @@ enum NotesPane {
     static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: LessonState, theme: Theme) {
         let inside = Renderer.box(&buffer, rect, titles: ["Notes"], active: 0, focused: false, theme: theme)
         guard !inside.isEmpty else { return }
-        var scroll = ScrollState()
-        Renderer.drawLines(&buffer, lines(state, width: max(10, inside.width - 1)), in: inside, scroll: &scroll, theme: theme)
+        let lines = lines(state, width: columnWidth(rect))
+        var scroll = state.notesScroll
+        Renderer.drawLines(&buffer, lines, in: inside, scroll: &scroll, theme: theme)
+        if lines.count > inside.height {
+            let position = "\(scroll.offset + 1)-\(min(lines.count, scroll.offset + inside.height))/\(lines.count) alt+l more"
+            buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
+        }
     }
+
+    /// The width the notes are wrapped to in a column of `rect`.
+    static func columnWidth(_ rect: Rect) -> Int { max(10, rect.width - 3) }
 
     static func lines(_ state: LessonState, width: Int) -> [TokenLine] {
         let step = state.current
@@ -35,6 +43,8 @@ enum NotesPane {
             }
         }
         lines.append([])
+        lines += text(step.text, width: width)
+        lines.append([])
         var keys = [String]()
         if state.hintsShown < step.hints.count { keys.append("alt+t a hint (\(step.hints.count - state.hintsShown) left)") }
         if state.step + 1 < total {
@@ -42,11 +52,9 @@ enum NotesPane {
         } else if state.isComplete {
             keys.append("the lesson is done")
         }
-        if state.step > 0 { keys.append("alt+b back") }
+        if state.step > 0 { keys.append("alt+g back") }
         keys.append("F9 explain")
         lines += ExplainPane.wrap([Token(.muted, keys.joined(separator: " · "))], width: width, indent: 0)
-        lines.append([])
-        lines += text(step.text, width: width)
         return lines
     }
 

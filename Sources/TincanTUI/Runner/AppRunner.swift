@@ -105,9 +105,9 @@ public final class AppRunner: Sendable {
                     } catch {
                         _ = state.update(.historyFailed(error.description))
                     }
-                case let .saveLessonProgress(progress, path):
+                case let .saveLessonProgress(entry, key, path):
                     do {
-                        try progress.save(path: path)
+                        try LessonProgress.record(entry, for: key, path: path)
                     } catch {
                         _ = state.update(.lessonProgressFailed(error.description))
                     }
