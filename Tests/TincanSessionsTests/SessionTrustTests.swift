@@ -342,3 +342,39 @@ struct AliasKeyTests {
         #expect(AliasKeyScan.firstAliasKey(in: text) == nil)
     }
 }
+
+@Suite("Deeply nested YAML")
+struct FlowDepthTests {
+    @Test("flow collections nested past YAML's 1000 levels are refused at once, at the bracket that passes the limit")
+    func deepFlowNestingIsRefusedAtOnce() throws {
+        let depth = 100_000
+        let text = "requests:\n  - url: get\n    assert:\n      body:\n        $.a: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n"
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            _ = try Session.parse(text, path: "deep.tincan.yaml")
+            Issue.record("a value nested \(depth) levels deep was read")
+        } catch {
+            #expect("\(error)".hasPrefix("deep.tincan.yaml:5:1014: "), "\(error)")
+            #expect("\(error)".contains("nested deeper than 1000 levels"), "\(error)")
+        }
+        // libyaml's scanner took 16 s to refuse it; the check before it takes a single pass.
+        #expect(clock.now - start < .seconds(5))
+    }
+
+    @Test("brackets in quoted scalars and comments do not count, and nesting within the limit reads")
+    func quotedBracketsDoNotCount() throws {
+        let brackets = String(repeating: "[", count: 1500)
+        let session = try Session.parse("""
+            # \(brackets)
+            name: '\(brackets)'
+            description: "\(brackets) \\" \(brackets)"
+            requests:
+              - url: get
+                params:
+                  a: \(String(repeating: "[", count: 50))1\(String(repeating: "]", count: 50))
+            """, path: "ok.tincan.yaml")
+        #expect(session.name == brackets)
+        #expect(session.requests.count == 1)
+    }
+}

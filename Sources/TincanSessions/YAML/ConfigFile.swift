@@ -67,6 +67,10 @@ public struct ConfigFile {
 
     /// Parses YAML text, naming `path` in errors.
     public static func parse(_ text: String, path: String) throws -> ConfigFile {
+        if let location = FlowDepth.firstTooDeep(in: text) {
+            throw ConfigFileError(file: path, line: location.line, column: location.column,
+                                  reason: .malformedYAML("flow collections ([ or {) nested deeper than \(FlowDepth.maximum) levels, the most YAML is read to"))
+        }
         if let (name, location) = AliasKeyScan.firstAliasKey(in: text) {
             throw ConfigFileError(file: path, line: location.line, column: location.column, reason: .aliasInKey(name))
         }
