@@ -53,7 +53,7 @@ struct LessonHandout {
 
     /// What the demo server answered: the head, and the start of the body.
     private func response(_ result: TaskResult?) -> String {
-        var out = "\n### What the server answered\n\n"
+        let out = "\n### What the server answered\n\n"
         guard let result, let response = result.response else {
             return out + (result?.transportError.map { "Nothing: \(Explanation.markdownInline("\($0)"))\n" } ?? "Nothing was sent.\n")
         }

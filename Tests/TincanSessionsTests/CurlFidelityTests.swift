@@ -174,6 +174,7 @@ struct CurlFidelityTests {
         "method: GET\n    url: URL\n    headers:\n      User-Agent: null\n      Accept: null\n      Accept-Encoding: null\n      X-Empty: \"\"\n    query:\n      q: a b",
         "method: DELETE\n    url: URL\n    auth:\n      user: ada\n      password: p:w",
         "method: POST\n    url: URL\n    properties:\n      timeout: 2.5",
+        "method: GET\n    url: URL\n    max-time: 2.5",
         "method: PATCH\n    url: URL\n    headers:\n      Content-Type: null\n    body: \"raw 'text'\\nline\"",
         "method: HEAD\n    url: URL",
     ]

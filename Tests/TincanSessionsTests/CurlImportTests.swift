@@ -122,9 +122,19 @@ struct CurlImportTests {
     @Test func whatASessionCannotSayIsReportedNotDropped() throws {
         let imported = try CurlCommand.parse("curl -sSk -m 5 --max-redirs 3 -L -X PATCH --retry 2 --http2 --cacert ca.pem http://h/ -d x")
         let warnings = imported.warnings.joined(separator: "\n")
-        for option in ["-m 5", "-X PATCH -L", "--retry 2", "--cacert ca.pem", "-k"] {
+        for option in ["-X PATCH -L", "--retry 2", "--cacert ca.pem", "-k"] {
             #expect(warnings.contains(option + ":"), "\(option) in \(warnings)")
         }
+        // -m is the whole transfer's deadline, which a request's max-time: says exactly.
+        #expect(!warnings.contains("-m 5"), "\(warnings)")
+        #expect(imported.request.maxTime == 5)
+        #expect(imported.request.properties.timeoutInterval == nil)
+        let session = Session(requests: [try CurlCommand.parse("curl -m 2.5 http://h/").request])
+        let resolved = try session.resolve(0, template: Template(variables: [:]), directory: "/tmp")
+        let exported = CurlCommand.export(try resolved.draft.build(), resolved: resolved).command
+        #expect(exported.contains("--max-time 2.5"), "\(exported)")
+        #expect(try CurlCommand.parse(exported).request.maxTime == 2.5)
+        #expect(throws: InterchangeError.self) { _ = try CurlCommand.parse("curl -m -1 http://h/") }
         #expect(!warnings.contains("--max-redirs"), "a request keeps its redirect limit")
         #expect(!warnings.contains("--http2"), "a request keeps the version it asks for")
         #expect(imported.request.httpVersion == .http2)

@@ -50,7 +50,7 @@ struct CurlTests {
         #expect(request.headers == [HeaderSetting(name: "Authorization", value: "Bearer t"), HeaderSetting(name: "Content-Type", value: "application/json"),
                                     HeaderSetting(name: "Accept-Language", value: nil)])
         #expect(request.body == .text(#"{"a":1}"#))
-        #expect(request.properties.timeoutInterval == 5)
+        #expect(request.maxTime == 5)
     }
 
     @Test func curlDefaultsAreKept() throws {

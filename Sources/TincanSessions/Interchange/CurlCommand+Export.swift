@@ -129,6 +129,7 @@ extension CurlCommand {
                 warnings.append("timeout \(ParameterValue.format(seconds)): curl's --speed-time counts whole seconds, so it is \(whole)")
             }
         }
+        if let deadline = resolved?.options.deadline { options.append("--max-time \(ParameterValue.format(deadline))") }
         // Tincan decodes the gzip and deflate it asks for; --compressed makes curl decode them too.
         if request.headers.contains(name: "Accept-Encoding") { options.append("--compressed") }
         if let rate = resolved?.options.uploadBytesPerSecond {

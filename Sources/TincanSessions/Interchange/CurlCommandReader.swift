@@ -136,8 +136,12 @@ struct CurlCommandReader {
             guard text != "-", text != "." else { throw InterchangeError(.uploadFromStandardInput(text)) }
             upload = text
         case .maxTime:
-            request.properties.timeoutInterval = try timeout(text, option: "-m")
-            warnings.append("-m \(text): curl stops the whole transfer after \(text) s; Tincan's timeout is an idle timeout (no byte moved for \(text) s), the closest a session can say")
+            // The whole transfer's deadline, as a request's max-time: says.
+            do {
+                request.maxTime = try NumericRange.deadline.named("-m").value(parsing: text)
+            } catch {
+                throw InterchangeError(.invalidNumber(error))
+            }
         case .speedTime: request.properties.timeoutInterval = try timeout(text, option: "--speed-time")
         case .speedLimit: speedLimit = text
         case .connectTimeout: connectTimeout = text

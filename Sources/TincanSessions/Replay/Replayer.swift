@@ -225,7 +225,7 @@ public final class Replayer: Sendable {
             taskOptions = try resolved.taskOptions(maximumBodyBytes: options.maximumBodyBytes)
         } catch {
             outcome.checks = requestChecks
-            outcome.assertionResults = Self.byAssertion(saved.assertions, requestChecks: requestChecks, response: nil)
+            outcome.assertionResults = ResponseEvaluation.byAssertion(saved.assertions, requestChecks: requestChecks, response: nil)
             outcome.state = .failed
             outcome.error = "\(error)"
             return
@@ -243,7 +243,7 @@ public final class Replayer: Sendable {
             outcome.checks = requestChecks
             outcome.captures = []
             let evaluation = await send(request, options: taskOptions, saved: saved, template: template, manager: manager, outcome: &outcome)
-            outcome.assertionResults = Self.byAssertion(saved.assertions, requestChecks: requestChecks, response: evaluation?.byAssertion)
+            outcome.assertionResults = ResponseEvaluation.byAssertion(saved.assertions, requestChecks: requestChecks, response: evaluation?.byAssertion)
             // The request as built fails its checks every time: sending it again cannot help.
             guard flow.sendsAgain(after: attempt, failed: outcome.state == .failed, requestChecksPassed: requestPassed) else {
                 // Captured values are the response's text, used as they are: never expanded again.
@@ -282,15 +282,6 @@ public final class Replayer: Sendable {
         outcome.captures = evaluation.captures
         if !evaluation.passed { outcome.state = .failed }
         return evaluation
-    }
-
-    /// Each assertion's result in the file's order: the request's checks (given in their order)
-    /// where they stand, and the response's where a response was evaluated; nil for the rest.
-    static func byAssertion(_ assertions: [Assertion], requestChecks: [CheckResult], response: [CheckResult?]?) -> [CheckResult?] {
-        var requestResults = requestChecks.makeIterator()
-        return assertions.indices.map { index in
-            assertions[index].isRequestCheck ? requestResults.next() : response?[index]
-        }
     }
 
     /// Headers that change on every response, so they are neither recorded nor compared (the

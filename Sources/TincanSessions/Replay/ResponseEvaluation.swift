@@ -39,6 +39,16 @@ public struct ResponseEvaluation: Sendable {
     /// Whether every check passed.
     public var passed: Bool { checks.allSatisfy(\.passed) }
 
+    /// Each of `assertions`' results in their order: the request's checks (`requestChecks`, in
+    /// their order) where they stand, `response`'s (a ``byAssertion``) for the rest; nil where
+    /// no response was judged.
+    public static func byAssertion(_ assertions: [Assertion], requestChecks: [CheckResult], response: [CheckResult?]?) -> [CheckResult?] {
+        var requestResults = requestChecks.makeIterator()
+        return assertions.indices.map { index in
+            assertions[index].isRequestCheck ? requestResults.next() : response?[index]
+        }
+    }
+
     /// `assert: request:` checked on the request as built, before it is sent, as a replay does.
     public static func requestChecks(_ saved: SavedRequest, request: HTTPRequest, template: Template) -> [CheckResult] {
         RequestChecker(request: request, template: template).check(saved.assertions)

@@ -144,21 +144,17 @@ extension AppState {
     mutating func refreshLessonGoals() -> [Effect] {
         guard var state = lesson else { return [] }
         let assertions = lessonAssertions
-        var live: [CheckResult?] = Array(repeating: nil, count: assertions.count)
+        var requestChecks: [CheckResult] = []
         var unjudged: String?
         if workspace.selected != state.current.requestIndex {
             unjudged = "the step's request is not the one in the editor"
         } else if case let .request(request, _) = preview, let template = try? workspace.template() {
-            var saved = SavedRequest(url: "")
-            saved.assertions = assertions
-            var requestChecks = ResponseEvaluation.requestChecks(saved, request: request, template: template).makeIterator()
-            for index in assertions.indices where assertions[index].isRequestCheck { live[index] = requestChecks.next() }
+            requestChecks = Self.requestChecks(assertions, on: request, template: template)
         } else if case let .error(reason) = preview {
             unjudged = "the request cannot be built: \(reason)"
         }
-        if let last = state.lastSend {
-            for index in assertions.indices where !assertions[index].isRequestCheck && last.checks.indices.contains(index) { live[index] = last.checks[index] }
-        }
+        // Request checks as the request stands now; response checks as the last send left them.
+        let live = ResponseEvaluation.byAssertion(assertions, requestChecks: requestChecks, response: state.lastSend)
         state.goals = GoalResult.results(of: state.current.goals, checks: live, unjudged: unjudged)
         lesson = state
         // A step of request goals only passes as the request is built.
@@ -174,21 +170,24 @@ extension AppState {
         var saved = exchange.saved ?? SavedRequest(url: "")
         saved.assertions = assertions
         saved.captures = [:]
-        var checks: [CheckResult?] = Array(repeating: nil, count: assertions.count)
-        var requestChecks = ResponseEvaluation.requestChecks(saved, request: exchange.request, template: template).makeIterator()
-        for index in assertions.indices where assertions[index].isRequestCheck { checks[index] = requestChecks.next() }
         // Judged even when the exchange failed: a goal may expect it to (transport-error).
         let evaluation = ResponseEvaluation(saved, result: result, template: template)
-        for index in assertions.indices where !assertions[index].isRequestCheck { checks[index] = evaluation.byAssertion[index] }
+        let checks = ResponseEvaluation.byAssertion(assertions, requestChecks: Self.requestChecks(assertions, on: exchange.request, template: template),
+                                                    response: evaluation.byAssertion)
         let passedAll = checks.allSatisfy { $0?.passed == true }
-        state.lastSend = (checks, passedAll)
+        state.lastSend = checks
         lesson = state
-        _ = refreshLessonGoals()
-        if !passedAll, let transportError = result.transportError, var judged = lesson {
-            judged.goals = GoalResult.results(of: judged.current.goals, checks: judged.goals.flatMap(\.checks), unjudged: "the send failed: \(transportError)")
-            lesson = judged
-        }
-        return passedAll ? passLessonStep() : []
+        // Every check was judged (a failed exchange too: its checks say why), so nothing is
+        // left pending; a step of request goals only may pass in the refresh already.
+        let effects = refreshLessonGoals()
+        return passedAll ? effects + passLessonStep() : effects
+    }
+
+    /// The request checks among `assertions`, judged on `request`.
+    private static func requestChecks(_ assertions: [Assertion], on request: HTTPRequest, template: Template) -> [CheckResult] {
+        var saved = SavedRequest(url: "")
+        saved.assertions = assertions
+        return ResponseEvaluation.requestChecks(saved, request: request, template: template)
     }
 
     /// Marks the shown step passed, unlocks the next and saves the learner's progress.

@@ -66,9 +66,8 @@ extension Exchange {
     /// Files each assertion's verdict under its line, and why captures found nothing.
     private mutating func keepVerdicts(of saved: SavedRequest, _ evaluation: ResponseEvaluation) {
         assertionVerdicts = [:]
-        var requestResults = requestChecks.makeIterator()
-        for (assertion, result) in zip(saved.assertions, evaluation.byAssertion) {
-            let verdict = assertion.isRequestCheck ? requestResults.next() : result
+        let verdicts = ResponseEvaluation.byAssertion(saved.assertions, requestChecks: requestChecks, response: evaluation.byAssertion)
+        for (assertion, verdict) in zip(saved.assertions, verdicts) {
             if let verdict { assertionVerdicts[CheckLine.text(of: assertion)] = verdict }
         }
         captureFailures = evaluation.captureFailures

@@ -33,9 +33,9 @@ public struct LessonState: Sendable {
     /// The shown step's goals: request checks judged on the preview as it stands, response
     /// checks on the step's last send (pending until one).
     public var goals: [GoalResult] = []
-    /// The response checks' results from the step's last send, by goal, and whether that send
-    /// passed every goal (request checks judged on the request sent).
-    var lastSend: (checks: [CheckResult?], passedAll: Bool)?
+    /// The results of the step's last send, one per check of its goals laid end to end
+    /// (request checks judged on the request sent); nil before a send.
+    var lastSend: [CheckResult?]?
     /// How many of the step's hints are shown.
     public var hintsShown = 0
     /// Where the notes' column is scrolled to (a wide screen).
