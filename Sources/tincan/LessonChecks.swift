@@ -28,17 +28,29 @@ struct LessonChecks {
         return nil
     }
 
+    /// A file to check: what it must do, and for a solution, its lesson.
+    private struct Item {
+        var path: String
+        var expectation: Expectation
+        var lesson: String?
+    }
+
+    /// The problems found, one message each, and whether one is a file that does not load.
+    private struct Problems {
+        var messages: [String] = []
+        var badInput = false
+    }
+
     func run() async throws {
-        var plan: [(path: String, expectation: Expectation, lesson: String?)] = []
-        // The problems found, one message each, and whether one is a file that does not load.
-        var problems: (messages: [String], badInput: Bool) = ([], false)
+        var plan: [Item] = []
+        var problems = Problems()
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw CLIFailure.badInput("--check: \(path) does not exist; expected a lesson file or a folder of lessons")
             }
             guard isFolder.boolValue else {
-                plan.append((path, .passes, nil))
+                plan.append(Item(path: path, expectation: .passes))
                 continue
             }
             let names: [String]
@@ -55,10 +67,10 @@ struct LessonChecks {
             }
             for name in names {
                 let lesson = (path as NSString).appendingPathComponent(name)
-                let solution = ((path as NSString).appendingPathComponent("solutions") as NSString).appendingPathComponent(name)
-                plan.append((lesson, .failsAsShipped, nil))
-                if FileManager.default.fileExists(atPath: solution) {
-                    plan.append((solution, .passes, lesson))
+                let solution = (solutionsFolder as NSString).appendingPathComponent(name)
+                plan.append(Item(path: lesson, expectation: .failsAsShipped))
+                if solutions.contains(name) {
+                    plan.append(Item(path: solution, expectation: .passes, lesson: lesson))
                 } else {
                     problems.messages.append("\(lesson):1:1: no solution: expected \(solution), the lesson solved")
                 }
@@ -71,49 +83,57 @@ struct LessonChecks {
         } catch {
             throw CLIFailure(message: "error: the demo servers could not start: \(error)", exitCode: .transportFailed)
         }
-        var output = ""
         for item in plan {
+            // Each file's line goes out as it is checked: a pack takes a while.
+            var output = ""
             do {
                 let session = try Session.load(path: item.path)
-                if let lessonPath = item.lesson {
-                    let lesson = try Session.load(path: lessonPath)
-                    if let difference = Self.difference(lesson.lesson, session.lesson) {
-                        output += "FAIL  \(item.path): its lesson: block is not the lesson's\n"
-                        problems.messages.append("\(item.path): its lesson: block is not \(lessonPath)'s (\(difference)); a solution changes only the requests")
-                        continue
-                    }
-                }
-                let variables = servers.variables.merging(["lesson-files": LessonSource.filesFolder(forLessonAt: item.path)]) { $1 }
-                let report = try await LessonCheck.run(session, path: item.path, variables: variables)
-                let counts = report.goalCounts
-                switch item.expectation {
-                case .passes:
-                    if report.passed {
-                        output += "ok    \(item.path): \(counts.total == 1 ? "its goal" : "all \(counts.total) goals") reached\n"
-                    } else {
-                        output += "FAIL  \(item.path): \(counts.total - counts.passed) of \(counts.total) goals not reached\n"
-                        problems.messages.append(report.text().trimmingCharacters(in: .newlines))
-                    }
-                case .failsAsShipped:
-                    if report.passed {
-                        output += "FAIL  \(item.path): passes as shipped, so it teaches nothing\n"
-                        problems.messages.append("\(item.path): every goal already passes as shipped; a lesson leaves something for the learner to do")
-                    } else {
-                        output += "ok    \(item.path): \(counts.total - counts.passed) of \(counts.total) goals left for the learner\n"
-                    }
+                if let lessonPath = item.lesson, let difference = Self.difference(try Session.load(path: lessonPath).lesson, session.lesson) {
+                    output += "FAIL  \(item.path): its lesson: block is not the lesson's\n"
+                    problems.messages.append("\(item.path): its lesson: block is not \(lessonPath)'s (\(difference)); a solution changes only the requests")
+                } else {
+                    try await check(session, item, servers: servers, output: &output, problems: &problems)
                 }
             } catch {
                 problems.badInput = true
                 output += "FAIL  \(item.path): does not load\n"
                 problems.messages.append("\(error)")
             }
+            do {
+                try StandardOutput.print(output)
+            } catch {
+                await servers.stop()
+                throw error
+            }
         }
         await servers.stop()
-        try StandardOutput.print(output)
         guard problems.messages.isEmpty else {
             StandardError.print(problems.messages.map { "error: \($0)\n" }.joined())
             throw CLIFailure(message: "error: \(problems.messages.count) problem\(problems.messages.count == 1 ? "" : "s") in the lessons checked",
                              exitCode: problems.badInput ? .badInput : .validationFailed)
+        }
+    }
+
+    /// Checks one file against what it is expected to do, and says how it went.
+    private func check(_ session: Session, _ item: Item, servers: LessonServers, output: inout String, problems: inout Problems) async throws {
+        let variables = servers.variables.merging(["lesson-files": LessonSource.filesFolder(forLessonAt: item.path)]) { $1 }
+        let report = try await LessonCheck.run(session, path: item.path, variables: variables)
+        let counts = report.goalCounts
+        switch item.expectation {
+        case .passes:
+            if report.passed {
+                output += "ok    \(item.path): \(counts.total == 1 ? "its goal" : "all \(counts.total) goals") reached\n"
+            } else {
+                output += "FAIL  \(item.path): \(counts.total - counts.passed) of \(counts.total) goals not reached\n"
+                problems.messages.append(report.text().trimmingCharacters(in: .newlines))
+            }
+        case .failsAsShipped:
+            if report.passed {
+                output += "FAIL  \(item.path): passes as shipped, so it teaches nothing\n"
+                problems.messages.append("\(item.path): every goal already passes as shipped; a lesson leaves something for the learner to do")
+            } else {
+                output += "ok    \(item.path): \(counts.total - counts.passed) of \(counts.total) goals left for the learner\n"
+            }
         }
     }
 }
