@@ -63,14 +63,16 @@ enum StreamRoutes {
         object["headers"] = .dictionary(DemoRoutes.headerObject(request))
         object["origin"] = .string(DemoRoutes.origin(context))
         if pad > 0 { object["pad"] = .string(String(repeating: ".", count: pad)) }
-        let template = object
+        // Every line is the object written once, with `"id":N` in place of its closing brace:
+        // the same bytes as writing each line's object whole, at a fraction of the cost, so a
+        // long stream measures the client rather than this server.
+        let head = JSONWriter.bytes(.dictionary(object)).dropLast() + Array(#","id":"#.utf8)
         let body = ResponseBody { writer in
             var buffer = ByteBuffer()
-            var line = template
             for id in 0..<count {
-                line["id"] = .integer(Int64(id))
-                buffer.writeBytes(JSONWriter.bytes(.dictionary(line)))
-                buffer.writeInteger(UInt8(ascii: "\n"))
+                buffer.writeBytes(head)
+                buffer.writeString(String(id))
+                buffer.writeBytes([UInt8(ascii: "}"), UInt8(ascii: "\n")])
                 // Lines go out in blocks, as a server streaming from a query would send them.
                 if buffer.readableBytes >= 64 * 1024 {
                     try await writer.write(buffer)

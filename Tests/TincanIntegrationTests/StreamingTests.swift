@@ -58,15 +58,19 @@ struct StreamingTests {
         }
     }
 
-    @Test("an NDJSON stream gives one line per object, ids 0 to n-1, each httpbin's /get object")
+    @Test("an NDJSON stream gives one line per object, ids 0 to n-1, each httpbin's /get object written as JSON writes it")
     func ndjsonLines() async throws {
         try await withDemoServer { server in
             let deliveries = Deliveries()
-            let result = try await send(try draft("GET", "stream/5?x=1", on: server)) { $0.stream = deliveries.options(.eventStreamsAndLines) }
+            let result = try await send(try draft("GET", "stream/12?x=1", on: server)) { $0.stream = deliveries.options(.eventStreamsAndLines) }
             let lines = deliveries.events.withLock { $0.map(\.0.data) }
-            #expect(lines.count == 5)
+            #expect(lines.count == 12)
             let objects = try lines.map { try JSONParser.parse($0) }
-            #expect(objects.map { field($0, "id") } == (0..<5).map { .integer(Int64($0)) })
+            #expect(objects.map { field($0, "id") } == (0..<12).map { .integer(Int64($0)) })
+            // Each line is its object's compact JSON, with the id last: the server's shortcut
+            // (the object written once, the id spliced in) gives exactly those bytes.
+            #expect(objects.map { JSONWriter.string($0) } == lines)
+            #expect(lines.last?.hasSuffix(#","id":11}"#) == true)
             #expect(objects.allSatisfy { field($0, "args", "x") == .string("1") && field($0, "url") != nil && field($0, "headers") != nil })
             #expect(result.stream?.format == .lines)
             #expect(result.response?.headers["Content-Type"] == "application/x-ndjson")
