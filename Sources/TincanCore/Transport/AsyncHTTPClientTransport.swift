@@ -50,6 +50,14 @@ public final class AsyncHTTPClientTransport: Transport {
         clients = Mutex(Clients(byConnection: [ConnectionOptions(): direct]))
     }
 
+    /// Starts the event-loop threads that every transport shares, on a thread of its own, and
+    /// returns at once: a command that will send can have them start while it parses its
+    /// arguments (0.7 ms of `tincan send`'s start-up). A transport made before they are up
+    /// waits for them, as it would have started them.
+    public static func startEventLoopsInBackground() {
+        Thread.detachNewThread { _ = MultiThreadedEventLoopGroup.singleton }
+    }
+
     private static func makeClient(_ connection: ConnectionOptions, tlsConfiguration: TLSConfiguration, connectTimeout: Double, eventLoop: any EventLoop) -> HTTPClient {
         // Bodies are decoded by each request's ContentDecoder, within its limits.
         var configuration = HTTPClient.Configuration(
@@ -69,6 +77,12 @@ public final class AsyncHTTPClientTransport: Transport {
         configuration.httpVersion = connection.httpVersion == .http1_1 ? .http1Only : .automatic
         // Keeps swift-nio-http2's read buffer from growing with a download (see the aligner).
         configuration.http2ConnectionDebugInitializer = HTTP2ReadAligner.install
+        // Reads of up to 512 KiB instead of NIO's 64 KiB: a fast body (a download, an NDJSON
+        // stream) takes an eighth of the read calls and writes (1.2 to 1.6 times the download
+        // throughput measured; the buffers add 1.5 MiB to the peak).
+        configuration.http1_1ConnectionDebugInitializer = { channel in
+            channel.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 512 << 10))
+        }
         // Tincan records no traces; without a tracer AsyncHTTPClient makes no span per request
         // (the default is the process's no-op tracer, which still had each span built and described).
         configuration.tracing.tracer = nil
