@@ -342,7 +342,7 @@ public enum DemoRoutes {
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                guard let name = parts.first?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { continue }
+                guard let name = parts.first?.trimmingWhitespace(), !name.isEmpty else { continue }
                 result[name] = .string(parts.count > 1 ? String(parts[1]) : "")
             }
         }
@@ -356,7 +356,7 @@ public enum DemoRoutes {
     static func cache(_ request: Request, _ context: Context) async throws -> Response {
         let notModified: Bool
         if let ifNoneMatch = request.headers[.ifNoneMatch] {
-            notModified = ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == cacheETag }
+            notModified = ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains { $0.trimmingWhitespace().replacingOccurrences(of: "W/", with: "") == cacheETag }
         } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse), let modified = HTTPDate.parse(cacheLastModified) {
             notModified = since >= modified
         } else {

@@ -47,7 +47,7 @@ struct RequestBodyEcho {
     var json = ParameterValue.null
 
     init(body: [UInt8], contentType: String?) {
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let type = contentType?.split(separator: ";").first?.trimmingWhitespace().lowercased() ?? ""
         switch type {
         case "application/x-www-form-urlencoded":
             for pair in String(decoding: body, as: UTF8.self).split(separator: "&") where !pair.isEmpty {
@@ -127,7 +127,7 @@ struct MultipartParts: Sequence {
                     part.name = TincanCore.HTTPHeaders.parameter("name", in: line) ?? ""
                     part.fileName = TincanCore.HTTPHeaders.parameter("filename", in: line)
                 } else if lower.hasPrefix("content-type:") {
-                    part.contentType = line.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces)
+                    part.contentType = line.dropFirst("content-type:".count).trimmingWhitespace()
                 }
             }
             parts.append(part)

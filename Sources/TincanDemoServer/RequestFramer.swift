@@ -137,7 +137,7 @@ struct RequestFramer {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...]
-            let items = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let items = value.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
             if name == "transfer-encoding" { transferEncoding += items }
             if name == "content-length" { lengths += items }
         }

@@ -125,7 +125,7 @@ struct LessonChecks {
                 output += "ok    \(item.path): \(counts.total == 1 ? "its goal" : "all \(counts.total) goals") reached\n"
             } else {
                 output += "FAIL  \(item.path): \(counts.total - counts.passed) of \(counts.total) goals not reached\n"
-                problems.messages.append(report.text().trimmingCharacters(in: .newlines))
+                problems.messages.append(report.text().trimmingNewlines())
             }
         case .failsAsShipped:
             if report.passed {

@@ -23,7 +23,7 @@ struct LessonHandout {
         out += "_A Tincan lesson: `tincan learn \(lesson.builtinName ?? lesson.path)` opens it, and each step's goals tick as the request is edited and sent._\n"
         for (index, step) in steps.enumerated() {
             out += "\n## Step \(index + 1): \(Explanation.escaped(step.title))\n\n"
-            if !step.text.isEmpty { out += step.text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n" }
+            if !step.text.isEmpty { out += step.text.trimmingWhitespaceAndNewlines() + "\n\n" }
             out += "**Goals**\n\n"
             for goal in report.steps[index].goals { out += "- [ ] \(Explanation.markdownInline(goal.title))\n" }
             out += "\n" + request(of: step, in: session, template: template)

@@ -384,7 +384,7 @@ struct SendCommand: AsyncParsableCommand {
                 throw CLIFailure.badInput("--accept-status \(error)")
             }
         }
-        let types = acceptType.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) }
+        let types = acceptType.map { Set($0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }) }
         var serializer = responseSerializer.makeSerializer()
         if let statuses { serializer.acceptableStatusCodes = statuses }
         if let types { serializer.acceptableContentTypes = types }

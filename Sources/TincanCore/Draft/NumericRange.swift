@@ -54,7 +54,7 @@ public struct NumericRange: Sendable, Equatable {
     ///
     /// - Throws: ``NumericRangeError`` naming the field, the text and the range.
     public func value(parsing text: String) throws(NumericRangeError) -> Double {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         var digits = Substring(trimmed)
         var multiplier = 1.0
         // The longest suffix first, so `ms` is not read as `m` after a number ending in... `m`.
@@ -82,7 +82,7 @@ public struct NumericRange: Sendable, Equatable {
     /// - Throws: ``NumericRangeError`` naming the field, the text and the range.
     public func check(_ value: Double, text: String, rounding: Bool = false) throws(NumericRangeError) -> Double {
         guard !value.isNaN else { throw error(text, .notANumber) }
-        if minimum >= 0, text.trimmingCharacters(in: .whitespaces).hasPrefix("-") { throw error(text, .outOfRange) }
+        if minimum >= 0, text.trimmingWhitespace().hasPrefix("-") { throw error(text, .outOfRange) }
         var value = value
         if isInteger, value != value.rounded() {
             guard rounding else { throw error(text, .notWhole) }

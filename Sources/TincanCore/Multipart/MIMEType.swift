@@ -12,7 +12,7 @@ public enum MIMEType {
     /// The type of a Content-Type value, lower case and without its parameters
     /// (`application/json` from `application/json; charset=utf-8`), or nil when it is empty.
     public static func essence(of contentType: String) -> String? {
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingWhitespace() } ?? ""
         return type.isEmpty ? nil : type.lowercased()
     }
 

@@ -140,7 +140,7 @@ public enum Authenticator {
         let parameters = challenge.parameters
         guard let nonce = parameters["nonce"], let algorithm = DigestAlgorithm(parameters["algorithm"]) else { return nil }
         let realm = parameters["realm"] ?? ""
-        let offered = (parameters["qop"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let offered = (parameters["qop"] ?? "").split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
         let bodyBytes: [UInt8]? = {
             switch request.body {
             case .none: return []

@@ -76,7 +76,7 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
         var current: [Substring]?
         var label = ""
         for line in String(decoding: bytes, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             if current == nil, trimmed.hasPrefix("-----BEGIN "), trimmed.hasSuffix("-----") {
                 label = String(trimmed.dropFirst(11).dropLast(5))
                 current = wanted(label) ? [line] : nil

@@ -120,8 +120,8 @@ public final class CookieJar: Sendable {
     public static func nameAndValue(ofSetCookie header: some StringProtocol) -> (name: String, value: String)? {
         let pair = header.prefix { $0 != ";" }
         guard let equals = pair.firstIndex(of: "=") else { return nil }
-        let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
-        return name.isEmpty ? nil : (name, pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+        let name = pair[..<equals].trimmingWhitespace()
+        return name.isEmpty ? nil : (name, pair[pair.index(after: equals)...].trimmingWhitespace())
     }
 
     /// Parses one `Set-Cookie` value (RFC 6265 §5.2 and §5.3), or nil when it must be ignored.
@@ -135,8 +135,8 @@ public final class CookieJar: Sendable {
         var expires: Date?
         for attribute in parts {
             let pieces = attribute.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
-            let argument = pieces.count > 1 ? pieces[1].trimmingCharacters(in: .whitespaces) : ""
+            let key = pieces[0].trimmingWhitespace().lowercased()
+            let argument = pieces.count > 1 ? pieces[1].trimmingWhitespace() : ""
             switch key {
             case "expires":
                 if let date = HTTPDate.parse(argument) { expires = date }

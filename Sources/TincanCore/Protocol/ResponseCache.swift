@@ -21,9 +21,9 @@ struct CacheControl {
         for field in headers.fields where HTTPHeaders.same(field.name, "Cache-Control") {
             for part in field.value.split(separator: ",") {
                 let pieces = part.split(separator: "=", maxSplits: 1)
-                let name = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
+                let name = pieces[0].trimmingWhitespace().lowercased()
                 guard !name.isEmpty else { continue }
-                directives[name] = pieces.count > 1 ? pieces[1].trimmingCharacters(in: CharacterSet(charactersIn: " \"")) : ""
+                directives[name] = pieces.count > 1 ? pieces[1].trimmingScalars { $0 == " " || $0 == "\"" } : ""
             }
         }
     }
@@ -48,7 +48,7 @@ public final class ResponseCache: Sendable {
 
         /// Seconds since the response was generated (RFC 9111 §4.2.3, without clock skew).
         public func age(now: Date) -> Double {
-            let ageHeader = response.headers["Age"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+            let ageHeader = response.headers["Age"].flatMap { Double($0.trimmingWhitespace()) } ?? 0
             return max(0, now.timeIntervalSince(storedAt)) + max(0, ageHeader)
         }
 
@@ -137,7 +137,7 @@ public final class ResponseCache: Sendable {
         let control = CacheControl(response.headers)
         let requestControl = CacheControl(request.headers)
         guard !control.has("no-store"), !requestControl.has("no-store") else { return false }
-        let vary = (response.headers["Vary"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let vary = (response.headers["Vary"] ?? "").split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
         guard !vary.contains("*") else { return false }
         let entry = Entry(response: response, data: data, varying: Dictionary(vary.map { ($0, request.headers[$0] ?? "") }, uniquingKeysWith: { $1 }), storedAt: now)
         guard control.has("max-age") || response.headers["Expires"] != nil || !entry.validators.isEmpty else { return false }

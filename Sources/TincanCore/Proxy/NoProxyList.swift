@@ -24,7 +24,7 @@ public struct NoProxyList: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 
     /// Whether the list is empty: `--noproxy ''` enables the proxy for every host.
-    public var isEmpty: Bool { entries.isEmpty && text.trimmingCharacters(in: .whitespaces) != "*" }
+    public var isEmpty: Bool { entries.isEmpty && text.trimmingWhitespace() != "*" }
 
     /// The entries, in order.
     public var entries: [String] {

@@ -46,7 +46,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ProxyError`` for an unknown or unsupported scheme, no host, a bad port, a path,
     ///   or credentials for a SOCKS proxy (AsyncHTTPClient has no SOCKS authentication).
     public init(parsing text: String) throws(ProxyError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw ProxyError(text, .noHost) }
         let withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed
         let reference = URLReference(parsing: withScheme)

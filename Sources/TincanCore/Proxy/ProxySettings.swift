@@ -52,7 +52,7 @@ public struct ProxySettings: Sendable, Hashable {
     public init(proxy: String?, noProxy: String?, environment: ProxyEnvironment = .current) throws(ProxyError) {
         let choice: Choice = switch proxy {
         case nil: .environment
-        case let text? where text.trimmingCharacters(in: .whitespaces).isEmpty: .direct
+        case let text? where text.trimmingWhitespace().isEmpty: .direct
         case let text?: .server(try ProxyServer(parsing: text))
         }
         self.init(choice: choice, noProxy: noProxy.map(NoProxyList.init), environment: environment)

@@ -29,10 +29,10 @@ public struct HeaderLine: Sendable, Equatable {
         guard let (index, separator) = separators.lazy.compactMap({ separator in line.firstIndex(of: separator).map { ($0, separator) } }).first else {
             throw .noSeparator
         }
-        let name = line[..<index].trimmingCharacters(in: .whitespaces)
+        let name = line[..<index].trimmingWhitespace()
         guard HTTPHeaders.isValidName(name) else { throw .invalidName(name) }
         self.name = name
-        self.value = line[line.index(after: index)...].trimmingCharacters(in: .whitespaces)
+        self.value = line[line.index(after: index)...].trimmingWhitespace()
         self.separator = separator
     }
 

@@ -37,7 +37,7 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// The length Content-Length announces, or nil when it is absent or not a number.
     public var expectedContentLength: Int64? {
-        headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        headers["Content-Length"].flatMap { Int64($0.trimmingWhitespace()) }
     }
 
     /// The standard reason phrase for a status line (RFC 9110), or an empty string.

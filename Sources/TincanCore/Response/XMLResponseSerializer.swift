@@ -121,7 +121,7 @@ public struct XMLTree: Sendable, Hashable {
         private func flushText() {
             defer { pendingText = "" }
             guard !stack.isEmpty else { return }
-            let trimmed = pendingText.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = pendingText.trimmingWhitespaceAndNewlines()
             if !trimmed.isEmpty { stack[stack.count - 1].children.append(.text(trimmed)) }
         }
     }

@@ -217,7 +217,7 @@ struct DownloadFile: Sendable {
     /// Last-Modified date, for `If-Range`.
     func savedValidator() -> String? {
         guard let text = try? String(contentsOfFile: validatorPath, encoding: .utf8) else { return nil }
-        let line = text.split(separator: "\n").first.map(String.init)?.trimmingCharacters(in: .whitespaces)
+        let line = text.split(separator: "\n").first.map(String.init)?.trimmingWhitespace()
         return line?.isEmpty == false ? line : nil
     }
 
@@ -259,13 +259,13 @@ struct DownloadFile: Sendable {
 
     /// The first byte a `Content-Range: bytes A-B/N` names, or nil when the header is not of that form.
     static func contentRangeStart(_ response: HTTPResponse) -> Int64? {
-        guard let value = response.headers["Content-Range"]?.trimmingCharacters(in: .whitespaces), value.lowercased().hasPrefix("bytes ") else { return nil }
+        guard let value = response.headers["Content-Range"]?.trimmingWhitespace(), value.lowercased().hasPrefix("bytes ") else { return nil }
         let range = value.dropFirst(6).split(separator: "/").first ?? ""
-        return range.split(separator: "-").first.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        return range.split(separator: "-").first.flatMap { Int64($0.trimmingWhitespace()) }
     }
 
     /// The complete length `Content-Range: bytes */N` (or `A-B/N`) names, or nil.
     static func contentRangeLength(_ response: HTTPResponse) -> Int64? {
-        response.headers["Content-Range"]?.split(separator: "/").last.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        response.headers["Content-Range"]?.split(separator: "/").last.flatMap { Int64($0.trimmingWhitespace()) }
     }
 }

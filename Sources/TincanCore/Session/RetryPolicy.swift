@@ -153,7 +153,7 @@ public struct RetryPolicy: RequestInterceptor {
     /// The seconds a `Retry-After` value asks for (RFC 9110 §10.2.3): a number of seconds, or an
     /// HTTP date (a date in the past is 0); nil when it is absent or neither.
     public static func retryAfter(_ value: String?, now: Date) -> Double? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = value?.trimmingWhitespace(), !value.isEmpty else { return nil }
         if value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
             // Digits only: a huge number is a long wait (kept finite for reports), never an overflow.
             return min(Double(value) ?? Self.longestRetryAfter, Self.longestRetryAfter)

@@ -50,7 +50,7 @@ final class ContentDecoder {
 
     /// Whether a body with this `Content-Encoding` is decoded (gzip or deflate).
     static func decodes(_ contentEncoding: String?) -> Bool {
-        guard let coding = contentEncoding?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        guard let coding = contentEncoding?.trimmingWhitespace().lowercased() else { return false }
         return ["gzip", "x-gzip", "deflate"].contains(coding)
     }
 
@@ -59,7 +59,7 @@ final class ContentDecoder {
     init?(contentEncoding: String?, limits: DecompressionLimits) {
         guard Self.decodes(contentEncoding) else { return nil }
         self.limits = limits
-        self.isGzip = contentEncoding?.trimmingCharacters(in: .whitespaces).lowercased() != "deflate"
+        self.isGzip = contentEncoding?.trimmingWhitespace().lowercased() != "deflate"
         // 15 + 32: zlib detects the gzip or zlib header by itself.
         guard czlib_inflate_init(&stream, 15 + 32) == Z_OK else { return nil }
     }

@@ -55,7 +55,7 @@ enum ProxyDiagnosis {
             var buffer = unwrapInboundIn(data)
             bytes += buffer.readBytes(length: buffer.readableBytes) ?? []
             guard let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? (bytes.count > 1024 ? bytes.endIndex : nil) else { return }
-            let line = String(decoding: bytes[..<end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = String(decoding: bytes[..<end], as: UTF8.self).trimmingWhitespaceAndNewlines()
             // `HTTP/1.0 403 Access denied` → `403 Access denied`.
             let status = line.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init)
             promise.succeed(status)

@@ -33,7 +33,7 @@ enum CookieAttribute: String, CaseIterable, Sendable {
         if self == .value { return CookieJar.nameAndValue(ofSetCookie: field).map { .string($0.value) } }
         let attributes = parts.dropFirst().map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (name: pieces[0].trimmingCharacters(in: .whitespaces).lowercased(), value: pieces.count > 1 ? pieces[1].trimmingCharacters(in: .whitespaces) : "")
+            return (name: pieces[0].trimmingWhitespace().lowercased(), value: pieces.count > 1 ? pieces[1].trimmingWhitespace() : "")
         }
         let given = attributes.last { $0.name == rawValue.lowercased() }
         switch self {

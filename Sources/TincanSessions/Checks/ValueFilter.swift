@@ -81,12 +81,12 @@ public enum ValueFilter: Sendable, Equatable {
             guard double == double.rounded(), let integer = Int64(exactly: double) else { return .failure(.expected("a whole number")) }
             return .success(.integer(integer))
         case (.toInt, .string(let text)):
-            guard let integer = Int64(text.trimmingCharacters(in: .whitespaces)) else { return .failure(.expected("text of a whole number between -9223372036854775808 and 9223372036854775807")) }
+            guard let integer = Int64(text.trimmingWhitespace()) else { return .failure(.expected("text of a whole number between -9223372036854775808 and 9223372036854775807")) }
             return .success(.integer(integer))
         case (.toFloat, .integer(let integer)): return .success(.double(Double(integer)))
         case (.toFloat, .double): return .success(value)
         case (.toFloat, .string(let text)):
-            guard let double = Double(text.trimmingCharacters(in: .whitespaces)), double.isFinite else { return .failure(.expected("text of a finite number")) }
+            guard let double = Double(text.trimmingWhitespace()), double.isFinite else { return .failure(.expected("text of a finite number")) }
             return .success(.double(double))
         case (.toInt, _), (.toFloat, _): return .failure(.expected("a number or text"))
         case (.regex(let pattern), .string(let text)):

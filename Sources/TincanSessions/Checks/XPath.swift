@@ -452,7 +452,7 @@ private struct XPathEvaluator {
         switch value {
         case .number(let number): number
         case .boolean(let boolean): boolean ? 1 : 0
-        default: Double(string(value).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+        default: Double(string(value).trimmingWhitespaceAndNewlines()) ?? .nan
         }
     }
 

@@ -153,7 +153,7 @@ extension ParameterValue {
 /// A folder path for ``SavedRequest/group``: names joined by `/`, a `/` inside a name
 /// written as `-`, empty names left out.
 func groupPath(_ names: [String]) -> String? {
-    let cleaned = names.map { $0.replacingOccurrences(of: "/", with: "-").trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    let cleaned = names.map { $0.replacingOccurrences(of: "/", with: "-").trimmingWhitespace() }.filter { !$0.isEmpty }
     return cleaned.isEmpty ? nil : cleaned.joined(separator: "/")
 }
 

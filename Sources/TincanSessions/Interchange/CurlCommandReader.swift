@@ -234,7 +234,7 @@ struct CurlCommandReader {
     static func attributes(_ text: Substring) -> [(String, String)] {
         text.split(separator: ";").compactMap { pair in
             guard let equals = pair.firstIndex(of: "=") else { return nil }
-            return (pair[..<equals].trimmingCharacters(in: .whitespaces), pair[pair.index(after: equals)...].trimmingCharacters(in: CharacterSet(charactersIn: " \"")))
+            return (pair[..<equals].trimmingWhitespace(), pair[pair.index(after: equals)...].trimmingScalars { $0 == " " || $0 == "\"" })
         }
     }
 
@@ -410,7 +410,7 @@ struct CurlCommandReader {
             request.flow.followRedirects = false
         } else {
             let maximum: Int
-            if let text = maximumRedirects, text.trimmingCharacters(in: .whitespaces) == "-1" {
+            if let text = maximumRedirects, text.trimmingWhitespace() == "-1" {
                 // curl's "no limit"; a session's limit is at most 1,000.
                 maximum = Int(NumericRange.redirects.maximum)
                 warnings.append("--max-redirs -1: curl's unlimited redirects are kept as Tincan's most, \(maximum)")

@@ -223,7 +223,7 @@ struct HARWriter {
     static func cookiePairs(_ header: String) -> [(name: String, value: String)] {
         header.split(separator: ";").compactMap { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            let name = parts[0].trimmingWhitespace()
             return name.isEmpty ? nil : (name, parts.count == 2 ? String(parts[1]) : "")
         }
     }

@@ -38,7 +38,7 @@ public enum HTTPFile {
         var result = text.replacingOccurrences(of: "{{$guid}}", with: "{{$uuid}}")
         while let range = result.range(of: "{{$processEnv ") {
             guard let end = result[range.upperBound...].range(of: "}}") else { break }
-            let name = result[range.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+            let name = result[range.upperBound..<end.lowerBound].trimmingWhitespace()
             result.replaceSubrange(range.lowerBound..<end.upperBound, with: "{{$env.\(name)}}")
         }
         return result
@@ -100,7 +100,7 @@ public enum HTTPFile {
     static func bodyLines(_ text: String, request: String) throws(InterchangeError) -> [String] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for line in lines {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             if trimmed.hasPrefix("###") || trimmed.hasPrefix("< ") || trimmed.hasPrefix("> ") || trimmed.hasPrefix(">> ") || trimmed.hasPrefix(">>! ") || trimmed.hasPrefix("<> ") {
                 throw InterchangeError(.bodyLineIsSyntax(line), at: "request '\(request)'")
             }

@@ -51,10 +51,10 @@ struct HTTPFileReader {
     }
 
     mutating func read(_ line: String, number: Int) throws(InterchangeError) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         if trimmed.hasPrefix("###") {
             try finish()
-            let name = trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces)
+            let name = trimmed.dropFirst(3).trimmingWhitespace()
             pendingName = name.isEmpty ? nil : name
             inHandler = false
             return
@@ -66,7 +66,7 @@ struct HTTPFileReader {
         switch stage {
         case .body:
             if trimmed.hasPrefix(">> ") || trimmed.hasPrefix(">>! ") {
-                request?.download = trimmed.drop { $0 != " " }.trimmingCharacters(in: .whitespaces)
+                request?.download = trimmed.drop { $0 != " " }.trimmingWhitespace()
             } else if trimmed.hasPrefix("> ") || trimmed.hasPrefix("<> ") {
                 warnings.append("\(path):\(number): skipped a response handler; use capture: and assert: in the session instead")
                 inHandler = trimmed.hasPrefix("> {%") && !trimmed.hasSuffix("%}")
@@ -102,9 +102,9 @@ struct HTTPFileReader {
     mutating func readBeforeRequest(_ trimmed: String, number: Int) throws(InterchangeError) {
         if trimmed.isEmpty { return }
         if trimmed.hasPrefix("#") || trimmed.hasPrefix("//") {
-            let comment = trimmed.drop { $0 == "#" || $0 == "/" }.trimmingCharacters(in: .whitespaces)
+            let comment = trimmed.drop { $0 == "#" || $0 == "/" }.trimmingWhitespace()
             if comment.hasPrefix("@name ") || comment.hasPrefix("@name=") {
-                pendingName = comment.dropFirst(5).trimmingCharacters(in: CharacterSet(charactersIn: " ="))
+                pendingName = comment.dropFirst(5).trimmingScalars { $0 == " " || $0 == "=" }
             } else if comment.hasPrefix("@timeout ") {
                 pendingTimeout = try seconds(comment.dropFirst(9), line: number)
             } else if comment == "@no-redirect" {
@@ -118,9 +118,9 @@ struct HTTPFileReader {
             guard let equals = trimmed.firstIndex(of: "=") else {
                 throw InterchangeError(.expectedVariable, at: "\(path):\(number)")
             }
-            let name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingCharacters(in: .whitespaces)
+            let name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingWhitespace()
             guard !name.isEmpty else { throw InterchangeError(.expectedVariableName, at: "\(path):\(number)") }
-            session.variables[name] = .string(HTTPFile.convertBuiltins(trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)))
+            session.variables[name] = .string(HTTPFile.convertBuiltins(trimmed[trimmed.index(after: equals)...].trimmingWhitespace()))
             return
         }
         var words = trimmed.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -166,13 +166,13 @@ struct HTTPFileReader {
 
     mutating func finish() throws(InterchangeError) {
         guard var finished = request else { return }
-        while body.last?.text.trimmingCharacters(in: .whitespaces).isEmpty == true { body.removeLast() }
+        while body.last?.text.trimmingWhitespace().isEmpty == true { body.removeLast() }
         takeCredentials(&finished)
         if let contentType = finished.headers.last(where: { HTTPHeaders.same($0.name, "Content-Type") })?.value,
            contentType.lowercased().hasPrefix("multipart/form-data"), !body.isEmpty {
             try readForm(contentType, into: &finished)
         } else if body.count == 1, body[0].text.hasPrefix("< ") {
-            finished.body = .file(String(body[0].text.dropFirst(2)).trimmingCharacters(in: .whitespaces))
+            finished.body = .file(String(body[0].text.dropFirst(2)).trimmingWhitespace())
         } else if !body.isEmpty {
             for line in body where line.text.hasPrefix("< ") {
                 warnings.append("\(path):\(line.line): a '< file' line among other lines is kept as text; Tincan reads a body from a file only when it is the body's one line")
@@ -204,7 +204,7 @@ struct HTTPFileReader {
         var parts: [Part] = []
         var inHeaders = false
         for (number, text) in body {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             if trimmed == "--\(boundary)--" { break }
             if trimmed == "--\(boundary)" {
                 parts.append(Part(line: number))
@@ -245,8 +245,8 @@ struct HTTPFileReader {
             warnings.append("\(place): the part header \(header.name) is not kept; Tincan writes a part's name, file name and type only")
         }
         var lines = part.lines
-        while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
-        let file = lines.count == 1 && lines[0].hasPrefix("< ") ? String(lines[0].dropFirst(2)).trimmingCharacters(in: .whitespaces) : nil
+        while lines.last?.trimmingWhitespace().isEmpty == true { lines.removeLast() }
+        let file = lines.count == 1 && lines[0].hasPrefix("< ") ? String(lines[0].dropFirst(2)).trimmingWhitespace() : nil
         if let file, fileName != nil {
             if let fileName, fileName != (file as NSString).lastPathComponent {
                 warnings.append("\(place): the part '\(name)' is sent with the file name \((file as NSString).lastPathComponent), not \(fileName); Tincan names a file part after its file")

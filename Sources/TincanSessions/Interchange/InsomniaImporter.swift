@@ -122,7 +122,7 @@ struct InsomniaImporter {
         if let body = resource.member("body") { addBody(body, to: &request, place: place) }
         if let auth = resource.member("authentication") { apply(auth, to: &request, place: place) }
         for script in ["preRequestScript", "afterResponseScript"] {
-            if let text = resource.member(script)?.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if let text = resource.member(script)?.text, !text.trimmingWhitespaceAndNewlines().isEmpty {
                 notCarried.append("\(place): the \(script) is not carried over; use capture: and assert: instead")
             }
         }

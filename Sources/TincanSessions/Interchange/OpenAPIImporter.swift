@@ -214,7 +214,7 @@ struct OpenAPIImporter {
 
     /// `application/json`, `application/problem+json` and the like.
     static func isJSON(_ type: String) -> Bool {
-        let essence = type.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let essence = type.lowercased().split(separator: ";").first.map { $0.trimmingWhitespace() } ?? ""
         return essence == "application/json" || essence.hasSuffix("+json")
     }
 

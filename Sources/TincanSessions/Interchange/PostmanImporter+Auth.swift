@@ -58,7 +58,7 @@ extension PostmanImporter {
         for event in events?.sequence ?? [] {
             let exec = event.member("script")?.member("exec")
             let lines = exec?.sequence?.compactMap(\.text) ?? exec?.text.map { [$0] } ?? []
-            guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
+            guard lines.contains(where: { !$0.trimmingWhitespace().isEmpty }) else { continue }
             let kind = event.member("listen")?.text == "prerequest" ? "pre-request script" : "\(event.member("listen")?.text ?? "") script"
             notCarried.append("\(place): the \(kind) (\(lines.count) line\(lines.count == 1 ? "" : "s")) is not carried over; use capture: and assert: instead")
         }

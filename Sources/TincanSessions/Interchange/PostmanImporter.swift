@@ -151,7 +151,7 @@ struct PostmanImporter {
             let graphql = body.member("graphql")
             let variablesText = graphql?.member("variables")?.text ?? ""
             var variables = ParameterValue.dictionary([:])
-            if !variablesText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if !variablesText.trimmingWhitespaceAndNewlines().isEmpty {
                 if let parsed = try? JSONParser.parse(bytes: Array(variablesText.utf8)) {
                     variables = parsed
                 } else {

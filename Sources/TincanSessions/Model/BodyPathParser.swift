@@ -76,18 +76,18 @@ struct BodyPathParser: CharacterCursor {
             index = filter.index
             skipSpaces()
             guard peek == "]" else { throw error("']' to close the filter, or && or || to go on with it") }
-            let written = String(characters[(start + 1)..<index]).trimmingCharacters(in: .whitespaces)
+            let written = String(characters[(start + 1)..<index]).trimmingWhitespace()
             index += 1
             return .filter(BodyPathFilter(text: written, expression: expression))
         }
         let start = index
         while peek != nil, peek != "]" { index += 1 }
         guard index < characters.count else { throw BodyPathError(path: text, reason: .expectedIndex) }
-        let contents = String(characters[start..<index]).trimmingCharacters(in: .whitespaces)
+        let contents = String(characters[start..<index]).trimmingWhitespace()
         index += 1
         if contents == "*" { return .wildcard }
         if contents.contains(":") {
-            let parts = contents.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = contents.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
             let bounds = parts.map { $0.isEmpty ? Optional<Int>.none : Int($0) }
             guard parts.count <= 3, zip(parts, bounds).allSatisfy({ $0.isEmpty || $1 != nil }) else {
                 throw BodyPathError(path: text, reason: .expected("a slice of whole numbers such as [1:3], [-2:] or [::2]", column: start + columnOffset))
@@ -194,7 +194,7 @@ private struct FilterParser: CharacterCursor {
                         digits.append(character)
                         index += 1
                     }
-                    guard peek == "]", let number = Int(digits.trimmingCharacters(in: .whitespaces)) else { throw fail("an index such as [0] or a quoted name", index) }
+                    guard peek == "]", let number = Int(digits.trimmingWhitespace()) else { throw fail("an index such as [0] or a quoted name", index) }
                     index += 1
                     steps.append(.index(number))
                 }

@@ -161,7 +161,7 @@ public struct Predicate: Sendable, Equatable {
 
     /// The predicate as a failure names it: `{contains: "x"}`.
     var summary: String {
-        let lines = YAMLWriter.write(yaml).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = YAMLWriter.write(yaml).split(separator: "\n").map { $0.trimmingWhitespace() }
         if case .mapping = yaml { return "{" + lines.joined(separator: ", ") + "}" }
         return lines.joined(separator: " ")
     }

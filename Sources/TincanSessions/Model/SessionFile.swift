@@ -85,7 +85,7 @@ public enum SessionFile {
                 previous = character
             }
             if commented { lines.append(number + 1) }
-            let trimmed = content.trimmingCharacters(in: .whitespaces)
+            let trimmed = content.trimmingWhitespace()
             if let last = trimmed.split(separator: " ").last, last.first == "|" || last.first == ">", last.count <= 3, !commented {
                 blockIndent = indent
             }

@@ -76,7 +76,7 @@ struct SessionReader {
             case .security: defaults.security = try security(value)
             case .proxy:
                 let text = try text(value, "a proxy URL, or \"\" for none")
-                if !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                if !text.trimmingWhitespace().isEmpty {
                     do {
                         _ = try ProxyServer(parsing: text)
                     } catch {
@@ -515,7 +515,7 @@ struct SessionReader {
     /// A folder path: names joined by `/`, none of them empty.
     private func group(_ node: Node) throws -> String {
         let path = try text(node, "a folder path such as pets/admin")
-        guard !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+        guard !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.trimmingWhitespace().isEmpty }) else {
             throw file.error(at: node, "'\(path)' is not a folder path; expected names joined by /, such as pets/admin, none of them empty")
         }
         return path

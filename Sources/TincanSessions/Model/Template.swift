@@ -78,7 +78,7 @@ public struct Template: Sendable {
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             result += rest[..<open.lowerBound]
-            result += try replacement(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+            result += try replacement(rest[open.upperBound..<close.lowerBound].trimmingWhitespace())
             rest = rest[close.upperBound...]
         }
         return result + rest
@@ -173,6 +173,6 @@ public struct Template: Sendable {
         guard text.hasPrefix("{{"), text.hasSuffix("}}"), text.count > 4 else { return nil }
         let inner = text.dropFirst(2).dropLast(2)
         guard !inner.contains("{{"), !inner.contains("}}") else { return nil }
-        return inner.trimmingCharacters(in: .whitespaces)
+        return inner.trimmingWhitespace()
     }
 }

@@ -148,7 +148,7 @@ extension AppState {
 
     /// Sets the bearer token: the request's `Authorization` row, added or replaced.
     mutating func answerBearerToken(_ text: String) -> String? {
-        let token = text.trimmingCharacters(in: .whitespaces)
+        let token = text.trimmingWhitespace()
         guard !token.isEmpty else { return "expected a token (choose the type none to send none)" }
         return setOwnHeader("Authorization", "Bearer " + token)
     }

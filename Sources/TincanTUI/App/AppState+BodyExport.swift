@@ -33,7 +33,7 @@ extension AppState {
     /// Answers the save prompt: a refusal to show under the field, or nil when it saved or
     /// asked before overwriting.
     mutating func answerSaveBody(_ answer: String) -> String? {
-        let trimmed = answer.trimmingCharacters(in: .whitespaces)
+        let trimmed = answer.trimmingWhitespace()
         guard !trimmed.isEmpty else { return "expected a file name" }
         let path = (trimmed as NSString).expandingTildeInPath
         var isFolder: ObjCBool = false

@@ -38,7 +38,7 @@ extension AppState {
 
     /// Applies the prompt's path. - Returns: the parser's error (with its column), or nil.
     mutating func answerBodyFilter(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed != "$" else {
             clearBodyFilter()
             return nil

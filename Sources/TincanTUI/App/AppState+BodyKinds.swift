@@ -184,7 +184,7 @@ extension AppState {
 
     /// Sets the text's Content-Type: the request's own header row, added or replaced.
     mutating func answerBodyContentType(_ text: String) -> String? {
-        let type = text.trimmingCharacters(in: .whitespaces)
+        let type = text.trimmingWhitespace()
         if type.isEmpty {
             headers.removeAll { HTTPHeaders.same($0.name, "Content-Type") }
             return nil
@@ -194,7 +194,7 @@ extension AppState {
 
     /// Sets the file a `body: {file: …}` reads.
     mutating func answerBodyFile(_ text: String) -> String? {
-        let path = text.trimmingCharacters(in: .whitespaces)
+        let path = text.trimmingWhitespace()
         guard !path.isEmpty else { return "expected a file path" }
         if bodySource == nil { clearParameters() }
         bodySource = .file(path)
@@ -203,7 +203,7 @@ extension AppState {
 
     /// Sets the file an upload streams, then asks for its rate.
     mutating func answerUploadFile(_ text: String) -> String? {
-        let path = text.trimmingCharacters(in: .whitespaces)
+        let path = text.trimmingWhitespace()
         guard !path.isEmpty else { return "expected a file path" }
         var upload = SavedUpload(file: path)
         if case .upload(let current)? = bodySource { upload.rate = current.rate }
@@ -216,7 +216,7 @@ extension AppState {
     /// Sets the upload's rate, as written (`64k`), checked unless it is a `{{variable}}`.
     mutating func answerUploadRate(_ text: String) -> String? {
         guard case .upload(var upload)? = bodySource else { return nil }
-        let rate = text.trimmingCharacters(in: .whitespaces)
+        let rate = text.trimmingWhitespace()
         if rate.isEmpty {
             upload.rate = nil
         } else {

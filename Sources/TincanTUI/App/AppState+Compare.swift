@@ -49,7 +49,7 @@ extension AppState {
             if line.isEmpty { inHeaders = false }
             guard inHeaders, index > 0, let colon = line.firstIndex(of: ":") else { return line }
             let name = String(line[..<colon])
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
             return "\(name): \(Redaction.headerValue(name: name, value: value))"
         }
     }

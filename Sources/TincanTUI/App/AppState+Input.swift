@@ -57,7 +57,7 @@ extension AppState {
             if baseField.handle(event) { status = nil }
         case .url:
             // A pasted curl command becomes the whole request.
-            if case .paste(let text) = event, text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("curl ") {
+            if case .paste(let text) = event, text.trimmingWhitespaceAndNewlines().hasPrefix("curl ") {
                 loadCurlCommand(text)
                 return
             }

@@ -97,7 +97,7 @@ extension AppState {
                 return "\(error)"
             }
         case .uploadLimit:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             if trimmed.isEmpty || trimmed == "0" {
                 uploadBytesPerSecond = nil
             } else {
@@ -108,7 +108,7 @@ extension AppState {
                 }
             }
         case .maxBody:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             if trimmed.isEmpty {
                 maxBody = nil
             } else {
@@ -121,7 +121,7 @@ extension AppState {
             }
         case .cookieFile: return answerCookieFile(text)
         case .proxy:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             if trimmed == "-" {
                 workspace.session.defaults.proxy = ""
             } else if trimmed.isEmpty {
@@ -135,14 +135,14 @@ extension AppState {
                 workspace.session.defaults.proxy = trimmed
             }
         case .noProxy:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             workspace.session.defaults.noProxy = trimmed.isEmpty ? nil : trimmed
         case .clientCertificate:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             workspace.session.defaults.tls.certificate = trimmed.isEmpty ? nil : trimmed
             if trimmed.isEmpty { workspace.session.defaults.tls.key = nil }
         case .clientKey:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             guard trimmed.isEmpty || workspace.session.defaults.tls.certificate != nil else { return "set the client certificate first" }
             workspace.session.defaults.tls.key = trimmed.isEmpty ? nil : trimmed
         case .retries: return answerRetries(text)

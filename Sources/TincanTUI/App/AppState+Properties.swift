@@ -78,7 +78,7 @@ extension AppState {
     /// - Returns: Why the answer was refused: no session file to put it beside, or a file that
     ///   does not parse (which is then never written over).
     mutating func answerCookieFile(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else {
             workspace.session.cookieFile = nil
             return nil

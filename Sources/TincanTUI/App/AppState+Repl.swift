@@ -31,7 +31,7 @@ extension AppState {
             mode = .panes
             return []
         case .key(KeyEvent(.enter)):
-            let text = line.field.text.trimmingCharacters(in: .whitespaces)
+            let text = line.field.text.trimmingWhitespace()
             if text.isEmpty {
                 mode = .panes
                 return []

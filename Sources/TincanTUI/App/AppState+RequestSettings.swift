@@ -69,11 +69,11 @@ extension AppState {
     ///
     /// - Returns: Why the answer was refused: the session reader's words for the value.
     mutating func answerRequestSetting(_ row: RequestSettingRow, _ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         do {
             switch row {
             case .acceptTypes:
-                let types = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                let types = trimmed.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
                 editSelectedRequest { $0.response.acceptTypes = types.isEmpty ? nil : types }
             case .maxRedirects:
                 let maximum = trimmed.isEmpty ? nil : try NumericRange.redirects.integer(parsing: trimmed)

@@ -16,7 +16,7 @@ extension AppState {
     ///
     /// - Returns: Why the answer was refused: not a number from 0 to 100.
     mutating func answerRetries(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else {
             workspace.session.defaults.retryPolicy = nil
             return nil

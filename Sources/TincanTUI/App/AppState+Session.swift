@@ -24,7 +24,7 @@ extension AppState {
         let current = paneValues
         session.requests[workspace.selected] = current.merged(into: original, loaded: loaded, defaults: session.defaults.response)
         if current.base != loaded.base {
-            let base = current.base.trimmingCharacters(in: .whitespaces)
+            let base = current.base.trimmingWhitespace()
             session.base = base.isEmpty ? nil : base
         }
         return session
@@ -160,7 +160,7 @@ extension AppState {
     /// Renames the request under the collection's cursor; an empty name removes the name.
     mutating func renameRequest(_ name: String) {
         let index = workspace.list.selected
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = name.trimmingWhitespace()
         // A lesson's step that names this request follows it to its new name.
         let named = workspace.session.lesson?.steps.contains { $0.requestIndex == index && $0.requestName != nil } == true
         if named {
@@ -227,14 +227,14 @@ extension AppState {
 
     /// The path a save-as or open answer names: `~` expanded, `.tincan.yaml` added to a bare name.
     static func sessionPath(_ answer: String, addingExtension: Bool) -> String {
-        var path = (answer.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+        var path = (answer.trimmingWhitespace() as NSString).expandingTildeInPath
         if addingExtension, (path as NSString).pathExtension.isEmpty { path += ".tincan.yaml" }
         return path
     }
 
     /// Answers the save-as prompt: a refusal to show, or nil when it saved or asked to confirm.
     mutating func answerSaveAs(_ answer: String) -> String? {
-        guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else { return "expected a file name" }
+        guard !answer.trimmingWhitespace().isEmpty else { return "expected a file name" }
         let path = Self.sessionPath(answer, addingExtension: true)
         if path != workspace.path, FileManager.default.fileExists(atPath: path) {
             mode = .modal(.picker(Picker(.confirmOverwrite(path: path), title: "\((path as NSString).lastPathComponent) exists", options: ["Overwrite it", "Cancel"], selected: "Cancel")))
@@ -247,7 +247,7 @@ extension AppState {
 
     /// Answers the open prompt: the reason the file cannot be opened, or nil.
     mutating func answerOpen(_ answer: String, discardingChanges: Bool = false) -> String? {
-        guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else { return "expected the path of a .tincan.yaml file" }
+        guard !answer.trimmingWhitespace().isEmpty else { return "expected the path of a .tincan.yaml file" }
         let path = Self.sessionPath(answer, addingExtension: false)
         let session: Session
         do {

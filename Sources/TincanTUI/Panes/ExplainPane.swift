@@ -75,7 +75,7 @@ enum ExplainPane {
                 }
             }
         }
-        if row.contains(where: { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }) { rows.append(row) }
+        if row.contains(where: { !$0.text.trimmingWhitespace().isEmpty }) { rows.append(row) }
         return rows
     }
 

@@ -72,7 +72,7 @@ enum NotesPane {
             pending = ([], false)
         }
         for raw in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty {
                 flush()
                 if lines.last?.isEmpty == false { lines.append([]) }

@@ -86,7 +86,7 @@ enum PropertyRow: CaseIterable {
         case .proxy:
             let defaults = state.workspace.session.defaults
             guard let proxy = defaults.proxy else { return "from environment" }
-            if proxy.trimmingCharacters(in: .whitespaces).isEmpty { return "none" }
+            if proxy.trimmingWhitespace().isEmpty { return "none" }
             // Shown without its password.
             return (try? ProxyServer(parsing: proxy).description) ?? proxy
         case .noProxy: return state.workspace.session.defaults.noProxy.map { $0.isEmpty ? "(empty: proxy all)" : $0 } ?? "from environment"

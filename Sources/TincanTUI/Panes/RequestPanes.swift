@@ -42,7 +42,7 @@ enum RequestPanes {
     static func shownValue(name: String, value: String, _ state: AppState, written: Bool) -> String {
         guard !state.revealsSecrets, Redaction.isSecret(name: name) else { return value }
         if written {
-            let words = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            let words = value.trimmingWhitespace().split(separator: " ", maxSplits: 1)
             let reference = words.count == 2 ? words[1] : words.first ?? ""
             let inner = reference.dropFirst(2).dropLast(2)
             if reference.hasPrefix("{{"), reference.hasSuffix("}}"), !inner.contains("{"), !inner.contains("}") { return value }
