@@ -71,7 +71,7 @@ enum ResponseReport {
 
     static func cacheText(_ outcome: CacheOutcome) -> String {
         switch outcome {
-        case .hit(let age): String(format: "from the cache (age %.0f s)", age)
+        case .hit(let age): "from the cache (age \(DecimalText.fixed(age, decimals: 0)) s)"
         case .revalidating: "revalidated"
         case .notModified: "not modified (304), from the cache"
         case .stored: "stored in the cache"
@@ -108,7 +108,7 @@ enum ResponseReport {
     }
 
     static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f ms", duration.inMilliseconds)
+        DecimalText.fixed(duration.inMilliseconds, decimals: 1) + " ms"
     }
 
     // MARK: - JSON

@@ -119,7 +119,7 @@ final class StreamPrinter: Sendable {
             // On a terminal a server's control characters (escape sequences that retitle the
             // window or clear the screen) are shown as · and never obeyed, as the TUI shows them.
             let shown = pretty ? { Self.visible($0) } : { (text: String) in text }
-            var line = "#\(number) +" + String(format: "%.1f", milliseconds) + " ms \(shown(type))"
+            var line = "#\(number) +" + DecimalText.fixed(milliseconds, decimals: 1) + " ms \(shown(type))"
             if let id = event.id { line += " id=\(shown(id))" }
             if let retry = event.retry { line += " retry=\(retry)" }
             bytes += (line + "\n" + shown(event.data) + "\n\n").utf8

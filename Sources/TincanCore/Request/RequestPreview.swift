@@ -45,7 +45,7 @@ public enum RequestPreview {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
+        return unit == 0 ? "\(Int(value)) B" : DecimalText.fixed(value, decimals: 1) + " " + units[unit]
     }
 
     /// `1 byte`, `512 bytes`, `1,048,576 bytes (1.0 MiB)`.

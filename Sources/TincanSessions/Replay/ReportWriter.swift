@@ -124,7 +124,7 @@ public enum ReportWriter {
         return output
     }
 
-    private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+    private static func seconds(_ value: Double) -> String { DecimalText.fixed(value, decimals: 3) }
 
     private static func testSuite(_ report: ReplayReport) -> String {
         var output = "  <testsuite name=\"\(xml(report.sessionName))\" file=\"\(xml(report.file))\" tests=\"\(report.outcomes.count)\" failures=\"\(report.failedCount)\" errors=\"0\" skipped=\"\(report.skippedCount)\" time=\"\(seconds(report.duration))\">\n"
@@ -202,6 +202,6 @@ public enum ReportWriter {
 
     static func milliseconds(_ seconds: Double) -> String {
         let value = seconds * 1000
-        return value < 10 ? String(format: "%.1f", value) : String(Int(value.rounded()))
+        return value < 10 ? DecimalText.fixed(value, decimals: 1) : String(Int(value.rounded()))
     }
 }

@@ -42,7 +42,7 @@ extension AppState {
     /// The status line after a send whose saved request has assertions or captures.
     private static func summary(_ result: TaskResult, checks: [CheckResult], captures: [String]) -> StatusMessage {
         let status = result.response.map { "\(String($0.statusCode))" } ?? result.transportError.map { "Failed (\($0))" } ?? "no response"
-        let time = String(format: "%.1f ms", result.metrics.total.inSeconds * 1000)
+        let time = DecimalText.fixed(result.metrics.total.inSeconds * 1000, decimals: 1) + " ms"
         let captured = captures.isEmpty ? "" : " · captured \(captures.joined(separator: ", "))"
         if let failed = checks.first(where: { !$0.passed }) {
             let count = checks.count { !$0.passed }
@@ -54,7 +54,7 @@ extension AppState {
     private static func summary(_ result: TaskResult) -> StatusMessage {
         if let error = result.transportError { return StatusMessage("Transport error: \(error)", .error) }
         guard let response = result.response else { return StatusMessage("No response.", .error) }
-        let time = String(format: "%.1f ms", result.metrics.total.inSeconds * 1000)
+        let time = DecimalText.fixed(result.metrics.total.inSeconds * 1000, decimals: 1) + " ms"
         if let error = result.serialization?.error {
             return StatusMessage("\(response.statusCode) in \(time): \(error.chain.count == 1 ? "1 validation error" : "\(error.chain.count) validation errors (chained)")", .warning)
         }

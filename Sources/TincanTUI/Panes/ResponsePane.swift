@@ -117,7 +117,7 @@ extension AppState {
             case ..<500: .status4xx
             default: .status5xx
             }
-            var facts = [String(format: "%.1f ms", result.metrics.total.inSeconds * 1000), RequestPreview.byteCount(Int64(result.data.count))]
+            var facts = [DecimalText.fixed(result.metrics.total.inSeconds * 1000, decimals: 1) + " ms", RequestPreview.byteCount(Int64(result.data.count))]
             if let type = response.mimeType { facts.append(type) }
             lines.append([Token(element, "\(code) \(HTTPResponse.reasonPhrase(forStatusCode: code))"), Token(.muted, "  " + facts.joined(separator: " · "))])
         }
