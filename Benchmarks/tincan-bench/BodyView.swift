@@ -40,12 +40,21 @@ func benchmarkBodyView() throws {
     guard case let .send(id, request, plan)? = effects.first else { throw BenchFailure("no send effect") }
     let response = HTTPResponse(url: request.url, statusCode: 200, headers: ["Content-Type": "application/json", "Content-Length": String(bytes.count)])
 
-    // Decoding is the core's (validation, captures, assertions need it); then the TUI lays out.
+    // As the runner posts them: the body whole first, which the TUI lays out and paints while
+    // the core's serializer validates and decodes it on the transport's thread (validation,
+    // captures and assertions need the tree); then the completed result, whose checks the TUI
+    // reads while the outline already drawn stays. Here the steps run one after the other; in
+    // the app the decoding runs on the other core while the body is laid out and painted.
     // The result is handed over and not kept here, as the runner hands it over.
+    var painted: UInt64 = 0
     var decoded: UInt64 = 0
     var opened: UInt64 = 0
     var withTree = 0
     func deliver() {
+        let paintStart = DispatchTime.now().uptimeNanoseconds
+        _ = state.update(.task(exchange: id, .bodyReceived(TaskResult(request: request, response: response, data: bytes)), at: 0.5))
+        _ = Renderer.render(&state)
+        painted = DispatchTime.now().uptimeNanoseconds - paintStart
         let decodeStart = DispatchTime.now().uptimeNanoseconds
         let serialization = plan.options.responseSerializer.serialize(response, data: bytes, request: request)
         decoded = DispatchTime.now().uptimeNanoseconds - decodeStart
@@ -114,14 +123,15 @@ func benchmarkBodyView() throws {
     print("A \(bytes.count / 1_000_000) MB JSON response open in the TUI's Pretty view (120x40, release build)")
     printRow(["measure", "value", "target", "ratio to target"])
     printRow(["core JSON decode (validation)", ms(decoded), "—", "—"])
-    printRow(["open: outline and raw rows", ms(opened), "—", "—"])
+    printRow(["completed: checks, outline kept", ms(opened), "—", "—"])
     printRow(["frame while scrolling, median", ms(median), "16 ms", String(format: "%.3fx", Double(median) / 16e6)])
     printRow(["frame while scrolling, p99", ms(p99), "16 ms", String(format: "%.3fx", Double(p99) / 16e6)])
     printRow(["frame while scrolling, worst", ms(worst), "16 ms", String(format: "%.3fx", Double(worst) / 16e6)])
     printRow(["first match, last record (whole body)", ms(searched), "100 ms", String(format: "%.2fx", Double(searched) / 1e8)])
     printRow(["first match, near the top", ms(near), "100 ms", String(format: "%.2fx", Double(near) / 1e8)])
     printRow(["N over the whole body (one match)", ms(back), "100 ms", String(format: "%.2fx", Double(back) / 1e8)])
-    printRow(["first paint of the body after its last byte", ms(decoded + opened), "300 ms", String(format: "%.2fx", Double(decoded + opened) / 3e8)])
+    printRow(["first paint of the body after its last byte", ms(painted), "300 ms", String(format: "%.2fx", Double(painted) / 3e8)])
+    printRow(["validation and checks shown, decoding beside the paint", ms(max(painted, decoded) + opened), "—", "—"])
     printRow(["resident memory, body open", String(format: "%.0f MB", Double(open - baseline) / 1e6), "—", String(format: "%.2fx body", memory)])
     printRow(["peak: while the decoded tree is alive", String(format: "%.0f MB", Double(withTree - baseline) / 1e6), String(format: "%.0f MB", 2 * size / 1e6), String(format: "%.2fx body", Double(withTree - baseline) / size)])
     print(String(format: "outline rows: %d; the search found the last record: %@", state.bodyDocument?.rowCount ?? 0, found ? "yes" : "NO"))

@@ -15,6 +15,7 @@ private func name(_ event: TaskEvent) -> String? {
     case .retried(.authentication(let scheme, _)): "retry (\(scheme))"
     case .redirected: "redirect"
     case .cache: "cache"
+    case .bodyReceived: "body"
     case .completed: "completed"
     case .uploadProgress, .downloadProgress: nil
     }

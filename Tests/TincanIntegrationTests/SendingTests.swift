@@ -314,11 +314,41 @@ struct TaskEventTests {
                 case .responseHead(let head): names.append("head \(head.statusCode)")
                 case .redirected: names.append("redirect")
                 case .completed: names.append("completed")
-                case .retried, .cache: names.append("unexpected")
+                case .retried, .cache, .bodyReceived: names.append("unexpected")
                 case .uploadProgress, .downloadProgress: break
                 }
             }
             #expect(names == ["resumed", "sent", "head 302", "redirect", "sent", "head 200", "completed"])
+            try await manager.invalidate(cancelingTasks: true)
+        }
+    }
+
+    @Test("a body past 1 MiB is posted whole before it is decoded, and a smaller one is not")
+    func largeBodyArrivesBeforeItsDecoding() async throws {
+        try await withDemoServer { server in
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
+            for (size, posted) in [(TaskEvent.earlyBodyBytes + 1, true), (TaskEvent.earlyBodyBytes, false)] {
+                let task = try manager.dataTask(with: try draft("GET", "bytes/\(size)", on: server).build())
+                task.resume()
+                var early: TaskResult?
+                var completed: TaskResult?
+                for await event in task.events {
+                    switch event {
+                    case .bodyReceived(let result):
+                        #expect(completed == nil, "the body came after the completion")
+                        early = result
+                    case .completed(let result): completed = result
+                    default: break
+                    }
+                }
+                #expect((early != nil) == posted, "\(size) bytes")
+                if let early {
+                    #expect(early.data.count == size)
+                    #expect(early.serialization == nil)
+                    #expect(completed?.serialization != nil)
+                    #expect(completed?.data == early.data)
+                }
+            }
             try await manager.invalidate(cancelingTasks: true)
         }
     }

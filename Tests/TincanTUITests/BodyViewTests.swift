@@ -296,3 +296,69 @@ struct BodyViewTests {
         #expect(document.text(159_999) == "    \"name\": \"user 39999\"")
     }
 }
+
+/// A large body is laid out as soon as it has arrived, while the serializer decodes it.
+@Suite("Bodies shown while they are decoded")
+struct EarlyBodyTests {
+    private func headerText(_ state: AppState) -> String {
+        state.responseHeaderLines.map { $0.map(\.text).joined() }.joined(separator: "\n")
+    }
+
+    private func sent(_ state: inout AppState) throws -> (id: Int, request: HTTPRequest, plan: SendPlan) {
+        let effects = state.update(.input(.key(.ctrl("r"))))
+        guard case let .send(id, request, plan)? = effects.first else { throw BodyTestFailure("send produced \(effects)") }
+        return (id, request, plan)
+    }
+
+    @Test("a large JSON body is outlined before it is decoded, the outline is kept once it is, and the status says which stage it is at")
+    func jsonWhileDecoding() throws {
+        var state = Fixtures.welcome(width: 120, height: 40)
+        let (id, request, plan) = try sent(&state)
+        let body = "[" + (0..<40_000).map { #"{"id": \#($0), "name": "user \#($0)", "note": null}"# }.joined(separator: ",") + "]"
+        #expect(body.utf8.count > TaskEvent.earlyBodyBytes)
+        let final = Fixtures.result(for: request, status: 200, contentType: "application/json", body: body, serializer: plan.options.responseSerializer)
+        var early = final
+        early.serialization = nil
+        _ = state.update(.task(exchange: id, .bodyReceived(early), at: 0.5))
+        #expect(state.exchange?.result == nil)
+        #expect(state.bodyDocument?.kindName == "JSON outline")
+        #expect(state.bodyDocument?.text(1) == "  {")
+        #expect(headerText(state).contains("200 OK"))
+        #expect(headerText(state).contains("validating and decoding the body"))
+        #expect(!headerText(state).contains("✓ valid"))
+        let milestone = state.exchange?.milestones.last?.event ?? ""
+        #expect(milestone.hasPrefix("body received: ") && milestone.hasSuffix("; validating and decoding"), "\(milestone)")
+        let rows = state.bodyDocument?.rowCount
+
+        _ = state.update(.task(exchange: id, .completed(final), at: 0.9))
+        #expect(state.exchange?.decoding == nil)
+        #expect(state.exchange?.result != nil)
+        #expect(headerText(state).contains("✓ valid"))
+        #expect(!headerText(state).contains("validating and decoding"))
+        #expect(state.bodyDocument?.kindName == "JSON outline")
+        #expect(state.bodyDocument?.rowCount == rows)
+        #expect(state.bodyDocument?.rowCount == BodyFormatter.pretty(final).rowCount)
+    }
+
+    @Test("a large body that decodes to something other than JSON is laid out again from its result")
+    func otherBodiesAreLaidOutAgain() throws {
+        var state = Fixtures.welcome(width: 120, height: 40)
+        let (id, request, plan) = try sent(&state)
+        // JSON bytes sent as plain text: outlined while decoding, shown as text once the
+        // compound serializer has taken them as data.
+        let body = "[" + String(repeating: "1,", count: 600_000) + "1]"
+        let final = Fixtures.result(for: request, status: 200, contentType: "text/plain", body: body, serializer: plan.options.responseSerializer)
+        guard case .data? = final.serialization?.body else { throw BodyTestFailure("expected data, got \(String(describing: final.serialization?.body))") }
+        var early = final
+        early.serialization = nil
+        _ = state.update(.task(exchange: id, .bodyReceived(early), at: 0.5))
+        #expect(state.bodyDocument?.kindName == "JSON outline")
+        _ = state.update(.task(exchange: id, .completed(final), at: 0.9))
+        #expect(state.bodyDocument?.kindName == "text")
+    }
+}
+
+struct BodyTestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

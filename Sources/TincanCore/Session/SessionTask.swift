@@ -15,7 +15,16 @@ public enum TaskEvent: Sendable {
     case retried(RetryReason)
     /// The response cache answered, was asked to revalidate, or stored the response.
     case cache(CacheOutcome)
+    /// The final response's body has arrived whole, and the response serializer validates and
+    /// decodes it next: the task's result so far, without its serialization. Posted for a body
+    /// of more than ``TaskEvent/earlyBodyBytes``, so that a view can lay a large body out while
+    /// it is decoded (50 MB of JSON takes half a second to decode).
+    case bodyReceived(TaskResult)
     case completed(TaskResult)
+
+    /// The body size past which ``bodyReceived(_:)`` is posted: 1 MiB, where decoding starts to
+    /// take longer than a frame.
+    public static let earlyBodyBytes = 1 << 20
 
     /// Whether this event is a milestone (kept in the timeline) rather than progress.
     var isMilestone: Bool {

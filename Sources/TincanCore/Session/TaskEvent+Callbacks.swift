@@ -16,6 +16,7 @@ extension TaskEvent {
         case .retried(.transient): "retried (no NSURLSession callback)"
         case .cache(.stored): "URLSession:dataTask:willCacheResponse:completionHandler:"
         case .cache: nil
+        case .bodyReceived: "body received whole, serialized next (no NSURLSession callback)"
         case .completed: "URLSession:task:didCompleteWithError:"
         }
     }

@@ -39,6 +39,7 @@ struct TaskRunner {
     func run() async -> TaskResult {
         var result = await runHops()
         guard let response = result.response else { return result }
+        if result.transportError == nil, result.data.count > TaskEvent.earlyBodyBytes { task.emit(.bodyReceived(result)) }
         if let gate = options.stageGate, result.transportError == nil {
             // Slow motion: validation and decoding each wait for their turn. The serializer does
             // both in one call, so the first pass only shows that validation is its own step.

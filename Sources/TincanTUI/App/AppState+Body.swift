@@ -33,7 +33,7 @@ public struct SearchMatch: Sendable, Equatable {
 extension AppState {
     /// The document the Pretty or Raw view shows, or nil for the other views.
     public var bodyDocument: BodyDocument? {
-        guard let exchange, exchange.result != nil else { return nil }
+        guard let exchange, exchange.result != nil || exchange.decoding != nil else { return nil }
         switch responseView {
         case .pretty: return activeBodyFilter?.document ?? exchange.prettyBody
         case .raw: return exchange.rawBody
@@ -43,7 +43,7 @@ extension AppState {
 
     /// Changes the shown document in place (folding, or a search that unfolds).
     mutating func updateBodyDocument<T>(_ change: (inout BodyDocument) -> T) -> T? {
-        guard var current = exchange, current.result != nil else { return nil }
+        guard var current = exchange, current.result != nil || current.decoding != nil else { return nil }
         let result: T
         switch responseView {
         case .pretty:

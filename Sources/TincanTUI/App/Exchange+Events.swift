@@ -28,6 +28,9 @@ extension Exchange {
         case let .redirected(redirect): milestones.append((time, "redirected (\(redirect.statusCode)) to \(redirect.to.string)"))
         case let .retried(reason): milestones.append((time, reason.description))
         case let .cache(outcome): milestones.append((time, "cache: \(outcome)"))
+        case let .bodyReceived(result):
+            milestones.append((time, "body received: \(RequestPreview.byteCount(Int64(result.data.count))); validating and decoding"))
+            layOutEarly(result)
         case let .completed(result):
             if let note = result.retryNote { milestones.append((time, note)) }
             return complete(with: result, at: time)
@@ -46,8 +49,15 @@ extension Exchange {
         // A cancelled send stays cancelled when its task's last event arrives.
         if phase == .sending { phase = .finished }
         let removesNulls = responseSerializer.map(NullRemoval.isOn(in:)) ?? false
-        prettyBody = BodyFormatter.pretty(result, removesNulls: removesNulls)
-        rawBody = BodyFormatter.raw(BodyFormatter.displayBytes(result))
+        // The bytes laid out while they were decoded are the ones the views show now, unless
+        // decoding made them something else than the JSON they were outlined as.
+        if decoding?.data.count == result.data.count, case .json? = result.serialization?.body, prettyBody.outlinesJSON {
+            prettyBody.marksRemovedNulls(removesNulls)
+        } else {
+            prettyBody = BodyFormatter.pretty(result, removesNulls: removesNulls)
+            rawBody = BodyFormatter.raw(BodyFormatter.displayBytes(result))
+        }
+        decoding = nil
         if let response = result.response, let responseSerializer, let serialization = result.serialization {
             validation = Explanation.validation(of: response, data: result.data, request: result.request, serializer: responseSerializer, serialization: serialization)
         }
@@ -61,6 +71,16 @@ extension Exchange {
         }
         BodyFormatter.releaseDecodedTree(of: &self)
         return evaluation
+    }
+
+    /// Lays a large body out as soon as it has arrived, while the serializer decodes it: a
+    /// JSON body is outlined from its bytes, as the Pretty view shows it once decoded.
+    private mutating func layOutEarly(_ result: TaskResult) {
+        decoding = result
+        let bytes = BodyFormatter.displayBytes(result)
+        rawBody = BodyFormatter.raw(bytes)
+        // The outline reads as far as the bytes are JSON: text or binary is refused at once.
+        prettyBody = JSONOutline(bytes).map { BodyDocument(.json($0)) } ?? rawBody
     }
 
     /// Files each assertion's verdict under its line, and why captures found nothing.

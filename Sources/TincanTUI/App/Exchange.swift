@@ -21,6 +21,9 @@ public struct Exchange: Sendable {
     /// Milestones with their times, for the status bar now and the timeline later.
     public var milestones: [(at: Double, event: String)] = []
     public var result: TaskResult?
+    /// A large body that has arrived whole and is being validated and decoded: its result so
+    /// far, without the serialization. The body views show it meanwhile; nil once the send completes.
+    public var decoding: TaskResult?
     /// The events of a body streamed as it arrived (server-sent events, NDJSON), or nil.
     public var stream: StreamLog?
     /// The decoded body, laid out when the result arrives (rows are built as they are drawn).

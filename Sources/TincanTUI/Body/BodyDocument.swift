@@ -64,6 +64,18 @@ public struct BodyDocument: Sendable {
     }
 
     /// Whether rows fold (a JSON outline).
+    /// Whether the document is a JSON body's outline.
+    var outlinesJSON: Bool {
+        if case .json = layout { true } else { false }
+    }
+
+    /// Marks the members a serializer's null removal dropped, on a JSON outline.
+    mutating func marksRemovedNulls(_ marks: Bool) {
+        guard case var .json(outline) = layout else { return }
+        outline.marksRemovedNulls = marks
+        layout = .json(outline)
+    }
+
     public var folds: Bool {
         if case .json = layout { return true }
         return false

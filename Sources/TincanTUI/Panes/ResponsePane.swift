@@ -101,10 +101,10 @@ extension AppState {
         guard let exchange else {
             return [[Token(.muted, "No response yet. Press ctrl+r or F5 to send.")]]
         }
-        guard let result = exchange.result else {
+        guard let result = exchange.result ?? exchange.decoding else {
             switch exchange.phase {
             case .cancelled: return [[Token(.warning, "Cancelled.")]]
-            default: return [[Token(.muted, String(format: "Sending… %.1f s", exchange.elapsed(now: now)))]]
+            default: return [[Token(.muted, "Sending… " + DecimalText.fixed(exchange.elapsed(now: now), decimals: 1) + " s")]]
             }
         }
         var lines: [TokenLine] = []
@@ -124,7 +124,9 @@ extension AppState {
         if let error = result.transportError {
             lines.append([Token(.error, "✗ Transport error: \(error)")])
         }
-        if let error = result.serialization?.error {
+        if exchange.result == nil {
+            lines.append([Token(.muted, "… validating and decoding the body (\(responseSerializer.rawValue))")])
+        } else if let error = result.serialization?.error {
             for (depth, link) in error.chain.enumerated() {
                 let lead = depth == 0 ? "✗ " : String(repeating: "  ", count: depth) + "↳ "
                 lines.append([Token(.error, lead + link.message), Token(.muted, "  (\(link.domain) \(link.code))")])
