@@ -16,6 +16,22 @@ enum ResponseReport {
     // MARK: - Text
 
     static func text(_ result: TaskResult) -> String {
+        let report = sections(result)
+        return report.head + (report.body.map { String(decoding: $0, as: UTF8.self) } ?? "") + report.tail
+    }
+
+    /// Writes the text report, the body straight from its bytes: a 100 MB body is not copied
+    /// into a string, nor into the report around it.
+    static func write(_ result: TaskResult, to output: inout StandardOutput) throws(OutputError) {
+        let report = sections(result)
+        try output.write(report.head)
+        if let body = report.body { try output.write(body) }
+        try output.write(report.tail)
+    }
+
+    /// The text report in three parts: the lines before the body, the body as UTF-8 (nil when
+    /// there is none to show), and the lines after it, each part ending its last line.
+    private static func sections(_ result: TaskResult) -> (head: String, body: [UInt8]?, tail: String) {
         var lines: [String] = []
         for hop in result.redirects {
             lines.append("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))")
@@ -25,26 +41,30 @@ enum ResponseReport {
         if let error = result.transportError {
             lines.append("✗ \(result.request.method) \(result.request.url.string): \(error)")
             lines.append(timing(result.metrics) + streamNote(result.stream))
-            return lines.joined(separator: "\n") + "\n"
+            return (lines.joined(separator: "\n") + "\n", nil, "")
         }
-        guard let response = result.response else { return "" }
+        guard let response = result.response else { return ("", nil, "") }
         // A streamed body's head was shown when the stream started.
         if result.stream == nil { lines += headLines(response) + [""] }
         if let download = result.download { lines.append(downloadText(download)) }
-        if let body = bodyText(result) { lines.append(body) }
+        let body = bodyBytes(result)
+        let head = body == nil || lines.isEmpty ? lines : lines + [""]
+        var after: [String] = []
         if let error = result.serialization?.error {
-            lines.append("")
+            after.append("")
             for (depth, link) in error.chain.enumerated() {
                 let lead = depth == 0 ? "✗ " : String(repeating: "  ", count: depth) + "↳ underlying: "
-                lines.append("\(lead)\(link.message) [\(link.domain) \(link.code)]")
+                after.append("\(lead)\(link.message) [\(link.domain) \(link.code)]")
             }
         }
-        lines.append("")
+        after.append("")
         var summary = timing(result.metrics) + ", \(RequestPreview.byteCount(result.stream?.bytes ?? result.download?.bytesWritten ?? Int64(result.data.count)))"
         summary += streamNote(result.stream)
         if let cache = result.cache { summary += ", " + cacheText(cache) }
-        lines.append(summary)
-        return lines.joined(separator: "\n") + "\n"
+        after.append(summary)
+        // The lines joined by line feeds as one list would be: the body is one of them.
+        if let body { return (head.joined(separator: "\n"), body, "\n" + after.joined(separator: "\n") + "\n") }
+        return ((lines + after).joined(separator: "\n") + "\n", nil, "")
     }
 
     /// `, 3 events streamed` after the timing, for a body streamed as events or lines.
@@ -79,11 +99,13 @@ enum ResponseReport {
     }
 
     /// The decoded body for people: JSON and XML indented, images and binaries summarised.
-    static func bodyText(_ result: TaskResult) -> String? {
+    /// The body as the text report shows it, in UTF-8: decoded values written out, text as it
+    /// came (converted from its charset), binary as a note of its size; nil for no body.
+    static func bodyBytes(_ result: TaskResult) -> [UInt8]? {
         switch result.serialization?.body ?? .none {
-        case .json(let value), .propertyList(let value): return JSONWriter.string(value, indent: 2)
-        case .xml(let tree): return tree.indented()
-        case .image(let info): return "<\(info), \(RequestPreview.byteCount(Int64(result.data.count)))>"
+        case .json(let value), .propertyList(let value): return JSONWriter.bytes(value, indent: 2)
+        case .xml(let tree): return Array(tree.indented().utf8)
+        case .image(let info): return Array("<\(info), \(RequestPreview.byteCount(Int64(result.data.count)))>".utf8)
         case .data(let bytes):
             return text(of: bytes, charset: result.response?.textEncodingName)
         case .none:
@@ -92,11 +114,11 @@ enum ResponseReport {
         }
     }
 
-    /// A body that is text in its charset, as UTF-8 text; otherwise its size.
-    private static func text(of bytes: [UInt8], charset: String?) -> String {
+    /// A body that is text in its charset, as its UTF-8 bytes; otherwise a note of its size.
+    private static func text(of bytes: [UInt8], charset: String?) -> [UInt8] {
         let shown = TextEncoding.forDisplay(bytes, charset: charset)
-        if RequestPreview.isText(shown) { return String(decoding: shown, as: UTF8.self) }
-        return "<binary body: \(RequestPreview.byteCount(Int64(bytes.count)))>"
+        if RequestPreview.isText(shown) { return shown }
+        return Array("<binary body: \(RequestPreview.byteCount(Int64(bytes.count)))>".utf8)
     }
 
     static func timing(_ metrics: TaskMetrics) -> String {

@@ -239,7 +239,7 @@ struct SendCommand: AsyncParsableCommand {
         if let failure = printer?.failure { throw failure }
         switch format {
         case .text where result.stream != nil: StandardError.print(ResponseReport.text(result))
-        case .text, .markdown: try output.write(ResponseReport.text(result))
+        case .text, .markdown: try ResponseReport.write(result, to: &output)
         case .json: try ResponseReport.json(result, to: &output)
         }
         try output.flush()

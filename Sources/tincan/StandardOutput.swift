@@ -21,6 +21,12 @@ struct StandardOutput {
     }
 
     mutating func write(_ bytes: [UInt8]) throws(OutputError) {
+        // A block or more goes out from where it lies, after what is buffered: a 100 MB body
+        // is not copied into the buffer first.
+        if bytes.count >= blockSize {
+            try flush()
+            return try Self.writeNow(bytes)
+        }
         buffer += bytes
         if buffer.count >= blockSize { try flush() }
     }

@@ -24,8 +24,12 @@ struct TincanCommand: AsyncParsableCommand {
     static func main() async {
         StandardOutput.ignoreClosedPipeSignal()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // The commands that send have the transport's threads start beside the argument parser.
-        if let command = arguments.first, command == "send" || command == "replay" { AsyncHTTPClientTransport.startEventLoopsInBackground() }
+        // The commands that send have the transport's threads start beside the argument parser
+        // (not for help, or for a request only printed).
+        if let command = arguments.first, command == "send" || command == "replay",
+           arguments.allSatisfy({ !["--help", "-h", "--offline", "--explain"].contains($0) }) {
+            AsyncHTTPClientTransport.startEventLoopsInBackground()
+        }
         // `tincan --version` answers before the argument parser reflects over every command,
         // which is most of its start-up; the text is the one the parser prints.
         if arguments == ["--version"] { end(Ending(status: CLIExitCode.success.rawValue, standardOutput: configuration.version)) }

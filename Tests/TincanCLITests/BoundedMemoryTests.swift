@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TincanDemoServer
 
 /// The binary against servers that send without end: it stops at its limits, says which, exits 4,
 /// and its peak memory stays near the limit instead of growing with what the server sends.
@@ -29,6 +30,27 @@ struct BoundedMemoryTests {
         #expect(result.stdout.contains("kept in memory"), "\(result.stdout)")
         #expect(result.stdout.contains("--download FILE"))
         #expect(result.maxRSSBytes > 8 << 20 && result.maxRSSBytes < 100 << 20, "peak RSS \(result.maxRSSBytes)")
+    }
+
+    @Test("A 40 MB text body is printed whole, line for line, in memory near its size and in seconds")
+    func largeTextBody() async throws {
+        try await withDemoServer { server in
+            let lines = 32_000
+            let result = try await tincan(["send", "GET", "\(server.baseURL)/stream/\(lines)?pad=1200"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let parts = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            // The head, a blank line, the body's lines, a blank line, the summary, the last line feed.
+            let bodyStart = try #require(parts.firstIndex(of: "")) + 1
+            let body = parts[bodyStart..<(bodyStart + lines)]
+            #expect(body.enumerated().allSatisfy { $0.element.hasPrefix("{\"url\":") && $0.element.hasSuffix(",\"id\":\($0.offset)}") })
+            #expect(Array(parts[(bodyStart + lines)...].dropLast().prefix(1)) == [""])
+            #expect(parts.last == "" && parts[parts.count - 2].contains("total"), "\(parts.suffix(3))")
+            let size = body.reduce(0) { $0 + $1.utf8.count + 1 }
+            #expect(size > 40_000_000)
+            // The body once as received, once more at most while it is checked: not copied into
+            // a string, the report around it and the output buffer.
+            #expect(result.maxRSSBytes < 2 * size + (60 << 20), "peak RSS \(result.maxRSSBytes) for \(size) bytes")
+        }
     }
 
     @Test("--max-body that is not a size is refused with exit 2")

@@ -9,7 +9,7 @@ public enum DecimalText {
     /// `value` with `decimals` digits after the point (0 to 6), as `%.<decimals>f` writes it:
     /// rounded to nearest, with `-` kept on a negative value that rounds to zero.
     public static func fixed(_ value: Double, decimals: Int) -> String {
-        let decimals = min(max(decimals, 0), scales.count - 1)
+        precondition(scales.indices.contains(decimals), "DecimalText writes 0 to 6 decimals")
         let scale = scales[decimals]
         let scaled = value.magnitude * scale
         // A product that lands on a half may have been rounded onto it from either side, and
