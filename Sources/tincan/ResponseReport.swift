@@ -138,31 +138,37 @@ enum ResponseReport {
     static func json(_ result: TaskResult, to output: inout StandardOutput) throws {
         try output.write("{\"request\":")
         try RequestJSON.write(result.request, to: &output, terminator: "")
-        var object = OrderedValues()
         if let response = result.response {
-            var body: ParameterValue = .null
-            switch result.serialization?.body ?? .none {
-            case .json(let value), .propertyList(let value): body = value
-            case .xml(let tree): body = .string(tree.indented())
-            case .image(let info): body = .string(info.description)
-            case .data(let bytes):
-                let shown = TextEncoding.forDisplay(bytes, charset: response.textEncodingName)
-                body = .string(RequestPreview.isText(shown) ? String(decoding: shown, as: UTF8.self) : "<binary body: \(bytes.count) bytes>")
-            case .none: body = .null
-            }
-            var fields: OrderedValues = [
+            let fields: OrderedValues = [
                 "status": .integer(Int64(response.statusCode)),
                 "version": .string(response.version.description),
                 "headers": .array(response.headers.fields.map { .array([.string($0.name), .string($0.value)]) }),
                 "mimeType": response.mimeType.map(ParameterValue.string) ?? .null,
                 "bytes": .integer(result.stream?.bytes ?? Int64(result.data.count)),
-                "body": body,
             ]
-            if let stream = result.stream { fields["stream"] = streamObject(stream) }
-            object["response"] = .dictionary(fields)
+            // The members up to the body, then the body (a text body escaped from its bytes,
+            // never made a string), then what follows it.
+            try output.write(",\"response\":")
+            try output.write(Array(JSONWriter.bytes(.dictionary(fields)).dropLast()))
+            try output.write(",\"body\":")
+            switch result.serialization?.body ?? .none {
+            case .json(let value), .propertyList(let value): try output.write(JSONWriter.bytes(value))
+            case .xml(let tree): try output.write(JSONWriter.bytes(.string(tree.indented())))
+            case .image(let info): try output.write(JSONWriter.bytes(.string(info.description)))
+            case .data(let bytes):
+                let shown = TextEncoding.forDisplay(bytes, charset: response.textEncodingName)
+                try output.write(RequestPreview.isText(shown) ? JSONWriter.quoted(utf8: shown) : JSONWriter.bytes(.string("<binary body: \(bytes.count) bytes>")))
+            case .none: try output.write("null")
+            }
+            if let stream = result.stream {
+                try output.write(",\"stream\":")
+                try output.write(JSONWriter.bytes(streamObject(stream)))
+            }
+            try output.write("}")
         } else {
-            object["response"] = .null
+            try output.write(",\"response\":null")
         }
+        var object = OrderedValues()
         let error = result.serialization?.error
         object["validation"] = ["valid": .bool(error == nil && result.transportError == nil), "errors": .array(error.map { [errorObject($0)] } ?? [])]
         if let transport = result.transportError {

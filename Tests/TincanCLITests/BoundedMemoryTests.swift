@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TincanCore
 import TincanDemoServer
 
 /// The binary against servers that send without end: it stops at its limits, says which, exits 4,
@@ -50,6 +51,28 @@ struct BoundedMemoryTests {
             // The body once as received, once more at most while it is checked: not copied into
             // a string, the report around it and the output buffer.
             #expect(result.maxRSSBytes < 2 * size + (60 << 20), "peak RSS \(result.maxRSSBytes) for \(size) bytes")
+        }
+    }
+
+    @Test("With --format json a 20 MB text body is the report's body string, written from its bytes")
+    func largeTextBodyAsJSON() async throws {
+        try await withDemoServer { server in
+            let lines = 16_000
+            let result = try await tincan(["send", "--format", "json", "GET", "\(server.baseURL)/stream/\(lines)?pad=1200"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try JSONParser.parse(result.stdout)
+            guard case .string(let body)? = field(report, "response", "body") else {
+                Issue.record("no body string in \(result.stdout.prefix(300))")
+                return
+            }
+            let bodyLines = body.split(separator: "\n")
+            #expect(bodyLines.count == lines)
+            #expect(bodyLines.enumerated().allSatisfy { $0.element.hasSuffix(",\"id\":\($0.offset)}") })
+            #expect(field(report, "response", "bytes") == .integer(Int64(body.utf8.count)))
+            #expect(field(report, "validation", "valid") == .bool(true))
+            // The body as received and its escaped copy: not a string of it, nor the report
+            // written whole around it.
+            #expect(result.maxRSSBytes < 3 * body.utf8.count + (60 << 20), "peak RSS \(result.maxRSSBytes) for \(body.utf8.count) bytes")
         }
     }
 

@@ -61,6 +61,17 @@ public enum JSONWriter {
         output.append(UInt8(ascii: "\""))
     }
 
+    /// UTF-8 text as a quoted JSON string literal, written from its bytes (a large body is not
+    /// made a `String` first); the bytes must be valid UTF-8.
+    public static func quoted(utf8 bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 16 + 2)
+        output.append(UInt8(ascii: "\""))
+        appendEscaped(bytes, to: &output)
+        output.append(UInt8(ascii: "\""))
+        return output
+    }
+
     /// Appends UTF-8 text escaped for the inside of a JSON string literal, without the quotes.
     public static func appendEscaped<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to output: inout [UInt8]) {
         for byte in bytes {
