@@ -34,4 +34,18 @@ struct JSONTests {
         #expect(try JSONParser.parse("92233720368547758070") == .double(Double("92233720368547758070")!))
         #expect(try JSONParser.parse("-9223372036854775808") == .integer(.min))
     }
+
+    @Test("bytes escaped for a string literal, from an array or any sequence, read back as the text they were")
+    func escapesBytesAsTheStringWriterDoes() throws {
+        let text = "quote \" backslash \\ newline \n return \r tab \t bell \u{07} nul \u{00} é 日本 🇫🇷 \u{7F}"
+        let bytes = Array(text.utf8)
+        var fromArray: [UInt8] = []
+        JSONWriter.appendEscaped(bytes, to: &fromArray)
+        var fromSequence: [UInt8] = []
+        JSONWriter.appendEscaped(bytes.lazy.map { $0 }, to: &fromSequence)
+        #expect(fromArray == fromSequence)
+        #expect([UInt8(ascii: "\"")] + fromArray + [UInt8(ascii: "\"")] == JSONWriter.bytes(.string(text)))
+        #expect(JSONWriter.quoted(utf8: bytes) == JSONWriter.bytes(.string(text)))
+        #expect(try JSONParser.parse(bytes: JSONWriter.quoted(utf8: bytes)) == .string(text))
+    }
 }

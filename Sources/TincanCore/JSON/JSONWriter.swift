@@ -72,6 +72,14 @@ public enum JSONWriter {
         return output
     }
 
+    /// Appends UTF-8 bytes escaped for the inside of a JSON string literal, without the quotes.
+    ///
+    /// The version other modules get for an array: the generic one below is not specialized
+    /// across modules, and escaped a 50 MB request body at 14 MB/s.
+    public static func appendEscaped(_ bytes: [UInt8], to output: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { appendEscaped($0, to: &output) }
+    }
+
     /// Appends UTF-8 text escaped for the inside of a JSON string literal, without the quotes.
     public static func appendEscaped<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to output: inout [UInt8]) {
         for byte in bytes {
