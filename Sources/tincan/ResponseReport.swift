@@ -157,7 +157,11 @@ enum ResponseReport {
             case .image(let info): try output.write(JSONWriter.bytes(.string(info.description)))
             case .data(let bytes):
                 let shown = TextEncoding.forDisplay(bytes, charset: response.textEncodingName)
-                try output.write(RequestPreview.isText(shown) ? JSONWriter.quoted(utf8: shown) : JSONWriter.bytes(.string("<binary body: \(bytes.count) bytes>")))
+                if RequestPreview.isText(shown) {
+                    try writeQuoted(shown, to: &output)
+                } else {
+                    try output.write(JSONWriter.bytes(.string("<binary body: \(bytes.count) bytes>")))
+                }
             case .none: try output.write("null")
             }
             if let stream = result.stream {
@@ -199,6 +203,23 @@ enum ResponseReport {
         rest[0] = UInt8(ascii: ",")
         try output.write(rest)
         try output.write("\n")
+    }
+
+    /// Writes UTF-8 text as a JSON string literal, escaped a mebibyte at a time: only ASCII
+    /// bytes are escaped, so a cut inside a character changes nothing, and a 100 MB body takes
+    /// no second copy.
+    private static func writeQuoted(_ text: [UInt8], to output: inout StandardOutput) throws(OutputError) {
+        try output.write([UInt8(ascii: "\"")])
+        var escaped: [UInt8] = []
+        var start = 0
+        while start < text.count {
+            let end = min(start + (1 << 20), text.count)
+            escaped.removeAll(keepingCapacity: true)
+            JSONWriter.appendEscaped(Array(text[start..<end]), to: &escaped)
+            try output.write(escaped)
+            start = end
+        }
+        try output.write([UInt8(ascii: "\"")])
     }
 
     /// What a streamed body kept: `{"format", "events", "first", "last"}`, each event's data.

@@ -61,17 +61,6 @@ public enum JSONWriter {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// UTF-8 text as a quoted JSON string literal, written from its bytes (a large body is not
-    /// made a `String` first); the bytes must be valid UTF-8.
-    public static func quoted(utf8 bytes: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + bytes.count / 16 + 2)
-        output.append(UInt8(ascii: "\""))
-        appendEscaped(bytes, to: &output)
-        output.append(UInt8(ascii: "\""))
-        return output
-    }
-
     /// Appends UTF-8 bytes escaped for the inside of a JSON string literal, without the quotes.
     ///
     /// The version other modules get for an array: the generic one below is not specialized
