@@ -98,7 +98,6 @@ enum ResponseReport {
         }
     }
 
-    /// The decoded body for people: JSON and XML indented, images and binaries summarised.
     /// The body as the text report shows it, in UTF-8: decoded values written out, text as it
     /// came (converted from its charset), binary as a note of its size; nil for no body.
     static func bodyBytes(_ result: TaskResult) -> [UInt8]? {

@@ -340,21 +340,73 @@ struct EarlyBodyTests {
         #expect(state.bodyDocument?.rowCount == BodyFormatter.pretty(final).rowCount)
     }
 
-    @Test("a large body that decodes to something other than JSON is laid out again from its result")
-    func otherBodiesAreLaidOutAgain() throws {
+    @Test("a large body the serializer will not decode as JSON is shown as text from the start, not outlined and then unfolded")
+    func otherBodiesStayText() throws {
         var state = Fixtures.welcome(width: 120, height: 40)
         let (id, request, plan) = try sent(&state)
-        // JSON bytes sent as plain text: outlined while decoding, shown as text once the
-        // compound serializer has taken them as data.
+        // JSON bytes sent as plain text: the compound serializer takes them as data.
         let body = "[" + String(repeating: "1,", count: 600_000) + "1]"
         let final = Fixtures.result(for: request, status: 200, contentType: "text/plain", body: body, serializer: plan.options.responseSerializer)
         guard case .data? = final.serialization?.body else { throw BodyTestFailure("expected data, got \(String(describing: final.serialization?.body))") }
         var early = final
         early.serialization = nil
         _ = state.update(.task(exchange: id, .bodyReceived(early), at: 0.5))
-        #expect(state.bodyDocument?.kindName == "JSON outline")
+        #expect(state.bodyDocument?.kindName == "text")
         _ = state.update(.task(exchange: id, .completed(final), at: 0.9))
         #expect(state.bodyDocument?.kindName == "text")
+        #expect(state.exchange?.keptEarlyLayout == false)
+    }
+
+    @Test("the views start at the top of the new body, and a place taken while it decodes is kept once it has")
+    func placeKeptAcrossTheDecoding() throws {
+        var state = Fixtures.welcome(width: 120, height: 40)
+        let (id, request, plan) = try sent(&state)
+        let body = "[" + (0..<40_000).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"
+        let final = Fixtures.result(for: request, status: 200, contentType: "application/json", body: body, serializer: plan.options.responseSerializer)
+        var early = final
+        early.serialization = nil
+        state.bodyList.selected = 500
+        _ = state.update(.task(exchange: id, .bodyReceived(early), at: 0.5))
+        #expect(state.bodyList.selected == 0)
+        #expect(state.responseView == .pretty)
+        state.bodyList.selected = 120
+        _ = state.update(.task(exchange: id, .completed(final), at: 0.9))
+        #expect(state.exchange?.keptEarlyLayout == true)
+        #expect(state.bodyList.selected == 120)
+    }
+
+    @Test("a body is outlined early only when its serializer decodes its content type as JSON")
+    func whichBodiesAreOutlinedEarly() {
+        func response(_ type: String) -> HTTPResponse {
+            HTTPResponse(url: URLReference(parsing: "http://127.0.0.1/x"), statusCode: 200, headers: HTTPHeaders([("Content-Type", type)]))
+        }
+        var anyType = JSONResponseSerializer()
+        anyType.acceptableContentTypes = nil
+        #expect(BodyFormatter.decodesJSON(response("application/json; charset=utf-8"), with: JSONResponseSerializer()))
+        #expect(!BodyFormatter.decodesJSON(response("text/plain"), with: JSONResponseSerializer()))
+        #expect(BodyFormatter.decodesJSON(response("text/plain"), with: anyType))
+        #expect(BodyFormatter.decodesJSON(response("text/json"), with: CompoundResponseSerializer()))
+        #expect(!BodyFormatter.decodesJSON(response("application/xml"), with: CompoundResponseSerializer()))
+        #expect(!BodyFormatter.decodesJSON(response("application/json"), with: CompoundResponseSerializer(serializers: [XMLResponseSerializer()])))
+        #expect(!BodyFormatter.decodesJSON(response("application/json"), with: HTTPResponseSerializer()))
+        #expect(!BodyFormatter.decodesJSON(response("application/json"), with: nil))
+    }
+
+    @Test("a flow's next run shows its own status while its body decodes, not the last run's")
+    func nextRunShowsItsOwnHead() throws {
+        var state = Fixtures.welcome(width: 120, height: 40)
+        let (id, request, plan) = try sent(&state)
+        let body = "[" + (0..<40_000).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"
+        let first = Fixtures.result(for: request, status: 200, contentType: "application/json", body: body, serializer: plan.options.responseSerializer)
+        _ = state.update(.task(exchange: id, .completed(first), at: 0.5))
+        #expect(headerText(state).contains("200 OK"))
+        // The same exchange's next run: its body arrives while the first run's result is kept.
+        var second = Fixtures.result(for: request, status: 201, contentType: "application/json", body: body, serializer: plan.options.responseSerializer)
+        second.serialization = nil
+        _ = state.update(.task(exchange: id, .bodyReceived(second), at: 1.0))
+        #expect(headerText(state).contains("201 Created"))
+        #expect(headerText(state).contains("validating and decoding the body"))
+        #expect(!headerText(state).contains("200 OK"))
     }
 }
 

@@ -25,7 +25,7 @@ extension AppState {
     /// Asks where to save the body, suggesting the URL's last name with the body's extension.
     mutating func promptSaveBody() {
         guard let document = bodyForExport() else { return }
-        let name = exchange?.result?.response?.url.path.split(separator: "/").last.map(String.init) ?? "response"
+        let name = (exchange?.result ?? exchange?.decoding)?.response?.url.path.split(separator: "/").last.map(String.init) ?? "response"
         let suggestion = (name as NSString).pathExtension.isEmpty ? "\(name).\(document.exportedFileExtension)" : name
         mode = .modal(.prompt(Prompt(.saveBody, title: "Save the body (\(responseView.rawValue))", question: "File", text: suggestion)))
     }

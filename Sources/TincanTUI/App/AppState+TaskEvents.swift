@@ -13,10 +13,13 @@ extension AppState {
         guard var current = exchange else { return [] }
         let evaluation = current.fold(event, at: time)
         exchange = current
+        if case .bodyReceived = event {
+            // The new body is shown from its top, as a completed one is.
+            resetBodyViews(of: current)
+            return []
+        }
         guard case let .completed(result) = event else { return [] }
-        bodyList = ListState()
-        search.current = nil
-        if let query = search.query { search.matchCount = current.prettyBody.matchCount(query) }
+        if !current.keptEarlyLayout { resetBodyViews(of: current) }
         let failed: Bool
         if let evaluation {
             for (name, value) in evaluation.captures { workspace.captured[name] = value }
@@ -27,7 +30,6 @@ extension AppState {
             failed = result.transportError != nil || result.serialization?.error != nil
         }
         if current.flow.flow.runs > 1, let text = status?.text { status?.text = "[\(current.flow.run)/\(current.flow.flow.runs)] " + text }
-        responseView = .pretty
         var effects: [Effect] = []
         let entry = historyEntry(for: current, result: result)
         history.append(entry)
@@ -37,6 +39,15 @@ extension AppState {
         refreshPreview()
         effects += judgeLessonSend(current, result: result)
         return effects + continueFlow(failed: failed)
+    }
+
+    /// Puts the response's views at the top of the Pretty view of `exchange`'s new body, with the
+    /// search's count taken again.
+    private mutating func resetBodyViews(of exchange: Exchange) {
+        bodyList = ListState()
+        search.current = nil
+        if let query = search.query { search.matchCount = exchange.prettyBody.matchCount(query) }
+        responseView = .pretty
     }
 
     /// The status line after a send whose saved request has assertions or captures.

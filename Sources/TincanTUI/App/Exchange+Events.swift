@@ -51,7 +51,10 @@ extension Exchange {
         let removesNulls = responseSerializer.map(NullRemoval.isOn(in:)) ?? false
         // The bytes laid out while they were decoded are the ones the views show now, unless
         // decoding made them something else than the JSON they were outlined as.
-        if decoding?.data.count == result.data.count, case .json? = result.serialization?.body, prettyBody.outlinesJSON {
+        keptEarlyLayout = decoding?.data.count == result.data.count && prettyBody.outlinesJSON && {
+            if case .json? = result.serialization?.body { true } else { false }
+        }()
+        if keptEarlyLayout {
             prettyBody.marksRemovedNulls(removesNulls)
         } else {
             prettyBody = BodyFormatter.pretty(result, removesNulls: removesNulls)
@@ -79,8 +82,10 @@ extension Exchange {
         decoding = result
         let bytes = BodyFormatter.displayBytes(result)
         rawBody = BodyFormatter.raw(bytes)
-        // The outline reads as far as the bytes are JSON: text or binary is refused at once.
-        prettyBody = JSONOutline(bytes).map { BodyDocument(.json($0)) } ?? rawBody
+        // Outlined only when the serializer will decode it as JSON, so the view does not change
+        // kind when the decoding ends.
+        let json = result.response.map { BodyFormatter.decodesJSON($0, with: responseSerializer) } ?? false
+        prettyBody = json ? JSONOutline(bytes).map { BodyDocument(.json($0)) } ?? rawBody : rawBody
     }
 
     /// Files each assertion's verdict under its line, and why captures found nothing.

@@ -24,6 +24,9 @@ public struct Exchange: Sendable {
     /// A large body that has arrived whole and is being validated and decoded: its result so
     /// far, without the serialization. The body views show it meanwhile; nil once the send completes.
     public var decoding: TaskResult?
+    /// Whether the last completion kept the layout made while its body was decoded, so the
+    /// views keep their place in it.
+    public var keptEarlyLayout = false
     /// The events of a body streamed as it arrived (server-sent events, NDJSON), or nil.
     public var stream: StreamLog?
     /// The decoded body, laid out when the result arrives (rows are built as they are drawn).

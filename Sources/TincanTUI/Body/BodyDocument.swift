@@ -63,7 +63,6 @@ public struct BodyDocument: Sendable {
         line(display).map(\.text).joined()
     }
 
-    /// Whether rows fold (a JSON outline).
     /// Whether the document is a JSON body's outline.
     var outlinesJSON: Bool {
         if case .json = layout { true } else { false }
@@ -76,6 +75,7 @@ public struct BodyDocument: Sendable {
         layout = .json(outline)
     }
 
+    /// Whether rows fold (a JSON outline).
     public var folds: Bool {
         if case .json = layout { return true }
         return false

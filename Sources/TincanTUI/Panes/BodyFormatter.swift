@@ -49,6 +49,21 @@ enum BodyFormatter {
         }
     }
 
+    /// Whether `serializer` decodes `response`'s body as JSON: a JSON serializer, or a compound
+    /// one with a JSON member, whose content types take the response's.
+    static func decodesJSON(_ response: HTTPResponse, with serializer: (any ResponseSerializer)?) -> Bool {
+        let type = response.mimeType
+        func accepts(_ types: Set<String>?) -> Bool { types.map { type.map($0.contains) ?? false } ?? true }
+        switch serializer {
+        case let json as JSONResponseSerializer:
+            return accepts(json.acceptableContentTypes)
+        case let compound as CompoundResponseSerializer:
+            return accepts(compound.acceptableContentTypes) && compound.serializers.contains { decodesJSON(response, with: $0) }
+        default:
+            return false
+        }
+    }
+
     /// The body to show, in UTF-8 when its Content-Type names another charset, as the
     /// serializers convert it before decoding.
     static func displayBytes(_ result: TaskResult) -> [UInt8] {

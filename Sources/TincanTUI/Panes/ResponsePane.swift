@@ -101,7 +101,9 @@ extension AppState {
         guard let exchange else {
             return [[Token(.muted, "No response yet. Press ctrl+r or F5 to send.")]]
         }
-        guard let result = exchange.result ?? exchange.decoding else {
+        // A flow's next run keeps the last run's result until it completes: the body being
+        // decoded is the newer one.
+        guard let result = exchange.decoding ?? exchange.result else {
             switch exchange.phase {
             case .cancelled: return [[Token(.warning, "Cancelled.")]]
             default: return [[Token(.muted, "Sending… " + DecimalText.fixed(exchange.elapsed(now: now), decimals: 1) + " s")]]
@@ -124,7 +126,7 @@ extension AppState {
         if let error = result.transportError {
             lines.append([Token(.error, "✗ Transport error: \(error)")])
         }
-        if exchange.result == nil {
+        if exchange.decoding != nil {
             lines.append([Token(.muted, "… validating and decoding the body (\(responseSerializer.rawValue))")])
         } else if let error = result.serialization?.error {
             for (depth, link) in error.chain.enumerated() {
