@@ -9,9 +9,16 @@ public final class TmuxSession: Sendable {
     /// The private socket; no other tmux server is touched.
     public let socket: String
     private let directory: TemporaryDirectory
+    /// Directories the program uses (its config, data and state homes), removed only once it has ended.
+    private let kept: [TemporaryDirectory]
 
     /// Starts `command` (run by `sh -c`) in a detached session with `TERM=tmux-256color`.
-    public init(command: String, width: Int = 120, height: Int = 40, environment: [String: String] = [:]) async throws {
+    ///
+    /// - Parameter keeping: Directories the program uses, kept until it has ended: a test's own
+    ///   reference may go before the program does, and a program that writes as it exits (the
+    ///   TUI's history) would make a removed directory again and leave it behind.
+    public init(command: String, width: Int = 120, height: Int = 40, environment: [String: String] = [:], keeping: [TemporaryDirectory] = []) async throws {
+        kept = keeping
         directory = try TemporaryDirectory()
         socket = (directory.path as NSString).appendingPathComponent("tmux.sock")
         let exports = (["TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"].merging(environment) { $1 })
@@ -24,7 +31,29 @@ public final class TmuxSession: Sendable {
     }
 
     deinit {
+        let programs = Self.paneProcesses(socket: socket)
         _ = Self.spawnAndWait([Self.tmuxPath, "-S", socket, "kill-server"])
+        // The kept directories go when this does, so only once the programs have ended (up to 10 s).
+        let deadline = Date().addingTimeInterval(10)
+        while programs.contains(where: Self.isRunning), Date() < deadline { usleep(10_000) }
+    }
+
+    /// The processes in this server's panes: tmux puts `TMUX=<socket>,…` in a pane's
+    /// environment, and the programs the pane starts inherit it.
+    private static func paneProcesses(socket: String) -> [pid_t] {
+        let marker = Array("TMUX=\(socket),".utf8)
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { pid_t($0) }.filter { pid in
+            guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return Array(environment).split(separator: 0).contains { $0.starts(with: marker) }
+        }
+    }
+
+    /// Whether `pid` is a process that has not ended (a zombie has).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let name = stat.lastIndex(of: ")"), let state = stat[name...].dropFirst(2).first else { return false }
+        return state != "Z" && state != "X"
     }
 
     /// Runs a program with its standard streams on /dev/null and returns its exit status.

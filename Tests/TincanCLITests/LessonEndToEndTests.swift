@@ -11,7 +11,7 @@ struct LessonEndToEndTests {
         let work = try TemporaryDirectory()
         let command = "sh -c 'cd \(work.path) && \(BuiltProducts.tincan) learn 1 --no-mouse; echo \"EXIT=$?\"; sleep 60'"
         let tui = try await TmuxSession(command: command, width: 100, height: 34,
-                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path], keeping: [home, work])
         try await tui.waitFor(all: ["Step 1 of 2", "✗ The URL is the base's directory", "judged when the request is sent"])
         // The step: a relative path. The URL field has the focus and holds /users.
         try await tui.send("M-n")

@@ -10,7 +10,7 @@ struct ResponseToolsEndToEndTests {
         let config = try TemporaryDirectory()
         let command = "sh -c '\(BuiltProducts.tincan) --no-mouse; echo \"EXIT=$?\"; sleep 60'"
         let base = ["XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": config.path + "/data", "HOME": config.path]
-        let session = try await TmuxSession(command: command, width: width, height: height, environment: base.merging(environment) { $1 })
+        let session = try await TmuxSession(command: command, width: width, height: height, environment: base.merging(environment) { $1 }, keeping: [config])
         try await session.waitFor("No response yet")
         return (session, config)
     }

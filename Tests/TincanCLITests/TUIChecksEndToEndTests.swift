@@ -10,7 +10,7 @@ struct TUIChecksEndToEndTests {
         let config = try TemporaryDirectory()
         let command = "sh -c '\(BuiltProducts.tincan) --no-mouse; echo EXIT=$?; sleep 60'"
         let tui = try await TmuxSession(command: command, width: 120, height: 40,
-                                        environment: ["XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": config.path + "/data", "HOME": config.path])
+                                        environment: ["XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": config.path + "/data", "HOME": config.path], keeping: [config])
         try await tui.waitFor("No response yet")
 
         // The request box follows the URL field; F2 walks its tabs to Checks.

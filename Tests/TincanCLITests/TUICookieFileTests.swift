@@ -26,7 +26,7 @@ struct TUICookieFileTests {
             """.utf8))
         let command = "sh -c '\(BuiltProducts.tincan) --no-mouse --demo \(file); echo EXIT=$?; sleep 60'"
         let tui = try await TmuxSession(command: command, width: 120, height: 40,
-                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "HOME": home.path])
+                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "HOME": home.path], keeping: [home])
         try await tui.waitFor("Requests (1)")
         try await tui.send("C-r")
         try await tui.waitFor("checks passed")

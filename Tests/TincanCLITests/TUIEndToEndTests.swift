@@ -14,7 +14,7 @@ struct TUIEndToEndTests {
         // The shell reports how tincan exited and whether the terminal is back in cooked mode,
         // in one write, so a capture that shows "EXIT=" shows the modes too.
         let command = "sh -c '\(BuiltProducts.tincan) --no-mouse; code=$?; modes=$(stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo | tr \"\\n\" \" \"); echo \"EXIT=$code $modes\"; sleep 60'"
-        let session = try await TmuxSession(command: command, width: width, height: height, environment: ["XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": config.path + "/data", "HOME": config.path])
+        let session = try await TmuxSession(command: command, width: width, height: height, environment: ["XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": config.path + "/data", "HOME": config.path], keeping: [config])
         try await session.waitFor("No response yet")
         return (session, config)
     }
@@ -215,7 +215,7 @@ struct TUIEndToEndTests {
         let file = try home.write("chaining.tincan.yaml", Array(original.utf8))
         let command = "sh -c '\(BuiltProducts.tincan) --no-mouse --demo \(file); echo EXIT=$?; sleep 60'"
         let tui = try await TmuxSession(command: command, width: 120, height: 40,
-                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "HOME": home.path])
+                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "HOME": home.path], keeping: [home])
         try await tui.tmux(["set-option", "-s", "set-clipboard", "on"])
         try await tui.waitFor("Requests (6)")
         try await tui.waitFor("▸GET    Read the slideshow")
