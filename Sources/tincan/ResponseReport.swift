@@ -47,8 +47,6 @@ enum ResponseReport {
         // A streamed body's head was shown when the stream started.
         if result.stream == nil { lines += headLines(response) + [""] }
         if let download = result.download { lines.append(downloadText(download)) }
-        let body = bodyBytes(result)
-        let head = body == nil || lines.isEmpty ? lines : lines + [""]
         var after: [String] = []
         if let error = result.serialization?.error {
             after.append("")
@@ -62,9 +60,9 @@ enum ResponseReport {
         summary += streamNote(result.stream)
         if let cache = result.cache { summary += ", " + cacheText(cache) }
         after.append(summary)
-        // The lines joined by line feeds as one list would be: the body is one of them.
-        if let body { return (head.joined(separator: "\n"), body, "\n" + after.joined(separator: "\n") + "\n") }
-        return ((lines + after).joined(separator: "\n") + "\n", nil, "")
+        guard let body = bodyBytes(result) else { return ((lines + after).joined(separator: "\n") + "\n", nil, "") }
+        // The lines joined by line feeds as one list would be, the body one of them.
+        return (lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", body, "\n" + after.joined(separator: "\n") + "\n")
     }
 
     /// `, 3 events streamed` after the timing, for a body streamed as events or lines.

@@ -304,21 +304,37 @@ struct EarlyBodyTests {
         state.responseHeaderLines.map { $0.map(\.text).joined() }.joined(separator: "\n")
     }
 
-    private func sent(_ state: inout AppState) throws -> (id: Int, request: HTTPRequest, plan: SendPlan) {
+    /// 40,000 small records: a JSON body past ``TaskEvent/earlyBodyBytes``.
+    static let records = "[" + (0..<40_000).map { #"{"id": \#($0), "note": null}"# }.joined(separator: ",") + "]"
+
+    /// A send pressed in the TUI.
+    private struct Sent {
+        var id: Int
+        var request: HTTPRequest
+        var plan: SendPlan
+
+        /// The result `body` gets, and the same as `.bodyReceived` posts it, before its decoding.
+        func results(status: Int = 200, contentType: String = "application/json", body: String = records) -> (final: TaskResult, early: TaskResult) {
+            let final = Fixtures.result(for: request, status: status, contentType: contentType, body: body, serializer: plan.options.responseSerializer)
+            var early = final
+            early.serialization = nil
+            return (final, early)
+        }
+    }
+
+    private func sent(_ state: inout AppState) throws -> Sent {
         let effects = state.update(.input(.key(.ctrl("r"))))
         guard case let .send(id, request, plan)? = effects.first else { throw BodyTestFailure("send produced \(effects)") }
-        return (id, request, plan)
+        return Sent(id: id, request: request, plan: plan)
     }
 
     @Test("a large JSON body is outlined before it is decoded, the outline is kept once it is, and the status says which stage it is at")
     func jsonWhileDecoding() throws {
         var state = Fixtures.welcome(width: 120, height: 40)
-        let (id, request, plan) = try sent(&state)
-        let body = "[" + (0..<40_000).map { #"{"id": \#($0), "name": "user \#($0)", "note": null}"# }.joined(separator: ",") + "]"
-        #expect(body.utf8.count > TaskEvent.earlyBodyBytes)
-        let final = Fixtures.result(for: request, status: 200, contentType: "application/json", body: body, serializer: plan.options.responseSerializer)
-        var early = final
-        early.serialization = nil
+        let send = try sent(&state)
+        let id = send.id
+        #expect(Self.records.utf8.count > TaskEvent.earlyBodyBytes)
+        let (final, early) = send.results()
         _ = state.update(.task(exchange: id, .bodyReceived(early), at: 0.5))
         #expect(state.exchange?.result == nil)
         #expect(state.bodyDocument?.kindName == "JSON outline")
@@ -343,13 +359,11 @@ struct EarlyBodyTests {
     @Test("a large body the serializer will not decode as JSON is shown as text from the start, not outlined and then unfolded")
     func otherBodiesStayText() throws {
         var state = Fixtures.welcome(width: 120, height: 40)
-        let (id, request, plan) = try sent(&state)
+        let send = try sent(&state)
+        let id = send.id
         // JSON bytes sent as plain text: the compound serializer takes them as data.
-        let body = "[" + String(repeating: "1,", count: 600_000) + "1]"
-        let final = Fixtures.result(for: request, status: 200, contentType: "text/plain", body: body, serializer: plan.options.responseSerializer)
+        let (final, early) = send.results(contentType: "text/plain")
         guard case .data? = final.serialization?.body else { throw BodyTestFailure("expected data, got \(String(describing: final.serialization?.body))") }
-        var early = final
-        early.serialization = nil
         _ = state.update(.task(exchange: id, .bodyReceived(early), at: 0.5))
         #expect(state.bodyDocument?.kindName == "text")
         _ = state.update(.task(exchange: id, .completed(final), at: 0.9))
@@ -360,11 +374,9 @@ struct EarlyBodyTests {
     @Test("the views start at the top of the new body, and a place taken while it decodes is kept once it has")
     func placeKeptAcrossTheDecoding() throws {
         var state = Fixtures.welcome(width: 120, height: 40)
-        let (id, request, plan) = try sent(&state)
-        let body = "[" + (0..<40_000).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"
-        let final = Fixtures.result(for: request, status: 200, contentType: "application/json", body: body, serializer: plan.options.responseSerializer)
-        var early = final
-        early.serialization = nil
+        let send = try sent(&state)
+        let id = send.id
+        let (final, early) = send.results()
         state.bodyList.selected = 500
         _ = state.update(.task(exchange: id, .bodyReceived(early), at: 0.5))
         #expect(state.bodyList.selected == 0)
@@ -395,15 +407,12 @@ struct EarlyBodyTests {
     @Test("a flow's next run shows its own status while its body decodes, not the last run's")
     func nextRunShowsItsOwnHead() throws {
         var state = Fixtures.welcome(width: 120, height: 40)
-        let (id, request, plan) = try sent(&state)
-        let body = "[" + (0..<40_000).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"
-        let first = Fixtures.result(for: request, status: 200, contentType: "application/json", body: body, serializer: plan.options.responseSerializer)
-        _ = state.update(.task(exchange: id, .completed(first), at: 0.5))
+        let send = try sent(&state)
+        let id = send.id
+        _ = state.update(.task(exchange: id, .completed(send.results().final), at: 0.5))
         #expect(headerText(state).contains("200 OK"))
         // The same exchange's next run: its body arrives while the first run's result is kept.
-        var second = Fixtures.result(for: request, status: 201, contentType: "application/json", body: body, serializer: plan.options.responseSerializer)
-        second.serialization = nil
-        _ = state.update(.task(exchange: id, .bodyReceived(second), at: 1.0))
+        _ = state.update(.task(exchange: id, .bodyReceived(send.results(status: 201).early), at: 1.0))
         #expect(headerText(state).contains("201 Created"))
         #expect(headerText(state).contains("validating and decoding the body"))
         #expect(!headerText(state).contains("200 OK"))

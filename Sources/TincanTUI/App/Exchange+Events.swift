@@ -51,9 +51,8 @@ extension Exchange {
         let removesNulls = responseSerializer.map(NullRemoval.isOn(in:)) ?? false
         // The bytes laid out while they were decoded are the ones the views show now, unless
         // decoding made them something else than the JSON they were outlined as.
-        keptEarlyLayout = decoding?.data.count == result.data.count && prettyBody.outlinesJSON && {
-            if case .json? = result.serialization?.body { true } else { false }
-        }()
+        let decodedJSON = if case .json? = result.serialization?.body { true } else { false }
+        keptEarlyLayout = decodedJSON && prettyBody.outlinesJSON && decoding?.data.count == result.data.count
         if keptEarlyLayout {
             prettyBody.marksRemovedNulls(removesNulls)
         } else {
