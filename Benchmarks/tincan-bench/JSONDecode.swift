@@ -26,9 +26,9 @@ func benchmarkJSONDecode() throws {
     let tincan = medianNanoseconds(rounds: rounds) {
         let result = serializer.serialize(response, data: bytes, request: request)
         valid = result.error == nil
-        if case .json(let value) = result.body {
-            if case .array(let array) = value { items = array.count }
-            captured = capture.value(in: value)
+        if case .json(let document) = result.body {
+            items = document.elementCount(at: []) ?? 0
+            captured = capture.value(in: document)
         }
     }
 

@@ -16,7 +16,7 @@ public func json(_ result: TaskResult) throws -> ParameterValue {
         Issue.record("expected a JSON body, got \(String(describing: result.serialization?.body)) \(String(describing: result.transportError))")
         throw CancellationError()
     }
-    return value
+    return value.value
 }
 
 /// The value at a path of object keys, or nil.

@@ -172,7 +172,7 @@ struct TLSTests {
             request.headers.set(name: "Content-Type", value: "text/plain")
             let result = try await manager.send(request)
             try await manager.invalidate(cancelingTasks: true)
-            guard case .json(let echo)? = result.serialization?.body, case .dictionary(let object) = echo else {
+            guard case .json(let echo)? = result.serialization?.body, case .dictionary(let object) = echo.value else {
                 Issue.record("no JSON echo: \(String(describing: result.transportError))")
                 return
             }

@@ -41,6 +41,15 @@ public struct JSONParser {
         return value
     }
 
+    /// Reads the one value that starts at `offset` of `bytes` (whitespace before it skipped),
+    /// leaving what follows it unread: how ``JSONDocument`` decodes a value it has found.
+    static func parseValue(in bytes: [UInt8], at offset: Int) throws(JSONParseError) -> ParameterValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.index = offset
+        parser.skipWhitespace()
+        return try parser.parseValue()
+    }
+
     private init(bytes: [UInt8]) {
         self.bytes = bytes
     }

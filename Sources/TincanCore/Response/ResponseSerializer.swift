@@ -4,8 +4,9 @@ public enum DecodedBody: Sendable, Equatable {
     case none
     /// The raw bytes (the HTTP serializer decodes nothing).
     case data([UInt8])
-    /// A JSON value, with nulls removed when asked.
-    case json(ParameterValue)
+    /// A JSON value, checked whole and decoded where it is read (with nulls removed, when
+    /// asked, from the decoded tree).
+    case json(JSONDocument)
     /// An XML document's root element.
     case xml(XMLTree)
     /// A property list, as the same value tree as JSON.
@@ -144,22 +145,18 @@ public struct JSONResponseSerializer: ResponseSerializer {
             guard let text = TextEncoding.utf8(data, charset: response.textEncodingName) else {
                 throw ResponseSerializationError(.undecodableText(charset: response.textEncodingName ?? "utf-8"), response: response, data: data)
             }
-            let value: ParameterValue
+            let document: JSONDocument
             do {
-                value = try JSONParser.parse(bytes: text)
+                document = try JSONDocument(bytes: text)
             } catch {
                 throw ResponseSerializationError(.decodingFailed(format: "JSON", detail: "\(error)"), response: response, data: data)
             }
-            if !allowsFragments {
-                switch value {
-                case .dictionary, .array: break
-                default:
-                    throw ResponseSerializationError(
-                        .decodingFailed(format: "JSON", detail: "the top level is \(value.kindName) and fragments are not allowed"),
-                        response: response, data: data)
-                }
+            if !allowsFragments, !document.isContainer {
+                throw ResponseSerializationError(
+                    .decodingFailed(format: "JSON", detail: "the top level is \(document.kindName) and fragments are not allowed"),
+                    response: response, data: data)
             }
-            return .json(removesKeysWithNullValues ? Self.removingKeysWithNullValues(value) : value)
+            return .json(removesKeysWithNullValues ? JSONDocument(Self.removingKeysWithNullValues(document.value)) : document)
         }
     }
 

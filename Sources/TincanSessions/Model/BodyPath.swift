@@ -112,6 +112,19 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
         return current
     }
 
+    /// The value at this path in a JSON document: a plain path reads its one value without
+    /// decoding the rest; a multi-valued one decodes the document and selects in it.
+    public func value(in document: JSONDocument) -> ParameterValue? {
+        guard isSingular else { return value(in: document.value) }
+        return document.value(at: steps.lazy.map { step -> JSONDocument.Step in
+            switch step {
+            case .key(let key): .key(key)
+            case .index(let index): .index(index)
+            case .wildcard, .slice, .descendants, .filter: preconditionFailure("a plain path has only keys and indexes")
+            }
+        })
+    }
+
     /// `root` with the value at this path removed (used to ignore volatile fields when comparing).
     public func removing(from root: ParameterValue) -> ParameterValue {
         Self.remove(steps[...], from: root, root: root)

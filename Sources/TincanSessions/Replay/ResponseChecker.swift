@@ -53,9 +53,12 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
 struct ResponseChecker {
     let result: TaskResult
     let template: Template
-    /// The decoded body as a value tree, when the serializer decoded JSON or a property list;
-    /// decoded once, however many paths are checked and captured.
-    let bodyValue: ParameterValue?
+    /// The body as a JSON document, when the serializer decoded JSON or a property list, or
+    /// (the HTTP serializer decodes nothing) when the bytes are JSON anyway. A plain path reads
+    /// its one value from the document; a path that selects several decodes the whole body
+    /// once, however many such paths are checked and captured.
+    let bodyDocument: JSONDocument?
+    private let bodyValue = ParsedOnce<ParameterValue?>()
     /// The body as a document for XPath, parsed on the first XPath check or capture and then
     /// kept, however many there are.
     private let markupDocument = ParsedOnce<Result<MarkupDocument, MarkupError>>()
@@ -64,11 +67,18 @@ struct ResponseChecker {
         self.result = result
         self.template = template
         switch result.serialization?.body {
-        case .json(let value)?, .propertyList(let value)?: bodyValue = value
-        default:
-            // The HTTP serializer decodes nothing; a JSON body is still worth a path.
-            bodyValue = try? JSONParser.parse(bytes: result.data)
+        case .json(let document)?: bodyDocument = document
+        case .propertyList(let value)?: bodyDocument = JSONDocument(value)
+        default: bodyDocument = try? JSONDocument(bytes: result.data)
         }
+    }
+
+    /// What `path` selects in the body, or nil when the body is not structured or a step of a
+    /// plain path finds nothing.
+    private func value(at path: BodyPath) -> ParameterValue? {
+        guard let bodyDocument else { return nil }
+        if path.isSingular { return path.value(in: bodyDocument) }
+        return bodyValue.value { bodyDocument.value }.flatMap(path.value(in:))
     }
 
     func check(_ assertions: [Assertion]) -> [CheckResult] {
@@ -96,9 +106,9 @@ struct ResponseChecker {
                 checks.append(CheckResult(name: "header \(name)", failure: evaluate(predicate, actual))
                     .hidingSecrets(of: name, actual: actual, predicate: predicate, template: template))
             case .body(let path, let predicate):
-                let actual = bodyValue.flatMap(path.value(in:))
+                let actual = value(at: path)
                 var failure = path.tooMany(actual) ?? evaluate(predicate, actual, isNodeList: !path.isSingular)
-                if failure != nil, bodyValue == nil { failure = CaptureFailure.bodyNotStructured(path).description }
+                if failure != nil, bodyDocument == nil { failure = CaptureFailure.bodyNotStructured(path).description }
                 checks.append(CheckResult(name: "body \(path.text)", failure: failure).hidingSecrets(of: path.lastKey ?? "", actual: actual, predicate: predicate, template: template))
             case .valid(let expected):
                 let error = result.serialization?.error
@@ -180,8 +190,8 @@ struct ResponseChecker {
             guard let value = result.response?.headers[name] else { return .failure(.noHeader(name)) }
             return .success(.string(value))
         case .body(let path):
-            guard let body = bodyValue else { return .failure(.bodyNotStructured(path)) }
-            guard let value = path.value(in: body) else { return .failure(.notInBody(path)) }
+            guard bodyDocument != nil else { return .failure(.bodyNotStructured(path)) }
+            guard let value = value(at: path) else { return .failure(.notInBody(path)) }
             if let reason = path.tooMany(value) { return .failure(.unusable(reason)) }
             return .success(value)
         case .regex(let pattern):

@@ -84,7 +84,8 @@ extension AppState {
     private func decodedJSON() -> ParameterValue? {
         guard let result = exchange?.result else { return nil }
         switch result.serialization?.body {
-        case let .json(value)?, let .propertyList(value)?: return value
+        case let .json(document)?: return document.value
+        case let .propertyList(value)?: return value
         default: return exchange?.prettyBody.outlinedJSON.flatMap { try? JSONParser.parse(bytes: $0) }
         }
     }

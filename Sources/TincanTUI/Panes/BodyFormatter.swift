@@ -24,10 +24,10 @@ enum BodyFormatter {
     ///   outline shows the bytes as received, with those members marked as removed.
     static func pretty(_ result: TaskResult, removesNulls: Bool = false) -> BodyDocument {
         switch result.serialization?.body ?? .none {
-        case let .json(value):
+        case let .json(document):
             // The received bytes when they are one JSON value (they nearly always are), so no
             // copy is written; else the decoded value written out.
-            guard var outline = JSONOutline(displayBytes(result)) else { return document(of: value) }
+            guard var outline = JSONOutline(displayBytes(result)) else { return Self.document(of: document.value) }
             outline.marksRemovedNulls = removesNulls
             return BodyDocument(.json(outline))
         case let .propertyList(value):

@@ -1,0 +1,249 @@
+/// A JSON text checked whole when it is made, whose values are decoded only where they are asked for.
+///
+/// This is what the JSON response serializer returns. Making it takes one pass that checks the
+/// text exactly as ``JSONParser`` does and records where each object and array starts and
+/// ends (``JSONIndex``), without building a tree, so a 100 MB body costs its bytes and a small
+/// list of its containers rather than a tree several times its size. A path such as
+/// `$[123456].name` walks to its value, stepping over a container in one hop, and decodes only
+/// that value; ``value`` decodes the whole text when a caller needs the tree.
+///
+/// A document made from a value (``init(_:)``) holds that value instead, and answers the same way.
+public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
+    /// One step into a value: an object's member, or an array's element (`-1` the last).
+    public enum Step: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    private enum Storage: Sendable {
+        case indexed(bytes: [UInt8], containers: [JSONContainer], root: Int)
+        case value(ParameterValue)
+    }
+
+    private let storage: Storage
+
+    /// A document holding `value`.
+    public init(_ value: ParameterValue) {
+        storage = .value(value)
+    }
+
+    /// Checks `bytes` as one JSON value (scalars allowed at the top level), decoding nothing.
+    ///
+    /// - Throws: ``JSONParseError``, the parser's own, naming the line and column.
+    public init(bytes: [UInt8]) throws(JSONParseError) {
+        if let index = JSONIndex.containers(of: bytes) {
+            storage = .indexed(bytes: bytes, containers: index.containers, root: index.root)
+        } else {
+            // Not JSON (the parser says where), or past the index's 4 GiB: the parser reads it.
+            storage = .value(try JSONParser.parse(bytes: bytes))
+        }
+    }
+
+    /// The whole value, decoded. Each call decodes the text again; keep the result.
+    public var value: ParameterValue {
+        switch storage {
+        case .value(let value): value
+        case .indexed(let bytes, _, let root): Self.decode(bytes, at: root)
+        }
+    }
+
+    /// Whether the top level is an object or an array.
+    public var isContainer: Bool {
+        switch storage {
+        case .value(.dictionary), .value(.array): true
+        case .value: false
+        case .indexed(_, let containers, _): !containers.isEmpty
+        }
+    }
+
+    /// The kind of the top-level value, as ``ParameterValue/kindName`` says it ("an object").
+    public var kindName: String {
+        switch storage {
+        case .value(let value):
+            return value.kindName
+        case .indexed(let bytes, _, let root):
+            switch bytes[root] {
+            case UInt8(ascii: "{"): return "an object"
+            case UInt8(ascii: "["): return "an array"
+            case UInt8(ascii: "\""): return "a string"
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+            case UInt8(ascii: "n"): return "null"
+            default: return "a number"
+            }
+        }
+    }
+
+    /// The value at `steps` from the top, decoded, or nil when a step finds no such member or
+    /// element (or steps into a value of the other kind). Of duplicate keys the last counts.
+    public func value(at steps: some Sequence<Step>) -> ParameterValue? {
+        switch storage {
+        case .value(let value):
+            return Self.value(at: steps, in: value)
+        case .indexed(let bytes, let containers, let root):
+            guard let position = Self.position(at: steps, bytes: bytes, containers: containers, root: root) else { return nil }
+            return Self.decode(bytes, at: position.offset)
+        }
+    }
+
+    /// How many elements the array at `steps` holds, or nil when there is no array there.
+    public func elementCount(at steps: some Sequence<Step>) -> Int? {
+        switch storage {
+        case .value(let value):
+            guard case .array(let array)? = Self.value(at: steps, in: value) else { return nil }
+            return array.count
+        case .indexed(let bytes, let containers, let root):
+            guard let position = Self.position(at: steps, bytes: bytes, containers: containers, root: root),
+                  bytes[position.offset] == UInt8(ascii: "[") else { return nil }
+            return Int(containers[position.container].count)
+        }
+    }
+
+    public var description: String { "\(value)" }
+
+    public static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool {
+        if case .indexed(let left, _, _) = lhs.storage, case .indexed(let right, _, _) = rhs.storage, left == right { return true }
+        return lhs.value == rhs.value
+    }
+
+    // MARK: - Walking the text
+
+    /// Where a value is: its first byte, and its place in the container list (-1 for a scalar).
+    private struct Position {
+        var offset: Int
+        var container: Int
+    }
+
+    private static func decode(_ bytes: [UInt8], at offset: Int) -> ParameterValue {
+        do {
+            return try JSONParser.parseValue(in: bytes, at: offset)
+        } catch {
+            // The text was checked whole when the document was made; the parser takes what the
+            // check took, and a test compares the two on good and broken texts.
+            preconditionFailure("a checked JSON value failed to parse: \(error)")
+        }
+    }
+
+    private static func value(at steps: some Sequence<Step>, in root: ParameterValue) -> ParameterValue? {
+        var current = root
+        for step in steps {
+            switch (step, current) {
+            case (.key(let key), .dictionary(let dictionary)):
+                guard let next = dictionary[key] else { return nil }
+                current = next
+            case (.index(let index), .array(let array)):
+                let position = index < 0 ? array.count + index : index
+                guard array.indices.contains(position) else { return nil }
+                current = array[position]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    private static func position(at steps: some Sequence<Step>, bytes: [UInt8], containers: [JSONContainer], root: Int) -> Position? {
+        bytes.withUnsafeBufferPointer { buffer -> Position? in
+            guard let base = buffer.baseAddress else { return nil }
+            var current = Position(offset: root, container: containers.isEmpty ? -1 : 0)
+            for step in steps {
+                guard current.container >= 0 else { return nil }
+                let opener = base[current.offset]
+                switch step {
+                case .key(let key) where opener == UInt8(ascii: "{"):
+                    let wanted = Array(key.utf8)
+                    var found: Position?
+                    forEachValue(base, buffer.count, containers, in: current.container) { keyRange, value in
+                        if let keyRange, keyMatches(base, keyRange, wanted, key) { found = value }
+                        return true
+                    }
+                    guard let found else { return nil }
+                    current = found
+                case .index(let index) where opener == UInt8(ascii: "["):
+                    let count = Int(containers[current.container].count)
+                    let wanted = index < 0 ? count + index : index
+                    guard wanted >= 0, wanted < count else { return nil }
+                    var seen = 0
+                    var found: Position?
+                    forEachValue(base, buffer.count, containers, in: current.container) { _, value in
+                        if seen == wanted {
+                            found = value
+                            return false
+                        }
+                        seen += 1
+                        return true
+                    }
+                    guard let found else { return nil }
+                    current = found
+                default:
+                    return nil
+                }
+            }
+            return current
+        }
+    }
+
+    /// Calls `body` with each value of a container, in order: the key's bytes between its
+    /// quotes (objects), and the value's position; a nested container is stepped over in one
+    /// hop. Stops when `body` returns false.
+    private static func forEachValue(
+        _ base: UnsafePointer<UInt8>,
+        _ count: Int,
+        _ containers: [JSONContainer],
+        in container: Int,
+        _ body: (Range<Int>?, Position) -> Bool
+    ) {
+        let isObject = base[Int(containers[container].start)] == UInt8(ascii: "{")
+        var next = container + 1
+        var index = Int(containers[container].start) + 1
+        for _ in 0..<containers[container].count {
+            index = JSONIndex.skipSpace(base, count, from: index)
+            var keyRange: Range<Int>?
+            if isObject {
+                // Checked when the document was made: a key, spaces, a colon, spaces.
+                let keyEnd = JSONIndex.stringEnd(base, count, from: index) ?? count
+                keyRange = index + 1..<keyEnd - 1
+                index = JSONIndex.skipSpace(base, count, from: JSONIndex.skipSpace(base, count, from: keyEnd) + 1)
+            }
+            let end: Int
+            let position: Position
+            switch base[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                position = Position(offset: index, container: next)
+                end = Int(containers[next].end) + 1
+                next = Int(containers[next].after)
+            case UInt8(ascii: "\""):
+                position = Position(offset: index, container: -1)
+                end = JSONIndex.stringEnd(base, count, from: index) ?? count
+            default:
+                position = Position(offset: index, container: -1)
+                var scan = index
+                while scan < count, !isScalarEnd(base[scan]) { scan += 1 }
+                end = scan
+            }
+            guard body(keyRange, position) else { return }
+            // Past spaces and the comma (or the closer, after the last value).
+            index = JSONIndex.skipSpace(base, count, from: end) + 1
+        }
+    }
+
+    @inline(__always)
+    private static func isScalarEnd(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || JSONIndex.isSpace(byte)
+    }
+
+    /// Whether the key between `range`'s quotes is `key`: byte for byte when neither has an
+    /// escape or a non-ASCII byte, else as decoded strings compare (canonically equivalent
+    /// names are one key, as in the decoded dictionary).
+    private static func keyMatches(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, _ wanted: [UInt8], _ key: String) -> Bool {
+        let raw = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+        var plain = true
+        for byte in raw where byte >= 0x80 || byte == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        if plain, wanted.allSatisfy({ $0 < 0x80 }) { return raw.elementsEqual(wanted) }
+        let quoted = Array(UnsafeBufferPointer(start: base + range.lowerBound - 1, count: range.count + 2))
+        guard case .string(let decoded)? = try? JSONParser.parse(bytes: quoted) else { return false }
+        return decoded == key
+    }
+}
