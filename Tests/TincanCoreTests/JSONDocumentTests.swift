@@ -167,3 +167,18 @@ struct JSONDocumentTests {
         #expect(document != JSONDocument([["name": "Ada", "id": 1]]))
     }
 }
+
+extension JSONDocumentTests {
+    @Test("a document with more containers than one block of the index reads its last values")
+    func manyContainers() throws {
+        let count = 100_000
+        let text = "[" + (0..<count).map { #"{"id":\#($0),"tags":[\#($0)]}"# }.joined(separator: ",") + "]"
+        let document = try JSONDocument(bytes: Array(text.utf8))
+        #expect(document.elementCount(at: []) == count)
+        for index in [0, 32_767, 32_768, 65_536, count - 1] {
+            #expect(document.value(at: [.index(index), .key("tags"), .index(0)]) == .integer(Int64(index)))
+        }
+        #expect(document.value(at: [.index(-1), .key("id")]) == .integer(Int64(count - 1)))
+        #expect(document.value(at: [.index(count)]) == nil)
+    }
+}

@@ -82,6 +82,30 @@ struct BodyViewTests {
         }
     }
 
+    @Test("a long, deeply nested outline is indented, written out and walked up to its parents as the value is")
+    func depthsAcrossManyRows() throws {
+        func record(_ index: Int) -> ParameterValue {
+            var nested: ParameterValue = .array([.integer(Int64(index)), [:], []])
+            for level in 0..<(index % 7) { nested = ["level\(level)": nested, "n": .integer(Int64(level))] }
+            return ["id": .integer(Int64(index)), "nested": nested, "tags": .array((0..<(index % 4)).map { .string("t\($0)") })]
+        }
+        let value: ParameterValue = ["records": .array((0..<60).map(record)), "last": .null]
+        let pretty = JSONWriter.string(value, indent: 2)
+        let outline = try #require(JSONOutline(JSONWriter.bytes(value)))
+        #expect(outline.totalRows > 1_000, "many checkpoints of depth are crossed")
+        let document = BodyDocument(.json(outline))
+        #expect(texts(document) == pretty.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        #expect(String(decoding: outline.prettyBytes(), as: UTF8.self) == pretty + "\n")
+        for row in 0..<document.rowCount {
+            let path = try BodyPath(parsing: try #require(document.path(at: row)))
+            guard let found = path.value(in: value) else {
+                Issue.record("row \(row): \(path) reads nothing")
+                continue
+            }
+            #expect(outline.value(at: row) == found, "row \(row): \(path)")
+        }
+    }
+
     @Test func searchIsSmartCaseWrapsAndUnfoldsWhatHidesTheMatch() throws {
         var document = try document()
         document.foldTopLevel(true)

@@ -16,7 +16,7 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
     }
 
     private enum Storage: Sendable {
-        case indexed(bytes: [UInt8], containers: [JSONContainer], root: Int)
+        case indexed(bytes: [UInt8], containers: JSONContainerList, root: Int)
         case value(ParameterValue)
     }
 
@@ -94,7 +94,7 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         case .indexed(let bytes, let containers, let root):
             guard let position = Self.position(at: steps, bytes: bytes, containers: containers, root: root),
                   bytes[position.offset] == UInt8(ascii: "[") else { return nil }
-            return Int(containers[position.container].count)
+            return Self.count(of: position, bytes: bytes, containers: containers)
         }
     }
 
@@ -141,7 +141,19 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         return current
     }
 
-    private static func position(at steps: some Sequence<Step>, bytes: [UInt8], containers: [JSONContainer], root: Int) -> Position? {
+    /// How many values the container at `position` holds, counted by stepping over them.
+    private static func count(of position: Position, bytes: [UInt8], containers: JSONContainerList) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var count = 0
+            forEachValue(buffer.baseAddress!, buffer.count, containers, in: position) { _, _ in
+                count += 1
+                return true
+            }
+            return count
+        }
+    }
+
+    private static func position(at steps: some Sequence<Step>, bytes: [UInt8], containers: JSONContainerList, root: Int) -> Position? {
         bytes.withUnsafeBufferPointer { buffer -> Position? in
             guard let base = buffer.baseAddress else { return nil }
             var current = Position(offset: root, container: containers.isEmpty ? -1 : 0)
@@ -152,19 +164,18 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
                 case .key(let key) where opener == UInt8(ascii: "{"):
                     let wanted = Array(key.utf8)
                     var found: Position?
-                    forEachValue(base, buffer.count, containers, in: current.container) { keyRange, value in
+                    forEachValue(base, buffer.count, containers, in: current) { keyRange, value in
                         if let keyRange, keyMatches(base, keyRange, wanted, key) { found = value }
                         return true
                     }
                     guard let found else { return nil }
                     current = found
                 case .index(let index) where opener == UInt8(ascii: "["):
-                    let count = Int(containers[current.container].count)
-                    let wanted = index < 0 ? count + index : index
-                    guard wanted >= 0, wanted < count else { return nil }
+                    let wanted = index < 0 ? count(of: current, bytes: bytes, containers: containers) + index : index
+                    guard wanted >= 0 else { return nil }
                     var seen = 0
                     var found: Position?
-                    forEachValue(base, buffer.count, containers, in: current.container) { _, value in
+                    forEachValue(base, buffer.count, containers, in: current) { _, value in
                         if seen == wanted {
                             found = value
                             return false
@@ -182,47 +193,50 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Calls `body` with each value of a container, in order: the key's bytes between its
-    /// quotes (objects), and the value's position; a nested container is stepped over in one
-    /// hop. Stops when `body` returns false.
+    /// Calls `body` with each value of the container at `position`, in order: the key's bytes
+    /// between its quotes (objects), and the value's position; a nested container is stepped
+    /// over in one hop. Stops when `body` returns false. The text was checked when the document
+    /// was made, so each step only looks for where the next thing starts.
     private static func forEachValue(
         _ base: UnsafePointer<UInt8>,
         _ count: Int,
-        _ containers: [JSONContainer],
-        in container: Int,
+        _ containers: JSONContainerList,
+        in position: Position,
         _ body: (Range<Int>?, Position) -> Bool
     ) {
-        let isObject = base[Int(containers[container].start)] == UInt8(ascii: "{")
-        var next = container + 1
-        var index = Int(containers[container].start) + 1
-        for _ in 0..<containers[container].count {
-            index = JSONIndex.skipSpace(base, count, from: index)
+        let isObject = base[position.offset] == UInt8(ascii: "{")
+        var next = position.container + 1
+        var index = JSONIndex.skipSpace(base, count, from: position.offset + 1)
+        guard index < count, base[index] != UInt8(ascii: "}"), base[index] != UInt8(ascii: "]") else { return }
+        while true {
             var keyRange: Range<Int>?
             if isObject {
-                // Checked when the document was made: a key, spaces, a colon, spaces.
+                // A key, spaces, a colon, spaces.
                 let keyEnd = JSONIndex.stringEnd(base, count, from: index) ?? count
                 keyRange = index + 1..<keyEnd - 1
                 index = JSONIndex.skipSpace(base, count, from: JSONIndex.skipSpace(base, count, from: keyEnd) + 1)
             }
             let end: Int
-            let position: Position
+            let value: Position
             switch base[index] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                position = Position(offset: index, container: next)
+                value = Position(offset: index, container: next)
                 end = Int(containers[next].end) + 1
                 next = Int(containers[next].after)
             case UInt8(ascii: "\""):
-                position = Position(offset: index, container: -1)
+                value = Position(offset: index, container: -1)
                 end = JSONIndex.stringEnd(base, count, from: index) ?? count
             default:
-                position = Position(offset: index, container: -1)
+                value = Position(offset: index, container: -1)
                 var scan = index
                 while scan < count, !isScalarEnd(base[scan]) { scan += 1 }
                 end = scan
             }
-            guard body(keyRange, position) else { return }
-            // Past spaces and the comma (or the closer, after the last value).
-            index = JSONIndex.skipSpace(base, count, from: end) + 1
+            guard body(keyRange, value) else { return }
+            // A comma and spaces before the next value; else the closer.
+            index = JSONIndex.skipSpace(base, count, from: end)
+            guard index < count, base[index] == UInt8(ascii: ",") else { return }
+            index = JSONIndex.skipSpace(base, count, from: index + 1)
         }
     }
 

@@ -1,13 +1,36 @@
-/// One object or array of a JSON text, as ``JSONIndex`` records it.
+/// One object or array of a JSON text, as ``JSONIndex`` records it: 8 bytes, so that a body's
+/// index stays a small fraction of its size (a 50 MB API response holds about 670,000).
 struct JSONContainer: Sendable, Equatable {
-    /// The offset of its `{` or `[`.
-    var start: UInt32
     /// The offset of its `}` or `]`.
     var end: UInt32
-    /// How many values it holds (an object's members, duplicates included).
-    var count: UInt32
     /// The index, in the document's container list, of the first container after its subtree.
     var after: UInt32
+}
+
+/// The containers of a JSON text in document order, kept in blocks of a fixed size, so that
+/// the list grows without copying itself and never holds more than one block it does not use.
+struct JSONContainerList: Sendable {
+    private static let blockShift = 15
+    private static let blockSize = 1 << blockShift
+    private var blocks: [[JSONContainer]] = []
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ container: JSONContainer) {
+        if count & (Self.blockSize - 1) == 0 {
+            var block: [JSONContainer] = []
+            block.reserveCapacity(Self.blockSize)
+            blocks.append(block)
+        }
+        blocks[blocks.count - 1].append(container)
+        count += 1
+    }
+
+    subscript(index: Int) -> JSONContainer {
+        get { blocks[index >> Self.blockShift][index & (Self.blockSize - 1)] }
+        set { blocks[index >> Self.blockShift][index & (Self.blockSize - 1)] = newValue }
+    }
 }
 
 /// The checking pass of ``JSONDocument``: one walk over a JSON text that accepts exactly what
@@ -21,7 +44,7 @@ struct JSONContainer: Sendable, Equatable {
 enum JSONIndex {
     /// The containers of `bytes` and the offset of its value, or nil when `bytes` is not one
     /// JSON value (or is 4 GiB or more, past what the offsets hold).
-    static func containers(of bytes: [UInt8]) -> (containers: [JSONContainer], root: Int)? {
+    static func containers(of bytes: [UInt8]) -> (containers: JSONContainerList, root: Int)? {
         guard bytes.count < Int(UInt32.max) else { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return nil }
@@ -172,9 +195,9 @@ enum JSONIndex {
     private struct Walker {
         let base: UnsafePointer<UInt8>
         let count: Int
-        var containers: [JSONContainer] = []
-        /// The open containers: where each is in `containers`, its values so far, and its closer.
-        var open: [(container: Int, values: UInt32, closer: UInt8)] = []
+        var containers = JSONContainerList()
+        /// The open containers: where each is in `containers`, and its closer.
+        var open: [(container: Int, closer: UInt8)] = []
 
         init(base: UnsafePointer<UInt8>, count: Int) {
             self.base = base
@@ -182,7 +205,7 @@ enum JSONIndex {
             open.reserveCapacity(JSONIndex.maximumDepth)
         }
 
-        mutating func walk() -> (containers: [JSONContainer], root: Int)? {
+        mutating func walk() -> (containers: JSONContainerList, root: Int)? {
             var index = skipSpace(base, count, from: 0)
             let root = index
             value: while true {
@@ -191,8 +214,8 @@ enum JSONIndex {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     guard open.count < JSONIndex.maximumDepth else { return nil }
                     let closer = base[index] + 2 // `{` + 2 is `}`, `[` + 2 is `]`
-                    containers.append(JSONContainer(start: UInt32(index), end: 0, count: 0, after: 0))
-                    open.append((containers.count - 1, 0, closer))
+                    containers.append(JSONContainer(end: 0, after: 0))
+                    open.append((containers.count - 1, closer))
                     index = skipSpace(base, count, from: index + 1)
                     guard index < count else { return nil }
                     if base[index] == closer {
@@ -225,7 +248,6 @@ enum JSONIndex {
                 }
                 // After a value: a comma and the next, or the closer (and so on outwards).
                 while let top = open.last {
-                    open[open.count - 1].values += 1
                     index = skipSpace(base, count, from: index)
                     guard index < count else { return nil }
                     if base[index] == UInt8(ascii: ",") {
@@ -247,9 +269,7 @@ enum JSONIndex {
         /// Records the end of the innermost open container, whose closer is at `index`.
         private mutating func close(at index: Int) {
             let top = open.removeLast()
-            containers[top.container].end = UInt32(index)
-            containers[top.container].count = top.values
-            containers[top.container].after = UInt32(containers.count)
+            containers[top.container] = JSONContainer(end: UInt32(index), after: UInt32(containers.count))
         }
 
         /// Past a member's key, colon and spaces, from the key's opening quote at `index`.

@@ -5,8 +5,8 @@ import TincanSessions
 /// A JSON body as an outline of rows read straight from its bytes: one row per scalar, per
 /// opening bracket and per closing bracket, as a pretty printer would write them.
 ///
-/// The outline keeps 11 bytes a row (kind, depth, offset, extent) and no decoded values, so a
-/// 50 MB body costs far less than a decoded tree; each row's text is built when it is drawn.
+/// The outline keeps 9 bytes a row (kind, offset, extent) and no decoded values, so a 50 MB body
+/// costs less than its size; each row's text, and its depth, are worked out when it is drawn.
 /// Containers fold; a fold hides its rows through a map of the visible rows, built only while
 /// something is folded.
 struct JSONOutline: Sendable {
@@ -18,7 +18,9 @@ struct JSONOutline: Sendable {
 
     let bytes: [UInt8]
     private var kinds: [UInt8] = []
-    private var depths: [UInt16] = []
+    /// The depth of every ``depthStride``th row; a row's own is counted on from the one before it.
+    private var depthMarks: [UInt32] = []
+    private static let depthStride = 64
     /// Where the row starts in the body: its key, its value, or its bracket.
     private var starts: [UInt32] = []
     /// For a scalar, where its value ends; for an opening bracket, its closing row (itself when
@@ -37,7 +39,6 @@ struct JSONOutline: Sendable {
         self.bytes = bytes
         let estimate = bytes.count / 12 + 16
         kinds.reserveCapacity(estimate)
-        depths.reserveCapacity(estimate)
         starts.reserveCapacity(estimate)
         extents.reserveCapacity(estimate)
         let ok = bytes.withUnsafeBufferPointer { scan($0) }
@@ -52,8 +53,8 @@ struct JSONOutline: Sendable {
         let count = buffer.count
         var roots = 0
         func append(_ kind: Kind, start: Int, extent: Int) {
+            if kinds.count % Self.depthStride == 0 { depthMarks.append(UInt32(stack.count)) }
             kinds.append(kind.rawValue | (key == nil ? 0 : Kind.keyed))
-            depths.append(UInt16(clamping: stack.count))
             starts.append(UInt32(truncatingIfNeeded: key ?? start))
             extents.append(UInt32(truncatingIfNeeded: extent))
             key = nil
@@ -132,6 +133,18 @@ struct JSONOutline: Sendable {
     private func isClose(_ row: Int) -> Bool { kind(row) == .objectClose || kind(row) == .arrayClose }
     private func isEmptyContainer(_ row: Int) -> Bool { isOpen(row) && Int(extents[row]) == row }
 
+    /// How deep `row` is: 0 for the top level, and a closing row as deep as its opening one.
+    private func depth(of row: Int) -> Int {
+        var row0 = row - row % Self.depthStride
+        var depth = Int(depthMarks[row0 / Self.depthStride])
+        while row0 < row {
+            if isOpen(row0), !isEmptyContainer(row0) { depth += 1 }
+            row0 += 1
+            if isClose(row0) { depth -= 1 }
+        }
+        return depth
+    }
+
     /// The row after `row` and everything inside it.
     private func next(after row: Int) -> Int {
         isOpen(row) && !isEmptyContainer(row) ? Int(extents[row]) + 1 : row + 1
@@ -159,7 +172,7 @@ struct JSONOutline: Sendable {
     /// The row shown at `display`, highlighted: indentation, key, value or bracket, and a comma.
     func line(_ display: Int) -> TokenLine {
         let row = row(at: display)
-        var tokens = [Token(.base, String(repeating: "  ", count: Int(depths[row])))]
+        var tokens = [Token(.base, String(repeating: "  ", count: depth(of: row)))]
         if isKeyed(row) {
             let start = Int(starts[row])
             tokens.append(Token(.jsonKey, Self.text(bytes[start..<stringEnd(from: start)])))
@@ -211,8 +224,11 @@ struct JSONOutline: Sendable {
     func prettyBytes() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 4)
+        var depth = 0
         for row in 0..<kinds.count {
-            output += repeatElement(0x20, count: 2 * Int(depths[row]))
+            if isClose(row) { depth -= 1 }
+            output += repeatElement(0x20, count: 2 * depth)
+            if isOpen(row), !isEmptyContainer(row) { depth += 1 }
             if isKeyed(row) {
                 let start = Int(starts[row])
                 output += bytes[start..<stringEnd(from: start)]
@@ -309,13 +325,18 @@ struct JSONOutline: Sendable {
 
     /// The container that holds `row`, or nil for the top level.
     func parent(of row: Int) -> Int? {
+        // Backwards over the siblings before it, a container in one step (from its closing row
+        // to its opening one): the first opening row met is not a sibling's, so it is the parent.
         let target = isClose(row) ? Int(extents[row]) : row
-        let depth = depths[target]
-        guard depth > 0 else { return nil }
         var candidate = target - 1
         while candidate >= 0 {
-            if depths[candidate] < depth { return candidate }
-            candidate -= 1
+            if isClose(candidate) {
+                candidate = Int(extents[candidate]) - 1
+            } else if isOpen(candidate), !isEmptyContainer(candidate) {
+                return candidate
+            } else {
+                candidate -= 1
+            }
         }
         return nil
     }
