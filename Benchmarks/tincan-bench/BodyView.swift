@@ -59,10 +59,10 @@ func benchmarkBodyView() throws {
     let response = HTTPResponse(url: request.url, statusCode: 200, headers: ["Content-Type": "application/json", "Content-Length": String(bytes.count)])
 
     // As the runner posts them: the body whole first, which the TUI lays out and paints while
-    // the core's serializer validates and decodes it on the transport's thread (validation,
-    // captures and assertions need the tree); then the completed result, whose checks the TUI
-    // reads while the outline already drawn stays. Here the steps run one after the other; in
-    // the app the decoding runs on the other core while the body is laid out and painted.
+    // the core's serializer checks it on the transport's thread (a JSON document: the text
+    // checked and its containers indexed, no tree); then the completed result, whose checks the
+    // TUI reads while the outline already drawn stays. Here the steps run one after the other;
+    // in the app the checking runs on the other core while the body is laid out and painted.
     // The result is handed over and not kept here, as the runner hands it over.
     var painted: UInt64 = 0
     var decoded: UInt64 = 0

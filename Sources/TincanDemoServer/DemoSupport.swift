@@ -170,13 +170,14 @@ struct ByteRange {
     }
 }
 
-/// Deterministic bytes for `/bytes` (SplitMix64), so a download can be checked and resumed.
-struct SeededGenerator {
+/// Deterministic bytes for `/bytes` (SplitMix64), so a download can be checked and resumed; and a
+/// seeded generator for random tests, so that a failure can be run again.
+public struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,5 +1,6 @@
 import Testing
 @testable import TincanCore
+import TincanDemoServer
 
 @Suite("JSON documents: checked whole, decoded where read")
 struct JSONDocumentTests {
@@ -44,13 +45,17 @@ struct JSONDocumentTests {
     @Test("a quote, a backslash or a control character is found wherever it falls in the eight-byte words")
     func stringWordBoundaries() {
         for length in 0..<20 {
-            for special in ["\"", "\\n", "\\u00e9", "\u{01}", "\\q", "é"] {
+            // Each special, and each followed by the byte a borrow could wrongly flag after it
+            // (`#` after a quote, `]` after a backslash, `!` and space after a control byte).
+            for special in ["\"", "\"#", "\\n", "\\\\]", "\\u00e9", "\u{01}", "\u{1F}! ", "\\q", "é", "\u{7F}"] {
                 let text = "[\"" + String(repeating: "a", count: length) + special + String(repeating: "b", count: 20 - length) + "\"]"
                 let bytes = Array(text.utf8)
                 let result = verdicts(bytes)
                 #expect(result.index == result.parser, "\(text.debugDescription)")
                 if result.parser {
-                    #expect((try? JSONDocument(bytes: bytes).value) == (try? JSONParser.parse(bytes: bytes)))
+                    let document = try? JSONDocument(bytes: bytes)
+                    #expect(document?.isIndexed == true)
+                    #expect(document?.value == (try? JSONParser.parse(bytes: bytes)))
                 }
             }
         }
@@ -58,9 +63,11 @@ struct JSONDocumentTests {
 
     @Test("broken copies of a document are refused by the check exactly when the parser refuses them")
     func mutatedDocuments() throws {
-        let valid = Array(#"{"a":[1,-2.5e3,true,false,null,{"b":"c\"d\u00e9\ud83d\ude00"}],"e":{},"f":[],"g":"tab","h":0}"#.utf8)
-        let alphabet = Array(#"{}[]",:\ u0123456789eE+-.tfnaluslrx"#.utf8) + [0x01, 0x09, 0x0A, 0xC3]
-        var generator = SystemRandomNumberGenerator()
+        let valid = Array(#"{"a":[1,-2.5e3,true,false,null,{"b":"c\"d\u00e9\ud83d\ude00"}],"e":{},"f":[],"g":"tab","h":0,"#.utf8)
+            + Array(#""long": ["a string well past eight bytes, \"quoted\" and \\ escaped", 123456789012, {"k": [[], {}]}]}"#.utf8)
+        let alphabet = Array(#"{}[]",:\ u0123456789eE+-.tfnaluslrx#"#.utf8) + [0x01, 0x09, 0x0A, 0xC3, 0x1F]
+        // Seeded, so that a failure names the text and a rerun finds it again.
+        var generator = SeededGenerator(seed: 20_261_126)
         var disagreements: [String] = []
         var refused = 0
         for _ in 0..<20_000 {
@@ -82,13 +89,14 @@ struct JSONDocumentTests {
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
-        #expect(refused > 2_000 && refused < 19_000, "both verdicts come up often (\(refused) of 20,000 refused)")
+        #expect(refused > 2_000 && refused < 19_500, "both verdicts come up often (\(refused) of 20,000 refused)")
     }
 
     @Test("a document decodes to the parser's tree, and an invalid one throws the parser's error")
     func decodesAsTheParser() throws {
         let text = #" {"b": 1, "a": [1.5, -0, 2e3, true, null, "\u00e9\ud83d\ude00\n"], "c": {"d": [[], {}]}} "#
         let document = try JSONDocument(bytes: Array(text.utf8))
+        #expect(document.isIndexed)
         #expect(document.value == (try JSONParser.parse(text)))
         #expect(document.isContainer)
         #expect(document.kindName == "an object")
@@ -108,7 +116,18 @@ struct JSONDocumentTests {
                    {"id": 2, "name": "Grace \"G\"", "tags": [], "address": {}}, 3, "four", [5, [6, {"seven": 7}]]],
          "count": 5, "empty": {}, "nested": {"a": {"b": {"c": [true, false]}}}, "last": null}
         """#
+        // The text as written, with no space at all, and with spaces around every token.
+        let compact = try JSONWriter.string(JSONParser.parse(text))
+        let spaced = compact.map { "{}[],:".contains($0) ? " \n\t\($0) \r" : String($0) }.joined()
+        for variant in [text, compact, spaced] {
+            try checkEveryPath(in: variant)
+        }
+        #expect(JSONDocument(try JSONParser.parse(text)).value(at: [.key("users"), .index(-1), .index(1), .index(1), .key("seven")]) == 7)
+    }
+
+    private func checkEveryPath(in text: String) throws {
         let document = try JSONDocument(bytes: Array(text.utf8))
+        #expect(document.isIndexed)
         let tree = try JSONParser.parse(text)
         var checked = 0
         func visit(_ value: ParameterValue, _ steps: [JSONDocument.Step]) {
@@ -136,19 +155,20 @@ struct JSONDocumentTests {
         }
         visit(tree, [])
         #expect(checked == 33, "every value of the document was visited")
-        #expect(JSONDocument(tree).value(at: [.key("users"), .index(-1), .index(1), .index(1), .key("seven")]) == 7)
     }
 
     @Test("of duplicate keys the last is read, and keys match as decoded strings do")
     func keysMatchAsDecodedStrings() throws {
-        let text = #"{"a": 1, "b": 2, "a": 3, "caf\u00e9": "escaped", "e\u0301t\u00e9": "combining", "\u212A": "kelvin", "q\"": "quote"}"#
+        let text = #"{"a": 1, "b": 2, "a": 3, "caf\u00e9": "escaped", "e\u0301t\u00e9": "combining", "\u212A": "kelvin", "q\"": "quote", "é": "precomposed", "e\u0301": "combined last"}"#
         let document = try JSONDocument(bytes: Array(text.utf8))
+        #expect(document.isIndexed)
         let tree = try JSONParser.parse(text)
-        for key in ["a", "b", "café", "été", "e\u{301}t\u{E9}", "K", "\u{212A}", "q\"", "nothing"] {
+        for key in ["a", "b", "café", "été", "e\u{301}t\u{E9}", "K", "\u{212A}", "q\"", "é", "e\u{301}", "nothing"] {
             #expect(document.value(at: [.key(key)]) == tree.dictionaryValue?[key], "\(key.debugDescription)")
         }
         #expect(document.value(at: [.key("a")]) == 3)
         #expect(document.value(at: [.key("K")]) == "kelvin", "U+212A is canonically K, as a Swift dictionary takes it")
+        #expect(document.value(at: [.key("é")]) == "combined last", "two spellings of é are one key; the last value counts")
     }
 
     @Test("the JSON serializer returns a checked document whose paths read without decoding the rest")
@@ -161,6 +181,7 @@ struct JSONDocumentTests {
             return
         }
         #expect(result.error == nil)
+        #expect(document.isIndexed)
         #expect(document.elementCount(at: []) == 2)
         #expect(document.value(at: [.index(1), .key("name")]) == "Grace")
         #expect(document == JSONDocument([["name": "Ada", "id": 1], ["name": "Grace", "id": 2]]))
@@ -174,6 +195,7 @@ extension JSONDocumentTests {
         let count = 100_000
         let text = "[" + (0..<count).map { #"{"id":\#($0),"tags":[\#($0)]}"# }.joined(separator: ",") + "]"
         let document = try JSONDocument(bytes: Array(text.utf8))
+        #expect(document.isIndexed)
         #expect(document.elementCount(at: []) == count)
         for index in [0, 32_767, 32_768, 65_536, count - 1] {
             #expect(document.value(at: [.index(index), .key("tags"), .index(0)]) == .integer(Int64(index)))
@@ -182,3 +204,4 @@ extension JSONDocumentTests {
         #expect(document.value(at: [.index(count)]) == nil)
     }
 }
+

@@ -91,19 +91,41 @@ struct BodyViewTests {
         }
         let value: ParameterValue = ["records": .array((0..<60).map(record)), "last": .null]
         let pretty = JSONWriter.string(value, indent: 2)
-        let outline = try #require(JSONOutline(JSONWriter.bytes(value)))
-        #expect(outline.totalRows > 1_000, "many checkpoints of depth are crossed")
-        let document = BodyDocument(.json(outline))
-        #expect(texts(document) == pretty.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-        #expect(String(decoding: outline.prettyBytes(), as: UTF8.self) == pretty + "\n")
-        for row in 0..<document.rowCount {
-            let path = try BodyPath(parsing: try #require(document.path(at: row)))
+        // Compact bytes, and bytes with spaces and newlines of their own between the tokens.
+        for body in [JSONWriter.bytes(value), JSONWriter.bytes(value, indent: 3)] {
+            let outline = try #require(JSONOutline(body))
+            #expect(outline.totalRows > 1_000, "many checkpoints of depth are crossed")
+            var document = BodyDocument(.json(outline))
+            #expect(texts(document) == pretty.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            #expect(String(decoding: outline.prettyBytes(), as: UTF8.self) == pretty + "\n")
+            try expectPathsReadTheirValues(document, in: value)
+            // Folded here and there inside the records (a row folds the container it is in, so
+            // the top-level ones are left open), so that rows shown and rows of the outline differ.
+            for display in stride(from: document.rowCount - 2, through: 1, by: -9) where display < document.rowCount {
+                guard let path = document.path(at: display), path.hasPrefix("$.records["), path.filter({ $0 == "." || $0 == "[" }).count >= 4 else { continue }
+                _ = document.fold(at: display, true)
+            }
+            #expect(document.rowCount < outline.totalRows * 3 / 4)
+            #expect(document.rowCount > 60, "the records themselves stay open")
+            try expectPathsReadTheirValues(document, in: value)
+        }
+    }
+
+    /// Every row shown reads, through its body path, the value the row shows (a row offers no
+    /// value for a container over 16 KiB, which only the top-level ones are here).
+    private func expectPathsReadTheirValues(_ document: BodyDocument, in value: ParameterValue) throws {
+        var compared = 0
+        for display in 0..<document.rowCount {
+            let path = try BodyPath(parsing: try #require(document.path(at: display)))
             guard let found = path.value(in: value) else {
-                Issue.record("row \(row): \(path) reads nothing")
+                Issue.record("row \(display): \(path) reads nothing")
                 continue
             }
-            #expect(outline.value(at: row) == found, "row \(row): \(path)")
+            guard let shown = document.value(at: display) else { continue }
+            #expect(shown == found, "row \(display): \(path)")
+            compared += 1
         }
+        #expect(compared >= document.rowCount - 4, "every row but the top-level containers' is compared")
     }
 
     @Test func searchIsSmartCaseWrapsAndUnfoldsWhatHidesTheMatch() throws {

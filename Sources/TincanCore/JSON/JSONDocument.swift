@@ -47,6 +47,12 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the document reads its text through the index (else it holds a decoded value).
+    var isIndexed: Bool {
+        if case .indexed = storage { return true }
+        return false
+    }
+
     /// Whether the top level is an object or an array.
     public var isContainer: Bool {
         switch storage {
@@ -75,6 +81,10 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
 
     /// The value at `steps` from the top, decoded, or nil when a step finds no such member or
     /// element (or steps into a value of the other kind). Of duplicate keys the last counts.
+    ///
+    /// Each step reads the container's values in order up to the one it wants, stepping over a
+    /// nested container in one hop: `[i]` costs i values, `[-i]` a count of them first, and a
+    /// key the whole object (a later duplicate wins).
     public func value(at steps: some Sequence<Step>) -> ParameterValue? {
         switch storage {
         case .value(let value):
@@ -163,9 +173,10 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
                 switch step {
                 case .key(let key) where opener == UInt8(ascii: "{"):
                     let wanted = Array(key.utf8)
+                    let wantedIsASCII = wanted.allSatisfy { $0 < 0x80 }
                     var found: Position?
                     forEachValue(base, buffer.count, containers, in: current) { keyRange, value in
-                        if let keyRange, keyMatches(base, keyRange, wanted, key) { found = value }
+                        if let keyRange, keyMatches(base, keyRange, wanted, isASCII: wantedIsASCII, key) { found = value }
                         return true
                     }
                     guard let found else { return nil }
@@ -248,14 +259,14 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
     /// Whether the key between `range`'s quotes is `key`: byte for byte when neither has an
     /// escape or a non-ASCII byte, else as decoded strings compare (canonically equivalent
     /// names are one key, as in the decoded dictionary).
-    private static func keyMatches(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, _ wanted: [UInt8], _ key: String) -> Bool {
+    private static func keyMatches(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, _ wanted: [UInt8], isASCII: Bool, _ key: String) -> Bool {
         let raw = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
         var plain = true
         for byte in raw where byte >= 0x80 || byte == UInt8(ascii: "\\") {
             plain = false
             break
         }
-        if plain, wanted.allSatisfy({ $0 < 0x80 }) { return raw.elementsEqual(wanted) }
+        if plain, isASCII { return raw.elementsEqual(wanted) }
         let quoted = Array(UnsafeBufferPointer(start: base + range.lowerBound - 1, count: range.count + 2))
         guard case .string(let decoded)? = try? JSONParser.parse(bytes: quoted) else { return false }
         return decoded == key

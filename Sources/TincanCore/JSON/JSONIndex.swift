@@ -7,8 +7,8 @@ struct JSONContainer: Sendable, Equatable {
     var after: UInt32
 }
 
-/// The containers of a JSON text in document order, kept in blocks of a fixed size, so that
-/// the list grows without copying itself and never holds more than one block it does not use.
+/// The containers of a JSON text in document order, kept in blocks of 32,768 (256 KiB), so that
+/// a large list grows without copying itself and holds at most one block it does not use.
 struct JSONContainerList: Sendable {
     private static let blockShift = 15
     private static let blockSize = 1 << blockShift
@@ -19,8 +19,10 @@ struct JSONContainerList: Sendable {
 
     mutating func append(_ container: JSONContainer) {
         if count & (Self.blockSize - 1) == 0 {
+            // The first block grows as it fills, so a small document holds a small list; the
+            // later ones are made whole, as their document is large.
             var block: [JSONContainer] = []
-            block.reserveCapacity(Self.blockSize)
+            if !blocks.isEmpty { block.reserveCapacity(Self.blockSize) }
             blocks.append(block)
         }
         blocks[blocks.count - 1].append(container)

@@ -172,7 +172,8 @@ struct JSONOutline: Sendable {
     /// The row shown at `display`, highlighted: indentation, key, value or bracket, and a comma.
     func line(_ display: Int) -> TokenLine {
         let row = row(at: display)
-        var tokens = [Token(.base, String(repeating: "  ", count: depth(of: row)))]
+        // Indented as deep as 65,535 levels at most: deeper rows are not worth a wider row.
+        var tokens = [Token(.base, String(repeating: "  ", count: min(depth(of: row), Int(UInt16.max))))]
         if isKeyed(row) {
             let start = Int(starts[row])
             tokens.append(Token(.jsonKey, Self.text(bytes[start..<stringEnd(from: start)])))
