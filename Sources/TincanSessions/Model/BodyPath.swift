@@ -94,35 +94,28 @@ public struct BodyPath: Sendable, Hashable, CustomStringConvertible {
     /// The value at this path: for a plain path, the value or nil when a step is missing; for a
     /// multi-valued one, the array of what it selected.
     public func value(in root: ParameterValue) -> ParameterValue? {
-        guard isSingular else { return .array(select(in: root)) }
-        var current = root
-        for step in steps {
-            switch (step, current) {
-            case (.key(let key), .dictionary(let dictionary)):
-                guard let next = dictionary[key] else { return nil }
-                current = next
-            case (.index(let index), .array(let array)):
-                let position = index < 0 ? array.count + index : index
-                guard array.indices.contains(position) else { return nil }
-                current = array[position]
-            default:
-                return nil
-            }
-        }
-        return current
+        guard let plainSteps else { return .array(select(in: root)) }
+        return JSONDocument(root).value(at: plainSteps)
     }
 
     /// The value at this path in a JSON document: a plain path reads its one value without
     /// decoding the rest; a multi-valued one decodes the document and selects in it.
     public func value(in document: JSONDocument) -> ParameterValue? {
-        guard isSingular else { return value(in: document.value) }
-        return document.value(at: steps.lazy.map { step -> JSONDocument.Step in
+        guard let plainSteps else { return value(in: document.value) }
+        return document.value(at: plainSteps)
+    }
+
+    /// The steps as a JSON document takes them, or nil when the path is multi-valued.
+    private var plainSteps: [JSONDocument.Step]? {
+        var plain: [JSONDocument.Step] = []
+        for step in steps {
             switch step {
-            case .key(let key): .key(key)
-            case .index(let index): .index(index)
-            case .wildcard, .slice, .descendants, .filter: preconditionFailure("a plain path has only keys and indexes")
+            case .key(let key): plain.append(.key(key))
+            case .index(let index): plain.append(.index(index))
+            case .wildcard, .slice, .descendants, .filter: return nil
             }
-        })
+        }
+        return plain
     }
 
     /// `root` with the value at this path removed (used to ignore volatile fields when comparing).
