@@ -84,8 +84,11 @@ struct JSONDocumentTests {
             let result = verdicts(bytes)
             if !result.parser { refused += 1 }
             if result.index != result.parser { disagreements.append(String(decoding: bytes, as: UTF8.self)) }
-            if result.parser, result.index, (try? JSONDocument(bytes: bytes).value) != (try? JSONParser.parse(bytes: bytes)) {
-                disagreements.append("decoded differently: " + String(decoding: bytes, as: UTF8.self))
+            if result.parser, result.index, let document = try? JSONDocument(bytes: bytes), let tree = try? JSONParser.parse(bytes: bytes) {
+                if document.value != tree { disagreements.append("decoded differently: " + String(decoding: bytes, as: UTF8.self)) }
+                var written: [UInt8] = []
+                document.write(indent: 2, to: &written)
+                if written != JSONWriter.bytes(tree, indent: 2) { disagreements.append("written differently: " + String(decoding: bytes, as: UTF8.self)) }
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
@@ -205,3 +208,62 @@ extension JSONDocumentTests {
     }
 }
 
+
+extension JSONDocumentTests {
+    @Test("with null members removed, every path reads what the tree with them removed holds, and nulls in arrays stay")
+    func nullMembersRemoved() throws {
+        let text = #"{"a": null, "b": {"c": null, "d": [null, {"e": null, "f": 1}]}, "g": [null], "h": 2, "i": 3, "i": null, "j": null, "j": 4}"#
+        let document = try JSONDocument(bytes: Array(text.utf8)).removingNullMembers()
+        #expect(document.isIndexed && document.removesNullMembers)
+        let tree = JSONResponseSerializer.removingKeysWithNullValues(try JSONParser.parse(text))
+        #expect(document.value == tree)
+        let paths: [[JSONDocument.Step]] = [
+            [.key("a")], [.key("b"), .key("c")], [.key("b"), .key("d"), .index(0)], [.key("b"), .key("d"), .index(1), .key("e")],
+            [.key("b"), .key("d"), .index(1), .key("f")], [.key("g"), .index(0)], [.key("i")], [.key("j")], [.key("b")], [],
+        ]
+        for steps in paths {
+            #expect(document.value(at: steps) == JSONDocument(tree).value(at: steps), "\(steps)")
+        }
+        #expect(document.value(at: [.key("g"), .index(0)]) == .null, "a null element holds its place")
+        #expect(document.value(at: [.key("i")]) == nil, "the last of duplicate keys is null, so the key is gone")
+        #expect(document.value(at: [.key("j")]) == 4)
+        #expect(document != (try JSONDocument(bytes: Array(text.utf8))), "the same text with its nulls is another value")
+        #expect(JSONDocument(["a": .null, "b": [.null]]).removingNullMembers() == JSONDocument(["b": [.null]]))
+    }
+}
+
+extension JSONDocument {
+    /// What ``write(indent:to:)`` appends, as bytes.
+    fileprivate func written(indent: Int?) -> [UInt8] {
+        var output: [UInt8] = []
+        write(indent: indent, to: &output)
+        return output
+    }
+}
+
+extension JSONDocumentTests {
+    @Test("a document is written exactly as the writer writes its decoded value, compact and indented, nulls kept or removed")
+    func writesAsTheWriterDoes() throws {
+        let texts = [
+            #" {"b": 1, "a": [1.5, -0, 2e3, 1.50, 1e-400, 92233720368547758070, -9223372036854775808, true, null, "\u00e9\ud83d\ude00\n\t\"x\"\/"]} "#,
+            #"{"a": 1, "b": {"c": null, "d": [null, {}, [], {"e": null}]}, "a": null, "é": "one", "e\u0301": "two", "\u212A": 3, "K": 4}"#,
+            #"[{"name": "Zoë Müller", "tags": ["x", "東京"], "empty": "", "ctl": "\u0001"}, [[[]]], {}, 0]"#,
+            #""a scalar""#, "42", "null", "[]", "{}", #"  [ 1 , { "a" : [ 2 , 3 ] } ]  "#,
+        ]
+        for text in texts {
+            let document = try JSONDocument(bytes: Array(text.utf8))
+            #expect(document.isIndexed)
+            for removing in [false, true] {
+                let shown = removing ? document.removingNullMembers() : document
+                let tree = shown.value
+                for indent in [nil, 2, 4] as [Int?] {
+                    #expect(shown.written(indent: indent) == JSONWriter.bytes(tree, indent: indent), "\(text) removing nulls: \(removing), indent \(String(describing: indent))")
+                }
+            }
+        }
+        // A document that holds a value writes it through the writer.
+        let held = JSONDocument(["a": [1, .null], "b": .null])
+        #expect(held.written(indent: 2) == JSONWriter.bytes(["a": [1, .null], "b": .null], indent: 2))
+        #expect(held.removingNullMembers().written(indent: nil) == Array(#"{"a":[1,null]}"#.utf8))
+    }
+}

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// A JSON text checked whole when it is made, whose values are decoded only where they are asked for.
 ///
 /// This is what the JSON response serializer returns. Making it takes one pass that checks the
@@ -21,6 +23,10 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
     }
 
     private let storage: Storage
+    /// Whether object members whose value is null are left out, at every depth, as
+    /// `removesKeysWithNullValues` asks: a path to one finds nothing, and decoded values lack
+    /// them. Nulls that are array elements stay. The text is not rewritten.
+    public private(set) var removesNullMembers = false
 
     /// A document holding `value`.
     public init(_ value: ParameterValue) {
@@ -39,11 +45,24 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The same document without object members whose value is null (see ``removesNullMembers``).
+    /// A decoded value has them removed now; a checked text leaves them out as it is read.
+    public func removingNullMembers() -> JSONDocument {
+        switch storage {
+        case .value(let value):
+            return JSONDocument(JSONResponseSerializer.removingKeysWithNullValues(value))
+        case .indexed:
+            var document = self
+            document.removesNullMembers = true
+            return document
+        }
+    }
+
     /// The whole value, decoded. Each call decodes the text again; keep the result.
     public var value: ParameterValue {
         switch storage {
         case .value(let value): value
-        case .indexed(let bytes, _, let root): Self.decode(bytes, at: root)
+        case .indexed(let bytes, _, let root): decode(bytes, at: root)
         }
     }
 
@@ -90,8 +109,9 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         case .value(let value):
             return Self.value(at: steps, in: value)
         case .indexed(let bytes, let containers, let root):
-            guard let position = Self.position(at: steps, bytes: bytes, containers: containers, root: root) else { return nil }
-            return Self.decode(bytes, at: position.offset)
+            guard let position = Self.position(at: steps, bytes: bytes, containers: containers, root: root,
+                                               removesNullMembers: removesNullMembers) else { return nil }
+            return decode(bytes, at: position.offset)
         }
     }
 
@@ -102,16 +122,35 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
             guard case .array(let array)? = Self.value(at: steps, in: value) else { return nil }
             return array.count
         case .indexed(let bytes, let containers, let root):
-            guard let position = Self.position(at: steps, bytes: bytes, containers: containers, root: root),
+            guard let position = Self.position(at: steps, bytes: bytes, containers: containers, root: root,
+                                               removesNullMembers: removesNullMembers),
                   bytes[position.offset] == UInt8(ascii: "[") else { return nil }
             return Self.count(of: position, bytes: bytes, containers: containers)
+        }
+    }
+
+    /// Appends the document exactly as ``JSONWriter`` writes its ``value`` (compact, or with
+    /// `indent` spaces a level), without decoding the whole: a checked text is written container
+    /// by container, one scalar decoded at a time, so a large body costs its output and not a tree.
+    public func write(indent: Int? = nil, to output: inout [UInt8]) {
+        switch storage {
+        case .value(let value):
+            JSONWriter.write(value, indent: indent, level: 0, to: &output)
+        case .indexed(let bytes, let containers, let root):
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let writer = TextWriter(bytes: bytes, base: base, count: buffer.count, containers: containers,
+                                        removesNullMembers: removesNullMembers, indent: indent)
+                writer.write(Position(offset: root, container: containers.isEmpty ? -1 : 0), level: 0, to: &output)
+            }
         }
     }
 
     public var description: String { "\(value)" }
 
     public static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool {
-        if case .indexed(let left, _, _) = lhs.storage, case .indexed(let right, _, _) = rhs.storage, left == right { return true }
+        if case .indexed(let left, _, _) = lhs.storage, case .indexed(let right, _, _) = rhs.storage,
+           lhs.removesNullMembers == rhs.removesNullMembers, left == right { return true }
         return lhs.value == rhs.value
     }
 
@@ -123,7 +162,13 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         var container: Int
     }
 
-    private static func decode(_ bytes: [UInt8], at offset: Int) -> ParameterValue {
+    private func decode(_ bytes: [UInt8], at offset: Int) -> ParameterValue {
+        let value = Self.parseChecked(bytes, at: offset)
+        return removesNullMembers ? JSONResponseSerializer.removingKeysWithNullValues(value) : value
+    }
+
+    /// The value at `offset` of a text the index took.
+    private static func parseChecked(_ bytes: [UInt8], at offset: Int) -> ParameterValue {
         do {
             return try JSONParser.parseValue(in: bytes, at: offset)
         } catch {
@@ -163,7 +208,9 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func position(at steps: some Sequence<Step>, bytes: [UInt8], containers: JSONContainerList, root: Int) -> Position? {
+    private static func position(
+        at steps: some Sequence<Step>, bytes: [UInt8], containers: JSONContainerList, root: Int, removesNullMembers: Bool
+    ) -> Position? {
         bytes.withUnsafeBufferPointer { buffer -> Position? in
             guard let base = buffer.baseAddress else { return nil }
             var current = Position(offset: root, container: containers.isEmpty ? -1 : 0)
@@ -179,7 +226,8 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
                         if let keyRange, keyMatches(base, keyRange, wanted, isASCII: wantedIsASCII, key) { found = value }
                         return true
                     }
-                    guard let found else { return nil }
+                    // A member whose value is null is not there when nulls are removed.
+                    guard let found, !(removesNullMembers && base[found.offset] == UInt8(ascii: "n")) else { return nil }
                     current = found
                 case .index(let index) where opener == UInt8(ascii: "["):
                     let wanted = index < 0 ? count(of: current, bytes: bytes, containers: containers) + index : index
@@ -248,6 +296,84 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
             index = JSONIndex.skipSpace(base, count, from: end)
             guard index < count, base[index] == UInt8(ascii: ",") else { return }
             index = JSONIndex.skipSpace(base, count, from: index + 1)
+        }
+    }
+
+    /// The walk of ``write(indent:to:)``: what ``JSONWriter`` would write for the decoded tree.
+    private struct TextWriter {
+        let bytes: [UInt8]
+        let base: UnsafePointer<UInt8>
+        let count: Int
+        let containers: JSONContainerList
+        let removesNullMembers: Bool
+        let indent: Int?
+
+        func write(_ position: Position, level: Int, to output: inout [UInt8]) {
+            switch base[position.offset] {
+            case UInt8(ascii: "["):
+                var elements = 0
+                forEachValue(base, count, containers, in: position) { _, element in
+                    output.append(elements == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
+                    elements += 1
+                    JSONWriter.newline(indent: indent, level: level + 1, to: &output)
+                    write(element, level: level + 1, to: &output)
+                    return true
+                }
+                close(elements, "[]", level: level, to: &output)
+            case UInt8(ascii: "{"):
+                // As the decoded dictionary holds them: a key where it first appears, with the
+                // value it is given last; then, when asked, without the members that are null.
+                var members = OrderedDictionary<String, Position>()
+                forEachValue(base, count, containers, in: position) { keyRange, value in
+                    members[key(keyRange!)] = value
+                    return true
+                }
+                var written = 0
+                for (key, value) in members where !(removesNullMembers && base[value.offset] == UInt8(ascii: "n")) {
+                    output.append(written == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+                    written += 1
+                    JSONWriter.newline(indent: indent, level: level + 1, to: &output)
+                    JSONWriter.appendQuoted(key, to: &output)
+                    output.append(UInt8(ascii: ":"))
+                    if indent != nil { output.append(UInt8(ascii: " ")) }
+                    write(value, level: level + 1, to: &output)
+                }
+                close(written, "{}", level: level, to: &output)
+            case UInt8(ascii: "\""):
+                let end = JSONIndex.stringEnd(base, count, from: position.offset) ?? count
+                let raw = UnsafeBufferPointer(start: base + position.offset, count: end - position.offset)
+                // Plain ASCII without an escape is written as it came; anything else is decoded
+                // and escaped again, as the writer would.
+                if !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) {
+                    output.append(contentsOf: raw)
+                } else {
+                    JSONWriter.write(scalar(at: position.offset), indent: indent, level: level, to: &output)
+                }
+            default:
+                JSONWriter.write(scalar(at: position.offset), indent: indent, level: level, to: &output)
+            }
+        }
+
+        /// Ends a container of `written` values, or writes `empty` for one with none.
+        private func close(_ written: Int, _ empty: StaticString, level: Int, to output: inout [UInt8]) {
+            guard written > 0 else {
+                output.append(contentsOf: UnsafeBufferPointer(start: empty.utf8Start, count: empty.utf8CodeUnitCount))
+                return
+            }
+            JSONWriter.newline(indent: indent, level: level, to: &output)
+            output.append(empty.withUTF8Buffer { $0[1] })
+        }
+
+        /// A key between its quotes, decoded as the parser decodes it.
+        private func key(_ range: Range<Int>) -> String {
+            let raw = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+            if !raw.contains(UInt8(ascii: "\\")) { return String(decoding: raw, as: UTF8.self) }
+            guard case .string(let key) = scalar(at: range.lowerBound - 1) else { return "" }
+            return key
+        }
+
+        private func scalar(at offset: Int) -> ParameterValue {
+            JSONDocument.parseChecked(bytes, at: offset)
         }
     }
 

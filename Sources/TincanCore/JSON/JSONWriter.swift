@@ -91,7 +91,8 @@ public enum JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func write(_ value: ParameterValue, indent: Int?, level: Int, to output: inout [UInt8]) {
+    /// Appends `value` at nesting `level` (``JSONDocument`` writes its values through this).
+    static func write(_ value: ParameterValue, indent: Int?, level: Int, to output: inout [UInt8]) {
         switch value {
         case .string(let string): appendQuoted(string, to: &output)
         case .integer(let integer): output.append(contentsOf: String(integer).utf8)
@@ -135,7 +136,7 @@ public enum JSONWriter {
         output.append(UInt8(ascii: "]"))
     }
 
-    private static func newline(indent: Int?, level: Int, to output: inout [UInt8]) {
+    static func newline(indent: Int?, level: Int, to output: inout [UInt8]) {
         guard let indent else { return }
         output.append(0x0A)
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))

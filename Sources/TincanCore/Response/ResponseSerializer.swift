@@ -156,7 +156,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
                     .decodingFailed(format: "JSON", detail: "the top level is \(document.kindName) and fragments are not allowed"),
                     response: response, data: data)
             }
-            return .json(removesKeysWithNullValues ? JSONDocument(Self.removingKeysWithNullValues(document.value)) : document)
+            return .json(removesKeysWithNullValues ? document.removingNullMembers() : document)
         }
     }
 
