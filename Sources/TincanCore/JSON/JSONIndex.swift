@@ -14,19 +14,29 @@ struct JSONContainerList: Sendable {
     private static let blockSize = 1 << blockShift
     private var blocks: [[JSONContainer]] = []
     private(set) var count = 0
+    /// What the first block is made to hold: a small document's list stays small.
+    private let firstBlockCapacity: Int
+
+    /// An empty list for a text of `byteCount` bytes, whose first block is sized to it (a
+    /// container takes a few bytes of text at the least; a larger first block grows as it fills).
+    init(byteCount: Int) {
+        firstBlockCapacity = min(Self.blockSize, byteCount / 16 + 16)
+    }
 
     var isEmpty: Bool { count == 0 }
 
+    @inline(__always)
     mutating func append(_ container: JSONContainer) {
-        if count & (Self.blockSize - 1) == 0 {
-            // The first block grows as it fills, so a small document holds a small list; the
-            // later ones are made whole, as their document is large.
-            var block: [JSONContainer] = []
-            if !blocks.isEmpty { block.reserveCapacity(Self.blockSize) }
-            blocks.append(block)
-        }
+        if count & (Self.blockSize - 1) == 0 { startBlock() }
         blocks[blocks.count - 1].append(container)
         count += 1
+    }
+
+    /// The later blocks are made whole at once, as their document is large.
+    private mutating func startBlock() {
+        var block: [JSONContainer] = []
+        block.reserveCapacity(blocks.isEmpty ? firstBlockCapacity : Self.blockSize)
+        blocks.append(block)
     }
 
     subscript(index: Int) -> JSONContainer {
@@ -197,13 +207,14 @@ enum JSONIndex {
     private struct Walker {
         let base: UnsafePointer<UInt8>
         let count: Int
-        var containers = JSONContainerList()
+        var containers: JSONContainerList
         /// The open containers: where each is in `containers`, and its closer.
         var open: [(container: Int, closer: UInt8)] = []
 
         init(base: UnsafePointer<UInt8>, count: Int) {
             self.base = base
             self.count = count
+            containers = JSONContainerList(byteCount: count)
             open.reserveCapacity(JSONIndex.maximumDepth)
         }
 
