@@ -100,10 +100,7 @@ enum ResponseReport {
     /// came (converted from its charset), binary as a note of its size; nil for no body.
     static func bodyBytes(_ result: TaskResult) -> [UInt8]? {
         switch result.serialization?.body ?? .none {
-        case .json(let document):
-            var bytes: [UInt8] = []
-            document.write(indent: 2, to: &bytes)
-            return bytes
+        case .json(let document): return document.bytes(indent: 2)
         case .propertyList(let value): return JSONWriter.bytes(value, indent: 2)
         case .xml(let tree): return Array(tree.indented().utf8)
         case .image(let info): return Array("<\(info), \(RequestPreview.byteCount(Int64(result.data.count)))>".utf8)
@@ -153,10 +150,7 @@ enum ResponseReport {
             try output.write(Array(JSONWriter.bytes(.dictionary(fields)).dropLast()))
             try output.write(",\"body\":")
             switch result.serialization?.body ?? .none {
-            case .json(let document):
-                var bytes: [UInt8] = []
-                document.write(to: &bytes)
-                try output.write(bytes)
+            case .json(let document): try output.write(document.bytes())
             case .propertyList(let value): try output.write(JSONWriter.bytes(value))
             case .xml(let tree): try output.write(JSONWriter.bytes(.string(tree.indented())))
             case .image(let info): try output.write(JSONWriter.bytes(.string(info.description)))

@@ -86,9 +86,7 @@ struct JSONDocumentTests {
             if result.index != result.parser { disagreements.append(String(decoding: bytes, as: UTF8.self)) }
             if result.parser, result.index, let document = try? JSONDocument(bytes: bytes), let tree = try? JSONParser.parse(bytes: bytes) {
                 if document.value != tree { disagreements.append("decoded differently: " + String(decoding: bytes, as: UTF8.self)) }
-                var written: [UInt8] = []
-                document.write(indent: 2, to: &written)
-                if written != JSONWriter.bytes(tree, indent: 2) { disagreements.append("written differently: " + String(decoding: bytes, as: UTF8.self)) }
+                if document.bytes(indent: 2) != JSONWriter.bytes(tree, indent: 2) { disagreements.append("written differently: " + String(decoding: bytes, as: UTF8.self)) }
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
@@ -232,15 +230,6 @@ extension JSONDocumentTests {
     }
 }
 
-extension JSONDocument {
-    /// What ``write(indent:to:)`` appends, as bytes.
-    fileprivate func written(indent: Int?) -> [UInt8] {
-        var output: [UInt8] = []
-        write(indent: indent, to: &output)
-        return output
-    }
-}
-
 extension JSONDocumentTests {
     @Test("a document is written exactly as the writer writes its decoded value, compact and indented, nulls kept or removed")
     func writesAsTheWriterDoes() throws {
@@ -257,13 +246,13 @@ extension JSONDocumentTests {
                 let shown = removing ? document.removingNullMembers() : document
                 let tree = shown.value
                 for indent in [nil, 2, 4] as [Int?] {
-                    #expect(shown.written(indent: indent) == JSONWriter.bytes(tree, indent: indent), "\(text) removing nulls: \(removing), indent \(String(describing: indent))")
+                    #expect(shown.bytes(indent: indent) == JSONWriter.bytes(tree, indent: indent), "\(text) removing nulls: \(removing), indent \(String(describing: indent))")
                 }
             }
         }
         // A document that holds a value writes it through the writer.
         let held = JSONDocument(["a": [1, .null], "b": .null])
-        #expect(held.written(indent: 2) == JSONWriter.bytes(["a": [1, .null], "b": .null], indent: 2))
-        #expect(held.removingNullMembers().written(indent: nil) == Array(#"{"a":[1,null]}"#.utf8))
+        #expect(held.bytes(indent: 2) == JSONWriter.bytes(["a": [1, .null], "b": .null], indent: 2))
+        #expect(held.removingNullMembers().bytes(indent: nil) == Array(#"{"a":[1,null]}"#.utf8))
     }
 }

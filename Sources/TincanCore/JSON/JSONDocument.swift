@@ -125,7 +125,9 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
             guard let position = Self.position(at: steps, bytes: bytes, containers: containers, root: root,
                                                removesNullMembers: removesNullMembers),
                   bytes[position.offset] == UInt8(ascii: "[") else { return nil }
-            return Self.count(of: position, bytes: bytes, containers: containers)
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { Self.valueCount($0, buffer.count, containers, of: position) } ?? 0
+            }
         }
     }
 
@@ -144,6 +146,14 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
                 writer.write(Position(offset: root, container: containers.isEmpty ? -1 : 0), level: 0, to: &output)
             }
         }
+    }
+
+    /// The document as ``write(indent:to:)`` writes it: the bytes ``JSONWriter/bytes(_:indent:)``
+    /// would give for its value.
+    public func bytes(indent: Int? = nil) -> [UInt8] {
+        var output: [UInt8] = []
+        write(indent: indent, to: &output)
+        return output
     }
 
     public var description: String { "\(value)" }
@@ -197,15 +207,13 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// How many values the container at `position` holds, counted by stepping over them.
-    private static func count(of position: Position, bytes: [UInt8], containers: JSONContainerList) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            var count = 0
-            forEachValue(buffer.baseAddress!, buffer.count, containers, in: position) { _, _ in
-                count += 1
-                return true
-            }
-            return count
+    private static func valueCount(_ base: UnsafePointer<UInt8>, _ count: Int, _ containers: JSONContainerList, of position: Position) -> Int {
+        var values = 0
+        forEachValue(base, count, containers, in: position) { _, _ in
+            values += 1
+            return true
         }
+        return values
     }
 
     private static func position(
@@ -223,14 +231,14 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
                     let wantedIsASCII = wanted.allSatisfy { $0 < 0x80 }
                     var found: Position?
                     forEachValue(base, buffer.count, containers, in: current) { keyRange, value in
-                        if let keyRange, keyMatches(base, keyRange, wanted, isASCII: wantedIsASCII, key) { found = value }
+                        if let keyRange, keyMatches(bytes, base, keyRange, wanted, isASCII: wantedIsASCII, key) { found = value }
                         return true
                     }
                     // A member whose value is null is not there when nulls are removed.
                     guard let found, !(removesNullMembers && base[found.offset] == UInt8(ascii: "n")) else { return nil }
                     current = found
                 case .index(let index) where opener == UInt8(ascii: "["):
-                    let wanted = index < 0 ? count(of: current, bytes: bytes, containers: containers) + index : index
+                    let wanted = index < 0 ? valueCount(base, buffer.count, containers, of: current) + index : index
                     guard wanted >= 0 else { return nil }
                     var seen = 0
                     var found: Position?
@@ -325,7 +333,7 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
                 // value it is given last; then, when asked, without the members that are null.
                 var members = OrderedDictionary<String, Position>()
                 forEachValue(base, count, containers, in: position) { keyRange, value in
-                    members[key(keyRange!)] = value
+                    if let keyRange { members[JSONDocument.key(bytes, base, keyRange)] = value }
                     return true
                 }
                 var written = 0
@@ -344,7 +352,7 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
                 let raw = UnsafeBufferPointer(start: base + position.offset, count: end - position.offset)
                 // Plain ASCII without an escape is written as it came; anything else is decoded
                 // and escaped again, as the writer would.
-                if !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) {
+                if JSONDocument.isPlain(raw) {
                     output.append(contentsOf: raw)
                 } else {
                     JSONWriter.write(scalar(at: position.offset), indent: indent, level: level, to: &output)
@@ -364,14 +372,6 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
             output.append(empty.withUTF8Buffer { $0[1] })
         }
 
-        /// A key between its quotes, decoded as the parser decodes it.
-        private func key(_ range: Range<Int>) -> String {
-            let raw = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
-            if !raw.contains(UInt8(ascii: "\\")) { return String(decoding: raw, as: UTF8.self) }
-            guard case .string(let key) = scalar(at: range.lowerBound - 1) else { return "" }
-            return key
-        }
-
         private func scalar(at offset: Int) -> ParameterValue {
             JSONDocument.parseChecked(bytes, at: offset)
         }
@@ -382,19 +382,27 @@ public struct JSONDocument: Sendable, Equatable, CustomStringConvertible {
         byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || JSONIndex.isSpace(byte)
     }
 
-    /// Whether the key between `range`'s quotes is `key`: byte for byte when neither has an
-    /// escape or a non-ASCII byte, else as decoded strings compare (canonically equivalent
-    /// names are one key, as in the decoded dictionary).
-    private static func keyMatches(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, _ wanted: [UInt8], isASCII: Bool, _ key: String) -> Bool {
+    /// Whether the bytes between a string's quotes read as they are: ASCII, without an escape.
+    private static func isPlain(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        !raw.contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }
+    }
+
+    /// The key between `range`'s quotes, decoded as the parser decodes it.
+    private static func key(_ bytes: [UInt8], _ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> String {
         let raw = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
-        var plain = true
-        for byte in raw where byte >= 0x80 || byte == UInt8(ascii: "\\") {
-            plain = false
-            break
-        }
-        if plain, isASCII { return raw.elementsEqual(wanted) }
-        let quoted = Array(UnsafeBufferPointer(start: base + range.lowerBound - 1, count: range.count + 2))
-        guard case .string(let decoded)? = try? JSONParser.parse(bytes: quoted) else { return false }
-        return decoded == key
+        if !raw.contains(UInt8(ascii: "\\")) { return String(decoding: raw, as: UTF8.self) }
+        guard case .string(let key) = parseChecked(bytes, at: range.lowerBound - 1) else { return "" }
+        return key
+    }
+
+    /// Whether the key between `range`'s quotes is `key`: byte for byte when both are plain
+    /// ASCII, else as decoded strings compare (canonically equivalent names are one key, as in
+    /// the decoded dictionary).
+    private static func keyMatches(
+        _ bytes: [UInt8], _ base: UnsafePointer<UInt8>, _ range: Range<Int>, _ wanted: [UInt8], isASCII: Bool, _ key: String
+    ) -> Bool {
+        let raw = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+        if isASCII, isPlain(raw) { return raw.elementsEqual(wanted) }
+        return Self.key(bytes, base, range) == key
     }
 }

@@ -135,12 +135,12 @@ struct JSONOutline: Sendable {
 
     /// How deep `row` is: 0 for the top level, and a closing row as deep as its opening one.
     private func depth(of row: Int) -> Int {
-        var row0 = row - row % Self.depthStride
-        var depth = Int(depthMarks[row0 / Self.depthStride])
-        while row0 < row {
-            if isOpen(row0), !isEmptyContainer(row0) { depth += 1 }
-            row0 += 1
-            if isClose(row0) { depth -= 1 }
+        var current = row - row % Self.depthStride
+        var depth = Int(depthMarks[current / Self.depthStride])
+        while current < row {
+            if isOpen(current), !isEmptyContainer(current) { depth += 1 }
+            current += 1
+            if isClose(current) { depth -= 1 }
         }
         return depth
     }

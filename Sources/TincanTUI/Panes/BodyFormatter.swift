@@ -15,7 +15,7 @@ import Glibc
 enum BodyFormatter {
     /// The most lines laid out in advance for an XML body.
     static let lineLimit = 100_000
-    /// Bodies larger than this keep their bytes and outline, not the decoded tree.
+    /// Bodies larger than this keep their bytes and outline, not their decoded body.
     static let decodedTreeLimit = 1 << 20
 
     /// The decoded body, pretty.
@@ -79,8 +79,9 @@ enum BodyFormatter {
         return BodyDocument(isText ? .text(TextIndex(data)) : .hex(HexDump(bytes: data)))
     }
 
-    /// Drops the decoded tree of a large JSON or property-list body once checks and captures have
-    /// read it: the views work from the bytes, and the tree can take several times their size.
+    /// Drops the decoded body of a large JSON or property-list body once checks and captures have
+    /// read it: the views work from the bytes. A property list's tree can take several times
+    /// their size; a JSON document holds the same bytes and its index, a tenth of them or so.
     static func releaseDecodedTree(of exchange: inout Exchange) {
         guard let result = exchange.result, result.data.count > decodedTreeLimit else { return }
         switch result.serialization?.body {
