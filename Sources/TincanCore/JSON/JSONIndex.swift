@@ -67,6 +67,7 @@ enum JSONIndex {
 
     /// The offset just past the string whose opening quote is at `start`, or nil when it is not
     /// a well-formed string (unterminated, a control character, a bad escape or surrogate).
+    @inline(__always)
     static func stringEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int? {
         var index = start + 1
         while true {
