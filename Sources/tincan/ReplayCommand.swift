@@ -81,7 +81,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if test, format != .text, output == nil {
             throw CLIFailure.badInput("--test prints text, and --report \(format.rawValue) prints a report on standard output; add --output FILE for the report, or leave out one of them")
         }
-        let jobs = try jobs.map { try SendCommand.checked($0, ReplayBatch.jobsRange) }.map(Int.init) ?? 1
+        let jobs = try jobs.map { try SendOptions.checked($0, ReplayBatch.jobsRange) }.map(Int.init) ?? 1
         var paths = try Self.sessionFiles(files)
         if let shard {
             let chosen: Shard
@@ -118,7 +118,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.record = record || recordTo != nil
         // The HAR is written after the run, with every response's body; nothing else needs them then.
         options.keepsResponseBodies = recordHAR != nil
-        if let maxBody { options.maximumBodyBytes = try SendCommand.bodyLimit(maxBody) }
+        if let maxBody { options.maximumBodyBytes = try SendOptions.bodyLimit(maxBody) }
         // A body file, upload or multipart file of `-` (issue 18 §7): standard input, read once
         // for every request that names it, never from a terminal.
         if let reader = batch.first(where: { $0.session.readsStandardInput }) {

@@ -4,7 +4,7 @@ import TincanSessions
 
 /// `tincan send --explain`: the Explain view's text instead of a send, as plain text or, with
 /// `--format markdown`, as Markdown for handouts (with the wire preview in a fenced block).
-extension SendCommand {
+extension SendOptions {
     /// Refuses the formats that do not go with `--explain` (or without it), naming the option.
     func checkExplainFormat() throws {
         if explain, format == .json {

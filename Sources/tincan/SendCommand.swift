@@ -152,6 +152,108 @@ struct SendCommand: AsyncParsableCommand {
     // MARK: -
 
     func run() async throws {
+        try await options.run()
+    }
+
+    /// The options as plain values, which `run` reads; `parsedDirectly` gives the same for a
+    /// usual command line without the parser (SendCommand+DirectParse).
+    var options: SendOptions {
+        SendOptions(
+            method: method,
+            url: url,
+            items: items,
+            base: base,
+            serializer: serializer,
+            paramsJSON: paramsJSON,
+            headers: headers,
+            timeout: timeout,
+            maxTime: maxTime,
+            retry: retry,
+            retryDelay: retryDelay,
+            maxRedirects: maxRedirects,
+            http1_1: http1_1,
+            http2: http2,
+            user: user,
+            authType: authType,
+            download: download,
+            continueDownload: continueDownload,
+            upload: upload,
+            throttle: throttle,
+            maxBody: maxBody,
+            caFile: caFile,
+            pin: pin,
+            pinMode: pinMode,
+            insecure: insecure,
+            clientCertificate: clientCertificate,
+            clientKey: clientKey,
+            proxy: proxy,
+            noproxy: noproxy,
+            format: format,
+            offline: offline,
+            explain: explain,
+            showSecrets: showSecrets,
+            boundary: boundary,
+            responseSerializer: responseSerializer,
+            acceptStatus: acceptStatus,
+            removeNulls: removeNulls,
+            acceptType: acceptType,
+            ignoreStdin: ignoreStdin,
+            stream: stream,
+            noStream: noStream,
+            cookieJar: cookieJar
+        )
+    }
+}
+
+/// What one `tincan send` was asked: `SendCommand`'s options as plain values, with the same
+/// defaults, and what is done with them.
+struct SendOptions: Equatable {
+    var method: String
+    var url: String
+    var items: [String] = []
+    var base: String?
+    var serializer: SerializerKind = .form
+    var paramsJSON: String?
+    var headers: [String] = []
+    var timeout: String?
+    var maxTime: String?
+    var retry: String?
+    var retryDelay: String?
+    var maxRedirects: String?
+    var http1_1 = false
+    var http2 = false
+    var user: String?
+    var authType: AuthType = .basic
+    var download: String?
+    var continueDownload = false
+    var upload: String?
+    var throttle: String?
+    var maxBody: String?
+    var caFile: String?
+    var pin: [String] = []
+    var pinMode: SessionKey.PinMode = .certificate
+    var insecure = false
+    var clientCertificate: String?
+    var clientKey: String?
+    var proxy: String?
+    var noproxy: String?
+    var format: OutputFormat = .text
+    var offline = false
+    var explain = false
+    var showSecrets = false
+    var boundary: String?
+    var responseSerializer: ResponseSerializerKind = .compound
+    var acceptStatus: String?
+    var removeNulls = false
+    var acceptType: String?
+    var ignoreStdin = false
+    var stream = false
+    var noStream = false
+    var cookieJar: String?
+}
+
+extension SendOptions {
+    func run() async throws {
         try checkExplainFormat()
         var draft = try makeDraft()
         // Checked before --offline returns, so a bad rate is an error whether or not it is used.

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TincanDemoServer
+@testable import tincan
+
+/// `send`'s direct reading of its arguments (SendCommand+DirectParse) against the argument
+/// parser: a line it reads must mean what the parser makes of it, and a line it leaves goes to
+/// the parser.
+@Suite("send's arguments read without the parser")
+struct SendDirectParseTests {
+    /// What the argument parser makes of `tincan send ARGUMENTS`, or nil when it refuses them
+    /// or answers with help.
+    static func parsed(_ arguments: [String]) -> SendOptions? {
+        (try? TincanCommand.parseAsRoot(["send"] + arguments) as? SendCommand)?.options
+    }
+
+    /// One argument of `send` as the parser lists it (`--experimental-dump-help`).
+    struct Listed {
+        var kind: String
+        var name: String
+        var isRepeating: Bool
+        var allValues: [String]
+        var defaultValue: String?
+    }
+
+    /// Every option and flag of `send` that the parser lists, built-in help and version aside.
+    static func listedOptions() throws -> [Listed] {
+        var dump = ""
+        do {
+            _ = try TincanCommand.parseAsRoot(["send", "--experimental-dump-help"])
+        } catch {
+            dump = TincanCommand.fullMessage(for: error)
+        }
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any])
+        let command = try #require(root["command"] as? [String: Any])
+        let arguments = try #require(command["arguments"] as? [[String: Any]])
+        return try arguments.compactMap { argument in
+            let kind = try #require(argument["kind"] as? String)
+            guard kind != "positional" else { return nil }
+            let preferred = try #require(argument["preferredName"] as? [String: String])
+            let name = (preferred["kind"] == "short" ? "-" : "--") + (preferred["name"] ?? "")
+            guard name != "--help", name != "--version" else { return nil }
+            return Listed(kind: kind, name: name, isRepeating: argument["isRepeating"] as? Bool ?? false,
+                          allValues: argument["allValues"] as? [String] ?? [], defaultValue: argument["defaultValue"] as? String)
+        }
+    }
+
+    @Test("every option and flag the parser lists is read directly, as the parser reads it, and changes the options")
+    func everyListedOption() throws {
+        let listed = try Self.listedOptions()
+        #expect(listed.count == 39)
+        let defaults = SendOptions(method: "GET", url: "http://127.0.0.1:9/")
+        for option in listed {
+            var line = ["GET", "http://127.0.0.1:9/"]
+            switch option.kind {
+            case "flag":
+                line.append(option.name)
+            default:
+                let value = option.allValues.first { $0 != option.defaultValue } ?? "v1"
+                line += [option.name, value]
+                if option.isRepeating { line += [option.name, "v2"] }
+            }
+            let direct = SendOptions.parsedDirectly(line[...])
+            #expect(direct != nil, "\(line) was left to the parser")
+            #expect(direct == Self.parsed(line), "\(line)")
+            #expect(direct != defaults, "\(line) changed no option")
+            if option.kind == "option", option.allValues.isEmpty, !option.isRepeating {
+                // The same with the value attached, as --name=value.
+                let attached = ["GET", "http://127.0.0.1:9/", "\(option.name)=v=1"]
+                #expect(SendOptions.parsedDirectly(attached[...]) == Self.parsed(attached), "\(attached)")
+            }
+        }
+    }
+
+    @Test("a bare line has the parser's defaults")
+    func defaults() throws {
+        let line = ["GET", "http://127.0.0.1:9/"]
+        let direct = try #require(SendOptions.parsedDirectly(line[...]))
+        #expect(direct == Self.parsed(line))
+        #expect(direct == SendOptions(method: "GET", url: "http://127.0.0.1:9/"))
+    }
+
+    @Test("usual lines, with items, headers and options among them, are read as the parser reads them", arguments: [
+        ["POST", "http://127.0.0.1:9/post", "name=Ada", "age:=36", "X-Trace:1", "q==1"],
+        ["--offline", "PUT", ":8080/x", "a=1", "--serializer", "json", "-H", "Accept: text/plain", "b=2", "-H", "X-A: 1"],
+        ["GET", "/get", "--base", "http://127.0.0.1:9/api/", "--format", "json", "--max-time", "2.5", "--retry=3"],
+        ["POST", "http://127.0.0.1:9/", "--params-json", "{\"a\":[1,2]}", "--explain", "--format", "markdown", "--show-secrets"],
+        ["GET", "http://127.0.0.1:9/", "--proxy", "", "--noproxy", "*", "--pin", "a.pem", "--pin", "b.pem", "--pin-mode", "public-key"],
+        ["GET", "http://127.0.0.1:9/", "file@/tmp/x", "name=@/tmp/y", "--upload=/tmp/z", "--throttle", "1k"],
+    ])
+    func usualLines(line: [String]) throws {
+        let direct = try #require(SendOptions.parsedDirectly(line[...]))
+        #expect(direct == Self.parsed(line))
+    }
+
+    @Test("help, version, unknown or repeated options, values that look like options and words no enumeration takes go to the parser", arguments: [
+        ["GET"], [], ["--help"], ["GET", "u", "-h"], ["GET", "u", "--version"],
+        ["GET", "u", "--"], ["GET", "u", "--", "-x"], ["GET", "u", "--unknown", "x"], ["GET", "u", "-x"], ["GET", "u", "-1"],
+        ["GET", "u", "--base", "-x"], ["GET", "u", "--base"], ["GET", "u", "--base", "a", "--base", "b"],
+        ["GET", "u", "--offline", "--offline"], ["GET", "u", "--offline=true"], ["GET", "u", "--format", "yaml"],
+        ["GET", "u", "--serializer=xml"], ["GET", "u", "-Hx: 1"], ["GET", "u", "-H=x: 1"], ["GET", "u", "--generate-completion-script", "bash"],
+        ["GET", "u", "--experimental-dump-help"], ["GET", "u", "-"],
+    ])
+    func leftToTheParser(line: [String]) {
+        #expect(SendOptions.parsedDirectly(line[...]) == nil)
+    }
+
+    @Test("generated lines are read as the parser reads them, or left to it")
+    func generatedLines() throws {
+        let listed = try Self.listedOptions()
+        var names = listed.map(\.name) + ["--help", "-h", "--version", "--", "-", "-x", "--unknown", "--offline=true", "-Hx"]
+        names += listed.filter { $0.kind == "option" }.map { "\($0.name)=" } + ["--base=-x", "--format=json", "--timeout=-1"]
+        let values = ["GET", "http://127.0.0.1:9/", "a=1", "b:=2", "X-A:1", "q==3", "f@/tmp/x", "", "json", "text", "markdown",
+                      "yaml", "form", "digest", "public-key", "-v", "--offline", "help", "=", "é=ü", "2.5", "-1"]
+        var generator = SeededGenerator(seed: 16)
+        var direct = 0
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...8, using: &generator)
+            let line = (0..<length).map { _ in
+                Bool.random(using: &generator) ? names.randomElement(using: &generator)! : values.randomElement(using: &generator)!
+            }
+            guard let options = SendOptions.parsedDirectly(line[...]) else { continue }
+            direct += 1
+            #expect(options == Self.parsed(line), "\(line)")
+        }
+        // Enough of them are read directly for the comparison to mean something.
+        #expect(direct > 200)
+    }
+}
