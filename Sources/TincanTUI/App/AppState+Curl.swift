@@ -51,7 +51,7 @@ extension AppState {
         replacement.flow.delay = current.flow.delay
         replacement.flow.repeatCount = current.flow.repeatCount
         replacement.line = current.line
-        var notes = imported.warnings
+        let notes = imported.warnings
         if let tree {
             replacement.serializer = tree.kind
             replacement.body = nil
