@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// An XML element: name, attributes in document order, and children (elements and text).
 public struct XMLTree: Sendable, Hashable {
@@ -67,36 +64,90 @@ public struct XMLTree: Sendable, Hashable {
         return result
     }
 
-    /// Parses an XML document.
+    /// Parses an XML document with libxml2's reader (loaded on first use; see ``LibXML2``).
     ///
-    /// - Throws: a description of the first error, with its line and column.
+    /// Text and CDATA gathered between tags are joined and trimmed, and whitespace-only text is
+    /// dropped; attributes are sorted by name; internal entities are replaced by their text.
+    ///
+    /// - Throws: libxml2's description of the first error, with its line and column.
     public static func parse(_ data: [UInt8]) throws(XMLTreeError) -> XMLTree {
-        let builder = Builder()
-        let parser = XMLParser(data: Data(data))
-        parser.delegate = builder
-        parser.shouldProcessNamespaces = false
-        if !parser.parse() || builder.root == nil {
-            let detail = builder.failure ?? parser.parserError?.localizedDescription ?? "no root element"
-            throw XMLTreeError(detail: detail, line: parser.lineNumber, column: parser.columnNumber)
-        }
-        return builder.root!
+        let library = try LibXML2.shared.get()
+        guard data.count < Int32.max else { throw XMLTreeError(detail: "the document is 2 GiB or larger", line: 0, column: 0) }
+        return try data.withUnsafeBufferPointer { buffer throws(XMLTreeError) in try read(buffer, with: library) }
     }
 
-    private final class Builder: NSObject, XMLParserDelegate {
+    /// Reads the document in `buffer`, which libxml2 reads in place: it must outlive the reader.
+    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, with library: LibXML2) throws(XMLTreeError) -> XMLTree {
+        let reader = buffer.withMemoryRebound(to: CChar.self) { characters in
+            library.readerForMemory(characters.baseAddress, Int32(characters.count), nil, nil, LibXML2.options)
+        }
+        guard let reader else { throw XMLTreeError(detail: "libxml2 could not start reading the document", line: 0, column: 0) }
+        defer { library.free(reader) }
+        let errors = ErrorRecord()
+        library.setErrorHandler(reader, { record, message, severity, _ in
+            guard let record, let message else { return }
+            Unmanaged<ErrorRecord>.fromOpaque(record).takeUnretainedValue().note(String(cString: message), severity: severity)
+        }, Unmanaged.passUnretained(errors).toOpaque())
+        var builder = Builder()
+        func text(_ pointer: UnsafePointer<UInt8>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+        while true {
+            let status = library.read(reader)
+            if status == 0 { break }
+            guard status > 0 else {
+                throw XMLTreeError(detail: errors.message ?? "the document is not well-formed XML",
+                                   line: Int(library.lineNumber(reader)), column: Int(library.columnNumber(reader)))
+            }
+            switch LibXML2.NodeType(rawValue: library.nodeType(reader)) {
+            case .element:
+                let name = text(library.constName(reader))
+                let isEmpty = library.isEmptyElement(reader) == 1
+                var attributes: [XMLAttribute] = []
+                while library.moveToNextAttribute(reader) == 1 {
+                    attributes.append(XMLAttribute(name: text(library.constName(reader)), value: text(library.constValue(reader))))
+                }
+                builder.start(XMLTree(name: name, attributes: attributes.sorted { $0.name < $1.name }))
+                if isEmpty { builder.end() }
+            case .endElement:
+                builder.end()
+            case .text, .cdata, .whitespace, .significantWhitespace:
+                builder.pendingText += text(library.constValue(reader))
+            case nil:
+                break
+            }
+        }
+        guard let root = builder.root else {
+            throw XMLTreeError(detail: errors.message ?? "no root element", line: Int(library.lineNumber(reader)), column: Int(library.columnNumber(reader)))
+        }
+        return root
+    }
+
+    /// The first error libxml2 reports (warnings only when there is no error).
+    private final class ErrorRecord {
+        var message: String?
+        var isError = false
+
+        func note(_ text: String, severity: Int32) {
+            let isError = severity == LibXML2.errorSeverity
+            guard message == nil || (isError && !self.isError) else { return }
+            message = text.trimmingWhitespaceAndNewlines()
+            self.isError = isError
+        }
+    }
+
+    /// The elements open so far, and the text since the last tag.
+    private struct Builder {
         var stack: [XMLTree] = []
-        /// Text gathered since the last child or tag: the parser delivers it in pieces (around
-        /// entities, for one), so it is joined first and trimmed once.
+        /// Text gathered since the last child or tag: the reader gives it in pieces (text, CDATA,
+        /// whitespace), so it is joined first and trimmed once.
         var pendingText = ""
         var root: XMLTree?
-        var failure: String?
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+        mutating func start(_ element: XMLTree) {
             flushText()
-            let ordered = attributes.sorted { $0.key < $1.key }.map { XMLAttribute(name: $0.key, value: $0.value) }
-            stack.append(XMLTree(name: qualifiedName ?? name, attributes: ordered))
+            stack.append(element)
         }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        mutating func end() {
             flushText()
             guard let finished = stack.popLast() else { return }
             if stack.isEmpty {
@@ -106,19 +157,7 @@ public struct XMLTree: Sendable, Hashable {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            pendingText += string
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            pendingText += String(decoding: block, as: UTF8.self)
-        }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred error: any Error) {
-            failure = failure ?? "\(error.localizedDescription)"
-        }
-
-        private func flushText() {
+        private mutating func flushText() {
             defer { pendingText = "" }
             guard !stack.isEmpty else { return }
             let trimmed = pendingText.trimmingWhitespaceAndNewlines()
