@@ -18,7 +18,7 @@ import TincanSessions
 /// looks like an option, an empty `--name=`, a word an enumeration does not take, fewer than
 /// two positionals. So
 /// this path never gives a line another meaning: `SendDirectParseTests` holds it to the parser's
-/// result for every option the parser lists, and for thousands of generated lines.
+/// result for every option the parser lists, and for 5,000 generated lines.
 extension SendOptions {
     static func parsedDirectly(_ arguments: ArraySlice<String>) -> SendOptions? {
         var options = SendOptions(method: "", url: "")

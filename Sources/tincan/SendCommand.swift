@@ -155,7 +155,8 @@ struct SendCommand: AsyncParsableCommand {
         try await options.run()
     }
 
-    /// The options as plain values, which `run` reads; `parsedDirectly` gives the same for a
+    /// The options as plain values, which `run` reads (every check is made there, not in a
+    /// `validate()`, which the direct reading would not call); `parsedDirectly` gives the same for a
     /// usual command line without the parser (SendCommand+DirectParse).
     var options: SendOptions {
         SendOptions(

@@ -111,10 +111,10 @@ struct SendDirectParseTests {
         var names = listed.map(\.name) + ["--help", "-h", "--version", "--", "-", "-x", "--unknown", "--offline=true", "-Hx"]
         names += listed.filter { $0.kind == "option" }.map { "\($0.name)=" } + ["--base=-x", "--format=json", "--timeout=-1"]
         let values = ["GET", "http://127.0.0.1:9/", "a=1", "b:=2", "X-A:1", "q==3", "f@/tmp/x", "", "json", "text", "markdown",
-                      "yaml", "form", "digest", "public-key", "-v", "--offline", "help", "=", "é=ü", "2.5", "-1"]
+                      "yaml", "form", "digest", "public-key", "-v", "--offline", "help", "=", "é=ü", "2.5", "-1", " -x", "--", "-"]
         var generator = SeededGenerator(seed: 16)
         var direct = 0
-        for _ in 0..<3000 {
+        for _ in 0..<5000 {
             let length = Int.random(in: 0...8, using: &generator)
             let line = (0..<length).map { _ in
                 Bool.random(using: &generator) ? names.randomElement(using: &generator)! : values.randomElement(using: &generator)!

@@ -76,6 +76,20 @@ struct SendOnlineTests {
         }
     }
 
+    @Test("an XML body libxml2 cannot convert exits 5 with its error, and nothing of libxml2's reaches standard error")
+    func badlyEncodedXMLExitsFive() async throws {
+        let body = Array(#"<?xml version="1.0" encoding="Shift_JIS"?><r>"#.utf8) + [0x82, 0xA0, 0xFF, 0xFE, 0x80] + Array(" abc</r>".utf8)
+        let server = try RawHTTPServer { _, socket in
+            _ = RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+            _ = RawHTTPServer.write(socket, body)
+        }
+        defer { server.stop() }
+        let result = try await tincan(["send", "--response-serializer", "xml", "GET", "http://127.0.0.1:\(server.port)/"])
+        #expect(result.status == 5)
+        #expect(result.stdout.contains("The XML body could not be decoded: line 1"))
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
     @Test func aTransportErrorExitsFour() async throws {
         let port = try await withDemoServer { $0.port }
         let result = try await tincan(["send", "GET", "http://127.0.0.1:\(port)/get"])

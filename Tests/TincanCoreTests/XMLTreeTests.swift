@@ -26,19 +26,35 @@ struct XMLTreeTests {
         #expect(root.text == "Hello Acme & Co Acme & Co")
     }
 
-    @Test("an external entity is never loaded, from a file or the network")
+    @Test("an external entity or DTD is never loaded, from a file or the network")
     func externalEntitiesAreNotLoaded() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tincan-xxe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let secret = directory.appendingPathComponent("secret.txt")
         try Data("the secret".utf8).write(to: secret)
+        let entities = directory.appendingPathComponent("entities.dtd")
+        try Data(#"<!ENTITY leak "the secret">"#.utf8).write(to: entities)
         for system in [secret.absoluteString, secret.path, "http://127.0.0.1:9/entity"] {
-            let document = #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "\#(system)">]><r>&x;</r>"#
-            // Either a tree without the text or an error: never the file's content.
-            if let root = try? parse(document) { #expect(!root.indented().contains("secret"), "\(system)") }
-            let external = #"<?xml version="1.0"?><!DOCTYPE r SYSTEM "\#(system)"><r/>"#
-            if let root = try? parse(external) { #expect(root == XMLTree(name: "r"), "\(system)") }
+            let dtd = system == secret.path ? entities.path : system == secret.absoluteString ? entities.absoluteString : system
+            let documents = [
+                // A general entity, in content and in an attribute.
+                #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "\#(system)">]><r>&x;</r>"#,
+                #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "\#(system)">]><r a="&x;"/>"#,
+                // A parameter entity, which NOENT would also load.
+                #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY % p SYSTEM "\#(dtd)"> %p;]><r>&leak;</r>"#,
+                // An external subset.
+                #"<?xml version="1.0"?><!DOCTYPE r SYSTEM "\#(dtd)"><r>&leak;</r>"#,
+            ]
+            for document in documents {
+                // A tree without the file's text, or an error that does not quote it.
+                do {
+                    let root = try parse(document)
+                    #expect(!root.indented().contains("secret"), "\(document)")
+                } catch {
+                    #expect(!error.description.contains("the secret"), "\(document)")
+                }
+            }
         }
     }
 

@@ -21,6 +21,8 @@ struct LibXML2: Sendable {
     typealias ReaderString = @Sendable @convention(c) (Reader?) -> UnsafePointer<UInt8>?
     typealias SetErrorHandler = @Sendable @convention(c) (Reader?, ErrorHandler?, UnsafeMutableRawPointer?) -> Void
     typealias Free = @Sendable @convention(c) (Reader?) -> Void
+    /// `xmlSetGenericErrorFunc`, with a handler that ignores its (variadic) arguments.
+    typealias SetGenericErrorFunc = @Sendable @convention(c) (UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void)?) -> Void
 
     let readerForMemory: ReaderForMemory
     let read: ReaderCall
@@ -33,6 +35,7 @@ struct LibXML2: Sendable {
     let columnNumber: ReaderCall
     let setErrorHandler: SetErrorHandler
     let free: Free
+    let setGenericErrorFunc: SetGenericErrorFunc
 
     /// `xmlTextReaderErrorFunc`: the argument, the message, its severity and its locator.
     typealias ErrorHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32, OpaquePointer?) -> Void
@@ -43,6 +46,13 @@ struct LibXML2: Sendable {
     /// `XML_PARSER_SEVERITY_ERROR`.
     static let errorSeverity: Int32 = 4
 
+    /// Keeps libxml2's errors that have no parser context (an encoding's conversion error, say)
+    /// off standard error, where they would cut into a report or the TUI's screen; the reader's
+    /// handler still gets the parser's own. The setting is the calling thread's.
+    func silenceGenericErrors() {
+        setGenericErrorFunc(nil) { _, _ in }
+    }
+
     /// The node types the tree is built from (`xmlReaderTypes`).
     enum NodeType: Int32 {
         case element = 1, text = 3, cdata = 4, whitespace = 13, significantWhitespace = 14, endElement = 15
@@ -52,7 +62,8 @@ struct LibXML2: Sendable {
     static let shared: Result<LibXML2, XMLTreeError> = load()
 
     private static func load() -> Result<LibXML2, XMLTreeError> {
-        guard let handle = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL) else {
+        // libxml2 2.14 changed its soname from .so.2 to .so.16; the reader API is the same.
+        guard let handle = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL) ?? dlopen("libxml2.so.16", RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "not found"
             return .failure(XMLTreeError(detail: "libxml2 could not be loaded (\(reason)); install the libxml2 package", line: 0, column: 0))
         }
@@ -72,14 +83,17 @@ struct LibXML2: Sendable {
               let lineNumber = symbol("xmlTextReaderGetParserLineNumber", as: ReaderCall.self),
               let columnNumber = symbol("xmlTextReaderGetParserColumnNumber", as: ReaderCall.self),
               let setErrorHandler = symbol("xmlTextReaderSetErrorHandler", as: SetErrorHandler.self),
-              let free = symbol("xmlFreeTextReader", as: Free.self) else {
+              let free = symbol("xmlFreeTextReader", as: Free.self),
+              let setGenericErrorFunc = symbol("xmlSetGenericErrorFunc", as: SetGenericErrorFunc.self) else {
             return .failure(XMLTreeError(detail: "libxml2 lacks the reader API (libxml2 2.6 or later is needed)", line: 0, column: 0))
         }
         initialize()
-        // Every external entity and DTD is refused, whatever a document asks for.
+        // Every external entity and DTD is refused, whatever a document asks for: general and
+        // parameter entities and external subsets all load through this one loader. It is the
+        // process's, so any other libxml2 user here (none in tincan) is refused them too.
         setLoader { _, _, _ in nil }
         return .success(LibXML2(readerForMemory: readerForMemory, read: read, nodeType: nodeType, constName: constName, constValue: constValue,
                                 isEmptyElement: isEmptyElement, moveToNextAttribute: moveToNextAttribute, lineNumber: lineNumber,
-                                columnNumber: columnNumber, setErrorHandler: setErrorHandler, free: free))
+                                columnNumber: columnNumber, setErrorHandler: setErrorHandler, free: free, setGenericErrorFunc: setGenericErrorFunc))
     }
 }

@@ -78,6 +78,7 @@ public struct XMLTree: Sendable, Hashable {
 
     /// Reads the document in `buffer`, which libxml2 reads in place: it must outlive the reader.
     private static func read(_ buffer: UnsafeBufferPointer<UInt8>, with library: LibXML2) throws(XMLTreeError) -> XMLTree {
+        library.silenceGenericErrors()
         let reader = buffer.withMemoryRebound(to: CChar.self) { characters in
             library.readerForMemory(characters.baseAddress, Int32(characters.count), nil, nil, LibXML2.options)
         }

@@ -63,7 +63,8 @@ public final class AsyncHTTPClientTransport: Transport {
     /// each answer is cached for the process, so nothing else changes (1.0 ms off a `tincan
     /// send`, measured):
     /// - AsyncHTTPClient describes the event loop in each connection's logger metadata: here,
-    ///   on that loop, before the request reaches it;
+    ///   one of the loops describes itself (on its own thread, so nothing of it is read from
+    ///   another; the transport may take the other loop, which is of the same types);
     /// - it describes its pool's key, an enumeration inside, through `Mirror`, whose own types
     ///   are looked up on its first use;
     /// - a cast from a class instance to a protocol first looks up Foundation's value box.
