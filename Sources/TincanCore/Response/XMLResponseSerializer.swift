@@ -79,12 +79,14 @@ public struct XMLTree: Sendable, Hashable {
     /// Reads the document in `buffer`, which libxml2 reads in place: it must outlive the reader.
     private static func read(_ buffer: UnsafeBufferPointer<UInt8>, with library: LibXML2) throws(XMLTreeError) -> XMLTree {
         library.silenceGenericErrors()
+        let errors = ErrorRecord()
+        // The handler holds the record unretained: it is kept alive until the reader is freed.
+        defer { withExtendedLifetime(errors) {} }
         let reader = buffer.withMemoryRebound(to: CChar.self) { characters in
             library.readerForMemory(characters.baseAddress, Int32(characters.count), nil, nil, LibXML2.options)
         }
         guard let reader else { throw XMLTreeError(detail: "libxml2 could not start reading the document", line: 0, column: 0) }
         defer { library.free(reader) }
-        let errors = ErrorRecord()
         library.setErrorHandler(reader, { record, message, severity, _ in
             guard let record, let message else { return }
             Unmanaged<ErrorRecord>.fromOpaque(record).takeUnretainedValue().note(String(cString: message), severity: severity)

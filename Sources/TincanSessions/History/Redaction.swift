@@ -63,7 +63,7 @@ public enum Redaction {
         let query = result[result.index(after: question)..<fragmentStart]
         let fields = query.split(separator: "&", omittingEmptySubsequences: false).map { field -> String in
             let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = parts[0].contains("%") ? String(parts[0]).removingPercentEncoding ?? String(parts[0]) : String(parts[0])
+            let name = parts[0].utf8.contains(UInt8(ascii: "%")) ? String(parts[0]).removingPercentEncoding ?? String(parts[0]) : String(parts[0])
             return isSecret(name: name) && parts.count == 2 ? "\(parts[0])=\(mask)" : String(field)
         }
         result.replaceSubrange(result.index(after: question)..<fragmentStart, with: fields.joined(separator: "&"))
