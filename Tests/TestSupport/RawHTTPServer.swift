@@ -115,15 +115,6 @@ private final class StopFlag: Sendable {
     func set() { value.withLock { $0 = true } }
 }
 
-/// ``gzippedZeros(count:)`` made on a thread of its own. Deflating hundreds of megabytes takes
-/// seconds of CPU; on the cooperative pool (two threads on two cores) it held up every other
-/// test's tasks for as long, and timing checks elsewhere failed for it.
-public func gzippedZerosOffThePool(count: Int) async -> [UInt8] {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: gzippedZeros(count: count)) }.start()
-    }
-}
-
 /// Gzip of `count` zero bytes, made in pieces so that the zeros are never all in memory: a
 /// compression bomb of any size for tests.
 public func gzippedZeros(count: Int) -> [UInt8] {

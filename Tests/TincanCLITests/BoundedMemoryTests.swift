@@ -10,7 +10,7 @@ import TincanDemoServer
 struct BoundedMemoryTests {
     @Test("A gzip bomb fails with exit 4 and the ratio limit, in bounded memory")
     func gzipBomb() async throws {
-        let bomb = await gzippedZerosOffThePool(count: 256 << 20)
+        let bomb = await offThePool { gzippedZeros(count: 256 << 20) }
         let server = try RawHTTPServer { _, socket in
             RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
             RawHTTPServer.write(socket, bomb)
@@ -39,14 +39,23 @@ struct BoundedMemoryTests {
             let lines = 32_000
             let result = try await tincan(["send", "GET", "\(server.baseURL)/stream/\(lines)?pad=1200"])
             #expect(result.status == 0, "\(result.stderr)")
-            let parts = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-            // The head, a blank line, the body's lines, a blank line, the summary, the last line feed.
-            let bodyStart = try #require(parts.firstIndex(of: "")) + 1
-            let body = parts[bodyStart..<(bodyStart + lines)]
-            #expect(body.enumerated().allSatisfy { $0.element.hasPrefix("{\"url\":") && $0.element.hasSuffix(",\"id\":\($0.offset)}") })
-            #expect(Array(parts[(bodyStart + lines)...].dropLast().prefix(1)) == [""])
-            #expect(parts.last == "" && parts[parts.count - 2].contains("total"), "\(parts.suffix(3))")
-            let size = body.reduce(0) { $0 + $1.utf8.count + 1 }
+            // Forty megabytes are read off the pool: a debug build takes seconds over them.
+            let read = await offThePool { () -> (linesInOrder: Bool, blankAfter: Bool, endsWithTotal: Bool, tail: [String], size: Int)? in
+                let parts = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                // The head, a blank line, the body's lines, a blank line, the summary, the last line feed.
+                guard let blank = parts.firstIndex(of: ""), blank + 1 + lines < parts.count else { return nil }
+                let body = parts[(blank + 1)..<(blank + 1 + lines)]
+                return (body.enumerated().allSatisfy { $0.element.hasPrefix("{\"url\":") && $0.element.hasSuffix(",\"id\":\($0.offset)}") },
+                        Array(parts[(blank + 1 + lines)...].dropLast().prefix(1)) == [""],
+                        parts.last == "" && parts[parts.count - 2].contains("total"),
+                        parts.suffix(3).map(String.init),
+                        body.reduce(0) { $0 + $1.utf8.count + 1 })
+            }
+            let checked = try #require(read, "no blank line before \(lines) body lines")
+            #expect(checked.linesInOrder)
+            #expect(checked.blankAfter)
+            #expect(checked.endsWithTotal, "\(checked.tail)")
+            let size = checked.size
             #expect(size > 40_000_000)
             // The body once as received, once more at most while it is checked: not copied into
             // a string, the report around it and the output buffer.
@@ -60,19 +69,25 @@ struct BoundedMemoryTests {
             let lines = 24_000
             let result = try await tincan(["send", "--format", "json", "GET", "\(server.baseURL)/stream/\(lines)?pad=1200"])
             #expect(result.status == 0, "\(result.stderr)")
-            let report = try JSONParser.parse(result.stdout)
-            guard case .string(let body)? = field(report, "response", "body") else {
+            // Thirty megabytes are decoded and read off the pool: a debug build takes seconds over them.
+            let read = try await offThePool { () throws -> (lineCount: Int, linesInOrder: Bool, bytes: ParameterValue?, size: Int, valid: ParameterValue?)? in
+                let report = try JSONParser.parse(result.stdout)
+                guard case .string(let body)? = field(report, "response", "body") else { return nil }
+                let bodyLines = body.split(separator: "\n")
+                return (bodyLines.count, bodyLines.enumerated().allSatisfy { $0.element.hasSuffix(",\"id\":\($0.offset)}") },
+                        field(report, "response", "bytes"), body.utf8.count, field(report, "validation", "valid"))
+            }
+            guard let checked = read else {
                 Issue.record("no body string in \(result.stdout.prefix(300))")
                 return
             }
-            let bodyLines = body.split(separator: "\n")
-            #expect(bodyLines.count == lines)
-            #expect(bodyLines.enumerated().allSatisfy { $0.element.hasSuffix(",\"id\":\($0.offset)}") })
-            #expect(field(report, "response", "bytes") == .integer(Int64(body.utf8.count)))
-            #expect(field(report, "validation", "valid") == .bool(true))
+            #expect(checked.lineCount == lines)
+            #expect(checked.linesInOrder)
+            #expect(checked.bytes == .integer(Int64(checked.size)))
+            #expect(checked.valid == .bool(true))
             // The body as received (its array grown by doubling), and a mebibyte of it escaped at
             // a time: no string of it, and no report written whole around it.
-            #expect(result.maxRSSBytes < 2 * body.utf8.count + (60 << 20), "peak RSS \(result.maxRSSBytes) for \(body.utf8.count) bytes")
+            #expect(result.maxRSSBytes < 2 * checked.size + (60 << 20), "peak RSS \(result.maxRSSBytes) for \(checked.size) bytes")
         }
     }
 

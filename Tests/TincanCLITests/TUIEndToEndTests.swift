@@ -76,10 +76,11 @@ struct TUIEndToEndTests {
         try await tui.waitFor("\"X-Workshop\": \"e2e\"")
 
         // /drip: the download bar moves while the body trickles in (the query fields are
-        // between the tree and the URL).
+        // between the tree and the URL). Four seconds of it: the test process, busy with other
+        // suites, may not look at the screen for a second or more.
         try await tui.send("BTab", "BTab", "BTab", "BTab")
         try await tui.send("C-a", "C-k")
-        try await tui.send("drip?duration=2&numbytes=60", literal: true)
+        try await tui.send("drip?duration=4&numbytes=60", literal: true)
         try await tui.send("C-r")
         func downloadLine(_ screen: String) -> String {
             screen.split(separator: "\n").first { $0.contains("↓ download") }.map(String.init) ?? ""

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TincanCore
 
 @Suite("Trimming whitespace and newlines")
@@ -29,16 +30,19 @@ struct StringTrimmingTests {
     }
 
     @Test("every Unicode scalar is trimmed or kept as Foundation's character sets say")
-    func everyScalar() {
-        var differing: [String] = []
-        for value in UInt32(0)...0x10FFFF {
-            guard let scalar = Unicode.Scalar(value) else { continue }
-            let text = String(scalar)
-            if text.trimmingWhitespace().isEmpty != CharacterSet.whitespaces.contains(scalar)
-                || text.trimmingNewlines().isEmpty != CharacterSet.newlines.contains(scalar)
-                || text.trimmingWhitespaceAndNewlines().isEmpty != CharacterSet.whitespacesAndNewlines.contains(scalar) {
-                differing.append("U+" + String(value, radix: 16, uppercase: true))
+    func everyScalar() async {
+        let differing = await offThePool {
+            var differing: [String] = []
+            for value in UInt32(0)...0x10FFFF {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let text = String(scalar)
+                if text.trimmingWhitespace().isEmpty != CharacterSet.whitespaces.contains(scalar)
+                    || text.trimmingNewlines().isEmpty != CharacterSet.newlines.contains(scalar)
+                    || text.trimmingWhitespaceAndNewlines().isEmpty != CharacterSet.whitespacesAndNewlines.contains(scalar) {
+                    differing.append("U+" + String(value, radix: 16, uppercase: true))
+                }
             }
+            return differing
         }
         #expect(differing == [])
     }

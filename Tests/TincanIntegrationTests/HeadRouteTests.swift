@@ -7,23 +7,21 @@ import Testing
 import TincanDemoServer
 
 /// One HTTP/1.1 exchange over a plain socket, read until the server closes: the bytes exactly as
-/// sent, with no client in between to follow redirects or decompress. It runs on a thread of its
-/// own, since a blocking read on the cooperative pool would starve the in-process server.
+/// sent, with no client in between to follow redirects or decompress. It runs off the pool, since
+/// a blocking read there would starve the in-process server.
 private func exchange(_ method: String, _ target: String, port: Int) async -> [UInt8] {
-    await withCheckedContinuation { continuation in
-        Thread {
-            guard let descriptor = connectToLoopback(port: port) else { return continuation.resume(returning: []) }
-            defer { close(descriptor) }
-            let request = Array("\(method) /\(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-            _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-            var received: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = recv(descriptor, &chunk, chunk.count, 0)
-                if count > 0 { received += chunk[0..<count] } else if count == 0 || errno != EINTR { break }
-            }
-            continuation.resume(returning: received)
-        }.start()
+    await offThePool {
+        guard let descriptor = connectToLoopback(port: port) else { return [] }
+        defer { close(descriptor) }
+        let request = Array("\(method) /\(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            if count > 0 { received += chunk[0..<count] } else if count == 0 || errno != EINTR { break }
+        }
+        return received
     }
 }
 

@@ -12,10 +12,8 @@ struct ReceivedRequestsTests {
     /// Writes each text in turn on one connection, reading after each until `responses` replies
     /// (each a JSON body ending in "\n}\n") have arrived in all; returns everything read.
     private static func converse(port: Int, _ steps: [(text: String, responses: Int)]) async throws -> String {
-        // A thread of its own: a blocking read on Swift's pool would starve the server's routes.
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-            Thread { continuation.resume(with: Result { try talk(port: port, steps) }) }.start()
-        }
+        // Off the pool: a blocking read there would starve the server's routes.
+        try await offThePool { try talk(port: port, steps) }
     }
 
     private static func talk(port: Int, _ steps: [(text: String, responses: Int)]) throws -> String {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TincanCore
 @testable import TincanSessions
 
@@ -111,15 +112,20 @@ struct BodyPathSelectorTests {
     }
 
     @Test("a path that selects more than a million values stops there and says so")
-    func selectionLimit() throws {
-        // Arrays nested 1,500 deep: every `..*` of every node below is about 1.1 million values.
-        var deep = ParameterValue.array([])
-        for _ in 0..<1_500 { deep = .array([deep]) }
-        let path = try BodyPath(parsing: "$..*..*")
-        let selected = path.select(in: deep)
-        #expect(selected.count == BodyPath.selectionLimit + 1)
-        #expect(path.tooMany(.array(selected)) == "$..*..* selects more than 1000000 values")
-        #expect(try BodyPath(parsing: "$..*").tooMany(BodyPath(parsing: "$..*").value(in: deep)) == nil)
+    func selectionLimit() async throws {
+        // Arrays nested 1,500 deep: every `..*` of every node below is about 1.1 million values,
+        // selected off the pool (a second's work in a debug build).
+        let (count, tooMany, descendants) = try await offThePool {
+            var deep = ParameterValue.array([])
+            for _ in 0..<1_500 { deep = .array([deep]) }
+            let path = try BodyPath(parsing: "$..*..*")
+            let selected = path.select(in: deep)
+            let all = try BodyPath(parsing: "$..*")
+            return (selected.count, path.tooMany(.array(selected)), all.tooMany(all.value(in: deep)))
+        }
+        #expect(count == BodyPath.selectionLimit + 1)
+        #expect(tooMany == "$..*..* selects more than 1000000 values")
+        #expect(descendants == nil)
     }
 
     @Test("steps write back as they read")
@@ -160,16 +166,20 @@ struct BodyPathSelectorTests {
     }
 
     @Test("every node of a deep body is located with its path in bounded memory, and a descendant walk stops at the limit")
-    func deepBodiesAreLocatedCheaply() throws {
-        // 400 nested arrays around 20,000 numbers: each located path shares its steps with its parent's.
-        var value = ParameterValue.array(Array(repeating: .integer(0), count: 20_000))
-        for _ in 0..<400 { value = .array([value]) }
-        let matches = try BodyPath(parsing: "$..*").locate(in: value)
-        #expect(matches.count == 20_400)
-        #expect(matches.last?.steps.count == 401)
-        #expect(matches.last?.path.hasSuffix("[0][19999]") == true)
-        // A walk that would pass the limit stops there instead of gathering every node first.
-        let wide = ParameterValue.array(Array(repeating: .array([.integer(1), .integer(2)]), count: BodyPath.selectionLimit / 2))
-        #expect(try BodyPath(parsing: "$..*").select(in: wide).count == BodyPath.selectionLimit + 1)
+    func deepBodiesAreLocatedCheaply() async throws {
+        // Off the pool: the walks are a second's work in a debug build.
+        let (count, lastSteps, lastPath, wideCount) = try await offThePool {
+            // 400 nested arrays around 20,000 numbers: each located path shares its steps with its parent's.
+            var value = ParameterValue.array(Array(repeating: .integer(0), count: 20_000))
+            for _ in 0..<400 { value = .array([value]) }
+            let matches = try BodyPath(parsing: "$..*").locate(in: value)
+            // A walk that would pass the limit stops there instead of gathering every node first.
+            let wide = ParameterValue.array(Array(repeating: .array([.integer(1), .integer(2)]), count: BodyPath.selectionLimit / 2))
+            return (matches.count, matches.last?.steps.count, matches.last?.path, try BodyPath(parsing: "$..*").select(in: wide).count)
+        }
+        #expect(count == 20_400)
+        #expect(lastSteps == 401)
+        #expect(lastPath?.hasSuffix("[0][19999]") == true)
+        #expect(wideCount == BodyPath.selectionLimit + 1)
     }
 }
