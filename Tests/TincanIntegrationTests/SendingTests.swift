@@ -452,6 +452,25 @@ struct TaskEventTests {
         }
     }
 
+    @Test("a task is forgotten by its manager as it ends, before its result is handed out, whatever its completion queue is doing")
+    func aTaskIsForgottenAsItEnds() async throws {
+        try await withDemoServer { server in
+            // A held queue: the manager's bookkeeping must not wait on it (it did, and a replay
+            // woke that queue's thread once a request).
+            let queue = DispatchQueue(label: "test.held")
+            queue.suspend()
+            defer { queue.resume() }
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), completionQueue: queue)
+            let task = try manager.dataTask(with: try draft("GET", "get", on: server).build())
+            #expect(Array(manager.tasks.keys) == [task.identifier])
+            task.resume()
+            let result = await task.result()
+            #expect(result.response?.statusCode == 200)
+            #expect(manager.tasks.isEmpty)
+            try await manager.invalidate(cancelingTasks: true)
+        }
+    }
+
     @Test func anInvalidatedSessionRefusesNewTasks() async throws {
         try await withDemoServer { server in
             let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))

@@ -30,8 +30,14 @@ public struct RequestDraft: Sendable {
     public var credentials: Credentials?
     /// A body sent as it is, instead of serialized parameters (curl's `--data-binary`).
     public var body: RawBody?
-    /// The directory that relative file paths in items are read from.
-    public var workingDirectory: String = FileManager.default.currentDirectoryPath
+    /// The directory that relative file paths in items are read from: the process's current
+    /// directory unless one is set. It is looked up when a path needs it, not for every draft
+    /// (a replay makes one per request, and most have no file).
+    public var workingDirectory: String {
+        get { chosenWorkingDirectory ?? FileManager.default.currentDirectoryPath }
+        set { chosenWorkingDirectory = newValue }
+    }
+    private var chosenWorkingDirectory: String?
     /// The bytes that the path `-` reads (see ``standardInputPath``), as the front end read its
     /// standard input once; nil when it read none, and a `-` is then an error.
     public var standardInput: [UInt8]?

@@ -191,6 +191,8 @@ public final class SessionTask: Sendable {
     private let work: @Sendable (SessionTask) async -> TaskResult
     private let completion: (@Sendable (TaskResult) -> Void)?
     private let completionQueue: DispatchQueue
+    /// Told, on the ending thread, that the task ended: before its waiters resume.
+    private let ended: @Sendable () -> Void
     /// Where the work runs, or nil for Swift's shared pool.
     private let executor: (any TaskExecutor)?
     /// The session's event monitors, told every event subscribers get.
@@ -203,6 +205,7 @@ public final class SessionTask: Sendable {
         completionQueue: DispatchQueue,
         executor: (any TaskExecutor)? = nil,
         monitors: [any EventMonitor] = [],
+        ended: @escaping @Sendable () -> Void = {},
         completion: (@Sendable (TaskResult) -> Void)?,
         work: @escaping @Sendable (SessionTask) async -> TaskResult
     ) {
@@ -212,6 +215,7 @@ public final class SessionTask: Sendable {
         self.completionQueue = completionQueue
         self.executor = executor
         self.monitors = monitors
+        self.ended = ended
         self.completion = completion
         self.work = work
     }
@@ -351,6 +355,7 @@ public final class SessionTask: Sendable {
             return (inner.waiters, Array(inner.subscribers.values), closing)
         }
         guard let finished else { return }
+        ended()
         notifyMonitors(finished.closing)
         for subscriber in finished.subscribers { subscriber.finish() }
         for waiter in finished.waiters { waiter.resume(returning: result) }

@@ -102,10 +102,11 @@ public final class URLSessionManager: Sendable {
             defer { registry.nextIdentifier += 1 }
             return registry.nextIdentifier
         }
-        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, monitors: eventMonitors, completion: { [weak self] result in
-            self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) }
-            completion?(result)
-        }) { [transport, cookieJar, cache] task in
+        // The registry forgets the task as it ends, on the thread that ends it: only a caller's
+        // own completion goes to the completion queue, so a task without one wakes no thread there.
+        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, monitors: eventMonitors,
+                               ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } },
+                               completion: completion) { [transport, cookieJar, cache] task in
             await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache).run()
         }
         registry.withLock { $0.tasks[identifier] = task }
