@@ -11,7 +11,7 @@ func benchmarkHTTP2Download() async throws {
     // A certificate for 127.0.0.1 that both clients are told to trust.
     let certificate = directory + "/server.pem"
     let key = directory + "/server.key"
-    _ = try measure(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+    _ = try await measure(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
                      "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate],
                     standardOutput: directory + "/openssl.log", limit: .seconds(30))
     try require(fileSize(certificate) > 0, "openssl wrote no certificate")
@@ -26,15 +26,15 @@ func benchmarkHTTP2Download() async throws {
     var tincan: [ProcessCost] = []
     for _ in 0..<rounds {
         settle(removing: [curlFile, tincanFile])
-        curl.append(try measure(["curl", "-s", "-f", "--http2", "--cacert", certificate, "-w", "%{http_version}", "-o", curlFile, url], standardOutput: output, limit: .seconds(180)))
+        curl.append(try await measure(["curl", "-s", "-f", "--http2", "--cacert", certificate, "-w", "%{http_version}", "-o", curlFile, url], standardOutput: output, limit: .seconds(180)))
         let curlVersion = try String(contentsOfFile: output, encoding: .utf8)
         try require(curlVersion == "2", "curl spoke HTTP/\(curlVersion), not HTTP/2")
         settle(removing: [curlFile, tincanFile])
-        tincan.append(try measure([tincanBinary, "send", "--http2", "--ca-file", certificate, "--download", tincanFile, "GET", url], standardOutput: output, limit: .seconds(180)))
+        tincan.append(try await measure([tincanBinary, "send", "--http2", "--ca-file", certificate, "--download", tincanFile, "GET", url], standardOutput: output, limit: .seconds(180)))
         let tincanOutput = try String(contentsOfFile: output, encoding: .utf8)
         try require(tincanOutput.contains("HTTP/2 200"), "tincan did not get HTTP/2 200: \(tincanOutput.prefix(80))")
     }
-    _ = try measure(["curl", "-s", "-f", "--http2", "--cacert", certificate, "-o", curlFile, url], limit: .seconds(180))
+    _ = try await measure(["curl", "-s", "-f", "--http2", "--cacert", certificate, "-o", curlFile, url], limit: .seconds(180))
     try require(fileSize(curlFile) == size, "curl wrote \(fileSize(curlFile)) bytes of \(size)")
     try require(FileManager.default.contentsEqual(atPath: curlFile, andPath: tincanFile), "tincan's file differs from curl's")
     report("Download 1 GiB over HTTP/2 (TLS) from the demo server (median of \(rounds), peak RSS the highest)",

@@ -47,7 +47,7 @@ func benchmarkParallelReplay() async throws {
     var expected: [String]?
     for _ in 0..<rounds {
         for (index, command) in commands.enumerated() {
-            costs[index].append(try measure(command.arguments, standardOutput: output, limit: .seconds(120)))
+            costs[index].append(try await measure(command.arguments, standardOutput: output, limit: .seconds(120)))
             let got = try results()
             if let expected {
                 try require(got == expected, "\(command.name): the files' results differ from the other run's")

@@ -22,6 +22,24 @@ struct ProcessCost {
 /// memory in the child's ru_maxrss, so every child would seem as large as the benchmark itself.
 /// Start-up timings leave GNU time out (`peakMemory: false`), since its own fork and exec would
 /// be a large part of what they measure.
+///
+/// Async callers wait on a thread of their own: a blocked `waitpid` on the cooperative pool
+/// would hold one of its two threads for the whole run, and the in-process demo server, whose
+/// routes and body writes run on that pool, served the measured client with half of it.
+func measure(_ arguments: [String], standardOutput: String = "/dev/null", limit: Duration = .seconds(300), peakMemory: Bool = true) async throws -> ProcessCost {
+    try await offThePool { try measure(arguments, standardOutput: standardOutput, limit: limit, peakMemory: peakMemory) }
+}
+
+/// Runs blocking `work` (a wait for a child, a read of its pipe) on a thread of its own, so that
+/// it holds none of the cooperative pool's threads, which the in-process demo server needs.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
+        Thread { continuation.resume(returning: Result { try work() }) }.start()
+    }
+    return try result.get()
+}
+
+/// ``measure(_:standardOutput:limit:peakMemory:)`` for callers that are not async: it blocks.
 func measure(_ arguments: [String], standardOutput: String = "/dev/null", limit: Duration = .seconds(300), peakMemory: Bool = true) throws -> ProcessCost {
     let report = NSTemporaryDirectory() + "tincan-bench-rss-\(getpid())"
     defer { unlink(report) }

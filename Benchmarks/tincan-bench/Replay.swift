@@ -63,7 +63,7 @@ func benchmarkReplay() async throws {
     var costs = Array(repeating: [ProcessCost](), count: commands.count)
     for _ in 0..<rounds {
         for (index, command) in commands.enumerated() {
-            costs[index].append(try measure(command.arguments, standardOutput: output, limit: .seconds(120)))
+            costs[index].append(try await measure(command.arguments, standardOutput: output, limit: .seconds(120)))
             try command.check(try String(contentsOfFile: output, encoding: .utf8))
         }
     }

@@ -14,8 +14,8 @@ func benchmarkStartup() async throws {
     var curlVersion: [ProcessCost] = []
     var tincanVersion: [ProcessCost] = []
     for _ in 0..<rounds {
-        curlVersion.append(try measure(["curl", "--version"], standardOutput: curlOutput, limit: .seconds(10), peakMemory: false))
-        tincanVersion.append(try measure([tincanBinary, "--version"], standardOutput: tincanOutput, limit: .seconds(10), peakMemory: false))
+        curlVersion.append(try await measure(["curl", "--version"], standardOutput: curlOutput, limit: .seconds(10), peakMemory: false))
+        tincanVersion.append(try await measure([tincanBinary, "--version"], standardOutput: tincanOutput, limit: .seconds(10), peakMemory: false))
     }
     let version = try String(contentsOfFile: tincanOutput, encoding: .utf8)
     try require(version.hasPrefix("tincan ") || version.first?.isNumber == true, "tincan --version printed \(version.debugDescription)")
@@ -27,8 +27,8 @@ func benchmarkStartup() async throws {
     var curlSend: [ProcessCost] = []
     var tincanSend: [ProcessCost] = []
     for _ in 0..<rounds {
-        curlSend.append(try measure(["curl", "-s", "-f", url], standardOutput: curlOutput, limit: .seconds(10), peakMemory: false))
-        tincanSend.append(try measure([tincanBinary, "send", "GET", url], standardOutput: tincanOutput, limit: .seconds(10), peakMemory: false))
+        curlSend.append(try await measure(["curl", "-s", "-f", url], standardOutput: curlOutput, limit: .seconds(10), peakMemory: false))
+        tincanSend.append(try await measure([tincanBinary, "send", "GET", url], standardOutput: tincanOutput, limit: .seconds(10), peakMemory: false))
     }
     // Both got the whole document: tincan's text shows it indented between the headers and the
     // timing line, and it decodes to what curl printed.

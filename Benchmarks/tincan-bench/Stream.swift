@@ -17,7 +17,8 @@ func benchmarkStream() async throws {
 
     // MARK: Latency
     let events = 200
-    let latencies = try streamLatencies(url: "\(server.baseURL)/sse?count=\(events)&delay=20", expected: events, limit: .seconds(60))
+    let eventsURL = "\(server.baseURL)/sse?count=\(events)&delay=20"
+    let latencies = try await offThePool { try streamLatencies(url: eventsURL, expected: events, limit: .seconds(60)) }
     let sorted = latencies.sorted()
     let medianLatency = sorted[sorted.count / 2]
     print("Server-sent events: from the server's write to tincan's printed line (\(events) events, 20 ms apart)")
@@ -38,9 +39,9 @@ func benchmarkStream() async throws {
     // Each run's own file only is removed, so both outputs are there to compare at the end.
     for _ in 0..<rounds {
         settle(removing: [curlFile])
-        curl.append(try measure(["sh", "-c", "curl -s -f -N '\(url)' | cat"], standardOutput: curlFile, limit: .seconds(120)))
+        curl.append(try await measure(["sh", "-c", "curl -s -f -N '\(url)' | cat"], standardOutput: curlFile, limit: .seconds(120)))
         settle(removing: [tincanFile])
-        tincan.append(try measure([tincanBinary, "send", "--stream", "GET", url], standardOutput: tincanFile, limit: .seconds(120)))
+        tincan.append(try await measure([tincanBinary, "send", "--stream", "GET", url], standardOutput: tincanFile, limit: .seconds(120)))
     }
     let size = Int(fileSize(curlFile))
     try checkSameLines(curlFile, tincanFile, count: lines)

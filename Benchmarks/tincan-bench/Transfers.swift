@@ -24,11 +24,11 @@ func benchmarkTransfers(download: Bool, upload: Bool) async throws {
         // types, with its default (compound) response serializer.
         for _ in 0..<rounds {
             settle(removing: [curlFile, tincanFile])
-            curl.append(try measure(["curl", "-s", "-f", "-o", curlFile, url], limit: .seconds(120)))
+            curl.append(try await measure(["curl", "-s", "-f", "-o", curlFile, url], limit: .seconds(120)))
             settle(removing: [curlFile, tincanFile])
-            tincan.append(try measure([tincanBinary, "send", "--download", tincanFile, "GET", url], limit: .seconds(120)))
+            tincan.append(try await measure([tincanBinary, "send", "--download", tincanFile, "GET", url], limit: .seconds(120)))
         }
-        _ = try measure(["curl", "-s", "-f", "-o", curlFile, url], limit: .seconds(120))
+        _ = try await measure(["curl", "-s", "-f", "-o", curlFile, url], limit: .seconds(120))
         try require(fileSize(curlFile) == size, "curl wrote \(fileSize(curlFile)) bytes of \(size)")
         try require(FileManager.default.contentsEqual(atPath: curlFile, andPath: tincanFile), "tincan's file differs from curl's")
         report("Download 1 GiB from the demo server (median of \(rounds), peak RSS the highest)", rows: [("curl -o", median(curl)), ("tincan send --download", median(tincan))], bytes: size)
@@ -53,7 +53,7 @@ func benchmarkTransfers(download: Bool, upload: Bool) async throws {
         settle(removing: [])
         for _ in 0..<rounds {
             for (index, command) in commands.enumerated() {
-                costs[index].append(try measure(command.arguments, standardOutput: output, limit: .seconds(120)))
+                costs[index].append(try await measure(command.arguments, standardOutput: output, limit: .seconds(120)))
                 // The server says how many bytes reached it; anything but the whole file fails.
                 let text = try String(contentsOfFile: output, encoding: .utf8)
                 try require(receivedByteCount(in: text) == size, "\(command.name): the server received \(receivedByteCount(in: text).map(String.init) ?? "no count") bytes of \(size)")
