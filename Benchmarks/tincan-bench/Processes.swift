@@ -32,6 +32,7 @@ func measure(_ arguments: [String], standardOutput: String = "/dev/null", limit:
 
 /// Runs blocking `work` (a wait for a child, a read of its pipe) on a thread of its own, so that
 /// it holds none of the cooperative pool's threads, which the in-process demo server needs.
+/// (The tests' TestSupport has the same helper; the bench does not depend on test code.)
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
         Thread { continuation.resume(returning: Result { try work() }) }.start()

@@ -26,7 +26,8 @@ public final class TmuxSession: Sendable {
         // The server daemonizes and would hold captured pipes open forever: start it with its
         // output going to /dev/null and wait for the client with waitpid, then talk to it with
         // ordinary (captured) client commands.
-        let status = Self.spawnAndWait([Self.tmuxPath, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "env \(exports) \(command)", ";", "set-option", "-g", "remain-on-exit", "on"])
+        let arguments = [Self.tmuxPath, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "env \(exports) \(command)", ";", "set-option", "-g", "remain-on-exit", "on"]
+        let status = await offThePool { Self.spawnAndWait(arguments) }
         guard status == 0 else { throw TmuxError(message: "tmux could not start a session (status \(status))") }
     }
 

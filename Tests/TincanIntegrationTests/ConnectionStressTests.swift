@@ -156,8 +156,9 @@ struct ConnectionStressTests {
         for _ in 0..<20 {
             let server = try await DemoServer.start()
             let port = UInt16(server.port)
-            let connector = Task.detached {
-                for _ in 0..<300 { RawSocket.connectAndClose(port: port) }
+            // Blocking connects, off the pool that the server's routes run on.
+            let connector = Task {
+                await offThePool { for _ in 0..<300 { RawSocket.connectAndClose(port: port) } }
             }
             try await Task.sleep(for: .milliseconds(10))
             await server.stop()
@@ -170,10 +171,10 @@ struct ConnectionStressTests {
         try await withDemoServer { server in
             let port = UInt16(server.port)
             // The body goes only once the interim answer is in; the final answer then follows.
-            let reply = try await Task.detached {
+            let reply = try await offThePool {
                 try RawSocket.exchange(port: port, send: "PUT /put HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n",
                                        until: "100 Continue\r\n\r\n", thenSend: "ok", until: "\"data\": \"ok\"")
-            }.value
+            }
             #expect(reply.hasPrefix("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"))
         }
     }

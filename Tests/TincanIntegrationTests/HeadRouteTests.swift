@@ -13,6 +13,9 @@ private func exchange(_ method: String, _ target: String, port: Int) async -> [U
     await offThePool {
         guard let descriptor = connectToLoopback(port: port) else { return [] }
         defer { close(descriptor) }
+        // A server that never closes fails the test in 20 s rather than holding it forever.
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array("\(method) /\(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
         var received: [UInt8] = []

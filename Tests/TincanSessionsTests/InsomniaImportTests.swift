@@ -108,7 +108,7 @@ struct InsomniaImportTests {
     }
 
     @Test("An export of 1,000 requests imports in linear time")
-    func importsAThousandRequests() throws {
+    func importsAThousandRequests() async throws {
         var resources = [#"{"_id": "wrk", "_type": "workspace", "name": "Big"}"#]
         for folder in 0..<10 {
             resources.append(#"{"_id": "fld_\#(folder)", "_type": "request_group", "parentId": "wrk", "name": "f\#(folder)"}"#)
@@ -117,7 +117,7 @@ struct InsomniaImportTests {
             resources.append(#"{"_id": "req_\#(index)", "_type": "request", "parentId": "fld_\#(index % 10)", "name": "r\#(index)", "method": "GET", "url": "{{ _.base }}/items/\#(index)"}"#)
         }
         let text = #"{"_type": "export", "__export_format": 4, "resources": ["# + resources.joined(separator: ",\n") + "]}"
-        let session = try importedQuickly(.insomnia, text)
+        let session = try await importedQuickly(.insomnia, text)
         let sample = try importedRequest(session, "r437")
         #expect(sample.url == "{{base}}/items/437")
         #expect(sample.group == "f7")

@@ -58,7 +58,7 @@ func sessionDirectory(of path: String) -> String {
 }
 
 /// A file path from a session, with `~` expanded and a relative path taken from `directory`.
-func resolveSessionPath(_ path: String, in directory: String) -> String {
+func resolveSessionPath(_ path: String, in directory: @autoclosure () -> String) -> String {
     let expanded = (path as NSString).expandingTildeInPath
-    return expanded.hasPrefix("/") ? expanded : (directory as NSString).appendingPathComponent(expanded)
+    return expanded.hasPrefix("/") ? expanded : (directory() as NSString).appendingPathComponent(expanded)
 }
