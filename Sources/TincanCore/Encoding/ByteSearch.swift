@@ -2,47 +2,17 @@
 import Glibc
 #endif
 
-/// What `/` looks for: the text typed, case-insensitive unless it has a capital letter (smart
-/// case, as in vim and less).
-public struct SearchQuery: Sendable, Hashable {
-    public var text: String
-    /// Whether letters must match in case.
-    public var isCaseSensitive: Bool
-    /// The needle as bytes, lower-cased (ASCII) when the search ignores case.
-    let needle: [UInt8]
-
-    /// Creates a query; nil for the empty string.
-    public init?(_ text: String) {
-        guard !text.isEmpty else { return nil }
-        self.text = text
-        isCaseSensitive = text.contains { $0.isUppercase }
-        needle = isCaseSensitive ? Array(text.utf8) : Array(text.utf8).map(ByteSearch.lower)
-    }
-
-    /// Where the query occurs in `text`, as ranges of its characters' UTF-8 offsets.
-    func ranges(in text: String) -> [Range<Int>] {
-        let bytes = Array(text.utf8)
-        var result: [Range<Int>] = []
-        var from = 0
-        bytes.withUnsafeBufferPointer { buffer in
-            while let found = ByteSearch.first(needle, in: buffer, from: from, ignoringCase: !isCaseSensitive) {
-                result.append(found..<(found + needle.count))
-                from = found + needle.count
-            }
-        }
-        return result
-    }
-}
-
-/// Finding bytes in a large buffer: `memchr` to each candidate, then a comparison (folded when case does not matter).
-enum ByteSearch {
+/// Finding bytes in a buffer: `memchr` to each candidate, then a comparison (folded when case
+/// does not matter). The TUI's search runs it over whole bodies; the redaction of secret names
+/// over each header and query field name.
+public enum ByteSearch {
     @inline(__always)
-    static func lower(_ byte: UInt8) -> UInt8 {
+    public static func lower(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
     /// The first offset at or after `from` where `needle` starts, or nil.
-    static func first(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int, ignoringCase: Bool) -> Int? {
+    public static func first(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int, ignoringCase: Bool) -> Int? {
         let count = haystack.count
         guard !needle.isEmpty, from >= 0, count - from >= needle.count, let base = haystack.baseAddress else { return nil }
         if !ignoringCase {
@@ -90,7 +60,7 @@ enum ByteSearch {
     /// Searches blocks forward with ``first`` (memchr to each candidate), from the block just
     /// before `before` towards the start, the blocks doubling: a byte-by-byte backward loop took
     /// 50 ms to cross 50 MB.
-    static func last(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, before: Int, ignoringCase: Bool) -> Int? {
+    public static func last(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, before: Int, ignoringCase: Bool) -> Int? {
         guard !needle.isEmpty else { return nil }
         // A match may start at any offset up to here (and run past `before`, as a row's match can).
         var end = min(before, haystack.count - needle.count + 1)
@@ -113,7 +83,7 @@ enum ByteSearch {
     }
 
     /// How many times `needle` starts before `before` (anywhere by default), without overlaps.
-    static func count(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, before: Int = .max, ignoringCase: Bool) -> Int {
+    public static func count(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, before: Int = .max, ignoringCase: Bool) -> Int {
         // Scan only as far as a match that starts before `before` can reach.
         let end = before >= haystack.count ? haystack.count : max(0, min(haystack.count, before + needle.count - 1))
         let scanned = UnsafeBufferPointer(rebasing: haystack[..<end])
