@@ -11,6 +11,8 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
         case environmentVariableNotSet(String)
         /// Expanding it follows more than ``Template/expansionLimit`` references.
         case tooManyReferences
+        /// `{{$timestamp}}` was not read, because the request was being built ahead of its turn.
+        case clockNotRead
     }
 
     /// The name referred to (for a cycle, the variable that repeats; for too many references,
@@ -34,6 +36,8 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
             return "{{\(name)}}: the variables refer to one another in a cycle: \(names.joined(separator: " → "))"
         case .environmentVariableNotSet(let key):
             return "{{\(name)}}: the environment variable \(key) is not set"
+        case .clockNotRead:
+            return "{{\(name)}}: the time is read only when the request's turn comes"
         case .tooManyReferences:
             return "{{\(name)}}: expanding it follows more than \(Template.expansionLimit) references; do its variables refer to one another many times over?"
         }

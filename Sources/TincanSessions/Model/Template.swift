@@ -24,6 +24,9 @@ public struct Template: Sendable {
     /// Names left as `{{name}}` when they have no value: captures, when a session is exported
     /// without being run.
     public var passthrough: Set<String> = []
+    /// Whether `{{$timestamp}}` reads the clock. A replay that builds a request ahead of its turn
+    /// turns it off, and builds a request that needs the time again at its turn.
+    var readsClock = true
 
     /// The most references one expansion may follow, variables within variables included:
     /// `a: "{{b}}{{b}}"`, `b: "{{c}}{{c}}"`… doubles at each step, as YAML's billion laughs do.
@@ -121,7 +124,9 @@ public struct Template: Sendable {
         if passthrough.contains(name) { return .string("{{\(name)}}") }
         switch name {
         case "$uuid", "$guid": return .string(UUID().uuidString.lowercased())
-        case "$timestamp": return .integer(Int64(Date().timeIntervalSince1970))
+        case "$timestamp":
+            guard readsClock else { throw MissingVariableError(name: name, .clockNotRead) }
+            return .integer(Int64(Date().timeIntervalSince1970))
         default: break
         }
         if name.hasPrefix("$env.") {

@@ -104,10 +104,10 @@ public final class Replayer: Sendable {
     /// - Parameter progress: Called after each request, in order.
     /// - Returns: The report, and the session with responses recorded when ``ReplayOptions/record`` is set.
     /// - Throws: ``SessionError`` when the session cannot start (an unknown environment, an invalid security policy).
-    public func run(progress: @Sendable (RequestOutcome) -> Void = { _ in }) async throws -> (report: ReplayReport, session: Session) {
+    public func run(progress: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async throws -> (report: ReplayReport, session: Session) {
         let clock = ContinuousClock()
         let started = clock.now
-        var template = Template(variables: try session.variables(environment: options.environment, overrides: options.variables), environment: options.processEnvironment)
+        let template = Template(variables: try session.variables(environment: options.environment, overrides: options.variables), environment: options.processEnvironment)
         let directory = sessionDirectory(of: path)
         try checkDownloadFolders(template: template, directory: directory)
         let manager = try makeManager(template: template, directory: directory)
@@ -117,48 +117,17 @@ public final class Replayer: Sendable {
             try? await manager.invalidate(cancelingTasks: true)
             throw error
         }
-        var recordedSession = session
-        var outcomes: [RequestOutcome] = []
-        // One outcome per run, each about a kilobyte in place: reserved at once (up to 65,536),
-        // the array is not copied to grow, and is not twice the size it needs (it peaked at
-        // 13.4 MB for 5,000 requests, 5.4 MB of outcomes).
-        outcomes.reserveCapacity(min(session.requests.reduce(0) { $0 + $1.flow.runs }, 1 << 16))
-        var stop = false
+        var pass = ReplayPass(session: session, path: path, options: options, directory: directory, manager: manager, template: template, progress: progress)
         // The requests go one after another, so the replay runs on the transport's own thread:
         // no response passes between threads on its way from the socket to its checks.
         await withTaskExecutorPreference(manager.taskExecutor) {
-            for index in session.requests.indices {
-                let saved = session.requests[index]
-                let runs = saved.flow.runs
-                for run in 1...runs {
-                    // A repeated request is reported once a run: `poll [2/3]`.
-                    let name = runs > 1 ? "\(saved.displayName) [\(run)/\(runs)]" : saved.displayName
-                    var outcome = RequestOutcome(index: index, name: name, method: saved.method, url: saved.url)
-                    if stop {
-                        outcome.state = .skipped
-                        outcomes.append(outcome)
-                        progress(outcome)
-                        continue
-                    }
-                    await self.run(index, template: &template, directory: directory, manager: manager, outcome: &outcome)
-                    if options.record, let result = outcome.result, let response = result.response {
-                        recordedSession.requests[index].recorded = Self.record(response, data: result.data, keeping: saved.recorded)
-                    }
-                    if outcome.state == .failed, options.failFast { stop = true }
-                    if !options.keepsResponseBodies, outcome.result != nil {
-                        outcome.result?.data = []
-                        outcome.result?.serialization?.body = .none
-                    }
-                    outcomes.append(outcome)
-                    progress(outcome)
-                }
-            }
+            await pass.run()
         }
         try? await manager.invalidate(cancelingTasks: true)
         try session.saveCookies(from: manager.cookieJar, directory: directory)
-        let report = ReplayReport(sessionName: session.name ?? (path as NSString).lastPathComponent, file: path, outcomes: outcomes,
+        let report = ReplayReport(sessionName: session.name ?? (path as NSString).lastPathComponent, file: path, outcomes: pass.outcomes,
                                   duration: (clock.now - started).inSeconds)
-        return (report, recordedSession)
+        return (report, pass.recordedSession)
     }
 
     /// Stops the replay before anything is sent when a request would download into a folder
@@ -194,98 +163,6 @@ public final class Replayer: Sendable {
         } catch {
             throw SessionError("\(self.path): the session's security settings or base cannot be used: \(error)")
         }
-    }
-
-    private func run(_ index: Int, template: inout Template, directory: String, manager: URLSessionManager, outcome: inout RequestOutcome) async {
-        let saved = session.requests[index]
-        var resolved: ResolvedRequest
-        let request: HTTPRequest
-        do {
-            resolved = try session.resolve(index, template: template, directory: directory, file: path)
-            resolved.draft.standardInput = options.standardInput
-            request = try resolved.draft.build()
-            if let download = resolved.options.download { try DownloadDestination.check(download.path) }
-        } catch {
-            outcome.state = .failed
-            outcome.error = "\(error)"
-            return
-        }
-        outcome.url = Redaction.url(request.url.string)
-        let flow = saved.flow
-        // `assert: request:` is checked on the request as built, whatever the response.
-        let requestChecks = RequestChecker(request: request, template: template).check(saved.assertions)
-        let requestPassed = requestChecks.allSatisfy(\.passed)
-        if let delay = flow.delay, delay > 0 {
-            // A replay stopped during the pause sends nothing more.
-            guard (try? await Task.sleep(for: .seconds(delay))) != nil else {
-                outcome.state = .failed
-                outcome.error = "cancelled before it was sent"
-                return
-            }
-        }
-        let taskOptions: TaskOptions
-        do {
-            // The request's own max-body (or the session's default) wins over --max-body.
-            taskOptions = try resolved.taskOptions(maximumBodyBytes: options.maximumBodyBytes)
-        } catch {
-            outcome.checks = requestChecks
-            outcome.assertionResults = ResponseEvaluation.byAssertion(saved.assertions, requestChecks: requestChecks, response: nil)
-            outcome.state = .failed
-            outcome.error = "\(error)"
-            return
-        }
-        // `retry:` sends the request again while its checks fail or nothing arrives, as Hurl's
-        // polling does: the last send is the one reported, and its captures are the ones kept.
-        for attempt in 1...flow.sends {
-            if attempt > 1 {
-                try? await Task.sleep(for: .seconds(flow.pauseBeforeResend))
-                if Task.isCancelled { return }
-            }
-            outcome.attempts = attempt
-            outcome.state = requestPassed ? .passed : .failed
-            outcome.error = nil
-            outcome.checks = requestChecks
-            outcome.captures = []
-            let evaluation = await send(request, options: taskOptions, saved: saved, template: template, manager: manager, outcome: &outcome)
-            outcome.assertionResults = ResponseEvaluation.byAssertion(saved.assertions, requestChecks: requestChecks, response: evaluation?.byAssertion)
-            // The request as built fails its checks every time: sending it again cannot help.
-            guard flow.sendsAgain(after: attempt, failed: outcome.state == .failed, requestChecksPassed: requestPassed) else {
-                // Captured values are the response's text, used as they are: never expanded again.
-                for (name, value) in evaluation?.captures ?? [] { template.captured[name] = value }
-                return
-            }
-        }
-    }
-
-    /// Sends `request` once and checks the response into `outcome`.
-    ///
-    /// - Returns: The evaluation, when a response arrived to evaluate.
-    private func send(_ request: HTTPRequest, options taskOptions: TaskOptions, saved: SavedRequest, template: Template, manager: URLSessionManager, outcome: inout RequestOutcome) async -> ResponseEvaluation? {
-        let result: TaskResult
-        outcome.started = Date()
-        do {
-            let task = try manager.task(with: request, options: taskOptions)
-            task.resume()
-            result = await task.result()
-        } catch {
-            outcome.state = .failed
-            outcome.error = "\(error)"
-            return nil
-        }
-        outcome.result = result
-        outcome.duration = result.metrics.total.inSeconds
-        outcome.status = result.response?.statusCode
-        // A request whose checks expect a transport error is judged on it; any other fails by it.
-        if let error = result.transportError, !saved.assertions.contains(where: \.isTransportErrorCheck) {
-            outcome.state = .failed
-            outcome.error = "\(error)"
-            return nil
-        }
-        let evaluation = ResponseEvaluation(saved, result: result, template: template, compareRecorded: options.compareRecorded)
-        outcome.checks += evaluation.checks
-        outcome.captures = evaluation.captures
-        if !evaluation.passed { outcome.state = .failed }
-        return evaluation
     }
 
     /// Headers that change on every response, so they are neither recorded nor compared (the
