@@ -11,9 +11,9 @@ import TincanCore
 ///   variables are then final) and the next reads no file and not the clock, which could differ
 ///   at its turn. A request that fails to build ahead is built again at its turn, so its error is
 ///   the one it would have had.
-/// - It checks a response once the next request is written, when nothing after it depends on the
-///   checks: the request captures nothing, `retry:` does not send it again, and `--fail-fast` is
-///   off. Before a pause (`delay:`) and at the end, it checks at once.
+/// - It decodes and checks a response once the next request is written, when nothing after it
+///   depends on the checks: the request captures nothing, `retry:` does not send it again, and
+///   `--fail-fast` is off. Before a pause (`delay:`) and at the end, it checks at once.
 ///
 /// Requests go out in the same order, with the same bytes, as when each response is checked
 /// before the next request is built; outcomes are reported in order.
@@ -63,13 +63,24 @@ struct ReplayPass {
         var taskOptions: Result<TaskOptions, ResponseContractError>
     }
 
-    /// A response that arrived, with what is needed to check it later.
+    /// A response that arrived, with what is needed to decode and check it later.
     private struct Unchecked {
         var outcome: RequestOutcome
         var saved: SavedRequest
+        /// The result, its body not yet validated and decoded.
         var result: TaskResult
+        /// What validates and decodes it.
+        var serializer: any ResponseSerializer
         var requestChecks: [CheckResult]
     }
+
+    /// What a task whose checks wait is sent with: the body is kept as it came, and validated
+    /// and decoded by the request's own serializer with the checks.
+    private static let undecoded: HTTPResponseSerializer = {
+        var serializer = HTTPResponseSerializer()
+        serializer.acceptableStatusCodes = nil
+        return serializer
+    }()
 
     /// Runs every request, and checks the last response.
     mutating func run() async {
@@ -141,8 +152,11 @@ struct ReplayPass {
             outcome.error = "\(error)"
             return outcome
         }
-        // Nothing later depends on this response's checks: they may wait for the next request.
+        // Nothing later depends on this response's checks: they may wait for the next request,
+        // and so may the decoding of its body, which only they read.
         let checksMayWait = flow.sends == 1 && saved.captures.isEmpty && !options.failFast
+        var sendOptions = taskOptions
+        if checksMayWait { sendOptions.responseSerializer = Self.undecoded }
         // `retry:` sends the request again while its checks fail or nothing arrives, as Hurl's
         // polling does: the last send is the one reported, and its captures are the ones kept.
         for attempt in 1...flow.sends {
@@ -158,7 +172,7 @@ struct ReplayPass {
             outcome.started = Date()
             var evaluation: ResponseEvaluation?
             do {
-                let task = try manager.task(with: prepared.request, options: taskOptions)
+                let task = try manager.task(with: prepared.request, options: sendOptions)
                 task.resume()
                 if unchecked != nil {
                     // The task runs on this thread too: it writes the request first, then the
@@ -170,7 +184,7 @@ struct ReplayPass {
                 if let next, ahead == nil, saved.captures.isEmpty { buildAhead(next, at: position + 1) }
                 let result = await task.result()
                 if checksMayWait {
-                    unchecked = Unchecked(outcome: outcome, saved: saved, result: result, requestChecks: requestChecks)
+                    unchecked = Unchecked(outcome: outcome, saved: saved, result: result, serializer: taskOptions.responseSerializer, requestChecks: requestChecks)
                     return nil
                 }
                 evaluation = evaluate(result, saved: saved, requestChecks: requestChecks, outcome: &outcome)
@@ -223,6 +237,10 @@ struct ReplayPass {
     private mutating func checkWaitingResponse() {
         guard var waiting = unchecked else { return }
         unchecked = nil
+        // As the task would have, had it decoded the body itself.
+        if let response = waiting.result.response {
+            waiting.result.serialization = waiting.serializer.serialize(response, data: waiting.result.data, request: waiting.result.request)
+        }
         evaluate(waiting.result, saved: waiting.saved, requestChecks: waiting.requestChecks, outcome: &waiting.outcome)
         finish(waiting.outcome)
     }
