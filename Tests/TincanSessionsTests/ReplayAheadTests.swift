@@ -32,6 +32,26 @@ struct ReplayAheadTests {
         }
     }
 
+    @Test func aRequestCheckOfARequestBuiltAheadReadsTheTimeAtItsTurn() async throws {
+        // The second request is built while the first is answered; its request check needs
+        // the time, which is read when the check is made, at its turn.
+        let session = try Session.parse("""
+            base: "{{server}}/"
+            requests:
+              - url: get
+              - url: get
+                query: {n: "1"}
+                assert:
+                  request:
+                    query: {n: {not-equals: "{{$timestamp}}"}}
+            """, path: "c.tincan.yaml")
+        try await withDemoServer { server in
+            let (report, _) = try await replay(session, on: server)
+            #expect(report.outcomes.map(\.state) == [.passed, .passed], "\(report.outcomes.flatMap(\.checks).compactMap(\.failure))")
+            #expect(report.outcomes[1].assertionResults.map { $0?.passed } == [true])
+        }
+    }
+
     @Test func aFileIsReadAtItsTurnAfterTheRequestBeforeItWroteIt() async throws {
         let folder = try TemporaryDirectory()
         try Data("stale".utf8).write(to: URL(fileURLWithPath: folder.path + "/body.json"))
@@ -61,9 +81,12 @@ struct ReplayAheadTests {
 
     @Test func outcomesAreCheckedAndReportedInTheFileOrder() async throws {
         // Checks that may wait (no capture, no retry), a failing one among them, a capture that
-        // the next request needs, a pause, repeats, and a request that cannot be built.
+        // the next request needs (built ahead, it would send the variable's stale value), a
+        // pause, repeats, and a request that cannot be built.
         let session = try Session.parse("""
             base: "{{server}}/"
+            variables:
+              token: stale
             requests:
               - name: plain
                 url: get
@@ -92,6 +115,15 @@ struct ReplayAheadTests {
                 repeat: 3
               - name: unbuildable
                 url: "get?x={{nowhere}}"
+              - name: large
+                method: POST
+                url: post
+                serializer: json
+                params:
+                  n: 7
+                  pad: \(String(repeating: "x", count: 70_000))
+                assert:
+                  body: {$.json.n: 7}
               - name: last
                 url: get
             """, path: "o.tincan.yaml")
@@ -102,21 +134,23 @@ struct ReplayAheadTests {
             let (report, _) = try await Replayer(session: session, path: "o.tincan.yaml", options: options).run { outcome in
                 reported.withLock { $0.append(outcome.name) }
             }
-            let names = ["plain", "failing", "captures", "uses the capture", "repeated [1/3]", "repeated [2/3]", "repeated [3/3]", "unbuildable", "last"]
+            let names = ["plain", "failing", "captures", "uses the capture", "repeated [1/3]", "repeated [2/3]", "repeated [3/3]", "unbuildable", "large", "last"]
             #expect(report.outcomes.map(\.name) == names)
             #expect(reported.withLock { $0 } == names)
-            #expect(report.outcomes.map(\.state) == [.passed, .failed, .passed, .passed, .passed, .passed, .passed, .failed, .passed])
+            #expect(report.outcomes.map(\.state) == [.passed, .failed, .passed, .passed, .passed, .passed, .passed, .failed, .passed, .passed])
             #expect(report.outcomes[1].checks.compactMap(\.failure) == ["is \"2\", expected \"20\""])
             #expect(report.outcomes[1].assertionResults.map { $0?.passed } == [false])
             #expect(report.outcomes[3].assertionResults.map { $0?.passed } == [true], "the captured value was sent")
             #expect(report.outcomes[7].error?.contains("the variable {{nowhere}} is not defined") == true)
-            #expect(report.outcomes.map(\.status) == [200, 200, 200, 200, 200, 200, 200, nil, 200])
+            // A response over 64 KiB is decoded and checked at once, by the request's serializer.
+            #expect(report.outcomes[8].assertionResults.map { $0?.passed } == [true])
+            #expect(report.outcomes.map(\.status) == [200, 200, 200, 200, 200, 200, 200, nil, 200, 200])
             // Each run of a repeated request is built at its own turn: its own $uuid.
             let ids = report.outcomes[4...6].compactMap { URLComponents(string: $0.url)?.queryItems?.first?.value }
             #expect(Set(ids).count == 3)
             // The server saw the requests in the file's order, each once.
             let paths = server.received.all.map(target)
-            #expect(paths.count == 8)
+            #expect(paths.count == 9)
             #expect(paths[3] == "/get?t=abc")
         }
     }

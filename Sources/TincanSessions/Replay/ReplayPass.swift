@@ -8,12 +8,15 @@ import TincanCore
 /// or what the report says, so that the time between one response and the next request is spent
 /// sending rather than checking:
 /// - It builds the next request while this one is answered, when this one captures nothing (the
-///   variables are then final) and the next reads no file and not the clock, which could differ
-///   at its turn. A request that fails to build ahead is built again at its turn, so its error is
-///   the one it would have had.
-/// - It decodes and checks a response once the next request is written, when nothing after it
-///   depends on the checks: the request captures nothing, `retry:` does not send it again, and
-///   `--fail-fast` is off. Before a pause (`delay:`) and at the end, it checks at once.
+///   variables are then final) and the next reads no body file, multipart file or upload and not
+///   the clock, which could differ at its turn. A request that fails to build ahead is built
+///   again at its turn, so its error is the one it would have had. Its `assert: request:` checks
+///   are always made at its turn.
+/// - It decodes and checks a response once the next request has started on its way, when nothing
+///   after it depends on the checks (the request captures nothing, `retry:` does not send it
+///   again, `--fail-fast` is off) and its body is small (``largestWaitingBody``), so that the work
+///   ends before the next response can arrive and does not count in its timings. Before a pause
+///   (`delay:`) and at the end, it checks at once.
 ///
 /// Requests go out in the same order, with the same bytes, as when each response is checked
 /// before the next request is built; outcomes are reported in order.
@@ -32,8 +35,9 @@ struct ReplayPass {
     var recordedSession: Session
     /// Set when a request failed under `--fail-fast`: the rest are skipped.
     private var stop = false
-    /// The request built while the one before it was answered, and its place in the run order.
-    private var ahead: (position: Int, request: Prepared)?
+    /// The request built while the one before it was answered, and its place in the run order;
+    /// nil for one that could not be built then (it is built at its turn, once).
+    private var ahead: (position: Int, request: Prepared?)?
     /// A response whose checks wait until the next request is written.
     private var unchecked: Unchecked?
 
@@ -58,10 +62,13 @@ struct ReplayPass {
         var request: HTTPRequest
         /// The URL for the report, secrets redacted.
         var url: String
-        /// `assert: request:`, checked on the request as built.
-        var requestChecks: [CheckResult]
         var taskOptions: Result<TaskOptions, ResponseContractError>
     }
+
+    /// The largest response whose decoding and checks wait for the next request: they then take
+    /// microseconds, done before the next response can arrive, so its timings are its own. A
+    /// larger body (a JSON document of megabytes takes milliseconds) is checked at once.
+    static let largestWaitingBody = 64 * 1024
 
     /// A response that arrived, with what is needed to decode and check it later.
     private struct Unchecked {
@@ -116,8 +123,8 @@ struct ReplayPass {
         var outcome = outcome
         let saved = session.requests[index]
         let prepared: Prepared
-        if let ahead, ahead.position == position {
-            prepared = ahead.request
+        if let ahead, ahead.position == position, let request = ahead.request {
+            prepared = request
         } else {
             switch prepare(index, template: template) {
             case .success(let request): prepared = request
@@ -130,7 +137,9 @@ struct ReplayPass {
         ahead = nil
         outcome.url = prepared.url
         let flow = saved.flow
-        let requestChecks = prepared.requestChecks
+        // `assert: request:` is checked on the request as built, with the variables of its
+        // turn (a `{{$timestamp}}` in an expected value reads the clock now).
+        let requestChecks = RequestChecker(request: prepared.request, template: template).check(saved.assertions)
         let requestPassed = requestChecks.allSatisfy(\.passed)
         if let delay = flow.delay, delay > 0 {
             // The last response is not left unchecked through a pause.
@@ -175,19 +184,19 @@ struct ReplayPass {
                 let task = try manager.task(with: prepared.request, options: sendOptions)
                 task.resume()
                 if unchecked != nil {
-                    // The task runs on this thread too: it writes the request first, then the
-                    // last response is checked while this one is on its way.
+                    // The task runs on this thread too, and starts first (the loop runs jobs in
+                    // order): it writes the request, then the last response is checked.
                     await Task.yield()
                     checkWaitingResponse()
                 }
                 // This request captures nothing, so the next is built with the same variables.
                 if let next, ahead == nil, saved.captures.isEmpty { buildAhead(next, at: position + 1) }
                 let result = await task.result()
-                if checksMayWait {
+                if checksMayWait, result.data.count <= Self.largestWaitingBody {
                     unchecked = Unchecked(outcome: outcome, saved: saved, result: result, serializer: taskOptions.responseSerializer, requestChecks: requestChecks)
                     return nil
                 }
-                evaluation = evaluate(result, saved: saved, requestChecks: requestChecks, outcome: &outcome)
+                evaluation = evaluate(checksMayWait ? decoded(result, by: taskOptions.responseSerializer) : result, saved: saved, requestChecks: requestChecks, outcome: &outcome)
             } catch {
                 outcome.state = .failed
                 outcome.error = "\(error)"
@@ -213,7 +222,6 @@ struct ReplayPass {
             if let download = resolved.options.download { try DownloadDestination.check(download.path) }
             let maximumBodyBytes = options.maximumBodyBytes
             return .success(Prepared(request: request, url: Redaction.url(request.url.string),
-                                     requestChecks: RequestChecker(request: request, template: template).check(saved.assertions),
                                      // The request's own max-body (or the session's default) wins over --max-body.
                                      taskOptions: Result { () throws(ResponseContractError) in try resolved.taskOptions(maximumBodyBytes: maximumBodyBytes) }))
         } catch {
@@ -230,19 +238,28 @@ struct ReplayPass {
         var frozen = template
         frozen.readsClock = false
         // One that cannot be built now is built at its turn, where its error is reported.
-        if case .success(let request) = prepare(index, template: frozen) { ahead = (position, request) }
+        if case .success(let request) = prepare(index, template: frozen) {
+            ahead = (position, request)
+        } else {
+            ahead = (position, nil)
+        }
     }
 
     /// Checks the response waiting for its checks, if any, and reports it.
     private mutating func checkWaitingResponse() {
         guard var waiting = unchecked else { return }
         unchecked = nil
-        // As the task would have, had it decoded the body itself.
-        if let response = waiting.result.response {
-            waiting.result.serialization = waiting.serializer.serialize(response, data: waiting.result.data, request: waiting.result.request)
-        }
-        evaluate(waiting.result, saved: waiting.saved, requestChecks: waiting.requestChecks, outcome: &waiting.outcome)
+        evaluate(decoded(waiting.result, by: waiting.serializer), saved: waiting.saved, requestChecks: waiting.requestChecks, outcome: &waiting.outcome)
         finish(waiting.outcome)
+    }
+
+    /// `result`, sent with ``undecoded``, validated and decoded by `serializer` as its task would
+    /// have.
+    private func decoded(_ result: TaskResult, by serializer: any ResponseSerializer) -> TaskResult {
+        guard let response = result.response else { return result }
+        var result = result
+        result.serialization = serializer.serialize(response, data: result.data, request: result.request)
+        return result
     }
 
     /// Checks `result` into `outcome`.
