@@ -122,19 +122,20 @@ struct ReplayPass {
     private mutating func send(_ index: Int, at position: Int, next: Int?, outcome: RequestOutcome) async -> RequestOutcome? {
         var outcome = outcome
         let saved = session.requests[index]
+        let builtAhead = ahead
+        ahead = nil
         let prepared: Prepared
-        if let ahead, ahead.position == position, let request = ahead.request {
+        if let builtAhead, builtAhead.position == position, let request = builtAhead.request {
             prepared = request
         } else {
             switch prepare(index, template: template) {
             case .success(let request): prepared = request
             case .failure(let error):
                 outcome.state = .failed
-                outcome.error = error.description
+                outcome.error = "\(error)"
                 return outcome
             }
         }
-        ahead = nil
         outcome.url = prepared.url
         let flow = saved.flow
         // `assert: request:` is checked on the request as built, with the variables of its
@@ -213,7 +214,7 @@ struct ReplayPass {
     }
 
     /// Request `index` resolved and built with `template`, or why it cannot be.
-    private func prepare(_ index: Int, template: Template) -> Result<Prepared, PreparationError> {
+    private func prepare(_ index: Int, template: Template) -> Result<Prepared, any Error> {
         let saved = session.requests[index]
         do {
             var resolved = try session.resolve(index, template: template, directory: directory, file: path)
@@ -225,7 +226,7 @@ struct ReplayPass {
                                      // The request's own max-body (or the session's default) wins over --max-body.
                                      taskOptions: Result { () throws(ResponseContractError) in try resolved.taskOptions(maximumBodyBytes: maximumBodyBytes) }))
         } catch {
-            return .failure(PreparationError(description: "\(error)"))
+            return .failure(error)
         }
     }
 
@@ -302,10 +303,4 @@ struct ReplayPass {
         outcomes.append(outcome)
         progress(outcome)
     }
-}
-
-/// Why a request could not be resolved or built: the resolution's, the build's or the download
-/// folder's error, as text.
-private struct PreparationError: Error, CustomStringConvertible {
-    var description: String
 }

@@ -73,7 +73,7 @@ public struct ConfigFile {
         }
         // An alias is written `*name`: a text without an asterisk holds none, so neither scan
         // for them can find anything (they were a sixth of a 1,000-request session's load).
-        let mayHoldAliases = Self.containsAsterisk(text)
+        let mayHoldAliases = text.utf8.contains(UInt8(ascii: "*"))
         if mayHoldAliases, let (name, location) = AliasKeyScan.firstAliasKey(in: text) {
             throw ConfigFileError(file: path, line: location.line, column: location.column, reason: .aliasInKey(name))
         }
@@ -96,15 +96,6 @@ public struct ConfigFile {
             throw ConfigFileError(file: path, line: node.mark?.line, column: node.mark?.column, reason: .topLevelNotAMapping)
         }
         return ConfigFile(path: path, root: mapping, text: text)
-    }
-
-    /// Whether `text` holds a `*` anywhere (memchr over its UTF-8).
-    static func containsAsterisk(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
-            return memchr(base, Int32(UInt8(ascii: "*")), bytes.count) != nil
-        }
     }
 
     private static func error(_ error: YamlError, path: String) -> ConfigFileError {
