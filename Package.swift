@@ -110,7 +110,15 @@ let package = Package(
         .plugin(name: "EmbedLessons", capability: .buildTool(), path: "Plugins/EmbedLessons"),
         .executableTarget(
             name: "tincan-bench",
-            dependencies: ["TincanCore", "TincanDemoServer", "TincanSessions", "TincanTUI", "TerminalUI", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: [
+                "TincanCore", "TincanDemoServer", "TincanSessions", "TincanTUI", "TerminalUI",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                // The replay benchmark's floor: the transport's library alone (LibraryReplay).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Benchmarks/tincan-bench",
             exclude: []
         ),

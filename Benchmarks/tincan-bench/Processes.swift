@@ -124,7 +124,12 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
 
 /// The tincan binary built next to this one (make bench builds both in release).
 var tincanBinary: String {
-    URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("tincan").path
+    URL(fileURLWithPath: benchBinary).deletingLastPathComponent().appendingPathComponent("tincan").path
+}
+
+/// This benchmark binary, for the rows that run a mode of it as a process of their own.
+var benchBinary: String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
 }
 
 func mebibytes(_ bytes: Int) -> String {

@@ -3,7 +3,8 @@ import TincanDemoServer
 
 /// `tincan replay` of a 1,000-request session against the same requests from curl (one kept-alive
 /// `curl -K` process, and a shell loop of one process per request) and from Python's
-/// requests.Session, all against one in-process demo server, alternating runs.
+/// requests.Session, all against one in-process demo server, alternating runs; and from
+/// AsyncHTTPClient alone (`LibraryReplay`), the floor of a client on Tincan's transport.
 func benchmarkReplay() async throws {
     let count = 1000
     let rounds = 5
@@ -54,6 +55,9 @@ func benchmarkReplay() async throws {
         ("curl loop (bash)", ["bash", scriptFile], { text in
             try require(text == allOK, "curl loop: \(text.split(separator: "\n").filter { $0 == "200" }.count) of \(count) transfers answered 200")
         }),
+        ("AsyncHTTPClient alone", [benchBinary, "--library-replay", server.baseURL, String(count)], { text in
+            try require(text == allOK, "AsyncHTTPClient alone: \(text.split(separator: "\n").filter { $0 == "200" }.count) of \(count) requests answered 200")
+        }),
         ("tincan replay", [tincanBinary, "replay", sessionFile, "--var", "server=\(server.baseURL)", "--report", "json"], { _ in
             let report = try jsonObject(atPath: output)
             try require(report["passed"] as? Bool == true && report["total"] as? Int == count,
@@ -73,7 +77,10 @@ func benchmarkReplay() async throws {
     for (command, cost) in zip(commands, medians) {
         printRow([command.name, String(format: "%.2f s", cost.seconds), String(format: "%.0f", Double(count) / cost.seconds), mebibytes(cost.maxRSSBytes)])
     }
-    let tincan = medians[3].seconds
+    let tincan = medians[4].seconds
     print(String(format: "tincan replay: %.2fx the requests per second of one keep-alive curl (target at least 1.0x), %.2fx requests.Session's, %.1fx the curl loop's",
                  medians[0].seconds / tincan, medians[1].seconds / tincan, medians[2].seconds / tincan))
+    // The floor: Tincan's transport library with nothing of Tincan's around it.
+    print(String(format: "AsyncHTTPClient alone (its delegate API, status only): %.2fx one keep-alive curl; tincan replay takes %.2fx its time",
+                 medians[0].seconds / medians[3].seconds, tincan / medians[3].seconds))
 }

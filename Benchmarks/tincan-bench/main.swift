@@ -6,6 +6,21 @@ import TincanCore
 // Usage: tincan-bench [query] [json] [download] [upload] [replay] [jobs] [h2] [startup] [paint] [body] [import] [stream]   (no argument runs them all)
 
 let arguments = CommandLine.arguments.dropFirst()
+// The replay benchmark's floor runs as a process of its own (LibraryReplay).
+if arguments.first == "--library-replay" {
+    let rest = Array(arguments.dropFirst())
+    guard rest.count == 2, let count = Int(rest[1]), (1...1_000_000).contains(count) else {
+        FileHandle.standardError.write(Data("tincan-bench: --library-replay takes a base URL and a request count (1 to 1000000)\n".utf8))
+        exit(2)
+    }
+    do {
+        try LibraryReplay.run(base: rest[0], count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("tincan-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let selected = Set(arguments)
 let all = ["query", "json", "download", "upload", "replay", "jobs", "h2", "startup", "paint", "body", "import", "stream"]
 for name in selected where !all.contains(name) {

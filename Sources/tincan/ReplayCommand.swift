@@ -71,6 +71,85 @@ struct ReplayCommand: AsyncParsableCommand {
     var showSecrets = false
 
     func run() async throws {
+        try await arguments.run()
+    }
+
+    /// The options as plain values, which `run` reads (every check is made there);
+    /// `ReplayArguments.parsedDirectly` gives the same for a usual line without the parser.
+    var arguments: ReplayArguments {
+        ReplayArguments(
+            files: files, env: env, variables: variables, report: report, output: output, jobs: jobs, shard: shard,
+            test: test, failFast: failFast, compareRecorded: compareRecorded, record: record, recordTo: recordTo,
+            recordHAR: recordHAR, demo: demo, maxBody: maxBody, verbose: verbose, showSecrets: showSecrets
+        )
+    }
+
+    /// The most session files one replay takes, folders expanded.
+    static let maximumFiles = 100_000
+
+    /// The session files `arguments` name: a file as it is, a folder as every `*.tincan.yaml`
+    /// file under it (its subfolders too, hidden ones left out), in name order.
+    ///
+    /// - Throws: ``CLIFailure`` for a path that does not exist, a folder without session files,
+    ///   or more than ``maximumFiles`` files.
+    static func sessionFiles(_ arguments: [String]) throws -> [String] {
+        var paths: [String] = []
+        for argument in arguments {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
+                throw CLIFailure.badInput("\(argument): no such session file or folder")
+            }
+            guard isFolder.boolValue else {
+                paths.append(argument)
+                continue
+            }
+            guard let names = FileManager.default.enumerator(atPath: argument) else {
+                throw CLIFailure.badInput("\(argument): the folder cannot be read")
+            }
+            var found: [String] = []
+            while let name = names.nextObject() as? String {
+                // Hidden files and folders (.git, an editor's backups) are not the user's sessions.
+                if (name as NSString).lastPathComponent.hasPrefix(".") {
+                    names.skipDescendants()
+                    continue
+                }
+                guard name.hasSuffix(".tincan.yaml") else { continue }
+                found.append((argument as NSString).appendingPathComponent(name))
+                if paths.count + found.count > maximumFiles {
+                    throw CLIFailure.badInput("\(argument): more than \(maximumFiles) session files; give fewer files or folders")
+                }
+            }
+            guard !found.isEmpty else {
+                throw CLIFailure.badInput("\(argument): the folder holds no session files (*.tincan.yaml)")
+            }
+            paths += found.sorted()
+        }
+        return paths
+    }
+}
+
+/// What one `tincan replay` was asked: `ReplayCommand`'s options as plain values, with the same
+/// defaults, and what is done with them.
+struct ReplayArguments: Equatable {
+    var files: [String]
+    var env: String?
+    var variables: [String] = []
+    var report: ReportWriter.Format = .text
+    var output: String?
+    var jobs: String?
+    var shard: String?
+    var test = false
+    var failFast = false
+    var compareRecorded = false
+    var record = false
+    var recordTo: String?
+    var recordHAR: String?
+    var demo = false
+    var maxBody: String?
+    var verbose = false
+    var showSecrets = false
+
+    func run() async throws {
         let format = report
         if record, let recordTo {
             throw CLIFailure.badInput("--record and --record-to \(recordTo) cannot go together: --record saves over the session file, --record-to saves to \(recordTo); give one")
@@ -82,7 +161,7 @@ struct ReplayCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--test prints text, and --report \(format.rawValue) prints a report on standard output; add --output FILE for the report, or leave out one of them")
         }
         let jobs = try jobs.map { try SendOptions.checked($0, ReplayBatch.jobsRange) }.map(Int.init) ?? 1
-        var paths = try Self.sessionFiles(files)
+        var paths = try ReplayCommand.sessionFiles(files)
         if let shard {
             let chosen: Shard
             do {
@@ -169,7 +248,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if let firstError, batch.count == 1 { throw firstError }
         if let recordHAR {
             let runs = zip(batch, results).compactMap { file, result in (try? result.get()).map { (file.session, $0.report) } }
-            try Self.writeHAR(runs, to: recordHAR, showSecrets: showSecrets)
+            try ReplayCommand.writeHAR(runs, to: recordHAR, showSecrets: showSecrets)
         }
         if format != .text {
             let text = ReportWriter.render(reports, duration: duration, format: format, showSecrets: showSecrets)
@@ -189,49 +268,6 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         if let firstError { throw firstError }
         if !reports.allSatisfy(\.passed) { throw ExitCode(CLIExitCode.validationFailed.rawValue) }
-    }
-
-    /// The most session files one replay takes, folders expanded.
-    static let maximumFiles = 100_000
-
-    /// The session files `arguments` name: a file as it is, a folder as every `*.tincan.yaml`
-    /// file under it (its subfolders too, hidden ones left out), in name order.
-    ///
-    /// - Throws: ``CLIFailure`` for a path that does not exist, a folder without session files,
-    ///   or more than ``maximumFiles`` files.
-    static func sessionFiles(_ arguments: [String]) throws -> [String] {
-        var paths: [String] = []
-        for argument in arguments {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
-                throw CLIFailure.badInput("\(argument): no such session file or folder")
-            }
-            guard isFolder.boolValue else {
-                paths.append(argument)
-                continue
-            }
-            guard let names = FileManager.default.enumerator(atPath: argument) else {
-                throw CLIFailure.badInput("\(argument): the folder cannot be read")
-            }
-            var found: [String] = []
-            while let name = names.nextObject() as? String {
-                // Hidden files and folders (.git, an editor's backups) are not the user's sessions.
-                if (name as NSString).lastPathComponent.hasPrefix(".") {
-                    names.skipDescendants()
-                    continue
-                }
-                guard name.hasSuffix(".tincan.yaml") else { continue }
-                found.append((argument as NSString).appendingPathComponent(name))
-                if paths.count + found.count > maximumFiles {
-                    throw CLIFailure.badInput("\(argument): more than \(maximumFiles) session files; give fewer files or folders")
-                }
-            }
-            guard !found.isEmpty else {
-                throw CLIFailure.badInput("\(argument): the folder holds no session files (*.tincan.yaml)")
-            }
-            paths += found.sorted()
-        }
-        return paths
     }
 }
 

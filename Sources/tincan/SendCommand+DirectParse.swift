@@ -18,49 +18,22 @@ import TincanSessions
 /// looks like an option, an empty `--name=`, a word an enumeration does not take, fewer than
 /// two positionals. So
 /// this path never gives a line another meaning: `SendDirectParseTests` holds it to the parser's
-/// result for every option the parser lists, and for 5,000 generated lines.
+/// result for every option the parser lists, and for 5,000 generated lines. `DirectLine` reads
+/// the line's shape; `replay` reads its usual lines the same way (ReplayArguments+DirectParse).
 extension SendOptions {
     static func parsedDirectly(_ arguments: ArraySlice<String>) -> SendOptions? {
-        var options = SendOptions(method: "", url: "")
-        var positionals: [String] = []
-        var given = Set<String>()
-        var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
-            index += 1
-            guard argument.hasPrefix("-") else {
-                positionals.append(argument)
-                continue
-            }
-            var name = argument
-            var attached: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                attached = String(argument[argument.index(after: equals)...])
-            }
-            if let flag = flag(named: name) {
-                guard attached == nil, given.insert(name).inserted else { return nil }
-                options[keyPath: flag] = true
-                continue
-            }
-            let value: String
-            if let attached {
-                // The parser reads `--name=` as `--name` followed by the next argument.
-                guard !attached.isEmpty else { return nil }
-                value = attached
-            } else {
-                guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
-                value = arguments[index]
-                index += 1
-            }
-            // Only the repeatable options (-H, --pin) may come twice.
-            guard name == "-H" || name == "--pin" || given.insert(name).inserted,
-                  options.setOption(name, to: value) else { return nil }
+        // Only the repeatable options (-H, --pin) may come twice.
+        guard let line = DirectLine(arguments, isFlag: { flag(named: $0) != nil }, repeatable: ["-H", "--pin"]),
+              line.positionals.count >= 2 else { return nil }
+        var options = SendOptions(method: line.positionals[0], url: line.positionals[1])
+        options.items = Array(line.positionals.dropFirst(2))
+        for name in line.flags {
+            guard let flag = flag(named: name) else { return nil }
+            options[keyPath: flag] = true
         }
-        guard positionals.count >= 2 else { return nil }
-        options.method = positionals[0]
-        options.url = positionals[1]
-        options.items = Array(positionals.dropFirst(2))
+        for (name, value) in line.options {
+            guard options.setOption(name, to: value) else { return nil }
+        }
         return options
     }
 
@@ -127,5 +100,52 @@ extension SendOptions {
         default: return false
         }
         return true
+    }
+}
+
+/// A command line split as the argument parser splits it, for a command's direct reading: flags,
+/// options with their values, and positionals. Nil for a line only the parser may read (see
+/// SendOptions.parsedDirectly): `--` or `-` alone, a flag with `=value` or given twice, an option
+/// without a value or with one that looks like an option, an empty `--name=`, or a single-valued
+/// option given twice. The command then refuses any name it does not take.
+struct DirectLine {
+    var flags: [String] = []
+    var options: [(name: String, value: String)] = []
+    var positionals: [String] = []
+
+    init?(_ arguments: ArraySlice<String>, isFlag: (String) -> Bool, repeatable: Set<String>) {
+        var given = Set<String>()
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-") else {
+                positionals.append(argument)
+                continue
+            }
+            var name = argument
+            var attached: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                attached = String(argument[argument.index(after: equals)...])
+            }
+            if isFlag(name) {
+                guard attached == nil, given.insert(name).inserted else { return nil }
+                flags.append(name)
+                continue
+            }
+            let value: String
+            if let attached {
+                // The parser reads `--name=` as `--name` followed by the next argument.
+                guard !attached.isEmpty else { return nil }
+                value = attached
+            } else {
+                guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
+                value = arguments[index]
+                index += 1
+            }
+            guard repeatable.contains(name) || given.insert(name).inserted else { return nil }
+            options.append((name, value))
+        }
     }
 }

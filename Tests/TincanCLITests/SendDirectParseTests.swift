@@ -15,40 +15,9 @@ struct SendDirectParseTests {
         (try? TincanCommand.parseAsRoot(["send"] + arguments) as? SendCommand)?.options
     }
 
-    /// One argument of `send` as the parser lists it (`--experimental-dump-help`).
-    struct Listed {
-        var kind: String
-        var name: String
-        var isRepeating: Bool
-        var allValues: [String]
-        var defaultValue: String?
-    }
-
-    /// Every option and flag of `send` that the parser lists, built-in help and version aside.
-    static func listedOptions() throws -> [Listed] {
-        var dump = ""
-        do {
-            _ = try TincanCommand.parseAsRoot(["send", "--experimental-dump-help"])
-        } catch {
-            dump = TincanCommand.fullMessage(for: error)
-        }
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any])
-        let command = try #require(root["command"] as? [String: Any])
-        let arguments = try #require(command["arguments"] as? [[String: Any]])
-        return try arguments.compactMap { argument in
-            let kind = try #require(argument["kind"] as? String)
-            guard kind != "positional" else { return nil }
-            let preferred = try #require(argument["preferredName"] as? [String: String])
-            let name = (preferred["kind"] == "short" ? "-" : "--") + (preferred["name"] ?? "")
-            guard name != "--help", name != "--version" else { return nil }
-            return Listed(kind: kind, name: name, isRepeating: argument["isRepeating"] as? Bool ?? false,
-                          allValues: argument["allValues"] as? [String] ?? [], defaultValue: argument["defaultValue"] as? String)
-        }
-    }
-
     @Test("every option and flag the parser lists is read directly, as the parser reads it, and changes the options")
     func everyListedOption() async throws {
-        let listed = try Self.listedOptions()
+        let listed = try ListedOption.all(of: "send")
         #expect(listed.count == 39)
         let defaults = SendOptions(method: "GET", url: "http://127.0.0.1:9/")
         // A line per option, and one more with the value attached (`--name=value`) where an
@@ -117,7 +86,7 @@ struct SendDirectParseTests {
 
     @Test("generated lines are read as the parser reads them, or left to it")
     func generatedLines() async throws {
-        let listed = try Self.listedOptions()
+        let listed = try ListedOption.all(of: "send")
         let names = listed.map(\.name) + ["--help", "-h", "--version", "--", "-", "-x", "--unknown", "--offline=true", "-Hx"]
             + listed.filter { $0.kind == "option" }.map { "\($0.name)=" } + ["--base=-x", "--format=json", "--timeout=-1"]
         let values = ["GET", "http://127.0.0.1:9/", "a=1", "b:=2", "X-A:1", "q==3", "f@/tmp/x", "", "json", "text", "markdown",
@@ -141,5 +110,36 @@ struct SendDirectParseTests {
         #expect(differing.isEmpty, "read otherwise than the parser reads them: \(differing.prefix(10))")
         // Enough of them are read directly for the comparison to mean something.
         #expect(direct > 200)
+    }
+}
+
+/// One argument of a command as the parser lists it (`--experimental-dump-help`).
+struct ListedOption {
+    var kind: String
+    var name: String
+    var isRepeating: Bool
+    var allValues: [String]
+    var defaultValue: String?
+
+    /// Every option and flag of `command` that the parser lists, built-in help and version aside.
+    static func all(of command: String) throws -> [ListedOption] {
+        var dump = ""
+        do {
+            _ = try TincanCommand.parseAsRoot([command, "--experimental-dump-help"])
+        } catch {
+            dump = TincanCommand.fullMessage(for: error)
+        }
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any])
+        let description = try #require(root["command"] as? [String: Any])
+        let arguments = try #require(description["arguments"] as? [[String: Any]])
+        return try arguments.compactMap { argument in
+            let kind = try #require(argument["kind"] as? String)
+            guard kind != "positional" else { return nil }
+            let preferred = try #require(argument["preferredName"] as? [String: String])
+            let name = (preferred["kind"] == "short" ? "-" : "--") + (preferred["name"] ?? "")
+            guard name != "--help", name != "--version" else { return nil }
+            return ListedOption(kind: kind, name: name, isRepeating: argument["isRepeating"] as? Bool ?? false,
+                                allValues: argument["allValues"] as? [String] ?? [], defaultValue: argument["defaultValue"] as? String)
+        }
     }
 }

@@ -21,6 +21,33 @@ struct ScalarTagTests {
         #expect(quoted.map { ScalarTag.of($0["a"]!) } == .str)
         #expect(quoted.map { ScalarTag.of($0["b"]!) } == .int)
         #expect(quoted.map { ScalarTag.of($0["c"]!) } == .str)
+        // Explicit tags, collections, and every node of a real file, as the parser gives them.
+        let file = try? Yams.compose(yaml: "a: !!int \"7\"\nb: !custom x\nc: [1, '2', ~]\nd: {e: 1.5}\nf: ''\ng:\n", .basic)
+        let nodes = file.map { root in [root] + (root.mapping ?? [:]).flatMap { [$0.key, $0.value] + ($0.value.sequence.map(Array.init) ?? []) } } ?? []
+        #expect(nodes.count > 12)
+        for node in nodes {
+            #expect(ScalarTag.of(node) == Resolver.default.resolveTag(of: node), "\(node)")
+        }
+    }
+
+    @Test("a plain decimal integer is read to the value Yams reads, and any other text is left to Yams")
+    func decimalValuesAgreeWithYams() {
+        let decimals = ["0", "7", "-1", "+17", "9223372036854775807", "-9223372036854775808"]
+        for text in decimals {
+            #expect(ScalarTag.decimalValue(text) != nil, "\(text)")
+            #expect(ScalarTag.decimalValue(text).map(Int.init) == Node.scalar(.init(text)).int, "\(text)")
+        }
+        // Yams tags a signed zero as an integer and then reads no value from it (a session said
+        // it was "too large for an integer"); it is zero.
+        for text in ["-0", "+0"] {
+            #expect(Node.scalar(.init(text)).int == nil)
+            #expect(ScalarTag.decimalValue(text) == 0)
+        }
+        // Octal, other bases, underscores, sexagesimal, overflow and text: Yams reads them, or refuses them.
+        for text in ["017", "00", "0x1F", "0o17", "0b101", "1_000", "1:30", "9223372036854775808", "12345678901234567890", "", "+", "1 2", "3.14", "item"] {
+            #expect(ScalarTag.decimalValue(text) == nil, "\(text)")
+        }
+        #expect(Node.scalar(.init("017")).int == 15)
     }
 
     @Test("a reference is found byte by byte, and a lone brace is not one")

@@ -142,6 +142,10 @@ struct SessionFormatTests {
               - url: http://h/
                 params:
                   i: 12
+                  negative: -7
+                  zero: -0
+                  octal: 017
+                  grouped: 1_000
                   hex: 0x1F
                   f: 1.5
                   b: true
@@ -153,7 +157,7 @@ struct SessionFormatTests {
                   1: key
             """
         let params = try Session.parse(typed + "\n", path: "s.yaml").requests[0].params
-        #expect(params == ["i": 12, "hex": 31, "f": 1.5, "b": true, "n": .null, "tilde": .null, "quoted": "12", "single": "true", "text": "twelve", "1": "key"])
+        #expect(params == ["i": 12, "negative": -7, "zero": 0, "octal": 15, "grouped": 1000, "hex": 31, "f": 1.5, "b": true, "n": .null, "tilde": .null, "quoted": "12", "single": "true", "text": "twelve", "1": "key"])
     }
 
     @Test func everyFieldOfTheFormatIsRead() throws {

@@ -92,11 +92,12 @@ public final class CookieJar: Sendable {
 
     /// The cookies to send to `url`, longest path first, then oldest first.
     public func cookies(for url: URLReference, now: Date = Date()) -> [Cookie] {
-        guard let host = url.host?.lowercased() else { return [] }
-        let secure = url.scheme?.lowercased() == "https"
-        let path = url.path.isEmpty ? "/" : url.path
         let matching = cookies.withLock { stored -> [Cookie] in
             stored.removeAll { $0.expires.map { $0 <= now } ?? false }
+            // Most requests meet an empty jar: the URL's parts are read only when a cookie is there.
+            guard !stored.isEmpty, let host = url.host?.lowercased() else { return [] }
+            let secure = url.scheme?.lowercased() == "https"
+            let path = url.path.isEmpty ? "/" : url.path
             return stored.filter { cookie in
                 let hostMatches = cookie.hostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain)
                 return hostMatches && Self.pathMatches(path, cookie.path) && (!cookie.secure || secure)

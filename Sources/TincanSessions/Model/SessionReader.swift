@@ -446,6 +446,9 @@ struct SessionReader {
         case .scalar(let scalar):
             switch ScalarTag.of(node) {
             case .int:
+                // Plain decimal digits (ScalarTag's common case) are read directly; Yams' reading
+                // of bases, underscores and sexagesimal goes through Foundation's string search.
+                if let integer = ScalarTag.decimalValue(scalar.string) { return .integer(integer) }
                 guard let integer = node.int else { throw file.error(at: node, "'\(scalar.string)' is too large for an integer") }
                 return .integer(Int64(integer))
             case .float: return .double(node.float ?? .nan)
@@ -581,7 +584,9 @@ struct SessionReader {
     }
 
     func entries<Key: RawRepresentable<String> & CaseIterable>(_ node: Node, _ keys: Key.Type, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
-        try file.entries(of: file.mapping(node, keys: keys.allCases.map(\.rawValue), in: context), keys, in: context)
+        // The expected keys are listed only for the error: most nodes are mappings.
+        guard let mapping = node.mapping else { throw file.error(at: node, .expectedMapping(context: context, keys: keys.allCases.map(\.rawValue))) }
+        return try file.entries(of: mapping, keys, in: context)
     }
 
     /// The keys as a sentence lists alternatives: `text:, base64: or file:`.

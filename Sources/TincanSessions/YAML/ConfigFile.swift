@@ -137,7 +137,9 @@ public struct ConfigFile {
     ) throws -> [(key: Key, keyNode: Node, value: Node)] {
         // Each key by its raw value, not by a search through every case: a session file's
         // requests name several keys each, and their reading is part of every replay.
-        var entries: [(Key, Node, Node)] = []
+        // Labelled as the result is, so that the array is returned as it is, not cast element by element.
+        var entries: [(key: Key, keyNode: Node, value: Node)] = []
+        entries.reserveCapacity(mapping.count)
         for (keyNode, value) in mapping {
             guard let text = keyNode.scalar?.string else { throw error(at: keyNode, .keyNotText(context: context)) }
             guard let key = Key(rawValue: text) else {
@@ -150,7 +152,8 @@ public struct ConfigFile {
 
     /// The entries of a mapping whose keys are `keys`, each written as `name(key)`.
     public func entries<Key>(of mapping: Node.Mapping, keys: [Key], named name: (Key) -> String, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
-        var entries: [(Key, Node, Node)] = []
+        var entries: [(key: Key, keyNode: Node, value: Node)] = []
+        entries.reserveCapacity(mapping.count)
         for (keyNode, value) in mapping {
             guard let text = keyNode.scalar?.string else { throw error(at: keyNode, .keyNotText(context: context)) }
             guard let key = keys.first(where: { name($0) == text }) else {

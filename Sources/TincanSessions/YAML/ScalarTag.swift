@@ -22,14 +22,24 @@ enum ScalarTag {
 
     /// The node's tag: Yams' `Resolver.default.resolveTag(of:)`.
     static func of(_ node: Node) -> Tag.Name {
-        // An implicit tag is the empty name (`Tag.Name.implicit`); a quoted scalar has `!`.
-        guard case .scalar(let scalar) = node, scalar.tag.rawValue.isEmpty, let first = scalar.string.utf8.first else {
-            return Resolver.default.resolveTag(of: node)
-        }
+        // The resolver's rules are for plain scalars only: other nodes, and scalars with a tag of
+        // their own, get what `resolveTag` gives them without the rules, which `Resolver.default`
+        // compiles (ICU, about a millisecond) when first used.
+        guard case .scalar(let scalar) = node else { return Resolver.basic.resolveTag(of: node) }
+        // An implicit tag is the empty name (`Tag.Name.implicit`); the resolver returns any other as it is.
+        guard scalar.tag.rawValue.isEmpty else { return Tag.Name(rawValue: scalar.tag.rawValue) }
+        // The null rule matches the empty text, and no rule before it does.
+        guard let first = scalar.string.utf8.first else { return .null }
         if !typedStarts.contains(first) { return .str }
         if let word = words[scalar.string] { return word }
         if isDecimal(scalar.string.utf8) { return .int }
         return Resolver.default.resolveTag(of: node)
+    }
+
+    /// The value of text that is a decimal integer as `isDecimal` says, as Yams reads it (nil past
+    /// 64 bits, as there); nil for any other text, such as `010`, which YAML 1.1 reads as octal.
+    static func decimalValue(_ text: String) -> Int64? {
+        isDecimal(text.utf8) ? Int64(text) : nil
     }
 
     /// Whether the text is a decimal integer as the int rule's `[-+]?(?:0|[1-9][0-9_]*)` writes

@@ -1,0 +1,95 @@
+import Testing
+import TestSupport
+import TincanDemoServer
+@testable import tincan
+
+/// `replay`'s direct reading of its arguments (ReplayArguments+DirectParse) against the argument
+/// parser: a line it reads must mean what the parser makes of it, and a line it leaves goes to
+/// the parser.
+@Suite("replay's arguments read without the parser")
+struct ReplayDirectParseTests {
+    /// What the argument parser makes of `tincan replay ARGUMENTS`, or nil when it refuses them
+    /// or answers with help.
+    static func parsed(_ arguments: [String]) -> ReplayArguments? {
+        (try? TincanCommand.parseAsRoot(["replay"] + arguments) as? ReplayCommand)?.arguments
+    }
+
+    @Test("every option and flag the parser lists is read directly, as the parser reads it, and changes the arguments")
+    func everyListedOption() async throws {
+        let listed = try ListedOption.all(of: "replay")
+        #expect(listed.count == 16)
+        let defaults = ReplayArguments(files: ["a.tincan.yaml"])
+        let readings = await offThePool {
+            listed.flatMap { option -> [(line: [String], direct: ReplayArguments?, parsed: ReplayArguments?, changes: Bool)] in
+                var line = ["a.tincan.yaml"]
+                switch option.kind {
+                case "flag":
+                    line.append(option.name)
+                default:
+                    let value = option.allValues.first { $0 != option.defaultValue } ?? "v1"
+                    line += [option.name, value]
+                    if option.isRepeating { line += [option.name, "v2"] }
+                }
+                var lines = [(line, changes: true)]
+                if option.kind == "option", option.allValues.isEmpty, !option.isRepeating {
+                    lines.append((["a.tincan.yaml", "\(option.name)=v=1"], changes: true))
+                }
+                return lines.map { ($0.0, ReplayArguments.parsedDirectly($0.0[...]), Self.parsed($0.0), $0.changes) }
+            }
+        }
+        #expect(readings.count > listed.count)
+        for reading in readings {
+            #expect(reading.direct == reading.parsed, "\(reading.line)")
+            #expect(reading.direct != nil, "\(reading.line) was left to the parser")
+            #expect(reading.direct != defaults, "\(reading.line) changed no argument")
+        }
+    }
+
+    @Test("usual lines are read as the parser reads them", arguments: [
+        ["a.tincan.yaml"],
+        ["a.tincan.yaml", "b.tincan.yaml", "sessions/"],
+        ["sessions", "--jobs", "4", "--report", "junit", "--output", "r.xml", "--test"],
+        ["a.tincan.yaml", "--var", "server=http://127.0.0.1:9", "--var=token=x", "--env", "staging", "--fail-fast"],
+        ["--demo", "a.tincan.yaml", "--report=json", "--max-body", "1M", "--record-har", "x.har", "--show-secrets", "--verbose"],
+        ["a.tincan.yaml", "--record-to", "b.tincan.yaml", "--compare-recorded", "--shard", "2/4"],
+    ])
+    func usualLines(line: [String]) throws {
+        let direct = try #require(ReplayArguments.parsedDirectly(line[...]))
+        #expect(direct == Self.parsed(line))
+    }
+
+    @Test("no file, help, version, unknown or repeated options and formats the parser refuses go to the parser", arguments: [
+        [], ["--help"], ["a", "-h"], ["a", "--version"], ["a", "--"], ["a", "--", "-x"], ["a", "--unknown", "x"], ["a", "-x"],
+        ["a", "--env"], ["a", "--env", "-x"], ["a", "--env", "x", "--env", "y"], ["a", "--test", "--test"], ["a", "--test=true"],
+        ["a", "--report", "xml"], ["a", "--report="], ["--fail-fast"], ["a", "-"], ["a", "--generate-completion-script", "bash"],
+        ["a", "--experimental-dump-help"],
+    ])
+    func leftToTheParser(line: [String]) {
+        #expect(ReplayArguments.parsedDirectly(line[...]) == nil)
+    }
+
+    @Test("generated lines are read as the parser reads them, or left to it")
+    func generatedLines() async throws {
+        let listed = try ListedOption.all(of: "replay")
+        let names = listed.map(\.name) + ["--help", "-h", "--version", "--", "-", "-x", "--unknown", "--test=true"]
+            + listed.filter { $0.kind == "option" }.map { "\($0.name)=" } + ["--report=json", "--jobs=-1", "--var=a=b"]
+        let values = ["a.tincan.yaml", "dir/", "json", "junit", "text", "xml", "2/4", "4", "a=b", "", "-v", "--test", "=", "é", "-1", "--", "-"]
+        let (differing, direct) = await offThePool {
+            var generator = SeededGenerator(seed: 16)
+            var differing: [[String]] = []
+            var direct = 0
+            for _ in 0..<3000 {
+                let length = Int.random(in: 0...7, using: &generator)
+                let line = (0..<length).map { _ in
+                    Bool.random(using: &generator) ? names.randomElement(using: &generator)! : values.randomElement(using: &generator)!
+                }
+                guard let arguments = ReplayArguments.parsedDirectly(line[...]) else { continue }
+                direct += 1
+                if arguments != Self.parsed(line) { differing.append(line) }
+            }
+            return (differing, direct)
+        }
+        #expect(differing.isEmpty, "read otherwise than the parser reads them: \(differing.prefix(10))")
+        #expect(direct > 200)
+    }
+}
