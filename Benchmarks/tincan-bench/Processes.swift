@@ -7,6 +7,9 @@ struct ProcessCost {
     /// Peak resident memory (the kernel's high-water mark, VmHWM, as GNU time reports it), or 0
     /// when the run was not measured for memory.
     var maxRSSBytes: Int
+    /// CPU time in user space and in the kernel, as GNU time reports them (0 when not measured).
+    var userSeconds: Double = 0
+    var systemSeconds: Double = 0
 }
 
 /// Runs `arguments` (looked up on PATH) with standard output sent to `standardOutput` (a file,
@@ -44,7 +47,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
 func measure(_ arguments: [String], standardOutput: String = "/dev/null", limit: Duration = .seconds(300), peakMemory: Bool = true) throws -> ProcessCost {
     let report = NSTemporaryDirectory() + "tincan-bench-rss-\(getpid())"
     defer { unlink(report) }
-    let command = peakMemory ? ["/usr/bin/time", "-f", "%M", "-o", report] + arguments : arguments
+    let command = peakMemory ? ["/usr/bin/time", "-f", "%U %S %M", "-o", report] + arguments : arguments
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -85,10 +88,11 @@ func measure(_ arguments: [String], standardOutput: String = "/dev/null", limit:
     }
     guard peakMemory else { return ProcessCost(seconds: elapsed.inSeconds, maxRSSBytes: 0) }
     let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
-    guard let kibibytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
-        throw BenchFailure("GNU time reported no peak RSS for \(described): \(text)")
+    let fields = text.split(separator: "\n").last?.split(separator: " ") ?? []
+    guard fields.count == 3, let user = Double(fields[0]), let system = Double(fields[1]), let kibibytes = Int(fields[2]) else {
+        throw BenchFailure("GNU time reported no CPU times and peak RSS for \(described): \(text)")
     }
-    return ProcessCost(seconds: elapsed.inSeconds, maxRSSBytes: kibibytes * 1024)
+    return ProcessCost(seconds: elapsed.inSeconds, maxRSSBytes: kibibytes * 1024, userSeconds: user, systemSeconds: system)
 }
 
 /// Set once by the watchdog that killed a run.
@@ -108,7 +112,9 @@ func settle(removing paths: [String]) {
 /// The median of a list of costs, by time; the memory is the highest seen.
 func median(_ costs: [ProcessCost]) -> ProcessCost {
     let sorted = costs.sorted { $0.seconds < $1.seconds }
-    return ProcessCost(seconds: sorted[sorted.count / 2].seconds, maxRSSBytes: costs.map(\.maxRSSBytes).max() ?? 0)
+    var median = sorted[sorted.count / 2]
+    median.maxRSSBytes = costs.map(\.maxRSSBytes).max() ?? 0
+    return median
 }
 
 struct BenchFailure: Error, CustomStringConvertible {

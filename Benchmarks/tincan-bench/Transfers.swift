@@ -27,6 +27,10 @@ func benchmarkTransfers(download: Bool, upload: Bool) async throws {
             curl.append(try await measure(["curl", "-s", "-f", "-o", curlFile, url], limit: .seconds(120)))
             settle(removing: [curlFile, tincanFile])
             tincan.append(try await measure([tincanBinary, "send", "--download", tincanFile, "GET", url], limit: .seconds(120)))
+            // Each round's times and CPU: a slow round says whether the time went in user space or in the kernel.
+            print(String(format: "  round %d: curl %.2f s (%.2f + %.2f CPU), tincan %.2f s (%.2f + %.2f CPU)", curl.count,
+                         curl.last!.seconds, curl.last!.userSeconds, curl.last!.systemSeconds,
+                         tincan.last!.seconds, tincan.last!.userSeconds, tincan.last!.systemSeconds))
         }
         _ = try await measure(["curl", "-s", "-f", "-o", curlFile, url], limit: .seconds(120))
         try require(fileSize(curlFile) == size, "curl wrote \(fileSize(curlFile)) bytes of \(size)")
@@ -81,9 +85,10 @@ func fileSize(_ path: String) -> Int {
 
 func report(_ title: String, rows: [(String, ProcessCost)], bytes: Int) {
     print(title)
-    printRow(["tool", "time", "MiB/s", "peak RSS"])
+    printRow(["tool", "time", "MiB/s", "peak RSS", "CPU user + sys"])
     for (name, cost) in rows {
-        printRow([name, String(format: "%.2f s", cost.seconds), String(format: "%.0f", Double(bytes) / 1_048_576 / cost.seconds), mebibytes(cost.maxRSSBytes)])
+        printRow([name, String(format: "%.2f s", cost.seconds), String(format: "%.0f", Double(bytes) / 1_048_576 / cost.seconds), mebibytes(cost.maxRSSBytes),
+                  String(format: "%.2f + %.2f s", cost.userSeconds, cost.systemSeconds)])
     }
 }
 

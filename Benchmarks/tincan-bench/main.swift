@@ -46,7 +46,7 @@ func formatDuration(_ nanoseconds: Int64) -> String {
 }
 
 func printRow(_ columns: [String]) {
-    let widths = [40, 12, 12, 16]
+    let widths = [40, 12, 12, 16, 20]
     print(zip(columns, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: " "))
 }
 

@@ -67,5 +67,17 @@ struct URLResolutionTests {
         #expect(url.hostHeaderValue == "[::1]:8443")
         #expect(URLReference(parsing: "http://h:80").hostHeaderValue == "h")
         #expect(URLReference(parsing: "http://h").requestTarget == "/")
+        // The last @ ends the user information; a default port is left out of Host, bracketed or not.
+        let odd = URLReference(parsing: "http://a@b:c@[fe80::1]:80/")
+        #expect(odd.userInfo == "a@b:c")
+        #expect(odd.host == "fe80::1")
+        #expect(odd.port == 80)
+        #expect(odd.hostHeaderValue == "[fe80::1]")
+        let plain = URLReference(parsing: "https://bücher.example:443")
+        #expect(plain.host == "bücher.example")
+        #expect(plain.hostHeaderValue == "bücher.example")
+        #expect(URLReference(parsing: "http://h:8080").hostHeaderValue == "h:8080")
+        #expect(URLReference(parsing: "http://h:").port == nil)
+        #expect(URLReference(parsing: "http://[::1]").port == nil)
     }
 }

@@ -154,10 +154,10 @@ public struct URLReference: Sendable, Hashable, CustomStringConvertible {
     /// The host from the authority, without brackets for IPv6 literals; nil when there is no authority.
     public var host: String? {
         guard let hostPort = hostAndPort else { return nil }
-        if hostPort.hasPrefix("["), let close = hostPort.firstIndex(of: "]") {
+        if hostPort.hasPrefix("["), let close = hostPort.utf8.firstIndex(of: UInt8(ascii: "]")) {
             return String(hostPort[hostPort.index(after: hostPort.startIndex)..<close])
         }
-        if let colon = hostPort.lastIndex(of: ":") { return String(hostPort[..<colon]) }
+        if let colon = hostPort.utf8.lastIndex(of: UInt8(ascii: ":")) { return String(hostPort[..<colon]) }
         return String(hostPort)
     }
 
@@ -165,9 +165,9 @@ public struct URLReference: Sendable, Hashable, CustomStringConvertible {
     public var port: Int? {
         guard let hostPort = hostAndPort else { return nil }
         let afterHost: Substring
-        if hostPort.hasPrefix("["), let close = hostPort.firstIndex(of: "]") {
+        if hostPort.hasPrefix("["), let close = hostPort.utf8.firstIndex(of: UInt8(ascii: "]")) {
             afterHost = hostPort[hostPort.index(after: close)...]
-        } else if let colon = hostPort.lastIndex(of: ":") {
+        } else if let colon = hostPort.utf8.lastIndex(of: UInt8(ascii: ":")) {
             afterHost = hostPort[colon...]
         } else {
             return nil
@@ -178,13 +178,15 @@ public struct URLReference: Sendable, Hashable, CustomStringConvertible {
 
     /// The user information before `@` in the authority, if any.
     public var userInfo: String? {
-        guard let authority, let at = authority.lastIndex(of: "@") else { return nil }
+        guard let authority, let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
         return String(authority[..<at])
     }
 
+    /// The authority after any user information. The delimiters are ASCII, so they are found
+    /// byte by byte rather than character by character (a request reads these for every hop).
     private var hostAndPort: Substring? {
         guard let authority else { return nil }
-        if let at = authority.lastIndex(of: "@") { return authority[authority.index(after: at)...] }
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { return authority[authority.index(after: at)...] }
         return Substring(authority)
     }
 
@@ -208,9 +210,9 @@ public struct URLReference: Sendable, Hashable, CustomStringConvertible {
     /// The value of the Host header for this URL: the host, plus the port when it is not the default.
     public var hostHeaderValue: String? {
         guard let hostPort = hostAndPort else { return nil }
-        if let port, let scheme, port == URLReference(scheme: scheme).effectivePort {
-            let text = String(hostPort)
-            return String(text[..<text.lastIndex(of: ":")!])
+        if let port, let scheme, port == URLReference(scheme: scheme).effectivePort,
+           let colon = hostPort.utf8.lastIndex(of: UInt8(ascii: ":")) {
+            return String(hostPort[..<colon])
         }
         return String(hostPort)
     }
