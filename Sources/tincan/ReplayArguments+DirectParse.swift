@@ -8,23 +8,14 @@ import TincanSessions
 /// the `ReplayArguments` the parser's command would give; anything else (help, `--`, an unknown or
 /// repeated option, a report format the parser does not take, no file) goes to the parser.
 /// `ReplayDirectParseTests` holds it to the parser's result for every option and for generated lines.
-extension ReplayArguments {
+extension ReplayArguments: DirectlyParsedOptions {
     static func parsedDirectly(_ arguments: ArraySlice<String>) -> ReplayArguments? {
-        guard let line = DirectLine(arguments, isFlag: { flag(named: $0) != nil }, repeatable: ["--var"]),
-              !line.positionals.isEmpty else { return nil }
-        var parsed = ReplayArguments(files: line.positionals)
-        for name in line.flags {
-            guard let flag = flag(named: name) else { return nil }
-            parsed[keyPath: flag] = true
-        }
-        for (name, value) in line.options {
-            guard parsed.setOption(name, to: value) else { return nil }
-        }
-        return parsed
+        guard let line = directLine(arguments, repeatable: ["--var"]), !line.positionals.isEmpty else { return nil }
+        return ReplayArguments(files: line.positionals).setting(line)
     }
 
     /// The flag of this name, as the parser names it.
-    private static func flag(named name: String) -> WritableKeyPath<ReplayArguments, Bool>? {
+    static func flag(named name: String) -> WritableKeyPath<ReplayArguments, Bool>? {
         switch name {
         case "--test": \.test
         case "--fail-fast": \.failFast
@@ -39,7 +30,7 @@ extension ReplayArguments {
 
     /// Sets the option of this name; false for a name `replay` does not take, or a report format
     /// the parser would refuse (it then says so).
-    private mutating func setOption(_ name: String, to value: String) -> Bool {
+    mutating func setOption(_ name: String, to value: String) -> Bool {
         switch name {
         case "--env": env = value
         case "--var": variables.append(value)

@@ -20,25 +20,17 @@ import TincanSessions
 /// this path never gives a line another meaning: `SendDirectParseTests` holds it to the parser's
 /// result for every option the parser lists, and for 5,000 generated lines. `DirectLine` reads
 /// the line's shape; `replay` reads its usual lines the same way (ReplayArguments+DirectParse).
-extension SendOptions {
+extension SendOptions: DirectlyParsedOptions {
     static func parsedDirectly(_ arguments: ArraySlice<String>) -> SendOptions? {
         // Only the repeatable options (-H, --pin) may come twice.
-        guard let line = DirectLine(arguments, isFlag: { flag(named: $0) != nil }, repeatable: ["-H", "--pin"]),
-              line.positionals.count >= 2 else { return nil }
+        guard let line = directLine(arguments, repeatable: ["-H", "--pin"]), line.positionals.count >= 2 else { return nil }
         var options = SendOptions(method: line.positionals[0], url: line.positionals[1])
         options.items = Array(line.positionals.dropFirst(2))
-        for name in line.flags {
-            guard let flag = flag(named: name) else { return nil }
-            options[keyPath: flag] = true
-        }
-        for (name, value) in line.options {
-            guard options.setOption(name, to: value) else { return nil }
-        }
-        return options
+        return options.setting(line)
     }
 
     /// The flag of this name, as the parser names it.
-    private static func flag(named name: String) -> WritableKeyPath<SendOptions, Bool>? {
+    static func flag(named name: String) -> WritableKeyPath<SendOptions, Bool>? {
         switch name {
         case "--http1.1": \.http1_1
         case "--http2": \.http2
@@ -57,7 +49,7 @@ extension SendOptions {
 
     /// Sets the option of this name, as the parser names it; false for a name `send` does not
     /// take, or a word its enumeration does not (the parser then says so).
-    private mutating func setOption(_ name: String, to value: String) -> Bool {
+    mutating func setOption(_ name: String, to value: String) -> Bool {
         switch name {
         case "--base": base = value
         case "--serializer":
@@ -100,6 +92,36 @@ extension SendOptions {
         default: return false
         }
         return true
+    }
+}
+
+/// A command's options as a direct reading sets them: its flags by key path, the others by name.
+protocol DirectlyParsedOptions {
+    /// The flag of this name, as the parser names it; nil for any other name.
+    static func flag(named name: String) -> WritableKeyPath<Self, Bool>?
+    /// Sets the option of this name, as the parser names it; false for a name the command does
+    /// not take, or a word its enumeration does not (the parser then says so).
+    mutating func setOption(_ name: String, to value: String) -> Bool
+}
+
+extension DirectlyParsedOptions {
+    /// `arguments` split into flags, options and positionals, or nil when only the parser may read them.
+    static func directLine(_ arguments: ArraySlice<String>, repeatable: Set<String>) -> DirectLine? {
+        DirectLine(arguments, isFlag: { flag(named: $0) != nil }, repeatable: repeatable)
+    }
+
+    /// These options with the line's flags and options set, or nil when the command takes one of
+    /// them otherwise than the line gives it.
+    func setting(_ line: DirectLine) -> Self? {
+        var options = self
+        for name in line.flags {
+            guard let flag = Self.flag(named: name) else { return nil }
+            options[keyPath: flag] = true
+        }
+        for (name, value) in line.options {
+            guard options.setOption(name, to: value) else { return nil }
+        }
+        return options
     }
 }
 

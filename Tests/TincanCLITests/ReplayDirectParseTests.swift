@@ -1,6 +1,4 @@
 import Testing
-import TestSupport
-import TincanDemoServer
 @testable import tincan
 
 /// `replay`'s direct reading of its arguments (ReplayArguments+DirectParse) against the argument
@@ -14,29 +12,15 @@ struct ReplayDirectParseTests {
         (try? TincanCommand.parseAsRoot(["replay"] + arguments) as? ReplayCommand)?.arguments
     }
 
+    static let check = DirectParseCheck(leading: ["a.tincan.yaml"], direct: ReplayArguments.parsedDirectly, parsed: parsed)
+
     @Test("every option and flag the parser lists is read directly, as the parser reads it, and changes the arguments")
     func everyListedOption() async throws {
         let listed = try ListedOption.all(of: "replay")
         #expect(listed.count == 16)
         let defaults = ReplayArguments(files: ["a.tincan.yaml"])
-        let readings = await offThePool {
-            listed.flatMap { option -> [(line: [String], direct: ReplayArguments?, parsed: ReplayArguments?, changes: Bool)] in
-                var line = ["a.tincan.yaml"]
-                switch option.kind {
-                case "flag":
-                    line.append(option.name)
-                default:
-                    let value = option.allValues.first { $0 != option.defaultValue } ?? "v1"
-                    line += [option.name, value]
-                    if option.isRepeating { line += [option.name, "v2"] }
-                }
-                var lines = [(line, changes: true)]
-                if option.kind == "option", option.allValues.isEmpty, !option.isRepeating {
-                    lines.append((["a.tincan.yaml", "\(option.name)=v=1"], changes: true))
-                }
-                return lines.map { ($0.0, ReplayArguments.parsedDirectly($0.0[...]), Self.parsed($0.0), $0.changes) }
-            }
-        }
+        // Every option of replay takes any value, so `--name=v=1` changes it too.
+        let readings = await Self.check.readingsOfEveryOption(listed, attachedChanges: true)
         #expect(readings.count > listed.count)
         for reading in readings {
             #expect(reading.direct == reading.parsed, "\(reading.line)")
@@ -74,21 +58,7 @@ struct ReplayDirectParseTests {
         let names = listed.map(\.name) + ["--help", "-h", "--version", "--", "-", "-x", "--unknown", "--test=true"]
             + listed.filter { $0.kind == "option" }.map { "\($0.name)=" } + ["--report=json", "--jobs=-1", "--var=a=b"]
         let values = ["a.tincan.yaml", "dir/", "json", "junit", "text", "xml", "2/4", "4", "a=b", "", "-v", "--test", "=", "é", "-1", "--", "-"]
-        let (differing, direct) = await offThePool {
-            var generator = SeededGenerator(seed: 16)
-            var differing: [[String]] = []
-            var direct = 0
-            for _ in 0..<3000 {
-                let length = Int.random(in: 0...7, using: &generator)
-                let line = (0..<length).map { _ in
-                    Bool.random(using: &generator) ? names.randomElement(using: &generator)! : values.randomElement(using: &generator)!
-                }
-                guard let arguments = ReplayArguments.parsedDirectly(line[...]) else { continue }
-                direct += 1
-                if arguments != Self.parsed(line) { differing.append(line) }
-            }
-            return (differing, direct)
-        }
+        let (differing, direct) = await Self.check.generatedLines(names: names, values: values, count: 3000, longest: 7)
         #expect(differing.isEmpty, "read otherwise than the parser reads them: \(differing.prefix(10))")
         #expect(direct > 200)
     }

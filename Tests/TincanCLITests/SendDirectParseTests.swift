@@ -1,7 +1,4 @@
-import Foundation
 import Testing
-import TestSupport
-import TincanDemoServer
 @testable import tincan
 
 /// `send`'s direct reading of its arguments (SendCommand+DirectParse) against the argument
@@ -15,32 +12,14 @@ struct SendDirectParseTests {
         (try? TincanCommand.parseAsRoot(["send"] + arguments) as? SendCommand)?.options
     }
 
+    static let check = DirectParseCheck(leading: ["GET", "http://127.0.0.1:9/"], direct: SendOptions.parsedDirectly, parsed: parsed)
+
     @Test("every option and flag the parser lists is read directly, as the parser reads it, and changes the options")
     func everyListedOption() async throws {
         let listed = try ListedOption.all(of: "send")
         #expect(listed.count == 39)
         let defaults = SendOptions(method: "GET", url: "http://127.0.0.1:9/")
-        // A line per option, and one more with the value attached (`--name=value`) where an
-        // option takes any value; each is read both ways, off the pool (the parser is slow in a
-        // debug build).
-        let readings = await offThePool {
-            listed.flatMap { option -> [(line: [String], direct: SendOptions?, parsed: SendOptions?, changes: Bool)] in
-                var line = ["GET", "http://127.0.0.1:9/"]
-                switch option.kind {
-                case "flag":
-                    line.append(option.name)
-                default:
-                    let value = option.allValues.first { $0 != option.defaultValue } ?? "v1"
-                    line += [option.name, value]
-                    if option.isRepeating { line += [option.name, "v2"] }
-                }
-                var lines = [(line, changes: true)]
-                if option.kind == "option", option.allValues.isEmpty, !option.isRepeating {
-                    lines.append((["GET", "http://127.0.0.1:9/", "\(option.name)=v=1"], changes: false))
-                }
-                return lines.map { ($0.0, SendOptions.parsedDirectly($0.0[...]), Self.parsed($0.0), $0.changes) }
-            }
-        }
+        let readings = await Self.check.readingsOfEveryOption(listed, attachedChanges: false)
         #expect(readings.count > listed.count)
         for reading in readings {
             #expect(reading.direct == reading.parsed, "\(reading.line)")
@@ -92,54 +71,10 @@ struct SendDirectParseTests {
         let values = ["GET", "http://127.0.0.1:9/", "a=1", "b:=2", "X-A:1", "q==3", "f@/tmp/x", "", "json", "text", "markdown",
                       "yaml", "form", "digest", "public-key", "-v", "--offline", "help", "=", "é=ü", "2.5", "-1", " -x", "--", "-"]
         // Thousands of lines through the parser take seconds in a debug build: off the pool.
-        let (differing, direct) = await offThePool {
-            var generator = SeededGenerator(seed: 16)
-            var differing: [[String]] = []
-            var direct = 0
-            for _ in 0..<5000 {
-                let length = Int.random(in: 0...8, using: &generator)
-                let line = (0..<length).map { _ in
-                    Bool.random(using: &generator) ? names.randomElement(using: &generator)! : values.randomElement(using: &generator)!
-                }
-                guard let options = SendOptions.parsedDirectly(line[...]) else { continue }
-                direct += 1
-                if options != Self.parsed(line) { differing.append(line) }
-            }
-            return (differing, direct)
-        }
+        let (differing, direct) = await Self.check.generatedLines(names: names, values: values, count: 5000, longest: 8)
         #expect(differing.isEmpty, "read otherwise than the parser reads them: \(differing.prefix(10))")
         // Enough of them are read directly for the comparison to mean something.
         #expect(direct > 200)
     }
 }
 
-/// One argument of a command as the parser lists it (`--experimental-dump-help`).
-struct ListedOption {
-    var kind: String
-    var name: String
-    var isRepeating: Bool
-    var allValues: [String]
-    var defaultValue: String?
-
-    /// Every option and flag of `command` that the parser lists, built-in help and version aside.
-    static func all(of command: String) throws -> [ListedOption] {
-        var dump = ""
-        do {
-            _ = try TincanCommand.parseAsRoot([command, "--experimental-dump-help"])
-        } catch {
-            dump = TincanCommand.fullMessage(for: error)
-        }
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any])
-        let description = try #require(root["command"] as? [String: Any])
-        let arguments = try #require(description["arguments"] as? [[String: Any]])
-        return try arguments.compactMap { argument in
-            let kind = try #require(argument["kind"] as? String)
-            guard kind != "positional" else { return nil }
-            let preferred = try #require(argument["preferredName"] as? [String: String])
-            let name = (preferred["kind"] == "short" ? "-" : "--") + (preferred["name"] ?? "")
-            guard name != "--help", name != "--version" else { return nil }
-            return ListedOption(kind: kind, name: name, isRepeating: argument["isRepeating"] as? Bool ?? false,
-                                allValues: argument["allValues"] as? [String] ?? [], defaultValue: argument["defaultValue"] as? String)
-        }
-    }
-}
