@@ -37,7 +37,7 @@ struct CharsetTests {
         #expect(error.code == -1016)
         #expect(error.message.hasPrefix("Data failed decoding as a UTF-8 string"))
         #expect(!error.isValidationFailure)
-        #expect(result.body == nil || result.body == DecodedBody.none)
+        #expect(result.body == DecodedBody.none)
     }
 
     @Test("Null removal reaches the JSON serializer inside a compound one")

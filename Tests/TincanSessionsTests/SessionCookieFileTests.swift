@@ -82,7 +82,7 @@ struct SessionCookieFileTests {
                 url: cookies/set
                 query: {a: "1"}
             """, path: path)
-        try await withDemoServer { server in
+        _ = try await withDemoServer { server in
             await #expect(throws: SessionError(.cookieFile(CookieFileError(place: .init(path: jar, line: 1), reason: .fieldCount(5))))) {
                 _ = try await replay(session, path: path, on: server)
             }

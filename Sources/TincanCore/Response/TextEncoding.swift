@@ -30,7 +30,7 @@ public enum TextEncoding {
         let encoding = encoding(forCharset: charset)
         if encoding == .utf8 || encoding == .ascii {
             // Checked without a copy: valid UTF-8 (and ASCII) is already what is wanted.
-            guard (try? UTF8Span(validating: bytes.span)) != nil else { return nil }
+            guard UTF8Check.isValid(bytes) else { return nil }
             if encoding == .ascii, bytes.contains(where: { $0 >= 0x80 }) { return nil }
             return bytes
         }

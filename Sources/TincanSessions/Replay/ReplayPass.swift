@@ -215,7 +215,6 @@ struct ReplayPass {
 
     /// Request `index` resolved and built with `template`, or why it cannot be.
     private func prepare(_ index: Int, template: Template) -> Result<Prepared, any Error> {
-        let saved = session.requests[index]
         do {
             var resolved = try session.resolve(index, template: template, directory: directory, file: path)
             resolved.draft.standardInput = options.standardInput
