@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import TincanCore
 
 /// The replay benchmark's requests sent through AsyncHTTPClient's delegate API and nothing else:
 /// the floor under `tincan replay`, whose transport is that API (DESIGN.md).
@@ -31,6 +32,9 @@ enum LibraryReplay {
         try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
     }
 
+    /// The headers Tincan's request serializer sends by default, in their order.
+    private static let defaultHeaders = RequestSettings.defaultHeaders(environment: ProcessInfo.processInfo.environment)
+
     private final class Statuses: Sendable {
         let codes = Mutex<[UInt]>([])
     }
@@ -49,11 +53,7 @@ enum LibraryReplay {
         } catch {
             return loop.makeFailedFuture(error)
         }
-        // Tincan's default headers (`tincan send --offline` shows them).
-        request.headers.add(name: "User-Agent", value: "tincan/0.1.0 (Linux; Swift 6.3)")
-        request.headers.add(name: "Accept", value: "*/*")
-        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        request.headers.add(name: "Accept-Language", value: "en;q=1")
+        for field in defaultHeaders { request.headers.add(name: field.name, value: field.value) }
         return client.execute(request: request, delegate: Collector(), eventLoop: .delegate(on: loop)).futureResult.flatMap { status in
             statuses.codes.withLock { $0.append(status) }
             return send(index + 1, of: count, base: base, client: client, loop: loop, statuses: statuses)

@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 @testable import tincan
 
@@ -50,6 +52,31 @@ struct ReplayDirectParseTests {
     ])
     func leftToTheParser(line: [String]) {
         #expect(ReplayArguments.parsedDirectly(line[...]) == nil)
+    }
+
+    @Test("a line only the parser reads runs the same replay as one read directly, with the same report and exit status")
+    func bothReadingsRunTheSameReplay() async throws {
+        let directory = try TemporaryDirectory()
+        let files = try ReplayFilesTests.sessions(["p", "q"], in: directory, failing: ["q"])
+        let direct = ["replay", "--demo", "--report", "json"] + files
+        // `--` before the files is the parser's to read.
+        let parsed = ["replay", "--demo", "--report", "json", "--"] + files
+        #expect(ReplayArguments.parsedDirectly(direct.dropFirst()) != nil)
+        #expect(ReplayArguments.parsedDirectly(parsed.dropFirst()) == nil)
+        var reports: [[[String: String]]] = []
+        for line in [direct, parsed] {
+            let result = try await tincan(line)
+            #expect(result.status == 3, "\(line): \(result.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+            let sessions = try #require(report["sessions"] as? [[String: Any]], "\(result.stdout)")
+            // Each request's name and state, file by file (times and the demo server's port differ).
+            reports.append(sessions.flatMap { session in
+                ((session["requests"] as? [[String: Any]]) ?? []).map { ["name": $0["name"] as? String ?? "", "state": $0["state"] as? String ?? ""] }
+            })
+        }
+        #expect(reports[0].count == 4)
+        #expect(reports[0].filter { $0["state"] == "failed" }.map { $0["name"] } == ["q first"])
+        #expect(reports[0] == reports[1])
     }
 
     @Test("generated lines are read as the parser reads them, or left to it")

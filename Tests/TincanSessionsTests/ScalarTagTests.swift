@@ -34,18 +34,24 @@ struct ScalarTagTests {
     func decimalValuesAgreeWithYams() {
         let decimals = ["0", "7", "-1", "+17", "9223372036854775807", "-9223372036854775808"]
         for text in decimals {
-            #expect(ScalarTag.decimalValue(text) != nil, "\(text)")
-            #expect(ScalarTag.decimalValue(text).map(Int.init) == Node.scalar(.init(text)).int, "\(text)")
+            let scalar = Node.Scalar(text, .implicit, .plain)
+            #expect(ScalarTag.decimalValue(scalar) != nil, "\(text)")
+            #expect(ScalarTag.decimalValue(scalar).map(Int.init) == Node.scalar(scalar).int, "\(text)")
         }
         // Yams tags a signed zero as an integer and then reads no value from it (a session said
         // it was "too large for an integer"); it is zero.
         for text in ["-0", "+0"] {
             #expect(Node.scalar(.init(text)).int == nil)
-            #expect(ScalarTag.decimalValue(text) == 0)
+            #expect(ScalarTag.decimalValue(.init(text, .implicit, .plain)) == 0)
         }
         // Octal, other bases, underscores, sexagesimal, overflow and text: Yams reads them, or refuses them.
         for text in ["017", "00", "0x1F", "0o17", "0b101", "1_000", "1:30", "9223372036854775808", "12345678901234567890", "", "+", "1 2", "3.14", "item"] {
-            #expect(ScalarTag.decimalValue(text) == nil, "\(text)")
+            #expect(ScalarTag.decimalValue(.init(text, .implicit, .plain)) == nil, "\(text)")
+        }
+        // A quoted scalar is never read as a number here, as Yams' constructor refuses it.
+        for style in [Node.Scalar.Style.singleQuoted, .doubleQuoted, .literal, .folded] {
+            #expect(ScalarTag.decimalValue(.init("7", .implicit, style)) == nil)
+            #expect(Node.scalar(.init("7", Tag(.int), style)).int == nil)
         }
         #expect(Node.scalar(.init("017")).int == 15)
     }

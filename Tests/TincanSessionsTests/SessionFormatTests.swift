@@ -394,6 +394,8 @@ struct SessionFormatTests {
             ("requests:\n  - url: /x\n    headers:\n      X-Debug: {value: a, enabled: maybe}\n", "s.yaml:4:36: expected true or false"),
             ("requests:\n  - url: /x\n    headers:\n      X-Debug: [a]\n", "null to remove a default, or {value: TEXT, enabled: false}"),
             ("defaults:\n  security:\n    pin-mode: key\n", "s.yaml:3:15: 'key' is not a pinning mode; expected certificate or public-key"),
+            ("requests:\n  - url: /x\n    params:\n      n: 99999999999999999999\n", "s.yaml:4:10: '99999999999999999999' is too large for an integer"),
+            ("requests:\n  - url: /x\n    params:\n      n: !!int \"7\"\n", "s.yaml:4:10: '7' is tagged as an integer but quoted; write it without quotes"),
         ]
         for (text, expected) in cases {
             do {

@@ -125,7 +125,7 @@ extension Node {
         switch self {
         case .scalar(let scalar):
             switch ScalarTag.of(self) {
-            case .int: return int.map { .integer(Int64($0)) } ?? .string(scalar.string)
+            case .int: return (ScalarTag.decimalValue(scalar) ?? int.map(Int64.init)).map(ParameterValue.integer) ?? .string(scalar.string)
             case .float: return float.map(ParameterValue.double) ?? .string(scalar.string)
             case .bool: return .bool(bool ?? false)
             case .null: return .null

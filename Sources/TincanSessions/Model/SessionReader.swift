@@ -448,8 +448,14 @@ struct SessionReader {
             case .int:
                 // Plain decimal digits (ScalarTag's common case) are read directly; Yams' reading
                 // of bases, underscores and sexagesimal goes through Foundation's string search.
-                if let integer = ScalarTag.decimalValue(scalar.string) { return .integer(integer) }
-                guard let integer = node.int else { throw file.error(at: node, "'\(scalar.string)' is too large for an integer") }
+                if let integer = ScalarTag.decimalValue(scalar) { return .integer(integer) }
+                guard let integer = node.int else {
+                    // Yams reads an integer only from a plain scalar.
+                    if scalar.style != .plain, scalar.style != .any {
+                        throw file.error(at: node, "'\(scalar.string)' is tagged as an integer but quoted; write it without quotes")
+                    }
+                    throw file.error(at: node, "'\(scalar.string)' is too large for an integer")
+                }
                 return .integer(Int64(integer))
             case .float: return .double(node.float ?? .nan)
             case .bool: return .bool(node.bool ?? false)

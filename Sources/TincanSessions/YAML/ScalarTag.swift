@@ -36,10 +36,13 @@ enum ScalarTag {
         return Resolver.default.resolveTag(of: node)
     }
 
-    /// The value of text that is a decimal integer as `isDecimal` says, as Yams reads it (nil past
-    /// 64 bits, as there); nil for any other text, such as `010`, which YAML 1.1 reads as octal.
-    static func decimalValue(_ text: String) -> Int64? {
-        isDecimal(text.utf8) ? Int64(text) : nil
+    /// The value of a plain scalar whose text is a decimal integer as `isDecimal` says, as Yams
+    /// reads it (nil past 64 bits, as there), without Yams' reading of bases, underscores and
+    /// sexagesimal through Foundation's string search. Nil for any other text, such as `010`,
+    /// which YAML 1.1 reads as octal, and for a quoted scalar, which Yams' constructor refuses.
+    static func decimalValue(_ scalar: Node.Scalar) -> Int64? {
+        guard scalar.style == .plain || scalar.style == .any, isDecimal(scalar.string.utf8) else { return nil }
+        return Int64(scalar.string)
     }
 
     /// Whether the text is a decimal integer as the int rule's `[-+]?(?:0|[1-9][0-9_]*)` writes
