@@ -58,12 +58,15 @@ struct TincanCommand: AsyncParsableCommand {
 
     /// Parses `arguments` (without the program's name) and runs the command they name.
     static func execute(_ arguments: [String]) async throws {
-        // A usual `send` or `replay` line is read without the parser's reflection (SendCommand+DirectParse).
+        // A usual `send`, `replay` or TUI line is read without the parser's reflection (SendCommand+DirectParse).
         if arguments.first == "send", let send = SendOptions.parsedDirectly(arguments.dropFirst()) {
             return try await send.run()
         }
         if arguments.first == "replay", let replay = ReplayArguments.parsedDirectly(arguments.dropFirst()) {
             return try await replay.run()
+        }
+        if let tui = TUIArguments.parsedDirectly(arguments[...]) {
+            return try await tui.run()
         }
         var command = try parseAsRoot(arguments)
         if var asyncCommand = command as? AsyncParsableCommand {
