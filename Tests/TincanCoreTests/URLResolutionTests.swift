@@ -47,6 +47,21 @@ struct URLResolutionTests {
         #expect(try HTTPSessionManager(baseURL: base).baseURL?.string == expected)
     }
 
+    @Test("a base URL read before is read the same, a refused one is refused each time, and many bases never fill the memory")
+    func baseURLsReadAgain() throws {
+        for _ in 0..<3 {
+            #expect(try HTTPSessionManager(baseURL: "http://example.com/v1").resolve("x").string == "http://example.com/v1/x")
+            #expect(throws: RequestSerializationError.self) { try HTTPSessionManager(baseURL: "ftp://example.com/v1") }
+            #expect(throws: RequestSerializationError.self) { try HTTPSessionManager(baseURL: "http://exa mple.com:99999/") }
+        }
+        // More bases than are kept: each is still read right, before and after the others.
+        for round in 0..<2 {
+            for index in 0..<200 {
+                #expect(try HTTPSessionManager(baseURL: "http://h\(index).example/\(round)").baseURL?.string == "http://h\(index).example/\(round)/")
+            }
+        }
+    }
+
     @Test(arguments: [("ftp://x/y", "not http or https"), ("http://", "no host"), ("http://x:99999/", "port"), ("relative/path", "no scheme")])
     func refusesURLsThatCannotBeSent(url: String, reason: String) throws {
         let error = try #require(throws: RequestSerializationError.self) { try HTTPSessionManager().resolve(url) }

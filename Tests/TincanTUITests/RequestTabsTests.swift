@@ -462,7 +462,7 @@ struct RequestTabsTests {
     /// it is the same on every machine) and a rate.
     static func answerUpload(_ state: inout AppState) {
         let path = "/tmp/tincan-snapshot-upload.bin"
-        FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x61, count: 64))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x61, count: 64)))
         Fixtures.press(Fixtures.typing(path) + [.key(KeyEvent(.enter))] + Fixtures.typing("64k") + [.key(KeyEvent(.enter))], into: &state)
     }
 

@@ -146,9 +146,11 @@ public struct ProxyEnvironment: Sendable, Hashable {
     }
 
     /// This process's proxy variables.
-    public static var current: ProxyEnvironment {
-        ProxyEnvironment(ProcessEnvironment.values)
-    }
+    public static var current: ProxyEnvironment { processEnvironment }
+
+    /// The process's variables (`ProcessEnvironment.values`, read once at start) read once too:
+    /// a replay resolves every request with them.
+    private static let processEnvironment = ProxyEnvironment(ProcessEnvironment.values)
 
     /// The variable that names the proxy for a target of `scheme`, and its value.
     public func proxyVariable(forScheme scheme: String) -> (name: String, value: String)? {

@@ -19,14 +19,29 @@ public final class HTTPSessionManager: Sendable {
     /// - Throws: ``RequestSerializationError/Reason/invalidURL(_:reason:)`` for a base that is not an absolute http(s) URL.
     public init(baseURL: String? = nil, requestSerializer: any RequestSerializer = FormRequestSerializer()) throws {
         if let baseURL {
-            let parsed = URLReference(parsing: URLReference.escapingInvalidCharacters(baseURL))
-            try Self.validate(parsed, typed: baseURL)
-            self.baseURL = Self.addingTrailingSlash(to: parsed)
+            if let checked = Self.checkedBases.withLock({ $0[baseURL] }) {
+                self.baseURL = checked
+            } else {
+                let parsed = URLReference(parsing: URLReference.escapingInvalidCharacters(baseURL))
+                try Self.validate(parsed, typed: baseURL)
+                let checked = Self.addingTrailingSlash(to: parsed)
+                Self.checkedBases.withLock { bases in
+                    if bases.count >= Self.checkedBasesLimit { bases.removeAll() }
+                    bases[baseURL] = checked
+                }
+                self.baseURL = checked
+            }
         } else {
             self.baseURL = nil
         }
         self.serializer = Mutex(requestSerializer)
     }
+
+    /// Base URLs already parsed and checked, by the text given (only ones that passed): a replay
+    /// builds each request with a manager on its session's base, and reading and checking the
+    /// same base again was a third of a request's building.
+    private static let checkedBases = Mutex<[String: URLReference]>([:])
+    private static let checkedBasesLimit = 64
 
     /// The request serializer; replacing it keeps nothing of the old one but what its settings share.
     public var requestSerializer: any RequestSerializer {

@@ -37,23 +37,30 @@ public enum Redaction {
 
     /// A URL with its password and its secret query fields hidden, for display.
     public static func url(_ text: String) -> String {
+        // The delimiters are ASCII, so they are found byte by byte (every replayed request's URL
+        // comes through here).
         var result = text
         // scheme://user:password@host → scheme://user:••••••@host
-        if let scheme = result.range(of: "://") {
-            let authorityEnd = result[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
-            let authority = result[scheme.upperBound..<authorityEnd]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+        if let scheme = result.utf8.firstRange(of: "://".utf8) {
+            let authorityEnd = result.utf8[scheme.upperBound...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? result.endIndex
+            let authority = result.utf8[scheme.upperBound..<authorityEnd]
+            if let at = authority.lastIndex(of: UInt8(ascii: "@")), let colon = authority[..<at].firstIndex(of: UInt8(ascii: ":")) {
                 result.replaceSubrange(result.index(after: colon)..<at, with: mask)
             }
         }
-        guard let question = result.firstIndex(of: "?") else { return result }
-        let fragmentStart = result[question...].firstIndex(of: "#") ?? result.endIndex
+        guard let question = result.utf8.firstIndex(of: UInt8(ascii: "?")) else { return result }
+        let fragmentStart = result.utf8[question...].firstIndex(of: UInt8(ascii: "#")) ?? result.endIndex
         let query = result[result.index(after: question)..<fragmentStart]
+        var hidden = false
         let fields = query.split(separator: "&", omittingEmptySubsequences: false).map { field -> String in
             let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = parts[0].utf8.contains(UInt8(ascii: "%")) ? String(parts[0]).removingPercentEncoding ?? String(parts[0]) : String(parts[0])
-            return isSecret(name: name) && parts.count == 2 ? "\(parts[0])=\(mask)" : String(field)
+            guard isSecret(name: name), parts.count == 2 else { return String(field) }
+            hidden = true
+            return "\(parts[0])=\(mask)"
         }
+        // A query without a secret is left as it is.
+        guard hidden else { return result }
         result.replaceSubrange(result.index(after: question)..<fragmentStart, with: fields.joined(separator: "&"))
         return result
     }
