@@ -31,6 +31,15 @@ struct DefaultHeaderTests {
         }
     }
 
+    @Test("settings made for the process start from its environment's headers, and each starts apart")
+    func processSettingsStartFromTheEnvironment() {
+        let first = RequestSettings()
+        #expect(first.httpRequestHeaders == RequestSettings.defaultHeaders(environment: ProcessEnvironment.values))
+        first.setValue("1", forHTTPHeaderField: "X-One")
+        // The headers worked out once are a value: a change to one settings is not in the next.
+        #expect(RequestSettings().value(forHTTPHeaderField: "X-One") == nil)
+    }
+
     @Test func userAgentNamesTincanLinuxAndSwift() {
         #expect(RequestSettings.userAgent == "tincan/\(Tincan.version) (Linux; Swift \(Tincan.swiftVersion))")
         #expect(RequestSettings(environment: [:]).value(forHTTPHeaderField: "User-Agent") == RequestSettings.userAgent)

@@ -19,9 +19,7 @@ public enum UTF8Check {
                 guard start < count else { return true }
                 // It ends before the next block of ASCII bytes, where a character starts too.
                 var end = start + blockSize
-                while end < count, firstNonASCIIBlock(base, from: end, count: min(count, end + blockSize)) < min(count, end + blockSize) {
-                    end += blockSize
-                }
+                while end < count, !isASCIIBlock(base, at: end, count: count) { end += blockSize }
                 end = min(end, count)
                 guard (try? UTF8Span(validating: bytes[start..<end].span)) != nil else { return false }
                 index = end
@@ -35,23 +33,25 @@ public enum UTF8Check {
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// The start of the first block of `blockSize` bytes from `index` that holds a byte of 0x80
-    /// or more (the last block may be shorter), or `count` when there is none.
+    /// or more, or `count` when there is none.
     private static func firstNonASCIIBlock(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int {
-        let raw = UnsafeRawPointer(base)
         var index = index
-        while index + blockSize <= count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                | raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
-                | raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
-                | raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
-            if word & highBits != 0 { return index }
+        while index < count {
+            if !isASCIIBlock(base, at: index, count: count) { return index }
             index += blockSize
         }
-        var tail = index
-        while tail < count {
-            if base[tail] >= 0x80 { return index }
-            tail += 1
-        }
         return count
+    }
+
+    /// Whether the block at `index` (the last one may be shorter) holds only ASCII bytes.
+    @inline(__always)
+    private static func isASCIIBlock(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Bool {
+        guard index + blockSize <= count else { return (index..<count).allSatisfy { base[$0] < 0x80 } }
+        let raw = UnsafeRawPointer(base)
+        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            | raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+            | raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
+            | raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
+        return word & highBits == 0
     }
 }

@@ -22,12 +22,25 @@ public final class RequestSettings: Sendable {
 
     private let state: Mutex<State>
 
+    /// Creates settings with the default headers for this process's environment.
+    public convenience init() {
+        self.init(headers: Self.processDefaultHeaders)
+    }
+
     /// Creates settings with the default headers.
     ///
     /// - Parameter environment: Where the locale preference is read for Accept-Language.
-    public init(environment: [String: String] = ProcessEnvironment.values) {
-        state = Mutex(State(headers: Self.defaultHeaders(environment: environment)))
+    public convenience init(environment: [String: String]) {
+        self.init(headers: Self.defaultHeaders(environment: environment))
     }
+
+    private init(headers: HTTPHeaders) {
+        state = Mutex(State(headers: headers))
+    }
+
+    /// The default headers for `ProcessEnvironment.values`, which is read once at start: worked
+    /// out once too, as every request built (a replay builds one per run) starts from them.
+    private static let processDefaultHeaders = defaultHeaders(environment: ProcessEnvironment.values)
 
     /// The default headers every serializer starts with, in wire order.
     ///

@@ -590,9 +590,7 @@ struct SessionReader {
     }
 
     func entries<Key: RawRepresentable<String> & CaseIterable>(_ node: Node, _ keys: Key.Type, in context: String) throws -> [(key: Key, keyNode: Node, value: Node)] {
-        // The expected keys are listed only for the error: most nodes are mappings.
-        guard let mapping = node.mapping else { throw file.error(at: node, .expectedMapping(context: context, keys: keys.allCases.map(\.rawValue))) }
-        return try file.entries(of: mapping, keys, in: context)
+        try file.entries(of: file.mapping(node, keys: keys.allCases.map(\.rawValue), in: context), keys, in: context)
     }
 
     /// The keys as a sentence lists alternatives: `text:, base64: or file:`.

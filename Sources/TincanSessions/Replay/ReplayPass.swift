@@ -40,9 +40,6 @@ struct ReplayPass {
     private var ahead: (position: Int, request: Prepared?)?
     /// A response whose checks wait until the next request is written.
     private var unchecked: Unchecked?
-    /// The request serializers' settings every request starts from (`RequestDraft.build` copies
-    /// them): made once, since they read the environment's language.
-    private let settings = RequestSettings()
 
     init(session: Session, path: String, options: ReplayOptions, directory: String, manager: URLSessionManager, template: Template,
          progress: @escaping @Sendable (RequestOutcome) -> Void) {
@@ -221,7 +218,7 @@ struct ReplayPass {
         do {
             var resolved = try session.resolve(index, template: template, directory: directory, file: path)
             resolved.draft.standardInput = options.standardInput
-            let request = try resolved.draft.build(settings: settings)
+            let request = try resolved.draft.build()
             if let download = resolved.options.download { try DownloadDestination.check(download.path) }
             let maximumBodyBytes = options.maximumBodyBytes
             return .success(Prepared(request: request, url: Redaction.url(request.url.string),

@@ -120,8 +120,9 @@ public struct ConfigFile {
     }
 
     /// A node's mapping, or an error in `context` that lists the keys it may hold.
-    public func mapping(_ node: Node, keys: [String], in context: String) throws(ConfigFileError) -> Node.Mapping {
-        guard let mapping = node.mapping else { throw error(at: node, .expectedMapping(context: context, keys: keys)) }
+    public func mapping(_ node: Node, keys: @autoclosure () -> [String], in context: String) throws(ConfigFileError) -> Node.Mapping {
+        // The keys are listed only in the error: most nodes are mappings.
+        guard let mapping = node.mapping else { throw error(at: node, .expectedMapping(context: context, keys: keys())) }
         return mapping
     }
 
