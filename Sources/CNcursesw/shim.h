@@ -121,4 +121,29 @@ static inline void tincan_restore_signal_handlers(void) {
 
 static inline int tincan_stop_requested(void) { return tincan_stop_signal; }
 
+// A hand-off to another program ($PAGER, $EDITOR) that runs in Tincan's own process group, the
+// terminal's foreground group, as system(3) runs a command: ctrl+c and ctrl+\ are the program's,
+// so Tincan ignores them meanwhile (its SIGINT handler would otherwise end Tincan when the pager
+// ends); ctrl+z stops the whole job, Tincan with it, so the shell's `fg` continues both (ncurses'
+// own SIGTSTP handler would repaint Tincan's screen over the program on `fg`).
+static inline struct sigaction *tincan_handoff_saved_storage(void) { static struct sigaction saved[5]; return saved; }
+static const int tincan_handoff_signals[5] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU };
+
+static inline void tincan_handoff_begin(void) {
+    struct sigaction *saved = tincan_handoff_saved_storage();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < 5; i++) {
+        int signal_number = tincan_handoff_signals[i];
+        action.sa_handler = (signal_number == SIGINT || signal_number == SIGQUIT) ? SIG_IGN : SIG_DFL;
+        sigaction(signal_number, &action, &saved[i]);
+    }
+}
+
+static inline void tincan_handoff_end(void) {
+    struct sigaction *saved = tincan_handoff_saved_storage();
+    for (int i = 0; i < 5; i++) sigaction(tincan_handoff_signals[i], &saved[i], NULL);
+}
+
 #endif

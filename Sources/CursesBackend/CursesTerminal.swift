@@ -200,10 +200,16 @@ public final class CursesTerminal: TerminalDevice {
         takeTerminal()
     }
 
+    /// Gives the terminal to another program in Tincan's process group, with the terminal in the
+    /// modes the shell gave Tincan, and takes it back when `body` returns. Meanwhile ctrl+c and
+    /// ctrl+\ are the program's (Tincan ignores them) and ctrl+z stops Tincan with it
+    /// (`tincan_handoff_begin` in shim.h).
     public func withTerminalReleased<T>(_ body: () throws -> T) rethrows -> T {
         def_prog_mode()
         releaseTerminal()
+        tincan_handoff_begin()
         defer {
+            tincan_handoff_end()
             reset_prog_mode()
             takeTerminal()
         }

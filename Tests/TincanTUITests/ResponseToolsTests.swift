@@ -84,6 +84,21 @@ struct ResponseToolsTests {
         #expect(!FileManager.default.fileExists(atPath: temporary))
     }
 
+    @Test("a pager of plain words runs directly; one with shell syntax runs through sh with the file as $1")
+    func pagerCommandsRunDirectlyUnlessTheyNeedAShell() {
+        #expect(ForegroundProgram.argumentVector("less -R", path: "/tmp/f") == ["less", "-R", "/tmp/f"])
+        #expect(ForegroundProgram.argumentVector("  vi  ", path: "/tmp/f") == ["vi", "/tmp/f"])
+        #expect(ForegroundProgram.argumentVector("less | cat", path: "/tmp/f") == ["/bin/sh", "-c", "less | cat \"$1\"", "sh", "/tmp/f"])
+        #expect(ForegroundProgram.argumentVector("LESS=R less", path: "/tmp/f").first == "/bin/sh")
+        #expect(ForegroundProgram.argumentVector("code --wait ~/x", path: "/tmp/f").first == "/bin/sh")
+    }
+
+    @Test("a program ended by a signal is reported with the signal")
+    func aProgramEndedByASignalIsReported() {
+        #expect(ForegroundProgram.run("kill -TERM $$; true", on: "/dev/null") == "kill -TERM $$; true was ended by signal 15")
+        #expect(ForegroundProgram.run("no-such-program-here", on: "/dev/null")?.hasPrefix("no-such-program-here: ") == true)
+    }
+
     @Test("a pager that fails is reported with its status, and $EDITOR is used when $VISUAL is empty")
     func runnerReportsAFailingPager() {
         let failed = AppRunner.runViewer(.pager, [0x41], fileExtension: "txt", environment: ["PAGER": "false"])

@@ -203,20 +203,10 @@ public final class AppRunner: Sendable {
         var message: String
     }
 
-    /// Runs a command from the environment on a file, through the shell (so a command with
-    /// arguments works), and waits for it. - Returns: why it failed, or nil.
+    /// Runs a command from the environment on a file in the terminal's foreground
+    /// (``ForegroundProgram``), and waits for it. - Returns: why it failed, or nil.
     static func runCommand(_ command: String, on path: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(command) \"$1\"", "sh", path]
-        do {
-            try process.run()
-            process.waitUntilExit()
-        } catch {
-            return "\(command): \(error)"
-        }
-        guard process.terminationStatus == 0 else { return "\(command) exited with status \(process.terminationStatus)" }
-        return nil
+        ForegroundProgram.run(command, on: path)
     }
 
     /// A temporary file for an outside program, readable by this user alone.
