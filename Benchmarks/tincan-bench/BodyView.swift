@@ -1,6 +1,7 @@
 import Foundation
 import TerminalUI
 import TincanCore
+import TincanSessions
 import TincanTUI
 #if canImport(Glibc)
 import Glibc
@@ -53,7 +54,7 @@ func benchmarkBodyView() throws {
         return String(decoding: bytes[(index + 5)..<end], as: UTF8.self)
     } ?? "0"
 
-    var state = AppState.welcome(baseURL: "http://127.0.0.1:8080/", width: 120, height: 40)
+    var state = AppState.welcome(demo: DemoAddresses(plain: "http://127.0.0.1:8080"), width: 120, height: 40)
     let effects = state.update(.input(.key(.ctrl("r"))))
     guard case let .send(id, request, plan)? = effects.first else { throw BenchFailure("no send effect") }
     let response = HTTPResponse(url: request.url, statusCode: 200, headers: ["Content-Type": "application/json", "Content-Length": String(bytes.count)])

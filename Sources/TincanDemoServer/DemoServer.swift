@@ -25,6 +25,9 @@ public final class DemoServer: Sendable {
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
 
+    /// The port `tincan serve` listens on unless `--port` says otherwise.
+    public static let defaultPort = 8080
+
     /// The base URL of the running server, such as `http://127.0.0.1:49152`.
     public var baseURL: String { "\(usesTLS ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 

@@ -104,9 +104,9 @@ struct LearnCommand: AsyncParsableCommand {
     private func writeHandout(of name: String, to path: String) async throws {
         let lesson = try LessonSource(name)
         defer { lesson.removeFiles() }
-        let servers: LessonServers
+        let servers: DemoServers
         do {
-            servers = try await LessonServers.start()
+            servers = try await DemoServers.start()
         } catch {
             throw CLIFailure(message: "error: the demo servers could not start: \(error)", exitCode: .transportFailed)
         }

@@ -77,9 +77,9 @@ struct LessonChecks {
             }
         }
 
-        let servers: LessonServers
+        let servers: DemoServers
         do {
-            servers = try await LessonServers.start()
+            servers = try await DemoServers.start()
         } catch {
             throw CLIFailure(message: "error: the demo servers could not start: \(error)", exitCode: .transportFailed)
         }
@@ -115,9 +115,9 @@ struct LessonChecks {
     }
 
     /// Checks one file against what it is expected to do, and says how it went.
-    private func check(_ session: Session, _ item: Item, servers: LessonServers, output: inout String, problems: inout Problems) async throws {
-        let variables = servers.variables.merging(["lesson-files": LessonSource.filesFolder(forLessonAt: item.path)]) { $1 }
-        let report = try await LessonCheck.run(session, path: item.path, variables: variables)
+    private func check(_ session: Session, _ item: Item, servers: DemoServers, output: inout String, problems: inout Problems) async throws {
+        let variables = servers.lessonVariables.merging(["lesson-files": LessonSource.filesFolder(forLessonAt: item.path)]) { $1 }
+        let report = try await LessonCheck.run(session, path: item.path, variables: variables, demo: servers.addresses)
         let counts = report.goalCounts
         switch item.expectation {
         case .passes:

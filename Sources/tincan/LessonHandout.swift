@@ -12,12 +12,13 @@ struct LessonHandout {
     static let bodyExcerptBytes = 2048
 
     /// The handout, with each step's request sent to `servers`.
-    func markdown(servers: LessonServers) async throws -> String {
+    func markdown(servers: DemoServers) async throws -> String {
         let session = lesson.session
         guard let steps = session.lesson?.steps, let title = session.lesson?.title else { return "" }
-        let variables = servers.variables.merging(lesson.variables) { $1 }
-        let report = try await LessonCheck.run(session, path: lesson.path, variables: variables, keepsResponses: true)
-        let template = Template(variables: try session.variables(environment: nil, overrides: variables))
+        let variables = servers.lessonVariables.merging(lesson.variables) { $1 }
+        let report = try await LessonCheck.run(session, path: lesson.path, variables: variables, demo: servers.addresses, keepsResponses: true)
+        var template = Template(variables: try session.variables(environment: nil, overrides: variables))
+        template.demo = servers.addresses
         var out = "# \(Explanation.escaped(title))\n\n"
         if let summary = session.lesson?.summary { out += "\(summary)\n\n" }
         out += "_A Tincan lesson: `tincan learn \(lesson.builtinName ?? lesson.path)` opens it, and each step's goals tick as the request is edited and sent._\n"

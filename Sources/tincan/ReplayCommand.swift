@@ -207,14 +207,12 @@ struct ReplayArguments: Equatable {
             options.standardInput = bytes
         }
 
-        var server: DemoServer?
-        if demo {
-            do {
-                server = try await DemoServer.start(port: 0)
-            } catch {
-                throw CLIFailure(message: "error: the demo server could not start: \(error)", exitCode: .transportFailed)
-            }
-            if options.variables["server"] == nil { options.variables["server"] = server!.baseURL }
+        // `{{$demo}}` (issue 34 §3), or --demo's `server`: in-process demo servers for the run.
+        let use = max(batch.map(\.session.demoUse).max() ?? .none, demo ? .plain : .none)
+        let servers = try await DemoServers.start(for: use)
+        if let servers {
+            options.demo = servers.addresses
+            if demo, options.variables["server"] == nil { options.variables["server"] = servers.plain.baseURL }
         }
 
         let progress = ProgressText(streams: format == .text || output != nil, test: test, verbose: verbose, showSecrets: showSecrets, files: batch, jobs: jobs)
@@ -223,7 +221,7 @@ struct ReplayArguments: Equatable {
         let results = await ReplayBatch(files: batch, jobs: jobs, options: options).run(
             progress: { index, outcome in progress.requestFinished(outcome, file: index) },
             finished: { index, result in progress.fileFinished(index, result) })
-        await server?.stop()
+        await servers?.stop()
         let duration = (clock.now - started).inSeconds
 
         var reports: [ReplayReport] = []

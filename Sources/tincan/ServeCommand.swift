@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The port to listen on (0 to 65535); 0 picks a free one.")
-    var port: String = "8080"
+    var port: String = "\(DemoServer.defaultPort)"
 
     @Option(help: ArgumentHelp("The address to listen on: an IP address or localhost. Any but a loopback address lets the network in, with a warning.", valueName: "ADDRESS"))
     var host: String = "127.0.0.1"

@@ -160,6 +160,14 @@ struct ExportCommand: ParsableCommand {
             throw CLIFailure.badInput("\(file): \(error)")
         }
         template.passthrough = Set(session.requests.flatMap(\.captures.keys))
+        var warnings: [String] = []
+        if session.demoUse != .none {
+            // Nothing is sent, and an in-process server's port would be gone with this command: the
+            // demo server's address is where `tincan serve` listens by default.
+            let served = "http://127.0.0.1:\(DemoServer.defaultPort)"
+            template.demo = DemoAddresses(plain: served)
+            warnings.append("{{$demo}} is written as \(served), where `tincan serve` listens by default; start it before running what is exported")
+        }
         let indices = try selectedIndices(session)
         let directory = Session.directory(of: file)
         var built: [(name: String, request: HTTPRequest, resolved: ResolvedRequest)] = []
@@ -172,9 +180,10 @@ struct ExportCommand: ParsableCommand {
             }
         }
         var text: String
-        var warnings: [String] = []
         if format == .har {
-            (text, warnings) = Self.harText(built, showSecrets: showSecrets)
+            let har: [String]
+            (text, har) = Self.harText(built, showSecrets: showSecrets)
+            warnings += har
         } else if format == .curl {
             text = built.map { item in
                 let exported = CurlCommand.export(item.request, resolved: item.resolved)
@@ -185,7 +194,7 @@ struct ExportCommand: ParsableCommand {
             do {
                 let exported = try HTTPFile.export(built.map { ($0.name, $0.request, $0.resolved) })
                 text = exported.text
-                warnings = exported.warnings
+                warnings += exported.warnings
             } catch {
                 throw CLIFailure.badInput("\(error)")
             }

@@ -140,35 +140,26 @@ struct TUIArguments: Equatable {
         let loadedHistory = historyStore?.load()
         settings.problems += loadedHistory?.problems ?? []
 
-        // The welcome request's server: in-process, loopback only, a free port. A lesson has
-        // two, plain and over TLS, named by its variables.
-        let server: DemoServer
-        let lessonServers: LessonServers?
+        // The welcome request's server: in-process, loopback only, a free port. A lesson, or a
+        // session that names `{{$demo-tls}}` or a demo certificate, has the TLS one too.
+        let servers: DemoServers
         do {
-            lessonServers = lesson == nil ? nil : try await LessonServers.start()
-            if let lessonServers {
-                server = lessonServers.plain
-            } else {
-                server = try await DemoServer.start(port: 0)
-            }
+            servers = try await DemoServers.start(tls: lesson != nil || workspace?.session.demoUse == .withTLS)
         } catch {
             throw CLIFailure(message: "error: the embedded demo server could not start: \(error)", exitCode: .transportFailed)
         }
+        let server = servers.plain
         // Whatever stops the run from here (no terminal, a cookie file, a failed start), the
-        // servers stop and a lesson's certificate folder goes with them.
+        // servers stop and their certificate folder goes with them.
         func stopServers() async {
-            if let lessonServers {
-                await lessonServers.stop()
-            } else {
-                await server.stop()
-            }
+            await servers.stop()
         }
         let managers: ManagerPool
         let status: Int32
         do {
             var lessonContext: LessonContext?
-            if let lesson, let lessonServers {
-                for (name, value) in lessonServers.variables.merging(lesson.variables, uniquingKeysWith: { $1 }) where workspace?.overrides[name] == nil {
+            if let lesson {
+                for (name, value) in servers.lessonVariables.merging(lesson.variables, uniquingKeysWith: { $1 }) where workspace?.overrides[name] == nil {
                     workspace?.overrides[name] = value
                 }
                 let progressPath = LessonProgress.defaultPath()
@@ -185,6 +176,9 @@ struct TUIArguments: Equatable {
                 history: loadedHistory?.entries ?? [], recordsHistory: historyStore != nil, commandHistory: commandStore?.load() ?? [],
                 boundary: "tincan-\(UInt64.random(in: 0...UInt64.max))")
             startup.lesson = lessonContext
+            startup.demoAddresses = servers.addresses
+            let drafts = DraftStore(folder: DraftStore.defaultFolder())
+            startup.draft = drafts.read(for: workspace?.path)
             let initial = AppState(startup)
             managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
             if let cookieFile {
@@ -199,7 +193,7 @@ struct TUIArguments: Equatable {
 
             status = try await Self.runOnUIThread {
                 let terminal = try CursesTerminal(mouse: mouse)
-                let runner = AppRunner(terminal: terminal, managers: managers, history: historyStore, commands: commandStore)
+                let runner = AppRunner(terminal: terminal, managers: managers, history: historyStore, commands: commandStore, drafts: drafts)
                 _ = runner.run(initial) {
                     if marker { StandardError.print("tincan: first paint\n") }
                 }

@@ -138,6 +138,17 @@ public final class TmuxSession: Sendable {
         return try await waitFor(text)
     }
 
+    /// Quits Tincan with ctrl+c, and when it asks about unsaved changes, ctrl+c again to quit
+    /// without saving; then waits until its screen is gone (`gone` is on the screen after it).
+    public func quitDiscardingChanges(until gone: String) async throws {
+        try await send("C-c")
+        let after = try await waitFor("the question about unsaved changes, or '\(gone)'") { $0.contains("Unsaved changes") || $0.contains(gone) }
+        if !after.contains(gone) {
+            try await send("C-c")
+            try await waitFor(gone)
+        }
+    }
+
     /// Waits until one capture of the screen contains every text.
     ///
     /// A frame reaches tmux in pieces, so a capture can hold the top of a new frame

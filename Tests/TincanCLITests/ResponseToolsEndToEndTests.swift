@@ -49,7 +49,7 @@ struct ResponseToolsEndToEndTests {
         try await tui.waitFor("the first line again") { self.previewPosition($0).map { $0.last < $0.count } ?? false }
         try await tui.send("End")
         try await tui.waitFor("the last line again") { self.previewPosition($0).map { $0.last == $0.count } ?? false }
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         try await tui.waitFor("EXIT=0")
     }
 
@@ -76,7 +76,7 @@ struct ResponseToolsEndToEndTests {
         #expect(text.hasPrefix("{\n  \""))
         #expect(text.contains("\"greeting\": \"hello\""))
         try await tui.waitFor("200 OK")
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         try await tui.waitFor("EXIT=0")
     }
 }

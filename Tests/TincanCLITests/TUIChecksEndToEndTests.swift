@@ -36,7 +36,7 @@ struct TUIChecksEndToEndTests {
         try await tui.send("C-r")
         try await tui.waitFor(all: ["✓ body $.args.greeting equals hello", "✓ passed on the last send"])
 
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         let after = try await tui.waitFor("EXIT=")
         #expect(after.contains("EXIT=0"))
     }

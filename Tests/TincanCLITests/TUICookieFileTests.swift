@@ -30,7 +30,7 @@ struct TUICookieFileTests {
         try await tui.waitFor("Requests (1)")
         try await tui.send("C-r")
         try await tui.waitFor("checks passed")
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         let after = try await tui.waitFor("EXIT=")
         #expect(after.contains("EXIT=0"))
         let saved = try String(contentsOfFile: jar, encoding: .utf8)

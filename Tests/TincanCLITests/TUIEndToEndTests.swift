@@ -109,7 +109,10 @@ struct TUIEndToEndTests {
         try await tui.send("C-t")
         try await tui.waitFor("theme high-contrast")
 
-        // Quit: exit status 0, the alternate screen left, and the terminal back in cooked mode.
+        // Quit: the welcome request was edited, so Tincan asks first (issue 34 §2); ctrl+c again
+        // quits without saving: exit status 0, the alternate screen left, cooked mode back.
+        try await tui.send("C-c")
+        try await tui.waitFor(all: ["Unsaved changes in welcome", "Save as a file, then quit…", "Quit without saving"])
         try await tui.send("C-c")
         let after = try await tui.waitFor("EXIT=")
         #expect(after.contains("EXIT=0"))
@@ -137,7 +140,7 @@ struct TUIEndToEndTests {
         try await tui.waitFor(all: ["password    ••••••••", "Authorization: Basic YWRhOnMzY3JldA=="])
         try await tui.send("C-r")
         try await tui.waitFor(all: ["200 OK", "\"authenticated\": true", "\"user\": \"ada\""])
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         try await tui.waitFor("EXIT=0")
     }
 
@@ -162,7 +165,7 @@ struct TUIEndToEndTests {
         try await tui.waitFor("POST /anything/xml HTTP/1.1")
         try await tui.send("C-r")
         try await tui.waitFor(all: ["200 OK", "\"data\": \"<note>hi</note>\""])
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         try await tui.waitFor("EXIT=0")
     }
 
@@ -203,7 +206,7 @@ struct TUIEndToEndTests {
             try await tui.waitFor(all: ["GET /anything/pasted?x=1&greeting=hello", "Preview"])
             #expect(try await tui.format("#{alternate_on}") == "1")
         }
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         try await tui.waitFor("EXIT=0")
     }
 
@@ -264,7 +267,7 @@ struct TUIEndToEndTests {
         try await tui.waitFor("History (1)")
         try await tui.send("Escape")
         try await tui.waitFor("the history to close") { !$0.contains("History (1)") }
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         try await tui.waitFor("EXIT=0")
         let history = try String(contentsOfFile: home.path + "/data/tincan/history.jsonl", encoding: .utf8)
         #expect(history.split(separator: "\n").count == 1)
@@ -299,7 +302,7 @@ struct TUIEndToEndTests {
         try await tui.send("Enter")
         // The demo server echoes the query (the header is in the preview, checked above).
         try await tui.waitFor(all: ["200 OK in", "GET /anything?page=2&q=two%20words&greeting=hello", #""q": "two words""#])
-        try await tui.send("C-c")
+        try await tui.quitDiscardingChanges(until: "EXIT=")
         try await tui.waitFor("EXIT=")
         let commands = try String(contentsOfFile: home.path + "/data/tincan/commands", encoding: .utf8)
         #expect(commands == "get anything page==2 q=='two words'\nheader X-Repl: yes\nserializer yaml\nsend\n")

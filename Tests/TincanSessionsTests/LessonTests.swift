@@ -163,7 +163,7 @@ struct LessonCheckTests {
 
     @Test("the lesson servers pin: a pinned certificate is trusted and another one is refused")
     func theLessonServersCanBePinned() async throws {
-        let servers = try await LessonServers.start()
+        let servers = try await DemoServers.start()
         defer { Task { await servers.stop() } }
         let text = """
             base: "{{secure-server}}/"
@@ -180,7 +180,7 @@ struct LessonCheckTests {
               - url: get
             """
         let session = try Session.parse(text, path: "/tmp/pins.tincan.yaml")
-        var variables = servers.variables
+        var variables = servers.lessonVariables
         variables["pin"] = variables["server-cert"]
         let pinned = try await LessonCheck.run(session, path: "/tmp/pins.tincan.yaml", variables: variables)
         #expect(pinned.passed, "\(pinned.text())")
@@ -189,7 +189,7 @@ struct LessonCheckTests {
         #expect(!wrong.passed)
         #expect(wrong.text().contains("pin"), "\(wrong.text())")
         await servers.stop()
-        #expect(!FileManager.default.fileExists(atPath: servers.folder))
+        #expect(!FileManager.default.fileExists(atPath: try #require(servers.folder)))
     }
 }
 

@@ -3,6 +3,7 @@ import TerminalUI
 import TestSupport
 import Testing
 import TincanCore
+import struct TincanSessions.DemoAddresses
 @testable import TincanTUI
 
 /// States and fabricated core results for driving `update` and rendering without a network.
@@ -11,7 +12,7 @@ enum Fixtures {
 
     /// The welcome state against a fixed base URL, so snapshots do not depend on a port.
     static func welcome(width: Int = 80, height: Int = 24) -> AppState {
-        var state = AppState.welcome(baseURL: base, width: width, height: height)
+        var state = AppState.welcome(demo: DemoAddresses(plain: String(base.dropLast())), width: width, height: height)
         // The machine's proxy variables must not reach what the tests see.
         state.proxyEnvironment = ProxyEnvironment()
         state.refreshPreview()

@@ -178,7 +178,7 @@ struct ReceivedViewTests {
     @Test("in the real loop, a request to the in-process demo server arrives as the preview said")
     func againstTheDemoServer() async throws {
         try await withDemoServer { server in
-            var state = AppState.welcome(baseURL: server.baseURL, width: 120, height: 40)
+            var state = AppState.welcome(demo: DemoAddresses(plain: server.baseURL), width: 120, height: 40)
             state.proxyEnvironment = ProxyEnvironment()
             state.refreshPreview()
             let initial = state

@@ -122,7 +122,7 @@ struct RunLoopTests {
         await managers.invalidateAll()
         #expect(shown, "\(screen)")
         #expect(screen.contains("'launch' is not an action"))
-        #expect(screen.contains("http://127.0.0.1:8080/"), "the welcome request's base: \(screen)")
+        #expect(screen.contains("Base  {{$demo}}/") && screen.contains("Host: 127.0.0.1:8080"), "the welcome request's base: \(screen)")
         #expect(ended.width == 100 && ended.height == 30, "the runner's first resize reached the state")
         #expect(ended.shouldQuit, "a stop request ends the loop through update")
     }

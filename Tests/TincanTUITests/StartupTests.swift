@@ -27,7 +27,9 @@ struct StartupTests {
         let state = AppState(Startup(demoServerURL: Self.server, settings: settings, history: [entry], recordsHistory: true,
                                      commandHistory: ["get /anything"], boundary: "b-1"), width: 100, height: 30)
         #expect(state.workspace.session.name == "welcome")
-        #expect(state.baseField.text == Self.server + "/")
+        // The demo server's address as a variable, so a saved welcome works the next run (issue 34 §3).
+        #expect(state.baseField.text == "{{$demo}}/")
+        #expect(state.workspace.demo == DemoAddresses(plain: Self.server))
         #expect(state.urlField.text == "get")
         #expect(state.focus == .url)
         #expect(state.boundary == "b-1")

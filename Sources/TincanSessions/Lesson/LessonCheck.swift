@@ -106,14 +106,16 @@ public enum LessonCheck {
     /// - Parameters:
     ///   - path: The lesson file, for relative paths and reports.
     ///   - variables: Values that replace the session's (the demo servers' URLs).
-    /// - Throws: ``SessionError`` when the session has no lesson or cannot start.
+    ///   - demo: Where the demo servers listen, for `{{$demo}}` and its kin.
     ///   - keepsResponses: Whether each step's response body is kept in ``StepResult/result`` (a handout shows it).
-    public static func run(_ session: Session, path: String, variables: [String: String], keepsResponses: Bool = false) async throws -> LessonReport {
+    /// - Throws: ``SessionError`` when the session has no lesson or cannot start.
+    public static func run(_ session: Session, path: String, variables: [String: String], demo: DemoAddresses? = nil, keepsResponses: Bool = false) async throws -> LessonReport {
         guard let lesson = session.lesson else {
             throw SessionError("\(path): not a lesson: a lesson file has a lesson: block with steps")
         }
         var options = ReplayOptions()
         options.variables = variables
+        options.demo = demo
         options.keepsResponseBodies = keepsResponses
         let replay = Replayer(session: session.stepsAsRequests(of: lesson), path: path, options: options)
         let outcomes = try await replay.run().report.outcomes

@@ -13,6 +13,9 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
         case tooManyReferences
         /// `{{$timestamp}}` was not read, because the request was being built ahead of its turn.
         case clockNotRead
+        /// A `{{$demo…}}` address names a demo server this command did not start (a TLS one
+        /// typed into the TUI, which started only the plain one).
+        case demoServerNotStarted
     }
 
     /// The name referred to (for a cycle, the variable that repeats; for too many references,
@@ -38,6 +41,8 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
             return "{{\(name)}}: the environment variable \(key) is not set"
         case .clockNotRead:
             return "{{\(name)}}: the time is read only when the request's turn comes"
+        case .demoServerNotStarted:
+            return "{{\(name)}}: no demo server runs for it here; the TUI, replay and learn start Tincan's demo servers when the session file they open uses them"
         case .tooManyReferences:
             return "{{\(name)}}: expanding it follows more than \(Template.expansionLimit) references; do its variables refer to one another many times over?"
         }

@@ -4,9 +4,11 @@ import TincanCore
 
 /// `{{name}}` references in session text, and the values they expand to.
 ///
-/// Besides the session's variables, environments, `--var` values and captures, three built-ins
-/// are known: `{{$uuid}}`, `{{$timestamp}}` (Unix seconds) and `{{$env.NAME}}` (a process
-/// environment variable, so that secrets need not be saved in the file).
+/// Besides the session's variables, environments, `--var` values and captures, these built-ins
+/// are known: `{{$uuid}}`, `{{$timestamp}}` (Unix seconds), `{{$env.NAME}}` (a process
+/// environment variable, so that secrets need not be saved in the file), and the addresses of
+/// Tincan's own in-process demo servers (``DemoAddresses``: `{{$demo}}` and its TLS kin), which
+/// every command that opens a session starts when the session uses them.
 ///
 /// A variable's own value may hold references (`url: "{{host}}/v1"`, `auth: "Bearer
 /// {{$env.TOKEN}}"`): they are expanded when the variable is used, against the same layered
@@ -21,6 +23,8 @@ public struct Template: Sendable {
     public var captured: [String: ParameterValue] = [:]
     /// The process environment for `{{$env.NAME}}`.
     public var environment: [String: String]
+    /// The demo servers this command started for `{{$demo}}` and its kin, if any.
+    public var demo: DemoAddresses?
     /// Names left as `{{name}}` when they have no value: captures, when a session is exported
     /// without being run.
     public var passthrough: Set<String> = []
@@ -128,6 +132,10 @@ public struct Template: Sendable {
             guard readsClock else { throw MissingVariableError(name: name, .clockNotRead) }
             return .integer(Int64(Date().timeIntervalSince1970))
         default: break
+        }
+        if let builtin = DemoAddresses.Name(rawValue: name) {
+            guard let address = demo?[builtin] else { throw MissingVariableError(name: name, .demoServerNotStarted) }
+            return .string(address)
         }
         if name.hasPrefix("$env.") {
             let key = String(name.dropFirst(5))

@@ -23,6 +23,8 @@ public struct ReplayOptions: Sendable {
     public var maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes
     /// The process environment, for `{{$env.NAME}}`.
     public var processEnvironment = ProcessEnvironment.values
+    /// Where the demo servers the command started listen, for `{{$demo}}` and its kin.
+    public var demo: DemoAddresses?
     /// Standard input as the front end read it, for every request whose body file, upload or
     /// multipart file is `-` (``Session/readsStandardInput``); nil when none was read.
     public var standardInput: [UInt8]?
@@ -107,7 +109,8 @@ public final class Replayer: Sendable {
     public func run(progress: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async throws -> (report: ReplayReport, session: Session) {
         let clock = ContinuousClock()
         let started = clock.now
-        let template = Template(variables: try session.variables(environment: options.environment, overrides: options.variables), environment: options.processEnvironment)
+        var template = Template(variables: try session.variables(environment: options.environment, overrides: options.variables), environment: options.processEnvironment)
+        template.demo = options.demo
         let directory = sessionDirectory(of: path)
         try checkDownloadFolders(template: template, directory: directory)
         let manager = try makeManager(template: template, directory: directory)

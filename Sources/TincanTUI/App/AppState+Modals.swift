@@ -22,7 +22,12 @@ extension AppState {
             dialog.scroll.handle(event, contentHeight: dialog.lines.count, viewport: max(1, height - 6))
             if case .help = current { mode = .modal(.help(dialog)) } else { mode = .modal(.message(dialog)) }
         case var .picker(picker):
-            if isEscape { closeModal(); return [] }
+            if isEscape {
+                closeModal()
+                pendingAfterSave = nil
+                if case .recoverDraft = picker.purpose { status = StatusMessage("The unsaved changes stay in their draft until this session is edited; restart to be asked again.") }
+                return []
+            }
             if event == .key(KeyEvent(.enter)) {
                 closeModal()
                 return choose(picker.options[picker.list.selected], at: picker.list.selected, for: picker.purpose)
@@ -30,7 +35,7 @@ extension AppState {
             picker.list.handle(event, count: picker.options.count, viewport: ScreenLayout.pickerViewport(picker, screenHeight: height))
             mode = .modal(.picker(picker))
         case var .prompt(prompt):
-            if isEscape { closeModal(); return [] }
+            if isEscape { closeModal(); pendingAfterSave = nil; return [] }
             if event == .key(KeyEvent(.enter)) {
                 let text = prompt.dialog.field?.text ?? ""
                 if let refusal = answer(prompt.purpose, text) {
@@ -174,7 +179,7 @@ extension AppState {
         case let .compareSecond(first):
             // The second list leaves the first out: map its index back.
             showComparison(first, index >= first ? index + 1 : index)
-        case .commentConflict, .confirmOverwrite, .unsaved: return chooseFileAction(option, for: purpose)
+        case .commentConflict, .confirmOverwrite, .unsaved, .recoverDraft: return chooseFileAction(option, for: purpose)
         case .cookieJar, .cookieAction, .responseCache, .cacheAction: return chooseStoreAction(option, at: index, for: purpose)
         case let .confirmBodyOverwrite(path): chooseBodyOverwrite(option, path: path)
         case .method: method = option

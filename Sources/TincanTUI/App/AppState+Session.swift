@@ -190,6 +190,7 @@ extension AppState {
         do {
             try SessionFile.save(workspace.session, to: target, allowDroppingComments: droppingComments)
         } catch {
+            pendingAfterSave = nil
             switch error {
             case .wouldDropComments(_, let lines):
                 mode = .modal(.picker(Picker(.commentConflict(path: target), title: "\((target as NSString).lastPathComponent) has comments (line\(lines.count == 1 ? "" : "s") \(lines.prefix(6).map(String.init).joined(separator: ", "))\(lines.count > 6 ? ", …" : ""))",
@@ -208,6 +209,11 @@ extension AppState {
         workspace.loadedRequest = reread.requests.indices.contains(selected) ? reread.requests[selected] : workspace.loadedRequest
         workspace.loaded = paneValues
         status = StatusMessage("Saved \(reread.requests.count) request\(reread.requests.count == 1 ? "" : "s") to \(target).", .success)
+        refreshPreview()
+        if let next = pendingAfterSave {
+            pendingAfterSave = nil
+            carryOut(next)
+        }
     }
 
     /// Asks where to save.
@@ -263,6 +269,7 @@ extension AppState {
         closeModal()
         var opened = Workspace(session: session, path: path)
         opened.overrides = workspace.overrides
+        opened.demo = workspace.demo
         // The lesson belongs to the file it came from.
         lesson = nil
         if previewView == .notes { previewView = .wire }
@@ -271,16 +278,29 @@ extension AppState {
         return nil
     }
 
-    /// Quits, or first asks about unsaved changes to a session file.
+    /// Quits, or first asks about unsaved changes, whether the session has a file or not (the
+    /// welcome request's edits are work too).
     mutating func requestQuit() -> [Effect] {
-        if workspace.path != nil, isModified {
+        if bodyIsDirty { _ = applyBody() }
+        if isModified {
+            let save = workspace.path == nil ? "Save as a file, then quit…" : "Save and quit"
             mode = .modal(.picker(Picker(.unsaved(.quit), title: "Unsaved changes in \(workspace.displayName)",
-                                         options: ["Save and quit", "Quit without saving", "Cancel"], selected: "")))
+                                         options: [save, "Quit without saving", "Cancel"], selected: "")))
             status = StatusMessage("ctrl+c again quits without saving.", .warning)
             return []
         }
         shouldQuit = true
         return [.quit]
+    }
+
+    /// Does what waited on the unsaved-changes question.
+    mutating func carryOut(_ next: Picker.UnsavedFollowUp) {
+        switch next {
+        case .quit:
+            shouldQuit = true
+        case .open(let path):
+            if let refusal = answerOpen(path, discardingChanges: true) { status = StatusMessage("Not opened: \(refusal)", .error) }
+        }
     }
 
     /// Carries out a choice from the comment, overwrite or unsaved-changes pickers.
@@ -289,21 +309,25 @@ extension AppState {
         case .commentConflict(let path):
             if option.hasPrefix("Save as") { promptSaveAs() }
             if option.hasPrefix("Overwrite") { save(to: path, droppingComments: true) }
+            if option == "Cancel" { pendingAfterSave = nil }
         case .confirmOverwrite(let path):
             if option.hasPrefix("Overwrite") { save(to: path, droppingComments: true) }
+            if option == "Cancel" { pendingAfterSave = nil }
         case .unsaved(let next):
             if option == "Cancel" { return [] }
             if option.hasPrefix("Save") {
+                // With no file yet, a name is asked first; the quit (or open) follows the save.
+                pendingAfterSave = next
                 save()
-                guard !isModified else { return [] }
+                return shouldQuit ? [.quit] : []
             }
-            switch next {
-            case .quit:
-                shouldQuit = true
-                return [.quit]
-            case .open(let path):
-                if let refusal = answerOpen(path, discardingChanges: true) { status = StatusMessage("Not opened: \(refusal)", .error) }
-            }
+            carryOut(next)
+            return shouldQuit ? [.quit] : []
+        case .recoverDraft(let draft, _):
+            guard option.hasPrefix("Restore") else { return [.discardDraft] }
+            workspace.session = draft
+            loadRequest(min(workspace.selected, draft.requests.count - 1), committing: false)
+            status = StatusMessage("Restored the unsaved changes; F6 saves them.", .success)
         default:
             break
         }

@@ -61,6 +61,8 @@ extension AppState {
             status = StatusMessage("Progress is not saved this time: \(reason)", .warning)
         case let .cookieFileFailed(reason):
             status = StatusMessage("Cookies: \(reason)", .warning)
+        case let .draftFailed(reason):
+            status = StatusMessage(reason, .warning)
         case .quit:
             shouldQuit = true
         case let .receivedFetched(id, outcome):

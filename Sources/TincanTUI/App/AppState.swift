@@ -170,6 +170,14 @@ public struct AppState: Sendable {
     /// Whether the title shows `● modified`: ``isModified`` as of the last change, so frames do
     /// not compare the session with its file.
     public private(set) var showsModified = false
+    /// How many times the edited session changed: the runner writes a draft of unsaved changes
+    /// only when this moved (issue 34 §2).
+    public private(set) var changeCount = 0
+    /// The edited session as of the last change, to tell a change from a repaint.
+    private var lastEdited: Session?
+    /// What waits on a save the unsaved-changes question asked for, when the session had no file
+    /// and a name had to be asked first.
+    var pendingAfterSave: Picker.UnsavedFollowUp?
 
     // MARK: Interface
 
@@ -230,12 +238,17 @@ public struct AppState: Sendable {
     }
 
     /// The welcome request: a GET with nested parameters to the demo server at `baseURL`.
-    public static func welcome(baseURL: String, width: Int = 80, height: Int = 24, themes: ThemeCatalog = ThemeCatalog(), keymap: Keymap<Action> = Keymap(KeyBindings.table), boundary: String = "tincan-boundary") -> AppState {
+    ///
+    /// Its base is `{{$demo}}/`, not the server's address: the address changes every run, and a
+    /// saved welcome must work the next day (issue 34 §3).
+    public static func welcome(demo: DemoAddresses, width: Int = 80, height: Int = 24, themes: ThemeCatalog = ThemeCatalog(), keymap: Keymap<Action> = Keymap(KeyBindings.table), boundary: String = "tincan-boundary") -> AppState {
         var state = AppState(width: width, height: height, themes: themes, keymap: keymap, boundary: boundary, sessionName: "welcome")
         var request = SavedRequest(url: "get")
         request.headers = [HeaderSetting(name: "Accept", value: "application/json")]
         request.params = .dictionary(["greeting": .string("hello"), "page": .integer(1), "tags": .array([.string("tui"), .string("http")])])
-        state.open(Workspace(session: Session(name: "welcome", base: baseURL, requests: [request])))
+        var workspace = Workspace(session: Session(name: "welcome", base: "{{\(DemoAddresses.Name.plain.rawValue)}}/", requests: [request]))
+        workspace.demo = demo
+        state.open(workspace)
         state.status = StatusMessage("Welcome: a request to the demo server is ready. ctrl+r sends it, F1 helps.")
         state.refreshPreview()
         return state
@@ -279,7 +292,14 @@ public struct AppState: Sendable {
             preview = .error(String(describing: error))
         }
         previewLines = PreviewPane.lines(preview)
-        showsModified = workspace.path != nil && session != workspace.savedSession
+        // The welcome request is a session like any other: its edits are work to keep (issue 34 §2).
+        let wasModified = showsModified
+        showsModified = session != workspace.savedSession
+        // A save changes nothing in the session, but leaves nothing unsaved: a change for the draft too.
+        if session != lastEdited || showsModified != wasModified {
+            lastEdited = session
+            changeCount &+= 1
+        }
         let bounds = previewScrollBounds()
         previewScroll.clamp(contentHeight: bounds.contentHeight, viewport: bounds.viewport)
     }

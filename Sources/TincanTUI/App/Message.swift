@@ -31,6 +31,8 @@ public enum Message: Sendable {
     case cookieFileFailed(String)
     /// The lesson progress file could not be written.
     case lessonProgressFailed(String)
+    /// Unsaved changes could not be written to their draft.
+    case draftFailed(String)
     /// Leave now, asking nothing: a signal (SIGINT, SIGTERM, SIGHUP) asked the app to stop.
     case quit
     /// The demo server's record of send `exchange`'s request, or why it could not be read.
@@ -63,6 +65,8 @@ public enum Effect: Sendable {
     case suspend
     /// Leave the TUI.
     case quit
+    /// Remove the draft of the session's unsaved changes that the last run left (declined).
+    case discardDraft
     /// Ask a demo server (`url`, its `/__received/{id}`) what it received for send `exchange`.
     case fetchReceived(exchange: Int, url: URLReference, security: SecuritySettings)
 }

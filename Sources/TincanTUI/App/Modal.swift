@@ -1,6 +1,7 @@
 import Foundation
 import TerminalUI
 import TincanCore
+import TincanSessions
 
 /// A modal over the screen: it gets every key until it closes.
 public enum Modal: Sendable, Equatable {
@@ -118,6 +119,8 @@ public struct Picker: Sendable, Equatable {
         case confirmBodyOverwrite(path: String)
         /// The session has unsaved changes; what to do after the choice.
         case unsaved(UnsavedFollowUp)
+        /// The last run left unsaved changes to this session: the session as they left it.
+        case recoverDraft(Session, written: Date)
     }
 
     /// What waits on an answer about unsaved changes.

@@ -10,6 +10,9 @@ import TincanSessions
 public struct Startup: Sendable {
     /// The embedded demo server's URL (`http://127.0.0.1:PORT`), which the welcome request goes to.
     public var demoServerURL: String
+    /// Every demo server started for this run (the TLS one too, for a session or lesson that
+    /// uses it): what `{{$demo}}` and its kin expand to.
+    public var demoAddresses: DemoAddresses
     /// Themes, keymap, the theme chosen, whether history keeps secrets, and the problems found
     /// reading them (shown in a dialog over the first screen).
     public var settings: TUISettings
@@ -29,11 +32,15 @@ public struct Startup: Sendable {
     public var boundary: String
     /// The lesson to open (`tincan learn`): the workspace's `lesson:` block, with the learner's progress.
     public var lesson: LessonContext?
+    /// Unsaved changes to this session that the last run left in its draft (issue 34 §2),
+    /// offered back before anything else.
+    public var draft: DraftStore.Draft?
 
     /// Creates a startup; only the demo server's URL and the settings are needed for the welcome request.
     public init(demoServerURL: String, settings: TUISettings, workspace: Workspace? = nil, fileExists: Bool = true, demo: Bool = false,
                 history: [HistoryEntry] = [], recordsHistory: Bool = false, commandHistory: [String] = [], boundary: String = "tincan-boundary") {
         self.demoServerURL = demoServerURL
+        demoAddresses = DemoAddresses(plain: demoServerURL)
         self.settings = settings
         self.workspace = workspace
         self.fileExists = fileExists
@@ -55,8 +62,9 @@ extension AppState {
     ///   - height: The screen's height until then.
     public init(_ startup: Startup, width: Int = 80, height: Int = 24) {
         let settings = startup.settings
-        self = AppState.welcome(baseURL: startup.demoServerURL + "/", width: width, height: height, themes: settings.themes, keymap: settings.keymap, boundary: startup.boundary)
+        self = AppState.welcome(demo: startup.demoAddresses, width: width, height: height, themes: settings.themes, keymap: settings.keymap, boundary: startup.boundary)
         if var workspace = startup.workspace {
+            workspace.demo = startup.demoAddresses
             if startup.demo, workspace.overrides["server"] == nil { workspace.overrides["server"] = startup.demoServerURL }
             open(workspace)
             focus = .collection
@@ -74,6 +82,12 @@ extension AppState {
         theme = settings.theme
         if !settings.problems.isEmpty {
             mode = .modal(.message(Dialog(title: "Settings not used", lines: settings.problems.map { [Span($0)] }, hint: "esc close")))
+        } else if let draft = startup.draft, draft.session != workspace.session, !draft.session.requests.isEmpty {
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            mode = .modal(.picker(Picker(.recoverDraft(draft.session, written: draft.written),
+                                         title: "Unsaved changes to \(workspace.displayName) from \(formatter.string(from: draft.written)) were kept",
+                                         options: ["Restore them", "Discard them"], selected: "")))
         }
     }
 }

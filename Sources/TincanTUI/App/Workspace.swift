@@ -24,6 +24,8 @@ public struct Workspace: Sendable {
     public var overrides: [String: String] = [:]
     /// Values captured from responses, over everything else; never saved.
     public var captured: [String: ParameterValue] = [:]
+    /// Where this run's demo servers listen, for `{{$demo}}` and its kin; never saved.
+    public var demo: DemoAddresses?
     /// The request in the panes.
     public var selected = 0
     /// The collection pane's cursor.
@@ -67,6 +69,7 @@ public struct Workspace: Sendable {
     public func template(processEnvironment: [String: String] = ProcessEnvironment.values) throws -> Template {
         var template = Template(variables: try session.variables(environment: environment, overrides: overrides), environment: processEnvironment)
         template.captured = captured
+        template.demo = demo
         return template
     }
 }

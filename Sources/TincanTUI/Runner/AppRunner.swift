@@ -15,6 +15,7 @@ public final class AppRunner: Sendable {
     let managers: ManagerPool
     private let history: HistoryStore?
     private let commands: CommandHistoryStore?
+    private let drafts: DraftStore?
     let inbox: Inbox
     private let tasks = Mutex<[Int: SessionTask]>([:])
     /// The gates of slow-motion sends, by exchange, while their tasks run.
@@ -25,12 +26,15 @@ public final class AppRunner: Sendable {
     /// Creates a runner over a terminal, sending through the pool's managers (their cookie jars
     /// and caches last as long as the app; the caller ends them).
     ///
-    /// - Parameter history: Where sends are recorded, or nil for none.
-    public init(terminal: any TerminalDevice, managers: ManagerPool, history: HistoryStore? = nil, commands: CommandHistoryStore? = nil) {
+    /// - Parameters:
+    ///   - history: Where sends are recorded, or nil for none.
+    ///   - drafts: Where unsaved changes are kept while the app runs, or nil for nowhere.
+    public init(terminal: any TerminalDevice, managers: ManagerPool, history: HistoryStore? = nil, commands: CommandHistoryStore? = nil, drafts: DraftStore? = nil) {
         self.terminal = terminal
         self.managers = managers
         self.history = history
         self.commands = commands
+        self.drafts = drafts
         inbox = Inbox(terminal: terminal)
         start = clock.now
     }
@@ -58,11 +62,16 @@ public final class AppRunner: Sendable {
         }
         paint()
         onFirstPaint?()
+        var draft = DraftKeeper(store: drafts)
+        draft.begin(state)
         while !state.shouldQuit {
             let busy = state.exchange?.phase == .sending
-            let events = terminal.waitForEvents(timeout: busy ? 100 : nil)
+            let waits = [busy ? 100 : nil, draft.timeout(now: seconds())].compactMap { $0 }
+            let events = terminal.waitForEvents(timeout: waits.min())
             if terminal.stopRequested {
-                // Leaves at once, through update like every change: nothing is asked or saved.
+                // Leaves at once, through update like every change: nothing is asked, and unsaved
+                // changes go to their draft for the next run.
+                draft.flush(state)
                 _ = state.update(.quit)
                 break
             }
@@ -124,6 +133,8 @@ public final class AppRunner: Sendable {
                     // Nothing to do here: update set shouldQuit as it asked for this, and the loop
                     // ends after this frame.
                     break
+                case .discardDraft:
+                    draft.discardLeftover(for: state.workspace.path)
                 }
             }
             // Another session opened (or this one's cookie file changed in the Props tab): the
@@ -145,8 +156,11 @@ public final class AppRunner: Sendable {
                     _ = state.update(.cookieFileFailed("\(error); the session's cookies are kept in memory only, and the file is not written"))
                 }
             }
+            if let failure = draft.update(state, now: seconds()) { _ = state.update(.draftFailed(failure)) }
             paint()
         }
+        // The user saved, or chose to quit without saving: the draft has nothing left to keep.
+        if state.shouldQuit, !terminal.stopRequested { draft.finish(state) }
         for task in tasks.withLock({ Array($0.values) }) { task.cancel() }
         return state
     }
