@@ -258,12 +258,29 @@ public final class CursesTerminal: TerminalDevice {
                 continue
             }
             let event = characterKey(scalar)
-            events.append(pendingEscape ? alt(event) : event)
+            if pendingEscape, Self.endsAnEscape(scalar) {
+                // Esc, then ctrl+c (or another control key) soon after: two keys, not alt+ctrl+c,
+                // which nothing binds and which would swallow the ctrl+c (issue 34 §4).
+                events.append(.key(KeyEvent(.escape)))
+                events.append(event)
+            } else {
+                events.append(pendingEscape ? alt(event) : event)
+            }
             pendingEscape = false
         }
         if pendingEscape { events.append(.key(KeyEvent(.escape))) }
         if let text = paste, !text.isEmpty { events.append(.paste(String(text))) }
         return events
+    }
+
+    /// Whether a byte after Esc is a key of its own rather than Alt with it: a control key (ctrl+a
+    /// to ctrl+z but tab, enter and backspace, which alt+tab, alt+enter and alt+backspace send).
+    static func endsAnEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x08, 0x09, 0x0A, 0x0D: false
+        case 0x00...0x1A: true
+        default: false
+        }
     }
 
     private func alt(_ event: InputEvent) -> InputEvent {
@@ -315,8 +332,10 @@ public final class CursesTerminal: TerminalDevice {
         case CustomKey.ctrlDelete.rawValue: return .key(KeyEvent(.delete, .control))
         case CustomKey.ctrlHome.rawValue: return .key(KeyEvent(.home, .control))
         case CustomKey.ctrlEnd.rawValue: return .key(KeyEvent(.end, .control))
-        case (KEY_F0 + 1)...(KEY_F0 + 24): return .key(KeyEvent(.function(Int(key - KEY_F0))))
-        case (KEY_F0 + 25)...(KEY_F0 + 36): return .key(KeyEvent(.function(Int(key - KEY_F0 - 12)), .shift))
+        // xterm's terminfo (and tmux's) numbers shift+F1–F12 as F13–F24 and ctrl+F1–F12 as F25–F36.
+        case (KEY_F0 + 1)...(KEY_F0 + 12): return .key(KeyEvent(.function(Int(key - KEY_F0))))
+        case (KEY_F0 + 13)...(KEY_F0 + 24): return .key(KeyEvent(.function(Int(key - KEY_F0 - 12)), .shift))
+        case (KEY_F0 + 25)...(KEY_F0 + 36): return .key(KeyEvent(.function(Int(key - KEY_F0 - 24)), .control))
         default: return nil
         }
     }

@@ -94,4 +94,27 @@ struct TUIFirstHourTests {
         #expect(exported.stdout.contains("http://127.0.0.1:8080/anything/saved"), "\(exported.stdout)")
         #expect(exported.stderr.contains("tincan serve"), "\(exported.stderr)")
     }
+
+    @Test("jump mode, shift+F2, and Esc then ctrl+c typed at once, in a real terminal")
+    func movingAroundInARealTerminal() async throws {
+        let home = try TemporaryDirectory()
+        let tui = try await start(home: home, width: 80, height: 24)
+        try await tui.waitFor("No response yet")
+        // ctrl+o, then y: the Body tab, whose footer shows its keys.
+        try await tui.send("C-o")
+        try await tui.waitFor("key go there")
+        try await tui.send("y")
+        try await tui.waitFor("alt+k kind")
+        // shift+F2 goes back a tab: Params, with its query fields.
+        try await tui.send("S-F2")
+        try await tui.waitFor("Query: none")
+        // ctrl+l: the URL. An edit, then Esc and ctrl+c in one write: the ctrl+c is not swallowed.
+        try await tui.send("C-l")
+        try await tui.send("x", literal: true)
+        try await tui.waitFor("● modified")
+        try await tui.send("Escape", "C-c")
+        try await tui.waitFor("Unsaved changes in welcome")
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
+    }
 }

@@ -3,7 +3,7 @@ import TerminalUI
 import TincanCore
 @testable import TincanTUI
 
-/// Comparing two sends of a run: the line diff and alt+d.
+/// Comparing two sends of a run: the line diff and alt+=.
 @Suite("Comparing sends")
 struct CompareTests {
     @Test func theDiffKeepsCommonLinesAndMarksWhatWasRemovedAndAdded() {
@@ -32,7 +32,7 @@ struct CompareTests {
         Fixtures.send(&state, status: 201, body: #"{"id": 2, "name": "Ada"}"#)
         #expect(state.snapshots.count == 2)
         // The picker lists the newest first; the older one is offered first.
-        Fixtures.press([.key(.alt("d"))], into: &state)
+        Fixtures.press([.key(.alt("="))], into: &state)
         guard case let .picker(first)? = state.modal else { Issue.record("no picker"); return }
         #expect(first.options[first.list.selected].hasPrefix("#1 GET"))
         Fixtures.press([.key(KeyEvent(.enter))], into: &state)
@@ -53,7 +53,7 @@ struct CompareTests {
 
     @Test func compareNeedsTwoSends() {
         var state = Fixtures.welcome()
-        Fixtures.press([.key(.alt("d"))], into: &state)
+        Fixtures.press([.key(.alt("="))], into: &state)
         #expect(state.modal == nil)
         #expect(state.status?.text.hasPrefix("Compare needs two sends in this run") == true)
     }

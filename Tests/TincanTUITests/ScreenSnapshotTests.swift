@@ -62,7 +62,7 @@ struct ScreenSnapshotTests {
             case .zoomedResponse:
                 Fixtures.send(&state, body: Fixtures.userJSON)
                 state.setFocus(.response)
-                Fixtures.press([.key(.ctrl("o"))], into: &state)
+                Fixtures.press([.key(KeyEvent(.function(12)))], into: &state)
             case .lightTheme: Fixtures.press([.key(.ctrl("t"))], into: &state)
             case .collection:
                 // A session file (never read here: the workspace is given), the cursor on its second request.
@@ -84,12 +84,12 @@ struct ScreenSnapshotTests {
                 state.method = "POST"
                 state.refreshPreview()
                 Fixtures.send(&state, status: 201, body: #"{"id": 2, "name": "Ada"}"#)
-                Fixtures.press([.key(.alt("d")), .key(KeyEvent(.enter)), .key(KeyEvent(.enter))], into: &state)
+                Fixtures.press([.key(.alt("=")), .key(KeyEvent(.enter)), .key(KeyEvent(.enter))], into: &state)
             case .responseHex:
                 Fixtures.send(&state, contentType: "application/octet-stream", body: "\u{89}PNG\r\n\u{1A}\n\0\0\0\rIHDR binary \u{1}\u{2}\u{3} tail")
                 state.responseView = .raw
                 state.setFocus(.response)
-                Fixtures.press([.key(.ctrl("o"))], into: &state)
+                Fixtures.press([.key(KeyEvent(.function(12)))], into: &state)
             case .explainBaseSlash:
                 // The base has a path without its trailing slash: the manager adds one.
                 ScreenSnapshotTests.explain(&state, step: "URL") { $0.baseField = TextField("http://127.0.0.1:8080/v1"); $0.urlField = TextField("users?sort=name") }
@@ -163,7 +163,7 @@ struct ScreenSnapshotTests {
         change(&state)
         state.refreshPreview()
         state.setFocus(.preview)
-        Fixtures.press([.key(KeyEvent(.function(9))), .key(.ctrl("o"))], into: &state)
+        Fixtures.press([.key(KeyEvent(.function(9))), .key(KeyEvent(.function(12)))], into: &state)
         let lines = state.previewBoxLines(width: state.width)
         let row = lines.firstIndex { $0.map(\.text).joined() == step } ?? 0
         state.previewScroll = ScrollState(offset: row)

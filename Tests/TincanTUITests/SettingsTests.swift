@@ -95,10 +95,10 @@ struct SettingsTests {
     }
 
     @Test func aKeymapFileReplacesTheKeysOfTheActionsItNames() throws {
-        let keymap = try TUISettings.parseKeymap("send: [f11, alt+y]\nquit: f12\n", path: "keys.yaml")
+        let keymap = try TUISettings.parseKeymap("send: [f11, alt+y]\nquit: alt+q\n", path: "keys.yaml")
         #expect(keymap.action(for: KeyEvent(.function(11)), in: ["global"]) == .send)
         #expect(keymap.action(for: .ctrl("r"), in: ["global"]) == nil)
-        #expect(keymap.action(for: KeyEvent(.function(12)), in: ["global"]) == .quit)
+        #expect(keymap.action(for: .alt("q"), in: ["global"]) == .quit)
         #expect(keymap.action(for: KeyEvent(.function(1)), in: ["global"]) == .help)
     }
 

@@ -4,13 +4,13 @@ import Testing
 
 @Suite("Zooming a pane")
 struct ZoomTests {
-    @Test("ctrl+o on a one-line field says there is nothing to zoom, and neither the layout nor the status bar claims a zoom",
+    @Test("F12 on a one-line field says there is nothing to zoom, and neither the layout nor the status bar claims a zoom",
           arguments: [Pane.method, .baseURL, .url])
     func oneLineFieldsDoNotZoom(field: Pane) {
         var state = Fixtures.welcome(width: 80, height: 24)
         state.setFocus(field)
         let before = ScreenLayout(state).requestBox
-        _ = Fixtures.press([.key(.ctrl("o"))], into: &state)
+        _ = Fixtures.press([.key(KeyEvent(.function(12)))], into: &state)
         #expect(!state.zoomed)
         #expect(!state.showsZoomed)
         #expect(state.status?.kind == .warning)
@@ -24,7 +24,7 @@ struct ZoomTests {
         var state = Fixtures.welcome(width: 80, height: 24)
         state.setFocus(.headers)
         let unzoomed = ScreenLayout(state).requestBox
-        _ = Fixtures.press([.key(.ctrl("o"))], into: &state)
+        _ = Fixtures.press([.key(KeyEvent(.function(12)))], into: &state)
         #expect(state.showsZoomed)
         let zoomed = ScreenLayout(state).requestBox
         #expect((zoomed?.width ?? 0) > (unzoomed?.width ?? 0))
@@ -35,10 +35,10 @@ struct ZoomTests {
         #expect(!state.showsZoomed)
         #expect(ScreenLayout(state).previewBox != nil)
         #expect(!Renderer.render(&state).lines.contains { $0.contains("zoomed") })
-        // Back on the pane, the zoom asked for shows again; ctrl+o there ends it.
+        // Back on the pane, the zoom asked for shows again; F12 there ends it.
         state.setFocus(.headers)
         #expect(state.showsZoomed)
-        _ = Fixtures.press([.key(.ctrl("o"))], into: &state)
+        _ = Fixtures.press([.key(KeyEvent(.function(12)))], into: &state)
         #expect(!state.zoomed)
         #expect(ScreenLayout(state).requestBox == unzoomed)
     }

@@ -6,6 +6,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case send, cancel, quit, help, focusNext = "focus-next", focusPrevious = "focus-previous"
     case nextTab = "next-tab", nextResponseView = "next-response-view", editExternally = "edit-externally"
     case cycleTheme = "cycle-theme", zoom, suspend
+    case jump, previousTab = "previous-tab", focusURL = "focus-url", focusMethod = "focus-method", focusBody = "focus-body"
     case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
     case commandLine = "command-line", explain, received, compare, variables
     case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache, slowMotion = "slow-motion"
@@ -58,17 +59,22 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.function(1))], .help, label: "help", help: "Show every key binding", inFooter: true),
         KeyBinding([KeyEvent(.tab)], .focusNext, label: "next", help: "Focus the next pane"),
         KeyBinding([KeyEvent(.tab, .shift)], .focusPrevious, label: "previous", help: "Focus the previous pane"),
+        KeyBinding([.ctrl("o")], .jump, label: "jump", help: "Jump: label every pane, field, tab and view with a key; that key goes there (esc stays)", inFooter: true),
         KeyBinding([KeyEvent(.function(2)), .alt("]")], .nextTab, label: "tab", help: "Show the next request tab: headers, parameters, body, auth, properties, checks", inFooter: true),
+        KeyBinding([KeyEvent(.function(2), .shift), .alt("[")], .previousTab, label: "tab back", help: "Show the previous request tab"),
+        KeyBinding([.ctrl("l"), .alt("U")], .focusURL, label: "URL", help: "Go to the URL field"),
+        KeyBinding([.alt("M")], .focusMethod, label: "method", help: "Go to the method picker"),
+        KeyBinding([.alt("B")], .focusBody, label: "body", help: "Go to the body (the Body tab)"),
         KeyBinding([KeyEvent(.function(3))], .nextResponseView, label: "view", help: "Show the next response view: pretty, raw, headers, timing"),
         KeyBinding([KeyEvent(.function(4))], .editExternally, label: "$EDITOR", help: "Edit the body (the parameters as JSON, or the text) in $EDITOR"),
         KeyBinding([.ctrl("t")], .cycleTheme, label: "theme", help: "Switch to the next theme"),
-        KeyBinding([.ctrl("o")], .zoom, label: "zoom", help: "Zoom the focused pane to the whole screen, and back"),
+        KeyBinding([KeyEvent(.function(12)), .ctrl("x")], .zoom, label: "zoom", help: "Zoom the focused pane to the whole screen, and back"),
         KeyBinding([.ctrl("z")], .suspend, label: "suspend", help: "Suspend to the shell (resume with fg)"),
         KeyBinding([KeyEvent(.function(6)), .alt("w")], .save, label: "save", help: "Save the session to its file (asks for a name the first time)", inFooter: true),
         KeyBinding([KeyEvent(.function(7))], .saveAs, label: "save as", help: "Save the session to another file"),
         KeyBinding([.alt("o")], .openSession, label: "open", help: "Open a session file (.tincan.yaml)"),
         KeyBinding([KeyEvent(.function(8)), .alt("e")], .environment, label: "env", help: "Choose the environment whose variables apply"),
-        KeyBinding([.alt("d")], .compare, label: "compare", help: "Compare two sends of this run: requests and responses, line by line"),
+        KeyBinding([.alt("=")], .compare, label: "compare", help: "Compare two sends of this run: requests and responses, line by line"),
         KeyBinding([.alt("h")], .history, label: "history", help: "Reopen a request from the history"),
         KeyBinding([.alt("x")], .commandLine, label: "command", help: "Open the command line (get /users page==2, header …, send; help lists them)", inFooter: true),
         KeyBinding([KeyEvent(.function(9)), .alt("i")], .explain, label: "explain", help: "Show why the request looks as it does and why the response passed or failed, or the wire preview again"),

@@ -41,9 +41,14 @@ extension AppState {
             mode = .modal(.help(Self.helpDialog(keymap)))
         case .focusNext: moveFocus(by: 1)
         case .focusPrevious: moveFocus(by: -1)
-        case .nextTab:
+        case .nextTab, .previousTab:
             let tabs = RequestTab.allCases
-            switchRequestTab(to: tabs[(tabs.firstIndex(of: requestTab)! + 1) % tabs.count])
+            let step = action == .nextTab ? 1 : tabs.count - 1
+            switchRequestTab(to: tabs[(tabs.firstIndex(of: requestTab)! + step) % tabs.count])
+        case .jump: startJump()
+        case .focusURL: jump(to: .pane(.url))
+        case .focusMethod: jump(to: .pane(.method))
+        case .focusBody: jump(to: .requestTab(.body))
         case .received:
             toggleReceived()
         case .explain:
@@ -73,7 +78,7 @@ extension AppState {
                 case .url: "URL"
                 default: focus.rawValue
                 }
-                status = StatusMessage("Nothing to zoom: the \(field) field is one line. ctrl+o zooms a pane (requests, headers, params, body, props, checks, preview, response); tab moves to one.", .warning)
+                status = StatusMessage("Nothing to zoom: the \(field) field is one line. F12 zooms a pane (requests, headers, params, body, props, checks, preview, response); tab moves to one.", .warning)
                 break
             }
             zoomed.toggle()

@@ -35,6 +35,9 @@ extension AppState {
         case .search:
             handleSearchField(event)
             return []
+        case .jump:
+            handleJump(event)
+            return []
         case .panes: break
         }
         if case let .key(key) = event {

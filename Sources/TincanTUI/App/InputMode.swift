@@ -12,6 +12,8 @@ public enum InputMode: Sendable, Equatable {
     case commandLine(CommandLineState)
     /// The body search's field, while the query after `/` is typed.
     case search(TextField)
+    /// Jump mode (ctrl+o): every pane, field, tab and view labelled with the key that goes there.
+    case jump
 }
 
 extension AppState {

@@ -45,9 +45,18 @@ public enum Renderer {
             } else {
                 Footer.render([("enter", "run"), ("tab", "complete"), ("↑↓", "history"), ("esc", "close")], into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
             }
+        } else if state.mode == .jump {
+            buffer.fill(layout.footer, style: theme.style(.base))
+            Footer.render([("key", "go there"), ("esc", "stay")], into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
         } else {
             let hints = state.keymap.footer(in: state.activeScopes).map { (key: $0.keys[0].description, label: $0.label) }
             Footer.render(hints, into: &buffer, at: layout.footer, keyStyle: theme.style(.footerKey), labelStyle: theme.style(.footerLabel))
+        }
+        if state.mode == .jump {
+            // Each target's key, highlighted in its name or just before it, as Posting's jump mode labels them.
+            for label in JumpTarget.labels(layout, state) {
+                buffer.write(String(label.shown), x: label.x, y: label.y, style: theme.style(.footerKey).adding(.bold), limit: 1)
+            }
         }
         ModalPane.draw(&buffer, theme, &widgets.mode)
         return buffer

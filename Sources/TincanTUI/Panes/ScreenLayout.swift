@@ -29,6 +29,7 @@ struct ScreenLayout {
     var modalFrame: Rect?
     var requestTabRanges: [Range<Int>] = []
     var responseViewRanges: [Range<Int>] = []
+    var previewViewRanges: [Range<Int>] = []
     var hits = HitMap<HitTarget>()
 
     /// The label column before the fields.
@@ -97,7 +98,8 @@ struct ScreenLayout {
         }
         if let previewBox {
             hits.add(previewBox, .pane(.preview))
-            for (view, range) in zip(state.previewViews, Self.tabRanges(state.previewViews.map(\.rawValue), startingAt: previewBox.x + 2, width: previewBox.width - 4)) {
+            previewViewRanges = Self.tabRanges(state.previewViews.map(\.rawValue), startingAt: previewBox.x + 2, width: previewBox.width - 4)
+            for (view, range) in zip(state.previewViews, previewViewRanges) {
                 hits.add(Rect(x: range.lowerBound, y: previewBox.y, width: range.count, height: 1), .previewView(view))
             }
         }
