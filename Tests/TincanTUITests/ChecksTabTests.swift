@@ -455,7 +455,7 @@ struct ChecksTabTests {
           - url: "{{api}}/x"
         """
 
-    @Test("alt+v lists every variable, its value and where it comes from; secrets hidden until r")
+    @Test("alt+v lists every variable, its value and where it comes from; secrets hidden until v")
     func variablesView() throws {
         var state = try Self.state(Self.variablesSession, width: 100, height: 30)
         state.workspace.environment = "staging"
@@ -480,10 +480,10 @@ struct ChecksTabTests {
         guard case .message(let withToken)? = state.modal else { throw TestFailure("no view") }
         #expect(withToken.lines.map { $0.map(\.text).joined() }.contains("api_token = ••••••"))
 
-        Fixtures.press([.key(.char("r"))], into: &state)
+        Fixtures.press([.key(.char("v"))], into: &state)
         #expect(state.revealsSecrets)
         guard case .message(let revealed)? = state.modal else { throw TestFailure("r closed the view") }
-        #expect(revealed.hint.hasPrefix("r hides secrets"))
+        #expect(revealed.hint.hasPrefix("v hides secrets"))
         #expect(revealed.lines.map { $0.map(\.text).joined() }.contains("password = hunter2"))
         Fixtures.press([.key(KeyEvent(.escape))], into: &state)
         #expect(state.modal == nil)

@@ -17,7 +17,8 @@ struct RequestTabsTests {
         SessionWorkspaceTests.previewText(state)
     }
 
-    /// Types into the open prompt's field, replacing what it holds, and presses enter.
+    /// Types into the open prompt's field (or the field edited in place), replacing what it
+    /// holds, and presses enter.
     private static func answer(_ text: String, _ state: inout AppState) {
         Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k"))] + Fixtures.typing(text) + [enter], into: &state)
     }
@@ -44,13 +45,14 @@ struct RequestTabsTests {
         #expect(state.authValue(.scheme) == "none")
         Fixtures.press([Self.enter], into: &state)
         Self.pick("basic", &state)
+        // Picking Basic edits the user in its own row, then the password in its own (dots).
+        #expect(state.inlineEdit?.target == .auth(.user))
+        #expect(state.status?.text.hasPrefix("Editing the user name") == true)
         Self.answer("ada", &state)
-        guard case .prompt(let prompt)? = state.modal else {
-            Issue.record("no password prompt")
-            return
-        }
-        #expect(prompt.dialog.field?.isSecret == true)
+        #expect(state.inlineEdit?.target == .auth(.password))
+        #expect(state.inlineEdit?.field.isSecret == true)
         Self.answer("hunter2", &state)
+        #expect(state.inlineEdit == nil)
         #expect(state.modal == nil)
         #expect(state.auth == SavedAuth(scheme: .basic, user: "ada", password: "hunter2"))
         #expect(Self.preview(state).contains("Authorization: Basic YWRhOmh1bnRlcjI=\n"))

@@ -29,9 +29,18 @@ public struct RequestSecrets: Sendable {
         self.pairs = pairs.filter { $0.0 != $0.1 }.sorted { $0.0.count > $1.0.count }
     }
 
+    /// Whether there is nothing to hide.
+    public var isEmpty: Bool { pairs.isEmpty }
+
+    /// These secrets and `other`'s, longest first.
+    public func merging(_ other: RequestSecrets) -> RequestSecrets {
+        RequestSecrets(pairs: (pairs + other.pairs).sorted { $0.secret.count > $1.secret.count })
+    }
+
     /// `text` with every secret replaced by how it is shown.
     public func hiding(in text: String) -> String {
-        pairs.reduce(text) { $0.replacingOccurrences(of: $1.secret, with: $1.shown) }
+        guard !pairs.isEmpty else { return text }
+        return pairs.reduce(text) { $0.replacingOccurrences(of: $1.secret, with: $1.shown) }
     }
 
     /// `explanation` with every line's secrets hidden.

@@ -103,7 +103,7 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.enter), .char("e")], .editHeader, label: "edit", help: "Edit the selected header", scope: Scope.headers.rawValue, inFooter: true),
         KeyBinding([.char("d"), KeyEvent(.delete)], .removeHeader, label: "remove", help: "Remove the selected header; a default is saved as name: null, and comes back with d again", scope: Scope.headers.rawValue, inFooter: true),
         KeyBinding([.char(" ")], .toggleHeader, label: "on/off", help: "Turn the selected header off or on; a default turned off is saved as name: null", scope: Scope.headers.rawValue, inFooter: true),
-        KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show secret header values (Authorization, Cookie, API keys) as they are, or as dots again", scope: Scope.headers.rawValue),
+        KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show secrets (credentials, tokens, cookies, URL passwords) as they are in every view, or as dots again", scope: Scope.headers.rawValue),
 
         KeyBinding([.char("a"), KeyEvent(.insert)], .addQuery, label: "add", help: "Add a query field (name==value, always in the URL)", scope: Scope.query.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editQuery, label: "edit", help: "Edit the selected query field", scope: Scope.query.rawValue, inFooter: true),
@@ -143,9 +143,10 @@ public enum KeyBindings {
         KeyBinding([.alt("k")], .bodyKind, label: "kind", help: "Choose what the body is: the parameters, text (any Content-Type), bytes, a file, an upload", scope: Scope.body.rawValue, inFooter: true),
 
         KeyBinding([KeyEvent(.enter), .char("e")], .changeAuth, label: "change", help: "Change the selected field: the type (none, basic, digest, bearer), the user, the password or token", scope: Scope.auth.rawValue, inFooter: true),
-        KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show the password and token as they are, or as dots again", scope: Scope.auth.rawValue, inFooter: true),
+        KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show secrets (credentials, tokens, cookies, URL passwords) as they are in every view, or as dots again", scope: Scope.auth.rawValue, inFooter: true),
 
         KeyBinding([.char("?")], .helpQuestion, label: "help", help: "Show every key binding", scope: Scope.list.rawValue),
+        KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show secrets (credentials, tokens, cookies, URL passwords) as they are in the preview, Explain, Received and the response, or as dots again", scope: Scope.list.rawValue),
         KeyBinding([.char(":")], .commandLineColon, label: "command", help: "Open the command line", scope: Scope.list.rawValue),
         KeyBinding([.char("<"), KeyEvent(.left, .shift)], .scrollLeft, label: "left", help: "Scroll the preview or response box left (long lines not wrapped)", scope: Scope.list.rawValue),
         KeyBinding([.char(">"), KeyEvent(.right, .shift)], .scrollRight, label: "right", help: "Scroll the preview or response box right, to read the rest of long lines", scope: Scope.list.rawValue),

@@ -3,7 +3,7 @@ import TincanCore
 import TincanSessions
 
 /// A row of the Auth tab.
-enum AuthRow: Sendable, Equatable {
+public enum AuthRow: Sendable, Equatable {
     case scheme, user, password, token
     /// The session's client certificate and key (`defaults: tls:`), shown here, changed in Props.
     case clientCertificate, clientKey
@@ -45,8 +45,12 @@ extension AppState {
         bearerHeaderIndex.map { String(headers[$0].value.dropFirst("Bearer ".count)) }
     }
 
-    /// The rows the tab shows for the scheme in use.
+    /// The rows the tab shows for the scheme in use (a token being typed for a new bearer
+    /// scheme shows its row before the header exists).
     var authRows: [AuthRow] {
+        if case .inlineEdit(let edit)? = Optional(mode), edit.target == .auth(.token), authScheme == .none {
+            return [.scheme, .token, .clientCertificate, .clientKey]
+        }
         let fields: [AuthRow] = switch authScheme {
         case .none: []
         case .basic, .digest: [.user, .password]
@@ -76,80 +80,106 @@ extension AppState {
 
     // MARK: - Actions
 
-    /// Changes the selected row: a picker for the type, a prompt for a value.
+    /// Enter on a row: the type row opens the type picker; a field row is edited in place.
     mutating func changeAuth() {
         let rows = authRows
         guard rows.indices.contains(authList.selected) else { return }
         switch rows[authList.selected] {
         case .scheme:
-            mode = .modal(.picker(Picker(.authType, title: "Authentication", options: AuthScheme.allCases.map(\.rawValue), selected: authScheme.rawValue)))
-        case .user: promptAuthUser()
-        case .password:
-            mode = .modal(.prompt(Prompt(.authPassword, title: "Password", question: "Password, or a {{variable}} such as {{$env.API_PASSWORD}}", text: auth?.password ?? "", isSecret: !revealsSecrets)))
-        case .token: promptBearerToken()
+            mode = .modal(.picker(Picker(.authType, title: "Authentication type", options: AuthScheme.allCases.map(\.rawValue), selected: authScheme.rawValue)))
+        case .user, .password, .token:
+            editAuthField(rows[authList.selected])
         case .clientCertificate, .clientKey:
             status = StatusMessage("The client certificate is the session's (defaults: tls:): change it in the Props tab.")
         }
     }
 
-    /// Shows secrets as they are, or as dots again.
-    mutating func toggleSecrets() {
-        revealsSecrets.toggle()
-        status = StatusMessage(revealsSecrets ? "Secrets are shown; v hides them." : "Secrets are hidden.")
+    /// Starts editing a field of the Auth tab in its row.
+    ///
+    /// - Parameter then: The field edited next when Enter confirms this one (a new credential's password).
+    mutating func editAuthField(_ row: AuthRow, then next: AuthRow? = nil) {
+        let value: String = switch row {
+        case .user: auth?.user ?? ""
+        case .password: auth?.password ?? ""
+        case .token: bearerToken ?? ""
+        default: ""
+        }
+        var field = TextField(value)
+        field.isSecret = (row == .password || row == .token) && !revealsSecrets
+        mode = .inlineEdit(InlineEdit(target: .auth(row), field: field, then: next.map { .auth($0) }))
+        if let index = authRows.firstIndex(of: row) { authList.select(index, count: authRows.count) }
+        let what = switch row {
+        case .user: "the user name"
+        case .password: "the password (a {{variable}} such as {{$env.API_PASSWORD}} keeps it out of the file)"
+        default: "the bearer token, sent as Authorization: Bearer … (a {{variable}} keeps it out of the file)"
+        }
+        status = StatusMessage("Editing \(what): enter keeps it\(next == nil ? "" : " and goes on to the password"), esc leaves it as it was.")
     }
 
-    private mutating func promptAuthUser() {
-        mode = .modal(.prompt(Prompt(.authUser, title: "User", question: "User name, or a {{variable}}", text: auth?.user ?? "")))
+    /// Keeps an edited field's text: the credentials' user or password, or the bearer header.
+    ///
+    /// - Returns: Why the text was refused, or nil.
+    mutating func applyAuthField(_ row: AuthRow, _ text: String) -> String? {
+        switch row {
+        case .user:
+            if auth == nil { auth = SavedAuth(scheme: .basic, user: "", password: "") }
+            auth?.user = text
+        case .password:
+            if auth == nil { auth = SavedAuth(scheme: .basic, user: "", password: "") }
+            auth?.password = text
+        case .token:
+            let token = text.trimmingWhitespace()
+            guard !token.isEmpty else { return "expected a token (the type none sends none)" }
+            return setOwnHeader("Authorization", "Bearer " + token)
+        default:
+            break
+        }
+        return nil
     }
 
-    private mutating func promptBearerToken() {
-        mode = .modal(.prompt(Prompt(.bearerToken, title: "Bearer token", question: "Sent as Authorization: Bearer …; a {{variable}} keeps it out of the file",
-                                     text: bearerToken ?? "", isSecret: !revealsSecrets)))
-    }
-
-    /// Switches the scheme: credentials are kept between Basic and Digest, a bearer header is
-    /// removed when another scheme is chosen, and the first value is asked for.
+    /// Switches the type. What the type switched from is kept for this request until another
+    /// request is loaded, so switching back brings it again (issue 34 §5): Basic and Digest share
+    /// their user and password; a bearer token is the request's `Authorization` header while it
+    /// is the type. A type with nothing yet is edited in place at once.
     mutating func chooseAuthScheme(_ option: String) {
         guard let scheme = AuthScheme(rawValue: option), scheme != authScheme else { return }
+        // Keep what the current type holds.
+        if let auth { authStash.credentials = auth }
+        if let token = bearerToken { authStash.token = token }
         if scheme != .bearer, let index = bearerHeaderIndex { headers.remove(at: index) }
         switch scheme {
         case .none:
             auth = nil
+            status = StatusMessage(authStash.isEmpty ? "No authentication." : "No authentication; the credentials are kept until another request is loaded, should you switch back.")
         case .basic, .digest:
             let kind: SavedAuth.Scheme = scheme == .basic ? .basic : .digest
-            if auth != nil {
-                auth?.scheme = kind
+            var credentials = auth ?? authStash.credentials ?? SavedAuth(scheme: kind, user: "", password: "")
+            credentials.scheme = kind
+            auth = credentials
+            if credentials.user.isEmpty, credentials.password.isEmpty {
+                editAuthField(.user, then: .password)
             } else {
-                auth = SavedAuth(scheme: kind, user: "", password: "")
-                promptAuthUser()
+                status = StatusMessage("\(scheme == .basic ? "Basic" : "Digest") authentication as \(credentials.user.isEmpty ? "(no user)" : credentials.user).")
             }
         case .bearer:
             auth = nil
-            promptBearerToken()
+            if let token = authStash.token, !token.isEmpty {
+                _ = setOwnHeader("Authorization", "Bearer " + token)
+                status = StatusMessage("Bearer token authentication.")
+            } else {
+                editAuthField(.token)
+            }
         }
         authList.select(authList.selected, count: authRows.count)
     }
+}
 
-    /// Answers the user prompt; a new credential asks for its password next.
-    mutating func answerAuthUser(_ text: String) -> String? {
-        guard auth != nil else { return nil }
-        let isNew = auth?.user.isEmpty == true && auth?.password.isEmpty == true
-        auth?.user = text
-        if isNew {
-            mode = .modal(.prompt(Prompt(.authPassword, title: "Password", question: "Password, or a {{variable}} such as {{$env.API_PASSWORD}}", isSecret: !revealsSecrets)))
-        }
-        return nil
-    }
+/// What the Auth tab keeps of the types switched away from, for the request in the panes.
+struct AuthStash: Sendable, Equatable {
+    /// Basic or Digest's user and password.
+    var credentials: SavedAuth?
+    /// The bearer token.
+    var token: String?
 
-    mutating func answerAuthPassword(_ text: String) -> String? {
-        auth?.password = text
-        return nil
-    }
-
-    /// Sets the bearer token: the request's `Authorization` row, added or replaced.
-    mutating func answerBearerToken(_ text: String) -> String? {
-        let token = text.trimmingWhitespace()
-        guard !token.isEmpty else { return "expected a token (choose the type none to send none)" }
-        return setOwnHeader("Authorization", "Bearer " + token)
-    }
+    var isEmpty: Bool { credentials == nil && token == nil }
 }

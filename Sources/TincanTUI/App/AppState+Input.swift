@@ -38,6 +38,9 @@ extension AppState {
         case .jump:
             handleJump(event)
             return []
+        case .inlineEdit:
+            handleInlineEdit(event)
+            return []
         case .panes: break
         }
         if case let .key(key) = event {

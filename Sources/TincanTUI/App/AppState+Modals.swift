@@ -10,7 +10,7 @@ extension AppState {
         let isEscape = event == .key(KeyEvent(.escape))
         switch current {
         case var .help(dialog), var .message(dialog):
-            if case .message = current, dialog.title.hasPrefix(Self.variablesTitle), event == .key(.char("r")) {
+            if case .message = current, dialog.title.hasPrefix(Self.variablesTitle), (event == .key(.char("v")) || event == .key(.char("r"))) {
                 revealsSecrets.toggle()
                 showVariables()
                 return []
@@ -160,9 +160,6 @@ extension AppState {
         case .bodyFile: return answerBodyFile(text)
         case .uploadFile: return answerUploadFile(text)
         case .uploadRate: return answerUploadRate(text)
-        case .authUser: return answerAuthUser(text)
-        case .authPassword: return answerAuthPassword(text)
-        case .bearerToken: return answerBearerToken(text)
         case .addQuery: return answerQueryField(text, at: nil)
         case .editQuery(let index): return answerQueryField(text, at: index)
         case .check(let edit): return answerCheck(edit, text)

@@ -77,6 +77,7 @@ extension AppState {
         bodySource = values.bodySource
         auth = values.auth
         authList = ListState()
+        authStash = AuthStash()
         var root = Self.treeNode(key: "", values.parameters)
         root.isExpanded = true
         parameters = TreeEditor(root: root)
@@ -411,7 +412,10 @@ extension AppState {
         var lines: [StyledLine] = []
         // What curl will not do as Tincan does is shown above the command, not copied.
         let notes = exported.warnings.map { "# warning: \($0)" }
-        for line in (notes + command.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)) {
+        // On screen the secrets are dots, as everywhere (a projector shows this dialog); the
+        // clipboard gets the command as it runs.
+        let shown = hiddenSecrets.hiding(in: command)
+        for line in (notes + shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)) {
             var rest = Substring(line)
             repeat {
                 let piece = TextWidth.prefix(rest, fitting: width)

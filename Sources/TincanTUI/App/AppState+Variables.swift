@@ -16,7 +16,7 @@ extension AppState {
         let environment = workspace.environment.map { "environment \($0)" } ?? "no environment"
         let title = "\(Self.variablesTitle) (\(sources.count)) · \(environment)"
         mode = .modal(.message(Dialog(title: title, lines: variableLines(sources),
-                                      hint: "r \(revealsSecrets ? "hides" : "reveals") secrets · ↑↓ scroll · esc close")))
+                                      hint: "v \(revealsSecrets ? "hides" : "reveals") secrets · ↑↓ scroll · esc close")))
     }
 
     /// Two lines a variable: `name = value`, then where it comes from.

@@ -126,6 +126,8 @@ public struct AppState: Sendable {
     public var slowMotion: SlowMotionState?
     /// The Auth tab's cursor.
     public var authList = ListState()
+    /// What the Auth tab keeps of the types switched away from, until another request is loaded.
+    var authStash = AuthStash()
     public var observed = ObservedProperties()
     public var responseSerializer: ResponseSerializerKind = .compound
     public var acceptableStatusCodes: StatusCodeSet = .successful
@@ -161,8 +163,10 @@ public struct AppState: Sendable {
 
     /// The request as it will be sent, or why it cannot be built. Rebuilt after every change.
     public private(set) var preview: PreviewState = .error("no request yet")
-    /// The preview as highlighted lines, built with it (never per frame).
+    /// The preview as highlighted lines, built with it (never per frame), secrets hidden unless shown.
     public private(set) var previewLines: [TokenLine] = []
+    /// The secrets of the request in the preview, hidden on screen until `v` shows them.
+    public private(set) var previewSecrets = RequestSecrets.none
     /// The resolved request behind the preview: its contract, digest credential, upload and download.
     public private(set) var resolved: ResolvedRequest?
     /// Why the request looks the way it does, while the Explain view shows (else nil).
@@ -275,6 +279,7 @@ public struct AppState: Sendable {
             let request = try resolved.draft.build(boundary: boundary)
             defaultHeaders = Self.inheritedHeaders(of: request, in: session, selected: workspace.selected)
             preview = .request(request, text: try RequestPreview.text(request, httpVersion: resolved.options.httpVersion))
+            previewSecrets = RequestSecrets(of: request, typedURL: request.url.string)
             // Only while the Explain view shows; it reads the request just built.
             if previewView == .explain {
                 var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile,
@@ -290,8 +295,9 @@ public struct AppState: Sendable {
             // The defaults are read from the built request: none is listed while it cannot be built.
             defaultHeaders = []
             preview = .error(String(describing: error))
+            previewSecrets = .none
         }
-        previewLines = PreviewPane.lines(preview)
+        previewLines = hidingSecrets(in: PreviewPane.lines(preview))
         // The welcome request is a session like any other: its edits are work to keep (issue 34 §2).
         let wasModified = showsModified
         showsModified = session != workspace.savedSession

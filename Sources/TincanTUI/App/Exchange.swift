@@ -57,12 +57,15 @@ public struct Exchange: Sendable {
     public var responseSerializer: (any ResponseSerializer)?
     /// Why the response passed or failed validation, once it arrived (the Explain view's second half).
     public var validation: Explanation?
+    /// The request's secrets, hidden wherever the exchange is shown (a server's echo of them too).
+    public var secrets = RequestSecrets.none
 
     /// Creates an exchange that has just started.
     public init(id: Int, request: HTTPRequest, startedAt: Double) {
         self.id = id
         self.request = request
         self.startedAt = startedAt
+        secrets = RequestSecrets(of: request, typedURL: request.url.string)
     }
 
     /// The elapsed time: until now while sending, the task's total afterwards.

@@ -14,6 +14,8 @@ public enum InputMode: Sendable, Equatable {
     case search(TextField)
     /// Jump mode (ctrl+o): every pane, field, tab and view labelled with the key that goes there.
     case jump
+    /// A field edited in place, in its row.
+    case inlineEdit(InlineEdit)
 }
 
 extension AppState {

@@ -45,8 +45,7 @@ public struct Prompt: Sendable, Equatable {
         case bodyFilter
         /// The Content-Type of a text body, then its file, an upload's file and rate.
         case bodyContentType, bodyFile, uploadFile, uploadRate
-        /// The Auth tab's fields.
-        case authUser, authPassword, bearerToken
+        /// The query fields.
         case addQuery
         case editQuery(Int)
         /// A line of the Checks tab.

@@ -3,7 +3,7 @@ import TerminalUI
 /// The Auth tab: the scheme, its fields (secrets as dots until v), and the session's client
 /// certificate, read-only here.
 enum AuthPane {
-    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ list: inout ListState, focused: Bool) {
+    static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ list: inout ListState, _ mode: inout InputMode, focused: Bool) {
         let theme = state.theme
         let rows = state.authRows
         let labelWidth = 13
@@ -18,9 +18,17 @@ enum AuthPane {
             let valueStyle = selected ? base : theme.style(readOnly ? .muted : value.contains("{{") ? .jsonKey : .base)
             buffer.write([Span(" " + row.label.rightPadded(to: labelWidth - 1), selected ? base : theme.style(readOnly ? .disabled : .label)), Span(value, valueStyle)],
                          x: rect.x, y: rect.y + line, limit: rect.width)
+            // The field being edited, in place of the value it edits.
+            if case .inlineEdit(var edit) = mode, edit.target == .auth(row) {
+                let field = Rect(x: rect.x + labelWidth, y: rect.y + line, width: max(1, rect.width - labelWidth), height: 1)
+                edit.field.render(into: &buffer, at: field, style: theme.style(.fieldFocused), focused: true)
+                mode = .inlineEdit(edit)
+            }
         }
         let note: String = switch rows[max(0, min(rows.count - 1, list.selected))] {
         case .clientCertificate, .clientKey: "the session's (defaults: tls:), changed in Props"
+        case _ where state.inlineEdit != nil: "enter keeps · esc leaves it as it was"
+        case .scheme: "enter picks the type; each type's fields are kept while you switch"
         default:
             switch state.authScheme {
             case .none: "enter chooses basic, digest or a bearer token"

@@ -97,8 +97,13 @@ extension AppState {
     /// the explanation of the request and of the last response.
     func previewBoxLines(width: Int) -> [TokenLine] {
         if shownPreviewView == .notes, let lesson { return NotesPane.lines(lesson, width: max(10, width - 3)) }
-        if shownPreviewView == .received { return receivedLines() }
+        if shownPreviewView == .received { return hidingSecrets(in: receivedLines()) }
         guard previewView == .explain else { return previewLines }
+        return hidingSecrets(in: explainLines(width: width))
+    }
+
+    /// The Explain view's lines, secrets as they are.
+    private func explainLines(width: Int) -> [TokenLine] {
         let inner = max(10, width - 3)
         guard let explanation else {
             return PreviewPane.lines(preview)

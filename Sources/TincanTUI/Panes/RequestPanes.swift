@@ -21,7 +21,7 @@ enum RequestPanes {
             case .file?, .upload?: BodyKindPane.drawFile(&buffer, inside, state)
             default: drawBody(&buffer, inside, state, &widgets.body, focused: focused)
             }
-        case .auth: AuthPane.draw(&buffer, inside, state, &widgets.auth, focused: focused)
+        case .auth: AuthPane.draw(&buffer, inside, state, &widgets.auth, &widgets.mode, focused: focused)
         case .properties: drawProperties(&buffer, inside, state, &widgets.properties, focused: focused)
         case .checks: ChecksPane.draw(&buffer, inside, state, &widgets.checks, focused: focused)
         }

@@ -12,7 +12,7 @@ enum ResponsePane {
             SlowMotionPane.draw(&buffer, motion, in: inside, theme: theme)
             return
         }
-        let header = LineView.shown(state.responseHeaderLines, width: inside.width - 1, wraps: state.lineView.wraps, column: state.lineView.responseColumn)
+        let header = LineView.shown(state.hidingSecrets(in: state.responseHeaderLines), width: inside.width - 1, wraps: state.lineView.wraps, column: state.lineView.responseColumn)
         let headerHeight = min(header.count, max(1, inside.height / 2))
         for (row, line) in header.prefix(headerHeight).enumerated() {
             buffer.write(Renderer.spans(line, theme), x: inside.x + 1, y: inside.y + row, limit: inside.width - 1)
@@ -46,7 +46,7 @@ enum ResponsePane {
         var built: [Int: [TokenLine]] = [:]
         func lines(of index: Int) -> [TokenLine] {
             if let known = built[index] { return known }
-            let line = state.highlighted(document.line(index), row: index)
+            let line = state.highlighted(state.hidingSecrets(in: document.line(index)), row: index)
             let shown = state.lineView.wraps ? LineWrap.rows(line, width: body.width - 1) : [LineWrap.dropping(columns: state.lineView.responseColumn, of: line)]
             built[index] = shown
             return shown
@@ -149,7 +149,7 @@ extension AppState {
         case .headers:
             guard let response = result.response else { return [] }
             return [[Token(.method, response.statusLine)]]
-                + response.headers.map { [Token(.headerName, $0.name), Token(.headerValue, ": " + $0.value)] }
+                + response.headers.map { [Token(.headerName, $0.name), Token(.headerValue, ": " + shownHeaderValue(name: $0.name, value: $0.value))] }
         case .timing:
             let metrics = result.metrics
             func ms(_ duration: Duration?) -> String {
