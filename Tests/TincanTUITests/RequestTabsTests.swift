@@ -473,3 +473,55 @@ struct RequestTabsTests {
         Fixtures.verifySnapshot(scene.rawValue, size: size) { scene.apply(to: &$0) }
     }
 }
+
+@Suite("Bodies as people edit them")
+struct BodyEditingTests {
+    @Test("a text body's Content-Type goes with the text: an upload after it, and a GET after that, send none of it")
+    func theContentTypeFollowsTheBodyKind() throws {
+        var state = Fixtures.welcome(width: 120, height: 40)
+        state.method = "POST"
+        state.switchRequestTab(to: .body)
+        state.chooseBodyKind(.text)
+        Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k"))] + Fixtures.typing("application/xml") + [.key(KeyEvent(.enter))], into: &state)
+        state.refreshPreview()
+        #expect(SessionWorkspaceTests.previewText(state).contains("Content-Type: application/xml"))
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("big.bin", [0, 1, 2, 3])
+        state.chooseBodyKind(.upload)
+        Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k")), .paste(file), .key(KeyEvent(.enter)), .key(KeyEvent(.enter))], into: &state)
+        state.refreshPreview()
+        #expect(!SessionWorkspaceTests.previewText(state).contains("application/xml"), "\(SessionWorkspaceTests.previewText(state))")
+        state.chooseBodyKind(.parameters)
+        state.method = "GET"
+        state.refreshPreview()
+        #expect(!SessionWorkspaceTests.previewText(state).contains("Content-Type"))
+    }
+
+    @Test("a Content-Type typed in the Headers tab stays when the body kind changes")
+    func aHandTypedContentTypeStays() {
+        var state = Fixtures.welcome()
+        state.method = "PUT"
+        state.headers.append(HeaderRow(name: "Content-Type", value: "application/octet-stream"))
+        state.bodySource = .base64([1, 2])
+        state.chooseBodyKind(.text)
+        state.closeModal()
+        state.chooseBodyKind(.base64)
+        #expect(state.headers.contains { $0.name == "Content-Type" && $0.value == "application/octet-stream" })
+    }
+
+    @Test("a bracketed key names its place from the root, whatever row of the tree is selected")
+    func bracketedKeysAreAddedFromTheRoot() throws {
+        var state = Fixtures.welcome()
+        state.switchRequestTab(to: .parameters)
+        state.setFocus(.parameters)
+        // Select tags[0], deep in the tree.
+        state.parameters.select(path: [2, 0])
+        _ = state.update(.input(.key(.char("a"))))
+        Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k"))] + Fixtures.typing("user[roles][]") + [.key(KeyEvent(.enter))], into: &state)
+        Fixtures.press([.key(KeyEvent(.enter))], into: &state)
+        Fixtures.press(Fixtures.typing("admin") + [.key(KeyEvent(.enter))], into: &state)
+        let parameters = AppState.parameterValue(state.parameters.root)
+        #expect(parameters == .dictionary(["greeting": .string("hello"), "page": .integer(1), "tags": .array([.string("tui"), .string("http")]),
+                                           "user": .dictionary(["roles": .array([.string("admin")])])]), "\(parameters)")
+    }
+}

@@ -269,6 +269,70 @@ struct TextAreaTests {
         area.handle(.key(.ctrl("_")))
         #expect(area.text == "{}")
     }
+
+    @Test("typing past the right edge scrolls the view sideways: the cursor and the last characters typed stay in view")
+    func longLinesScrollSideways() {
+        var area = TextArea()
+        let text = String(repeating: "abcdefghij", count: 6) + "XYZ"
+        for character in text { area.handle(.key(.char(character))) }
+        var buffer = ScreenBuffer(width: 30, height: 3)
+        let rect = Rect(x: 0, y: 0, width: 30, height: 3)
+        area.render(into: &buffer, at: rect, style: Style(), gutterStyle: Style(), focused: true)
+        let cursor = buffer.cursor!
+        #expect(cursor.x < rect.maxX, "the cursor sits inside the box, not on its border")
+        #expect(buffer.lines[0].hasSuffix("XYZ"), "\(buffer.lines[0])")
+        // Home brings the start of the line back.
+        area.handle(.key(KeyEvent(.home)))
+        area.render(into: &buffer, at: rect, style: Style(), gutterStyle: Style(), focused: true)
+        #expect(buffer.lines[0].hasPrefix(" 1 abcdefghij"), "\(buffer.lines[0])")
+    }
+
+    @Test("alt+a selects everything and backspace clears it: two keys for any body; typing replaces a selection")
+    func selectAllThenClear() {
+        var area = TextArea((1...17).map { "line \($0)" }.joined(separator: "\n"))
+        area.handle(.key(.alt("a")))
+        #expect(area.selection != nil)
+        area.handle(.key(KeyEvent(.backspace)))
+        #expect(area.text == "")
+        area.handle(.key(.ctrl("_")))
+        #expect(area.text.hasPrefix("line 1\nline 2"))
+        area.handle(.key(.alt("a")))
+        area.handle(.key(.char("x")))
+        #expect(area.text == "x")
+    }
+
+    @Test("ctrl+k kills to the end of the line, and at its end joins the next (readline's rule); ctrl+y yanks it back")
+    func ctrlKJoinsLinesAtTheirEnd() {
+        var area = TextArea("one two\nthree\nfour")
+        area.handle(.key(.alt("f")))
+        area.handle(.key(.ctrl("k")))
+        #expect(area.text == "one\nthree\nfour")
+        area.handle(.key(.ctrl("k")))
+        #expect(area.text == "onethree\nfour")
+        area.handle(.key(.ctrl("k")))
+        #expect(area.text == "one\nfour")
+        area.handle(.key(.ctrl("y")))
+        #expect(area.text == "onethree\nfour")
+    }
+
+    @Test("shift with the arrows selects across lines; ctrl+w and alt+d kill words; the revision counts edits, not moves")
+    func shiftArrowsSelectAndWordKills() {
+        var area = TextArea("alpha beta\ngamma")
+        let start = area.revision
+        area.handle(.key(KeyEvent(.right, .shift)))
+        area.handle(.key(KeyEvent(.down, .shift)))
+        #expect(area.revision == start, "moving is not an edit")
+        area.handle(.key(KeyEvent(.delete)))
+        #expect(area.text == "amma")
+        #expect(area.revision > start)
+        area.text = "alpha beta gamma"
+        area.handle(.key(KeyEvent(.end)))
+        area.handle(.key(.ctrl("w")))
+        #expect(area.text == "alpha beta ")
+        area.handle(.key(KeyEvent(.home)))
+        area.handle(.key(.alt("d")))
+        #expect(area.text == " beta ")
+    }
 }
 
 @Suite("Tree editor")

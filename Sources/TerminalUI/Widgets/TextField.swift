@@ -134,24 +134,14 @@ public struct TextField: Sendable, Equatable {
         if undoStack.count > 200 { undoStack.removeFirst() }
     }
 
-    private func isWordCharacter(_ character: Character) -> Bool {
-        character.isLetter || character.isNumber || character == "_"
-    }
-
     /// The start of the word before an index (skipping separators first), as `alt+b` moves.
     func wordStart(before index: Int) -> Int {
-        var position = index
-        while position > 0, !isWordCharacter(characters[position - 1]) { position -= 1 }
-        while position > 0, isWordCharacter(characters[position - 1]) { position -= 1 }
-        return position
+        WordBoundary.start(in: characters, before: index)
     }
 
     /// The end of the word after an index, as `alt+f` moves.
     func wordEnd(after index: Int) -> Int {
-        var position = index
-        while position < characters.count, !isWordCharacter(characters[position]) { position += 1 }
-        while position < characters.count, isWordCharacter(characters[position]) { position += 1 }
-        return position
+        WordBoundary.end(in: characters, after: index)
     }
 
     // MARK: - Rendering

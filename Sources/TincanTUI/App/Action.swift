@@ -109,7 +109,7 @@ public enum KeyBindings {
         KeyBinding([KeyEvent(.enter), .char("e")], .editQuery, label: "edit", help: "Edit the selected query field", scope: Scope.query.rawValue, inFooter: true),
         KeyBinding([.char("d"), KeyEvent(.delete)], .removeQuery, label: "remove", help: "Remove the selected query field", scope: Scope.query.rawValue, inFooter: true),
 
-        KeyBinding([.char("a"), KeyEvent(.insert)], .addParameter, label: "add", help: "Add a parameter (inside an object or array, or after the selection): a key, where user[address][city] nests, then its type", scope: Scope.parameters.rawValue, inFooter: true),
+        KeyBinding([.char("a"), KeyEvent(.insert)], .addParameter, label: "add", help: "Add a parameter (inside an object or array, or after the selection): a key, where user[address][city] names its place from the top, then its type", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editValue, label: "value", help: "Edit the selected value", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([.char("r")], .renameParameter, label: "rename", help: "Rename the selected key", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([.char("d"), KeyEvent(.delete)], .removeParameter, label: "remove", help: "Remove the selected parameter and its children", scope: Scope.parameters.rawValue, inFooter: true),

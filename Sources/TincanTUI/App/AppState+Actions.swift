@@ -99,13 +99,10 @@ extension AppState {
         case .editQuery: editQueryField()
         case .removeQuery: removeQueryField()
         case .addParameter:
-            let parent = parameters.selectedNode.value.isContainer ? parameters.selectedNode : nil
-            if parent?.value == .array || (parent == nil && parentOfSelectionIsArray) {
-                treeEdit { try $0.add(key: "") }
-                mode = .modal(.prompt(Prompt(.editValue, title: "New element", question: "Value (typed as \(parameters.selectedNode.value.type.rawValue); t changes the type)")))
-            } else {
-                mode = .modal(.prompt(Prompt(.addParameter, title: "Add parameter", question: "Key (user[address][city] nests; the type is chosen next)")))
-            }
+            let question = addsToAnArray
+                ? "Key path from the top (user[roles]), or enter alone for a new element here"
+                : "Key (user[address][city] names its place from the top; the type is chosen next)"
+            mode = .modal(.prompt(Prompt(.addParameter, title: "Add parameter", question: question)))
         case .editValue:
             let node = parameters.selectedNode
             if node.value.isContainer {
@@ -144,6 +141,12 @@ extension AppState {
             return performBody(action)
         }
         return []
+    }
+
+    /// Whether a plain `a` adds to an array: the selection is one, or an element of one.
+    var addsToAnArray: Bool {
+        let parent = parameters.selectedNode.value.isContainer ? parameters.selectedNode : nil
+        return parent?.value == .array || (parent == nil && parentOfSelectionIsArray)
     }
 
     private var parentOfSelectionIsArray: Bool {

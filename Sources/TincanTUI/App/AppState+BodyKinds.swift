@@ -104,6 +104,12 @@ extension AppState {
     /// bytes convert into each other. What cannot be carried over is named in the status line.
     mutating func chooseBodyKind(_ kind: BodySource.Kind) {
         let previous = bodySource
+        // The text's Content-Type goes with it: a file, bytes or the serializer's parameters are
+        // not application/xml because the text was.
+        if case .text? = previous, kind != .text, let type = bodyContentType {
+            headers.removeAll { HTTPHeaders.same($0.name, "Content-Type") && $0.value == type }
+            bodyContentType = nil
+        }
         switch kind {
         case .parameters:
             guard previous != nil else { break }
@@ -187,9 +193,12 @@ extension AppState {
         let type = text.trimmingWhitespace()
         if type.isEmpty {
             headers.removeAll { HTTPHeaders.same($0.name, "Content-Type") }
+            bodyContentType = nil
             return nil
         }
-        return setOwnHeader("Content-Type", type)
+        if let refusal = setOwnHeader("Content-Type", type) { return refusal }
+        bodyContentType = type
+        return nil
     }
 
     /// Sets the file a `body: {file: …}` reads.

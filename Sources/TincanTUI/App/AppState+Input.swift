@@ -73,10 +73,9 @@ extension AppState {
             case .file?, .upload?:
                 if event == .key(KeyEvent(.enter)) { changeBodyFile() }
             default:
-                if body.handle(event, pageHeight: viewport) {
-                    if case .key(let key) = event, [.up, .down, .left, .right, .home, .end, .pageUp, .pageDown].contains(key.key) { break }
-                    bodyEdited()
-                }
+                let before = body.revision
+                body.handle(event, pageHeight: viewport)
+                if body.revision != before { bodyEdited() }
             }
         case .headers:
             headerList.handle(event, count: headerListRows.count, viewport: viewport)

@@ -9,6 +9,15 @@ extension AppState {
 
     /// Answers the key prompt: checks the key where it would go, then asks for the type.
     mutating func answerParameterKey(_ key: String) -> String? {
+        if key.isEmpty, addsToAnArray {
+            do {
+                try parameters.add(key: "")
+            } catch {
+                return "\(error)"
+            }
+            mode = .modal(.prompt(Prompt(.editValue, title: "New element", question: "Value (typed as \(parameters.selectedNode.value.type.rawValue); t changes the type)")))
+            return nil
+        }
         var trial = parameters
         do {
             try trial.add(keyPath: key, value: .null)
@@ -48,9 +57,10 @@ struct ParameterKeyError: Error, CustomStringConvertible {
 }
 
 extension TreeEditor {
-    /// Adds a node at a key path, creating the objects and arrays on the way (expanded), under
-    /// the selected container or beside the selected leaf, and selects it. A plain key is added
-    /// as ``add(key:value:)`` adds it (after a selected leaf).
+    /// Adds a node at a key path, creating the objects and arrays on the way (expanded), and
+    /// selects it. A bracketed path (`user[roles]`) names its place from the root, as the command
+    /// line and the session file read it, whatever row is selected (issue 34 §6); a plain key is
+    /// added as ``add(key:value:)`` adds it (inside a selected container, after a selected leaf).
     ///
     /// - Throws: ``ParameterKeyError`` or ``TreeEditError`` when the path runs through a value
     ///   of another kind, or its last key is taken.
@@ -65,9 +75,8 @@ extension TreeEditor {
             try add(key: text, value: value)
             return
         }
-        var parentPath = selectedPath
-        if !root[parentPath].value.isContainer { parentPath.removeLast() }
-        guard root[parentPath].value == .object else { throw TreeEditError.arrayElementsHaveNoNames }
+        let parentPath: [Int] = []
+        guard root.value == .object else { throw TreeEditError.arrayElementsHaveNoNames }
         var tree = root
         let added = try Self.insert(value, at: path.components[...], into: &tree[parentPath], walked: "")
         replaceRoot(tree)

@@ -75,6 +75,10 @@ extension AppState {
         query = values.query
         queryList = ListState()
         bodySource = values.bodySource
+        bodyContentType = nil
+        if case .text? = values.bodySource {
+            bodyContentType = values.headers.last { $0.isEnabled && HTTPHeaders.same($0.name, "Content-Type") }?.value
+        }
         auth = values.auth
         authList = ListState()
         authStash = AuthStash()

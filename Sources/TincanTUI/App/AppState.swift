@@ -117,6 +117,9 @@ public struct AppState: Sendable {
     public var bodyIsDirty = false
     /// A body sent as it is (text, bytes, a file, an upload), or nil for the parameters.
     public var bodySource: BodySource?
+    /// The Content-Type the Body tab gave a text body: it goes with the text when the body
+    /// becomes another kind (issue 34 §6), while one the user typed in the Headers tab stays.
+    var bodyContentType: String?
     /// The credentials (`auth:`); a bearer token is an `Authorization` header instead.
     public var auth: SavedAuth?
     /// Whether the Auth tab and the variables view show secrets as they are rather than as dots

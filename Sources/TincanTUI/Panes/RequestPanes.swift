@@ -128,7 +128,7 @@ enum RequestPanes {
     private static func drawBody(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ text: inout TextArea, focused: Bool) {
         let theme = state.theme
         let editor = Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height - 1)
-        text.render(into: &buffer, at: editor, style: theme.style(.base), gutterStyle: theme.style(.muted), focused: focused)
+        text.render(into: &buffer, at: editor, style: theme.style(.base), gutterStyle: theme.style(.muted), selectionStyle: theme.style(.selection), focused: focused)
         let note = BodyKindPane.editorNote(state)
         buffer.write(note, x: rect.x + 1, y: rect.maxY - 1, style: theme.style(state.bodyIsDirty ? .changed : .muted), limit: rect.width - 1)
     }
