@@ -177,7 +177,7 @@ struct KeyScriptTests {
         let meter = state.exchange!.download
         #expect(meter.rate == 1_000)
         #expect(meter.secondsLeft == 3)
-        #expect(ProgressPane.text(progress: meter.progress!, meter: meter, finished: false) == " 25%  1000 B / 3.9 KiB  1000 B/s  ETA 3 s")
+        #expect(ProgressPane.text(progress: meter.progress!, meter: meter, outcome: .running) == " 25%  1000 B / 3.9 KiB  1000 B/s  ETA 3 s")
         // A second send while one runs is refused; ctrl+g cancels.
         #expect(state.update(.input(.key(.ctrl("r")))).isEmpty)
         let cancel = state.update(.input(.key(.ctrl("g"))))

@@ -114,12 +114,35 @@ struct ReplKeyScriptTests {
         let preview = Self.previewText(state)
         #expect(preview.hasPrefix("POST /items HTTP/1.1\n"))
         #expect(preview.contains("X-Trace: 7\n"))
-        #expect(preview.hasSuffix(#"{"greeting":"hello","page":1,"tags":["a"],"name":"x"}"# + "\n"))
-        _ = Self.run("post /items tags[]=b", in: &state)
-        guard case .dictionary(let members) = AppState.parameterValue(state.parameters.root) else { return }
-        #expect(members["tags"] == ["a", "b"])
-        _ = Self.run("post /items tags[]=c", in: &state)
-        #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["greeting": "hello", "page": 1, "tags": ["a", "b", "c"], "name": "x"]))
+        // The verb line is the whole request, as HTTPie reads it: the welcome's parameters are gone.
+        #expect(preview.hasSuffix(#"{"name":"x","tags":["a"]}"# + "\n"), "\(preview)")
+        // A line within a line: tags[]=b twice appends, as the item syntax does.
+        _ = Self.run("post /items tags[]=b tags[]=c", in: &state)
+        #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["tags": ["b", "c"]]))
+        #expect(state.headers.isEmpty, "the line named no header, so the request has none of its own")
+        #expect(state.status?.text == "POST /items: the whole request, 2 parameters, 0 query fields, 0 headers; send (or ctrl+r) sends it.")
+    }
+
+    @Test("JSON after := is read as JSON, quotes, colons and spaces inside it included")
+    func jsonAfterColonEqualsIsJSON() throws {
+        #expect(try ReplWords.split(#"post /anything friends:=[{"name":"Bo"}]"#) == ["post", "/anything", #"friends:=[{"name":"Bo"}]"#])
+        #expect(try ReplWords.split(#"post /anything friends:=[{"name": "Bo", "tags": ["a b"]}] x=1"#)
+            == ["post", "/anything", #"friends:=[{"name": "Bo", "tags": ["a b"]}]"#, "x=1"])
+        #expect(try ReplWords.split(#"post /a s:="quoted \" text""#) == ["post", "/a", #"s:="quoted \" text""#])
+        #expect(try ReplWords.split(#"post /a Authorization:"Bearer x y""#) == ["post", "/a", "Authorization:Bearer x y"])
+        #expect(throws: ReplError.self) { try ReplWords.split(#"post /a f:=[{"a":1}"#) }
+        var state = Fixtures.welcome()
+        _ = Self.run(#"post /anything friends:=[{"name":"Bo"}]"#, in: &state)
+        #expect(AppState.parameterValue(state.parameters.root) == .dictionary(["friends": .array([.dictionary(["name": "Bo"])])]))
+    }
+
+    @Test("header NAME: and header -NAME each say what they did")
+    func headerCommandsSayWhatTheyDid() {
+        var state = Fixtures.welcome()
+        _ = Self.run("header Content-Type:", in: &state)
+        #expect(state.status?.text == "Content-Type is sent with an empty value.")
+        _ = Self.run("header -Content-Type", in: &state)
+        #expect(state.status?.text.hasPrefix("Removed the Content-Type row") == true)
     }
 
     @Test("a line that fails part way changes nothing and stays in the field with its reason", arguments: [

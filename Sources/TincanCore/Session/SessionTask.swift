@@ -164,6 +164,33 @@ public final class SessionTask: Sendable {
     /// the last of each transfer always go out.
     static let progressInterval: Duration = .milliseconds(50)
 
+    /// An event and when the task emitted it, on the continuous clock: a timeline drawn from
+    /// these agrees with itself, however late its reader got each event.
+    public struct TimedEvent: Sendable {
+        public var event: TaskEvent
+        public var at: ContinuousClock.Instant
+    }
+
+    /// A subscriber's stream, with or without the times.
+    private enum Subscriber {
+        case plain(AsyncStream<TaskEvent>.Continuation)
+        case timed(AsyncStream<TimedEvent>.Continuation)
+
+        func yield(_ event: TaskEvent, at instant: ContinuousClock.Instant) {
+            switch self {
+            case .plain(let continuation): continuation.yield(event)
+            case .timed(let continuation): continuation.yield(TimedEvent(event: event, at: instant))
+            }
+        }
+
+        func finish() {
+            switch self {
+            case .plain(let continuation): continuation.finish()
+            case .timed(let continuation): continuation.finish()
+            }
+        }
+    }
+
     private struct Inner {
         var state = State.suspended
         var uploadProgress = TransferProgress()
@@ -171,8 +198,8 @@ public final class SessionTask: Sendable {
         var runner: Task<Void, Never>?
         var result: TaskResult?
         var waiters: [CheckedContinuation<TaskResult, Never>] = []
-        var timeline: [TaskEvent] = []
-        var subscribers: [Int: AsyncStream<TaskEvent>.Continuation] = [:]
+        var timeline: [TimedEvent] = []
+        var subscribers: [Int: Subscriber] = [:]
         var nextSubscriber = 0
         var lastUploadEvent: ContinuousClock.Instant?
         var lastDownloadEvent: ContinuousClock.Instant?
@@ -227,28 +254,41 @@ public final class SessionTask: Sendable {
     /// Download progress: bytes received of Content-Length (indeterminate without one).
     public var downloadProgress: TransferProgress { inner.withLock { $0.downloadProgress } }
     /// The milestones so far (every event but progress), in order.
-    public var timeline: [TaskEvent] { inner.withLock { $0.timeline } }
+    public var timeline: [TaskEvent] { inner.withLock { $0.timeline.map(\.event) } }
 
     /// A new stream of this task's events: the milestones so far, then every event as it happens,
     /// ending after `.completed`. Each access subscribes anew; nothing is kept for a caller that
     /// never subscribes, and progress is folded to at most one event per 50 ms.
     public var events: AsyncStream<TaskEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: TaskEvent.self, bufferingPolicy: .unbounded)
-        let subscriber = inner.withLock { inner -> Int? in
-            for event in inner.timeline { continuation.yield(event) }
+        subscribe(.plain(continuation)) { continuation.onTermination = $0 }
+        return stream
+    }
+
+    /// ``events`` with the time each was emitted.
+    public var timedEvents: AsyncStream<TimedEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TimedEvent.self, bufferingPolicy: .unbounded)
+        subscribe(.timed(continuation)) { continuation.onTermination = $0 }
+        return stream
+    }
+
+    /// Replays the timeline to a new subscriber and keeps it until the task completes (or it
+    /// stops listening, which `onTermination` learns).
+    private func subscribe(_ subscriber: Subscriber, onTermination: (@escaping @Sendable (Any) -> Void) -> Void) {
+        let key = inner.withLock { inner -> Int? in
+            for timed in inner.timeline { subscriber.yield(timed.event, at: timed.at) }
             guard inner.result == nil else { return nil }
             defer { inner.nextSubscriber += 1 }
-            inner.subscribers[inner.nextSubscriber] = continuation
+            inner.subscribers[inner.nextSubscriber] = subscriber
             return inner.nextSubscriber
         }
-        if let subscriber {
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.inner.withLock { $0.subscribers.removeValue(forKey: subscriber) }
+        if let key {
+            onTermination { [weak self] _ in
+                _ = self?.inner.withLock { $0.subscribers.removeValue(forKey: key) }
             }
         } else {
-            continuation.finish()
+            subscriber.finish()
         }
-        return stream
     }
 
     /// Starts the task; does nothing unless it is suspended.
@@ -307,10 +347,10 @@ public final class SessionTask: Sendable {
                 guard Self.due(progress, last: &inner.lastDownloadEvent, now: now) else { inner.downloadPending = true; return false }
                 inner.downloadPending = false
             default:
-                inner.timeline.append(event)
+                inner.timeline.append(TimedEvent(event: event, at: now))
             }
             // Yielding under the lock keeps every subscriber's order the order of emission.
-            for subscriber in inner.subscribers.values { subscriber.yield(event) }
+            for subscriber in inner.subscribers.values { subscriber.yield(event, at: now) }
             return true
         }
         if delivered, !monitors.isEmpty { notifyMonitors([event]) }
@@ -335,16 +375,17 @@ public final class SessionTask: Sendable {
     var isCancelled: Bool { inner.withLock { $0.state == .canceling } }
 
     private func finish(_ result: TaskResult) {
-        let finished = inner.withLock { inner -> (waiters: [CheckedContinuation<TaskResult, Never>], subscribers: [AsyncStream<TaskEvent>.Continuation], closing: [TaskEvent])? in
+        let now = ContinuousClock.now
+        let finished = inner.withLock { inner -> (waiters: [CheckedContinuation<TaskResult, Never>], subscribers: [Subscriber], closing: [TaskEvent])? in
             guard inner.result == nil else { return nil }
             // The progress folded away last goes out before the end, so a bar always reaches its final value.
             var closing: [TaskEvent] = []
             if inner.uploadPending { closing.append(.uploadProgress(inner.uploadProgress)) }
             if inner.downloadPending { closing.append(.downloadProgress(inner.downloadProgress)) }
             closing.append(.completed(result))
-            inner.timeline.append(.completed(result))
+            inner.timeline.append(TimedEvent(event: .completed(result), at: now))
             for subscriber in inner.subscribers.values {
-                for event in closing { subscriber.yield(event) }
+                for event in closing { subscriber.yield(event, at: now) }
             }
             inner.state = .completed
             inner.result = result

@@ -33,7 +33,12 @@ public struct SearchMatch: Sendable, Equatable {
 extension AppState {
     /// The document the Pretty or Raw view shows, or nil for the other views.
     public var bodyDocument: BodyDocument? {
-        guard let exchange, exchange.result != nil || exchange.decoding != nil else { return nil }
+        guard let exchange else { return nil }
+        // A stream's events are its Pretty view, and its Raw view until the whole body is in.
+        if exchange.stream != nil, responseView == .pretty || (responseView == .raw && exchange.result == nil) {
+            return exchange.streamBody
+        }
+        guard exchange.result != nil || exchange.decoding != nil else { return nil }
         switch responseView {
         case .pretty: return activeBodyFilter?.document ?? exchange.prettyBody
         case .raw: return exchange.rawBody
@@ -43,7 +48,13 @@ extension AppState {
 
     /// Changes the shown document in place (folding, or a search that unfolds).
     mutating func updateBodyDocument<T>(_ change: (inout BodyDocument) -> T) -> T? {
-        guard var current = exchange, current.result != nil || current.decoding != nil else { return nil }
+        guard var current = exchange else { return nil }
+        if current.stream != nil, responseView == .pretty || (responseView == .raw && current.result == nil) {
+            let result = change(&current.streamBody)
+            exchange = current
+            return result
+        }
+        guard current.result != nil || current.decoding != nil else { return nil }
         let result: T
         switch responseView {
         case .pretty:
@@ -186,7 +197,25 @@ extension AppState {
         reportMatch(query, wrapped: wrapped)
     }
 
+    /// Scrolls the response box sideways so the current match shows, when long lines are cut
+    /// rather than wrapped and the match lies beyond the edge (issue 34 §7).
+    private mutating func revealMatchSideways(_ query: SearchQuery) {
+        guard !lineView.wraps, let current = search.current, let document = bodyDocument, current.row < document.rowCount else { return }
+        let text = document.text(current.row)
+        let ranges = query.ranges(in: text)
+        guard ranges.indices.contains(current.ordinal) else { return }
+        let bytes = Array(text.utf8)
+        let range = ranges[current.ordinal]
+        let start = TextWidth.of(String(decoding: bytes[..<range.lowerBound], as: UTF8.self))
+        let end = start + TextWidth.of(String(decoding: bytes[range], as: UTF8.self))
+        let width = responseTextWidth
+        if start < lineView.responseColumn || end > lineView.responseColumn + width {
+            lineView.responseColumn = max(0, start - width / 4)
+        }
+    }
+
     private mutating func reportMatch(_ query: SearchQuery, wrapped: Bool) {
+        revealMatchSideways(query)
         let place = search.current.map { "match \($0.number) of \(search.matchCount)" } ?? (search.matchCount == 1 ? "1 match" : "\(search.matchCount) matches")
         status = StatusMessage("/\(query.text): \(place)\(query.isCaseSensitive ? ", case-sensitive" : "")\(wrapped ? " · wrapped around" : "")")
     }

@@ -101,7 +101,7 @@ extension AppState {
                     bodyList.handle(event, count: document.rowCount, viewport: responseViewport)
                 }
             } else {
-                responseScroll.handle(event, contentHeight: responseShownLines(width: responseTextWidth).count, viewport: viewport)
+                responseScroll.handle(event, contentHeight: responseShownLines(width: responseTextWidth).count, viewport: responseViewport)
             }
         case .method, .serializer:
             break

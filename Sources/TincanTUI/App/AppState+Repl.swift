@@ -102,15 +102,33 @@ extension AppState {
     mutating func execute(_ command: ReplCommand) throws(ReplError) -> [Effect] {
         switch command {
         case let .request(method, url, items):
+            // The line is the whole request, as HTTPie reads its items (issue 34 §8): the method,
+            // the URL (kept when the line gives none), and the items as the parameters, query
+            // and headers; what the line does not name is emptied. The base, the serializer,
+            // the credentials and the Props tab stay.
             self.method = method
             if let url { urlField = TextField(url) }
+            var root = TreeNode(key: "", value: .object)
+            root.isExpanded = true
+            parameters = TreeEditor(root: root)
+            headers = []
+            removedHeaders = []
+            query = []
+            bodySource = nil
+            bodyContentType = nil
             for item in items { try apply(item) }
-            status = StatusMessage("\(method) \(urlField.text)" + (items.isEmpty ? "" : ": \(items.count) item\(items.count == 1 ? "" : "s") applied") + ". send (or ctrl+r) sends it.")
+            let named = [("parameter", items.count { if case .parameter = $0 { true } else if case .parameterFromFile = $0 { true } else if case .file = $0 { true } else { false } }),
+                         ("query field", items.count { if case .query = $0 { true } else { false } }),
+                         ("header", items.count { if case .header = $0 { true } else { false } })]
+                .map { "\($0.1) \($0.0)\($0.1 == 1 ? "" : "s")" }
+            status = StatusMessage("\(method) \(urlField.text): the whole request, \(named.joined(separator: ", ")); send (or ctrl+r) sends it.")
         case let .header(name, value):
             if let value {
                 try apply(.header(name: name, value: value))
+                status = StatusMessage(value.isEmpty ? "\(name) is sent with an empty value." : "\(name): \(Redaction.headerValue(name: name, value: value)) is set.")
             } else {
                 try apply(.removeHeader(name: name))
+                status = StatusMessage("Removed the \(name) row; a default \(name) comes back unless it is turned off in the Headers tab.")
             }
         case let .base(url):
             baseField = TextField(url ?? "")

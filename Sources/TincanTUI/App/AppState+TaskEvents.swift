@@ -45,6 +45,8 @@ extension AppState {
     /// search's count taken again.
     private mutating func resetBodyViews(of exchange: Exchange) {
         bodyList = ListState()
+        // A stream's list stays on its newest event, where it was followed.
+        if exchange.stream != nil { bodyList.select(exchange.streamBody.rowCount - 1, count: exchange.streamBody.rowCount) }
         search.current = nil
         if let query = search.query { search.matchCount = exchange.prettyBody.matchCount(query) }
         responseView = .pretty
@@ -63,6 +65,9 @@ extension AppState {
     }
 
     private static func summary(_ result: TaskResult) -> StatusMessage {
+        if let error = result.transportError, error.reason == .cancelled {
+            return StatusMessage("Cancelled\(result.data.isEmpty ? "" : " after \(RequestPreview.byteCount(Int64(result.data.count))) of the body") (what arrived is below).", .warning)
+        }
         if let error = result.transportError { return StatusMessage("Transport error: \(error)", .error) }
         guard let response = result.response else { return StatusMessage("No response.", .error) }
         let time = DecimalText.fixed(result.metrics.total.inSeconds * 1000, decimals: 1) + " ms"

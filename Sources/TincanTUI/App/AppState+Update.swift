@@ -28,7 +28,13 @@ extension AppState {
         case let .streamed(id, delivery, time):
             now = max(now, time)
             guard exchange?.id == id else { break }
+            // The newest event is followed while the selection is on the last row.
+            let rows = exchange?.streamBody.rowCount ?? 0
+            let following = bodyDocument.map { _ in bodyList.selected >= rows - 1 } ?? true
             exchange?.fold(delivery, at: time)
+            if following, responseView == .pretty, let count = exchange?.streamBody.rowCount, count > 0 {
+                bodyList.select(count - 1, count: count)
+            }
         case let .sendFailed(id, reason, time):
             now = max(now, time)
             guard exchange?.id == id else { break }

@@ -28,7 +28,11 @@ public struct Exchange: Sendable {
     /// views keep their place in it.
     public var keptEarlyLayout = false
     /// The events of a body streamed as it arrived (server-sent events, NDJSON), or nil.
-    public var stream: StreamLog?
+    public var stream: StreamLog? {
+        didSet { streamBody = stream.map { BodyDocument(lines: StreamPane.lines($0)) } ?? BodyDocument() }
+    }
+    /// The stream's events as the Pretty view's rows.
+    public var streamBody = BodyDocument()
     /// The decoded body, laid out when the result arrives (rows are built as they are drawn).
     public var prettyBody = BodyDocument()
     /// The body as received: text rows, or a hex dump for binary.

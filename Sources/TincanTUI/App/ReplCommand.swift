@@ -89,7 +89,7 @@ public enum ReplCommand: Sendable, Equatable {
 
     /// One line per command, for `help`.
     public static let usage: [(String, String)] = [
-        ("get|post|… [URL] [ITEM…]", "set the method, URL and items: a=1 a:=json a==query H:v f@file"),
+        ("get|post|… [URL] [ITEM…]", "the whole request, as HTTPie reads it: a=1 a:=json a==query H:v f@file; what it does not name is emptied"),
         ("header NAME: VALUE", "add or replace a header; header -NAME removes it"),
         ("base [URL]", "set the base URL (none clears it)"),
         ("url URL", "set the URL (a path against the base, or absolute)"),
@@ -296,11 +296,12 @@ public struct ReplError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Splits a command line into words at spaces.
 ///
-/// A quote opens a quoted span at the start of a word or right after an item separator
-/// (`name='Ada Lovelace'`, `tags:='["a b"]'`); anywhere else it is an ordinary character, so
-/// `tags:=["a"]` stays as typed. Inside double quotes a backslash keeps the next character as it
-/// is; outside quotes `\ ` is a space inside the word, and other backslashes are left for the item
-/// syntax (`a\=b=c`).
+/// A quote opens a quoted span at the start of a word or right after its item separator
+/// (`name='Ada Lovelace'`, `tags:='["a b"]'`, `Authorization:"Bearer x"`); anywhere else it is
+/// an ordinary character. After `:=` an unquoted JSON value is read as JSON, to its end, spaces
+/// and all (`friends:=[{"name": "Bo"}]`, issue 34 §8): its quotes are the JSON's. Inside double
+/// quotes a backslash keeps the next character as it is; outside quotes `\ ` is a space inside
+/// the word, and other backslashes are left for the item syntax (`a\=b=c`).
 public enum ReplWords {
     public static func split(_ line: String) throws(ReplError) -> [String] {
         var words: [String] = []
@@ -312,6 +313,15 @@ public enum ReplWords {
         var index = 0
         while index < characters.count {
             let character = characters[index]
+            if quote == nil, inWord, word.hasSuffix(":="), Self.endsWithSeparator(word), "[{\"".contains(character) {
+                // A JSON value: read whole, through its strings and brackets.
+                guard let end = JSONExtent.end(of: characters, from: index) else {
+                    throw ReplError("\(word)\(String(characters[index...])): the JSON value that starts at column \(index + 1) is not closed")
+                }
+                word.append(contentsOf: characters[index..<end])
+                index = end
+                continue
+            }
             if let open = quote {
                 if character == open {
                     quote = nil
@@ -325,7 +335,7 @@ public enum ReplWords {
                 if inWord { words.append(word) }
                 word = ""
                 inWord = false
-            } else if (character == "'" || character == "\"") && (!inWord || word.hasSuffix("=") || word.hasSuffix(":") || word.hasSuffix("@")) {
+            } else if (character == "'" || character == "\"") && (!inWord || Self.endsWithSeparator(word)) {
                 quote = character
                 quoteStart = index
                 inWord = true
@@ -348,5 +358,46 @@ public enum ReplWords {
         if quote != nil { throw ReplError("the quote at column \(quoteStart + 1) is not closed") }
         if inWord { words.append(word) }
         return words
+    }
+
+    /// Whether a word ends with its item separator (`=`, `==`, `:`, `:=`, `@`), the first one
+    /// in it: a quote or a JSON value may open there, not after a later `:` (`{"a":"b"}`).
+    static func endsWithSeparator(_ word: String) -> Bool {
+        guard let first = word.firstIndex(where: { "=:@".contains($0) }) else { return false }
+        let rest = word[first...]
+        return ["=", "==", ":", ":=", "@", "=@", ":=@"].contains(String(rest))
+    }
+}
+
+/// Where a JSON value typed on the command line ends: past its closing bracket or quote,
+/// strings and escapes stepped over, so that spaces and quotes inside it are the JSON's.
+enum JSONExtent {
+    /// The index just past the value that starts at `start`, or nil when it is not closed.
+    static func end(of characters: [Character], from start: Int) -> Int? {
+        var depth = 0
+        var inString = false
+        var index = start
+        while index < characters.count {
+            let character = characters[index]
+            if inString {
+                if character == "\\" {
+                    index += 1
+                } else if character == "\"" {
+                    inString = false
+                    if depth == 0 { return index + 1 }
+                }
+            } else {
+                switch character {
+                case "\"": inString = true
+                case "[", "{": depth += 1
+                case "]", "}":
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+            }
+            index += 1
+        }
+        return nil
     }
 }

@@ -52,9 +52,11 @@ extension Exchange {
             stream = StreamLog(format: format)
             milestones.append((time, "streaming \(format == .eventStream ? "server-sent events" : "lines")"))
         case .events(let events, _):
-            stream?.add(events, at: time - startedAt)
+            let since = time - startedAt
+            stream?.add(events, at: since)
         case .ended(let events, _):
-            stream?.add(events, at: time - startedAt)
+            let since = time - startedAt
+            stream?.add(events, at: since)
             stream?.ended = true
         case .bytes:
             break

@@ -20,11 +20,6 @@ enum ResponsePane {
         let body = Rect(x: inside.x, y: inside.y + headerHeight, width: inside.width, height: inside.height - headerHeight)
         guard body.height > 0 else { return }
         defer { Renderer.drawColumnMark(&buffer, rect, column: state.lineView.responseColumn, theme: theme) }
-        // A stream's events stand in for its body; its headers and timing show as any response's.
-        if let log = state.exchange?.stream, state.responseView == .pretty || state.responseView == .raw {
-            StreamPane.draw(&buffer, log, in: body, theme: theme)
-            return
-        }
         if let document = state.bodyDocument {
             drawDocument(&buffer, document, in: body, frame: rect, state, &widgets.bodyRows)
             return
@@ -101,6 +96,13 @@ extension AppState {
         guard let exchange else {
             return [[Token(.muted, "No response yet. Press ctrl+r or F5 to send.")]]
         }
+        let stream = exchange.stream.map { [StreamPane.summary($0)] } ?? []
+        let listsEvents = responseView == .pretty || (responseView == .raw && exchange.result == nil)
+        return responseStatusLines(exchange) + (listsEvents ? stream : [])
+    }
+
+    /// The status line and every validation error of an exchange.
+    private func responseStatusLines(_ exchange: Exchange) -> [TokenLine] {
         // A flow's next run keeps the last run's result until it completes: the body being
         // decoded is the newer one.
         guard let result = exchange.decoding ?? exchange.result else {
@@ -155,18 +157,23 @@ extension AppState {
             func ms(_ duration: Duration?) -> String {
                 duration.map { String(format: "%8.1f ms", $0.inSeconds * 1000) } ?? "       — "
             }
+            // One clock for the total and the events: when the task emitted each, from its start.
+            let origin = exchange.milestones.first { $0.event == "resumed" }?.at ?? exchange.startedAt
+            let end = exchange.milestones.last.map(\.at)
+            let total = end.map { Duration.seconds(max(0, $0 - origin)) } ?? metrics.total
             var lines: [TokenLine] = [
                 [Token(.label, "connect     "), Token(.base, ms(metrics.connect)), Token(.muted, "  DNS, TCP and TLS (about 0 on a reused connection)")],
                 [Token(.label, "TLS         "), Token(.base, "       — "), Token(.muted, "  not reported apart by the transport; inside connect")],
                 [Token(.label, "first byte  "), Token(.base, ms(metrics.firstByte))],
-                [Token(.label, "total       "), Token(.base, ms(metrics.total))],
+                [Token(.label, "last byte   "), Token(.base, ms(metrics.total)), Token(.muted, "  the transfer's end; validating and decoding follow")],
+                [Token(.label, "total       "), Token(.base, ms(total)), Token(.muted, "  until the task completed, its last event below")],
                 [Token(.label, "requests    "), Token(.base, String(format: "%8d", metrics.requestCount)), Token(.muted, result.redirects.isEmpty ? "" : "  \(result.redirects.count) redirect(s)")],
                 [Token(.label, "size        "), Token(.base, RequestPreview.byteCount(Int64(result.data.count)))],
                 [],
                 [Token(.title, "events")],
             ]
             for milestone in exchange.milestones {
-                lines.append([Token(.muted, String(format: "%8.1f ms  ", (milestone.at - exchange.startedAt) * 1000)), Token(.base, milestone.event)])
+                lines.append([Token(.muted, String(format: "%8.1f ms  ", max(0, milestone.at - origin) * 1000)), Token(.base, milestone.event)])
             }
             return lines
         }

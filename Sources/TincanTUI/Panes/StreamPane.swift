@@ -2,26 +2,33 @@ import Foundation
 import TerminalUI
 import TincanCore
 
-/// The response body of a stream: a live list of its events, the newest at the bottom, under a
-/// line with the count. Each row: arrival time since the send started, id, event type, and the
-/// data on one line, cut to the width.
+/// A streamed body (server-sent events, NDJSON) as rows of the Pretty view: one event a row,
+/// with its arrival time since the send started, its id and type, and its data on one line. The
+/// rows are a ``BodyDocument`` like any body's, so they page, go to their end, wrap, scroll
+/// sideways and show each search match (issue 34 §7); the newest row is followed while the
+/// selection is on it.
 enum StreamPane {
-    static func draw(_ buffer: inout ScreenBuffer, _ log: StreamLog, in body: Rect, theme: Theme) {
-        guard body.height > 0, body.width > 1 else { return }
-        let noun = log.format == .eventStream ? "event" : "line"
-        let state = log.ended ? "ended" : "streaming…"
-        let title = "\(log.count) \(noun)\(log.count == 1 ? "" : "s") · \(state)"
-        _ = buffer.write(title, x: body.x + 1, y: body.y, style: theme.style(.muted), limit: body.width - 1)
-        let rows = body.height - 1
-        guard rows > 0 else { return }
-        for (row, entry) in log.entries.suffix(rows).enumerated() {
-            var spans = [Span(String(format: "%7.3fs ", entry.time), theme.style(.muted))]
+    /// The log's events as rows.
+    static func lines(_ log: StreamLog) -> [TokenLine] {
+        log.entries.map { entry in
+            var tokens = [Token(.muted, String(format: "%7.3fs ", entry.time))]
             if log.format == .eventStream {
-                spans.append(Span("\(entry.event.id ?? "-") ", theme.style(.headerName)))
-                spans.append(Span("\(entry.event.type ?? "message") ", theme.style(.method)))
+                tokens.append(Token(.headerName, "\(entry.event.id ?? "-") "))
+                tokens.append(Token(.method, "\(entry.event.type ?? "message") "))
             }
-            spans.append(Span(entry.event.data.replacingOccurrences(of: "\n", with: "⏎"), theme.style(.base)))
-            _ = buffer.write(spans, x: body.x + 1, y: body.y + 1 + row, limit: body.width - 1)
+            tokens.append(Token(.base, entry.event.data.replacingOccurrences(of: "\n", with: "⏎")))
+            return tokens
         }
+    }
+
+    /// The line over the rows: how many events, whether the stream goes on, and where the rest
+    /// are when only the latest are listed.
+    static func summary(_ log: StreamLog) -> TokenLine {
+        let noun = log.format == .eventStream ? "event" : "line"
+        var text = "\(log.count) \(noun)\(log.count == 1 ? "" : "s") · \(log.ended ? "ended" : "streaming…")"
+        if log.count > log.entries.count {
+            text += " · the last \(log.entries.count) listed\(log.ended ? "; Raw shows the whole body" : "")"
+        }
+        return [Token(.muted, text)]
     }
 }

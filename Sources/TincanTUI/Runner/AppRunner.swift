@@ -44,6 +44,11 @@ public final class AppRunner: Sendable {
         (clock.now - start).inSeconds
     }
 
+    /// Seconds since the runner started, at an instant (an event's emission).
+    func seconds(at instant: ContinuousClock.Instant) -> Double {
+        (instant - start).inSeconds
+    }
+
     /// Runs until the user quits or a signal asks to stop.
     ///
     /// - Parameter onFirstPaint: Called once, right after the first frame is on the screen.
@@ -198,10 +203,12 @@ public final class AppRunner: Sendable {
             }
             let task = try manager.task(with: request, options: options)
             tasks.withLock { $0[id] = task }
-            let events = task.events
+            // Each event at the time the task emitted it, so the Timing view agrees with itself
+            // however late the loop reads it.
+            let events = task.timedEvents
             Task.detached { [self] in
-                for await event in events {
-                    inbox.post(.task(exchange: id, event, at: seconds()))
+                for await timed in events {
+                    inbox.post(.task(exchange: id, timed.event, at: seconds(at: timed.at)))
                 }
                 tasks.withLock { _ = $0.removeValue(forKey: id) }
                 motions.withLock { _ = $0.removeValue(forKey: id) }
