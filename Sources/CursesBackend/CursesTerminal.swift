@@ -18,6 +18,8 @@ public final class CursesTerminal: TerminalDevice {
     private let wakeWrite: Int32
     private let state = Mutex(State())
     private let mouse: Bool
+    /// Whether the locale writes UTF-8; without it, cells are drawn as ASCII (``ASCIIFallback``).
+    private let unicode: Bool
 
     private struct State: Sendable {
         var pairs: [PairKey: Int32] = [:]
@@ -50,6 +52,7 @@ public final class CursesTerminal: TerminalDevice {
         self.mouse = mouse
 
         setlocale(LC_ALL, "")
+        unicode = String(cString: nl_langinfo(nl_item(CODESET))).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
         // A short ESC delay: alt+key and a lone Escape are told apart within 25 ms.
         tincan_set_escdelay(25)
         guard initscr() != nil else { throw TerminalError.notATerminal }
@@ -148,7 +151,9 @@ public final class CursesTerminal: TerminalDevice {
         var wide: [wchar_t] = []
         for change in changes {
             wmove(screen, Int32(change.y), Int32(change.x))
-            for cell in change.cells where !cell.isContinuation {
+            for cell in change.cells {
+                // A wide character is one cell and its continuation in UTF-8; in ASCII each is a column of its own.
+                if cell.isContinuation, unicode { continue }
                 if cell.style != lastStyle {
                     lastStyle = cell.style
                     pair = pairNumber(cell.style, colors: colors)
@@ -156,7 +161,8 @@ public final class CursesTerminal: TerminalDevice {
                 }
                 var character = cchar_t()
                 wide.removeAll(keepingCapacity: true)
-                for scalar in cell.text.unicodeScalars { wide.append(wchar_t(bitPattern: scalar.value)) }
+                let text = unicode ? cell.text : cell.isContinuation ? " " : ASCIIFallback.text(cell.text)
+                for scalar in text.unicodeScalars { wide.append(wchar_t(bitPattern: scalar.value)) }
                 wide.append(0)
                 setcchar(&character, &wide, attributes, 0, &pair)
                 wadd_wch(screen, &character)

@@ -193,7 +193,8 @@ struct TUIArguments: Equatable {
 
             status = try await Self.runOnUIThread {
                 let terminal = try CursesTerminal(mouse: mouse)
-                let runner = AppRunner(terminal: terminal, managers: managers, history: historyStore, commands: commandStore, drafts: drafts)
+                let runner = AppRunner(terminal: terminal, managers: managers, history: historyStore, commands: commandStore, drafts: drafts,
+                                       configPath: (TUISettings.configDirectory() as NSString).appendingPathComponent("config.yaml"))
                 _ = runner.run(initial) {
                     if marker { StandardError.print("tincan: first paint\n") }
                 }

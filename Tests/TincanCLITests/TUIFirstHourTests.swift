@@ -117,4 +117,31 @@ struct TUIFirstHourTests {
         try await tui.send("C-c")
         try await tui.waitFor("EXIT=0")
     }
+
+    @Test("without a UTF-8 locale the boxes are ASCII; the theme ctrl+t chose is the next run's; a tiny screen's message fits")
+    func anyTerminal() async throws {
+        let home = try TemporaryDirectory()
+        let command = "sh -c '\(BuiltProducts.tincan) --no-mouse; echo \"EXIT=$?\"; sleep 60'"
+        let environment = ["XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
+                           "HOME": home.path, "LANG": "C", "LC_ALL": ""]
+        let tui = try await TmuxSession(command: command, width: 80, height: 24, environment: environment, keeping: [home])
+        try await tui.waitFor("No response yet")
+        let screen = try await tui.screen()
+        #expect(screen.contains("+-Head|Params|Body|Auth|Prop|Chec-+"), "\(screen)")
+        #expect(screen.contains("Method GET v"), "\(screen)")
+        try await tui.send("C-t")
+        try await tui.waitFor("theme light")
+        try await tui.tmux(["resize-window", "-t", "0", "-x", "16", "-y", "2"])
+        try await tui.waitFor("the short message") { $0.hasPrefix("Needs 40x12") }
+        try await tui.tmux(["resize-window", "-t", "0", "-x", "80", "-y", "24"])
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
+        #expect(try String(contentsOfFile: home.path + "/config/tincan/config.yaml", encoding: .utf8) == "theme: light\n")
+
+        // The next run starts in the theme chosen.
+        let next = try await start(home: home)
+        try await next.waitFor("theme light")
+        try await next.send("C-c")
+        try await next.waitFor("EXIT=0")
+    }
 }

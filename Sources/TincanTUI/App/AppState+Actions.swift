@@ -70,7 +70,8 @@ extension AppState {
             }
         case .cycleTheme:
             theme = themes.theme(after: theme.name)
-            status = StatusMessage("Theme: \(theme.name)")
+            status = StatusMessage("Theme: \(theme.name), kept for the next run (theme: in config.yaml)")
+            return [.saveTheme(theme.name)]
         case .zoom:
             guard Self.zoomablePanes.contains(focus) || zoomed else {
                 let field = switch focus {

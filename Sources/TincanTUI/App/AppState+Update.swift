@@ -69,6 +69,8 @@ extension AppState {
             status = StatusMessage("Cookies: \(reason)", .warning)
         case let .draftFailed(reason):
             status = StatusMessage(reason, .warning)
+        case let .themeNotSaved(reason):
+            status = StatusMessage("Theme: \(theme.name), for this run only: \(reason)", .warning)
         case .quit:
             shouldQuit = true
         case let .receivedFetched(id, outcome):

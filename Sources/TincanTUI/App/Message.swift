@@ -33,6 +33,8 @@ public enum Message: Sendable {
     case lessonProgressFailed(String)
     /// Unsaved changes could not be written to their draft.
     case draftFailed(String)
+    /// The theme chosen could not be kept for the next run.
+    case themeNotSaved(String)
     /// Leave now, asking nothing: a signal (SIGINT, SIGTERM, SIGHUP) asked the app to stop.
     case quit
     /// The demo server's record of send `exchange`'s request, or why it could not be read.
@@ -67,6 +69,8 @@ public enum Effect: Sendable {
     case quit
     /// Remove the draft of the session's unsaved changes that the last run left (declined).
     case discardDraft
+    /// Keep the theme chosen for the next run (`theme:` in config.yaml).
+    case saveTheme(String)
     /// Ask a demo server (`url`, its `/__received/{id}`) what it received for send `exchange`.
     case fetchReceived(exchange: Int, url: URLReference, security: SecuritySettings)
 }

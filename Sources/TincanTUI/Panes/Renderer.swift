@@ -19,7 +19,9 @@ public enum Renderer {
         let theme = state.theme
         var buffer = ScreenBuffer(width: state.width, height: state.height, style: theme.style(.base))
         guard state.width >= 40, state.height >= 12 else {
-            buffer.write("Tincan needs at least 40×12 cells (now \(state.width)×\(state.height)).", x: 0, y: 0, style: theme.style(.warning), limit: state.width)
+            for (row, line) in tooSmall(width: state.width, height: state.height).enumerated() {
+                buffer.write(line, x: 0, y: row, style: theme.style(.warning), limit: state.width)
+            }
             return buffer
         }
         let layout = ScreenLayout(state)
@@ -60,6 +62,39 @@ public enum Renderer {
         }
         ModalPane.draw(&buffer, theme, &widgets.mode)
         return buffer
+    }
+
+    /// What a screen below the minimum says, in words that fit it (issue 34 §9): the whole
+    /// sentence wrapped, else a shorter one, else the size alone.
+    static func tooSmall(width: Int, height: Int) -> [String] {
+        let candidates = [
+            "Tincan needs at least 40×12 cells (now \(width)×\(height)).",
+            "Needs 40×12 (now \(width)×\(height)).",
+            "40×12 needed",
+            "40×12",
+        ]
+        for text in candidates {
+            let lines = wrapWords(text, width: max(1, width))
+            if lines.count <= max(1, height), lines.allSatisfy({ TextWidth.of($0) <= width }) { return lines }
+        }
+        return [String(TextWidth.prefix("40×12", fitting: max(0, width)))]
+    }
+
+    /// Words laid out in lines of at most `width` columns (a longer word on a line of its own).
+    private static func wrapWords(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if TextWidth.of(candidate) <= width || line.isEmpty {
+                line = candidate
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     private static func drawTitle(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState) {

@@ -16,6 +16,8 @@ public final class AppRunner: Sendable {
     private let history: HistoryStore?
     private let commands: CommandHistoryStore?
     private let drafts: DraftStore?
+    /// The config file a theme chosen with ctrl+t is kept in, or nil for nowhere.
+    private let configPath: String?
     let inbox: Inbox
     private let tasks = Mutex<[Int: SessionTask]>([:])
     /// The gates of slow-motion sends, by exchange, while their tasks run.
@@ -29,7 +31,11 @@ public final class AppRunner: Sendable {
     /// - Parameters:
     ///   - history: Where sends are recorded, or nil for none.
     ///   - drafts: Where unsaved changes are kept while the app runs, or nil for nowhere.
-    public init(terminal: any TerminalDevice, managers: ManagerPool, history: HistoryStore? = nil, commands: CommandHistoryStore? = nil, drafts: DraftStore? = nil) {
+    ///   - configPath: The config file ctrl+t's theme is kept in (`config.yaml` in the config
+    ///     directory), or nil to keep it nowhere.
+    public init(terminal: any TerminalDevice, managers: ManagerPool, history: HistoryStore? = nil, commands: CommandHistoryStore? = nil, drafts: DraftStore? = nil,
+                configPath: String? = nil) {
+        self.configPath = configPath
         self.terminal = terminal
         self.managers = managers
         self.history = history
@@ -140,6 +146,13 @@ public final class AppRunner: Sendable {
                     break
                 case .discardDraft:
                     draft.discardLeftover(for: state.workspace.path)
+                case let .saveTheme(name):
+                    guard let configPath else { break }
+                    do {
+                        try ConfigThemeLine.save(name, to: configPath)
+                    } catch {
+                        _ = state.update(.themeNotSaved("\(error)"))
+                    }
                 }
             }
             // Another session opened (or this one's cookie file changed in the Props tab): the
