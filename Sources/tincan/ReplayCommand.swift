@@ -34,11 +34,13 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Write the json or junit report to FILE and show text progress on standard output.")
     var output: String?
 
-    @Option(help: "How many session files run at once (1 to 256), each with its own cookies and cache. Default: 1.")
-    var jobs: String?
+    @Option(help: ArgumentHelp("How many session files run at once (1 to 256), each with its own cookies and cache. Default: 1.", valueName: "N"),
+            transform: OptionValue.integer(ReplayBatch.jobsRange.named("--jobs")))
+    var jobs: Int = 1
 
-    @Option(help: "Run only shard K of N (K/N, such as 2/4): every Nth file from the Kth, for CI matrices.")
-    var shard: String?
+    @Option(help: ArgumentHelp("Run only shard K of N (K/N, such as 2/4): every Nth file from the Kth, for CI matrices.", valueName: "K/N"),
+            transform: { try Shard(parsing: $0) })
+    var shard: Shard?
 
     @Flag(help: "Print one line a file (passed or failed, requests, time) and a summary, instead of one line a request.")
     var test = false
@@ -58,31 +60,18 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("record-har"), help: "Write every exchange, with its response and timings, to FILE as one HAR log (secrets hidden unless --show-secrets).")
     var recordHAR: String?
 
-    @Flag(help: "Start the embedded demo server on a free loopback port and set the variable server to its URL.")
+    @Flag(help: "Set the variable server to the embedded demo server's URL ({{$demo}} needs no flag: it is started whenever a session uses it).")
     var demo = false
 
-    @Option(name: .customLong("max-body"), help: "The most response-body bytes kept in memory per request (k, M and G suffixes; default 256M, 0 for no limit).")
-    var maxBody: String?
+    @Option(name: .customLong("max-body"), help: "The most response-body bytes kept in memory per request (k, M and G suffixes; default 256M, 0 for no limit).",
+            transform: { text in BodyLimit(bytes: try OptionValue.checked { () throws(NumericRangeError) in try TaskOptions.maximumBodyBytes(parsing: text, name: "--max-body") }) })
+    var maxBody: BodyLimit?
 
     @Flag(help: "List every check and capture, not only failures.")
     var verbose = false
 
     @Flag(name: .customLong("show-secrets"), help: "Show captured values whose names look secret (token, password…) instead of hiding them, and keep secrets in --record-har's log.")
     var showSecrets = false
-
-    func run() async throws {
-        try await arguments.run()
-    }
-
-    /// The options as plain values, which `run` reads (every check is made there);
-    /// `ReplayArguments.parsedDirectly` gives the same for a usual line without the parser.
-    var arguments: ReplayArguments {
-        ReplayArguments(
-            files: files, env: env, variables: variables, report: report, output: output, jobs: jobs, shard: shard,
-            test: test, failFast: failFast, compareRecorded: compareRecorded, record: record, recordTo: recordTo,
-            recordHAR: recordHAR, demo: demo, maxBody: maxBody, verbose: verbose, showSecrets: showSecrets
-        )
-    }
 
     /// The most session files one replay takes, folders expanded.
     static let maximumFiles = 100_000
@@ -128,47 +117,23 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 }
 
-/// What one `tincan replay` was asked: `ReplayCommand`'s options as plain values, with the same
-/// defaults, and what is done with them.
-struct ReplayArguments: Equatable {
-    var files: [String]
-    var env: String?
-    var variables: [String] = []
-    var report: ReportWriter.Format = .text
-    var output: String?
-    var jobs: String?
-    var shard: String?
-    var test = false
-    var failFast = false
-    var compareRecorded = false
-    var record = false
-    var recordTo: String?
-    var recordHAR: String?
-    var demo = false
-    var maxBody: String?
-    var verbose = false
-    var showSecrets = false
+extension ReplayCommand {
+    func validate() throws {
+        if record, let recordTo {
+            throw ValidationError("--record and --record-to \(recordTo) cannot go together: --record saves over the session file, --record-to saves to \(recordTo); give one")
+        }
+        if let output, report == .text {
+            throw ValidationError("--output \(output) writes a json or junit report, and --report is text; add --report json or --report junit")
+        }
+        if test, report != .text, output == nil {
+            throw ValidationError("--test prints text, and --report \(report.rawValue) prints a report on standard output; add --output FILE for the report, or leave out one of them")
+        }
+    }
 
     func run() async throws {
         let format = report
-        if record, let recordTo {
-            throw CLIFailure.badInput("--record and --record-to \(recordTo) cannot go together: --record saves over the session file, --record-to saves to \(recordTo); give one")
-        }
-        if let output, format == .text {
-            throw CLIFailure.badInput("--output \(output) writes a json or junit report, and --report is text; add --report json or --report junit")
-        }
-        if test, format != .text, output == nil {
-            throw CLIFailure.badInput("--test prints text, and --report \(format.rawValue) prints a report on standard output; add --output FILE for the report, or leave out one of them")
-        }
-        let jobs = try jobs.map { try SendOptions.checked($0, ReplayBatch.jobsRange) }.map(Int.init) ?? 1
         var paths = try ReplayCommand.sessionFiles(files)
-        if let shard {
-            let chosen: Shard
-            do {
-                chosen = try Shard(parsing: shard)
-            } catch {
-                throw CLIFailure.badInput("\(error)")
-            }
+        if let chosen = shard {
             let given = paths.count
             paths = ReplayBatch.shard(paths, chosen.index, of: chosen.count)
             if paths.isEmpty {
@@ -197,7 +162,7 @@ struct ReplayArguments: Equatable {
         options.record = record || recordTo != nil
         // The HAR is written after the run, with every response's body; nothing else needs them then.
         options.keepsResponseBodies = recordHAR != nil
-        if let maxBody { options.maximumBodyBytes = try SendOptions.bodyLimit(maxBody) }
+        if let maxBody { options.maximumBodyBytes = maxBody.bytes }
         // A body file, upload or multipart file of `-` (issue 18 §7): standard input, read once
         // for every request that names it, never from a terminal.
         if let reader = batch.first(where: { $0.session.readsStandardInput }) {

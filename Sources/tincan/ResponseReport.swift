@@ -20,13 +20,117 @@ enum ResponseReport {
         return report.head + (report.body.map { String(decoding: $0, as: UTF8.self) } ?? "") + report.tail
     }
 
-    /// Writes the text report, the body straight from its bytes: a 100 MB body is not copied
-    /// into a string, nor into the report around it.
-    static func write(_ result: TaskResult, to output: inout StandardOutput) throws(OutputError) {
-        let report = sections(result)
-        try output.write(report.head)
-        if let body = report.body { try output.write(body) }
-        try output.write(report.tail)
+    /// Writes the text report as `presentation` says: each part to standard output or standard
+    /// error, coloured or not, the body formatted or as it came (issue 34 §10). The body is
+    /// written from its bytes: a 100 MB body is not copied into a string, nor into the report
+    /// around it. Text from the server reaches a terminal only through ``TerminalText``.
+    static func write(_ result: TaskResult, presentation: SendPresentation, to output: inout StandardOutput) throws(OutputError) {
+        let errorIsTerminal = isatty(STDERR_FILENO) == 1
+        var standardError = ""
+        let out = presentation.standardOutput
+        let err = presentation.standardError
+        let colors = presentation.colors
+        func paint(_ text: String, _ code: String) -> String { colors ? code + text + ANSI.reset : text }
+        /// Text from outside, safe for where it goes.
+        func safe(_ text: String, terminal: Bool) -> String { terminal || colors ? TerminalText.text(text) : text }
+
+        // The request as sent: its head, then its body.
+        if out.request || err.request, let preview = try? RequestPreview.text(result.request) {
+            let split = preview.range(of: "\n\n")
+            let head = split.map { String(preview[..<$0.lowerBound]) } ?? preview
+            let body = split.map { String(preview[$0.upperBound...]) } ?? ""
+            func headText(terminal: Bool) -> String {
+                head.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+                    let line = safe(String(line), terminal: terminal)
+                    if index == 0 { return paint(line, ANSI.bold) }
+                    guard let colon = line.firstIndex(of: ":") else { return line }
+                    return paint(String(line[..<colon]), ANSI.blue) + String(line[colon...])
+                }.joined(separator: "\n") + "\n\n"
+            }
+            if out.requestHead { try output.write(headText(terminal: presentation.terminal)) }
+            if out.requestBody, !body.isEmpty { try output.write(safe(body, terminal: presentation.terminal) + "\n") }
+            if err.requestHead { standardError += headText(terminal: errorIsTerminal) }
+        }
+
+        var notes: [String] = []
+        for hop in result.redirects { notes.append("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))") }
+        for reason in result.retries { notes.append("↻ \(reason)") }
+        if let note = result.retryNote { notes.append("↻ \(note)") }
+        if out.metadata, !notes.isEmpty { try output.write(notes.map { safe($0, terminal: presentation.terminal) }.joined(separator: "\n") + "\n") }
+        if err.metadata, !notes.isEmpty { standardError += notes.map { safe($0, terminal: errorIsTerminal) }.joined(separator: "\n") + "\n" }
+
+        if let error = result.transportError {
+            // An error is never silent: on standard error whatever --print says.
+            standardError += safe("✗ \(result.request.method) \(result.request.url.string): \(error)", terminal: errorIsTerminal) + "\n"
+            standardError += timing(result.metrics) + streamNote(result.stream) + "\n"
+            StandardError.print(standardError)
+            return
+        }
+        guard let response = result.response else {
+            if !standardError.isEmpty { StandardError.print(standardError) }
+            return
+        }
+
+        func responseHead(terminal: Bool) -> String {
+            let status = paint(safe(response.statusLine, terminal: terminal), ANSI.bold + ANSI.status(response.statusCode))
+            let fields = response.headers.map { paint(safe($0.name, terminal: terminal), ANSI.blue) + ": " + TerminalText.line($0.value) }
+            return ([status] + fields).joined(separator: "\n") + "\n\n"
+        }
+        if out.responseHead { try output.write(responseHead(terminal: presentation.terminal)) }
+        if err.responseHead { standardError += responseHead(terminal: errorIsTerminal) }
+
+        if out.responseBody, let body = shownBody(result, presentation) {
+            try output.write(body)
+            if presentation.terminal || out.metadata, body.last != UInt8(ascii: "\n") { try output.write("\n") }
+        }
+
+        var metadata: [String] = []
+        if let download = result.download { metadata.append(downloadText(download)) }
+        var chain: [String] = []
+        if let error = result.serialization?.error {
+            for (depth, link) in error.chain.enumerated() {
+                let lead = depth == 0 ? "✗ " : String(repeating: "  ", count: depth) + "↳ underlying: "
+                chain.append("\(lead)\(link.message) [\(link.domain) \(link.code)]")
+            }
+        }
+        var summary = timing(result.metrics) + ", \(RequestPreview.byteCount(result.stream?.bytes ?? result.download?.bytesWritten ?? Int64(result.data.count)))"
+        summary += streamNote(result.stream)
+        if let cache = result.cache { summary += ", " + cacheText(cache) }
+        func metadataText(terminal: Bool) -> String {
+            var lines = metadata.map { safe($0, terminal: terminal) }
+            if !chain.isEmpty { lines += [""] + chain.map { paint(safe($0, terminal: terminal), ANSI.red) } }
+            lines += ["", paint(summary, ANSI.dim)]
+            return (out.responseHead || out.responseBody ? "" : "") + lines.joined(separator: "\n") + "\n"
+        }
+        if out.metadata {
+            try output.write(metadataText(terminal: presentation.terminal))
+        } else if err.metadata {
+            standardError += metadataText(terminal: errorIsTerminal)
+        } else if !chain.isEmpty || result.download != nil {
+            // What failed, and where a download went, are said even when only the body is printed.
+            standardError += (metadata + chain).map { safe($0, terminal: errorIsTerminal) }.joined(separator: "\n") + "\n"
+        }
+        if !standardError.isEmpty { StandardError.print(standardError) }
+    }
+
+    /// The body as `presentation` prints it: decoded and indented (``bodyBytes(_:)``), or the
+    /// bytes as they came; on a terminal, text only (binary is a note) through ``TerminalText``,
+    /// coloured when it is JSON and colours are on. Nil for no body.
+    static func shownBody(_ result: TaskResult, _ presentation: SendPresentation) -> [UInt8]? {
+        if result.download != nil { return nil }
+        var body: [UInt8]
+        if presentation.formats {
+            guard let formatted = bodyBytes(result) else { return nil }
+            body = formatted
+        } else {
+            guard !result.data.isEmpty else { return nil }
+            guard presentation.terminal || presentation.colors else { return result.data }
+            body = text(of: result.data, charset: result.response?.textEncodingName)
+        }
+        if presentation.terminal || presentation.colors { body = TerminalText.bytes(body) }
+        let isJSON = if case .json? = result.serialization?.body { true } else { result.response?.mimeType?.contains("json") == true }
+        if presentation.colors, isJSON { body = ANSI.json(body) }
+        return body
     }
 
     /// The text report in three parts: the lines before the body, the body as UTF-8 (nil when

@@ -4,20 +4,7 @@ import TincanSessions
 
 /// `tincan send --explain`: the Explain view's text instead of a send, as plain text or, with
 /// `--format markdown`, as Markdown for handouts (with the wire preview in a fenced block).
-extension SendOptions {
-    /// Refuses the formats that do not go with `--explain` (or without it), naming the option.
-    func checkExplainFormat() throws {
-        if explain, format == .json {
-            throw CLIFailure.badInput("--format json does not go with --explain; expected text or markdown")
-        }
-        if !explain, format == .markdown {
-            throw CLIFailure.badInput("--format markdown is for --explain only; expected text or json")
-        }
-        if showSecrets, !explain {
-            throw CLIFailure.badInput("--show-secrets is for --explain only")
-        }
-    }
-
+extension SendCommand {
     /// Writes the explanation of `request`, built from `draft`, with the Connection step the
     /// options give; secrets hidden unless `--show-secrets`.
     func writeExplanation(of draft: RequestDraft, request: HTTPRequest, httpVersion: HTTPVersionPreference, proxy: ProxySettings,
@@ -27,11 +14,11 @@ extension SendOptions {
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
-        var explanation = try draft.explain(request, cookieFile: cookieJar, httpVersion: httpVersion)
+        var explanation = try draft.explain(request, cookieFile: connection.cookieJar, httpVersion: httpVersion)
         explanation.steps.append(Explanation.connection(to: request.url, options: options))
-        let hide = showSecrets ? .none : RequestSecrets(of: request, typedURL: draft.url)
+        let hide = self.output.showSecrets ? .none : RequestSecrets(of: request, typedURL: draft.url)
         explanation = hide.hiding(in: explanation)
-        switch format {
+        switch self.output.format {
         case .markdown:
             let preview = hide.hiding(in: try RequestPreview.text(request, httpVersion: httpVersion))
             // The URL as a code span: its `_` and `*` are not emphasis.

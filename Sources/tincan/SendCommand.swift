@@ -3,320 +3,175 @@ import Foundation
 import TincanCore
 import TincanSessions
 
-/// `tincan send [options] METHOD URL [ITEM...]`.
+/// `tincan send [METHOD] URL [ITEM...]`: one request, sent, or printed with `--offline`.
+///
+/// Every option is declared once, here and in the option groups (SendOptionGroups.swift), and
+/// read by swift-argument-parser into typed values; `validate()` refuses what does not go together.
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Build one request and send it, or print it with --offline.",
+        abstract: "Send one request (or print it with --offline), HTTPie's way.",
+        usage: "tincan send [METHOD] URL [ITEM...] [OPTIONS]",
         discussion: """
-            Items follow HTTPie's conventions:
-              name=value        a string parameter        name:=json   a raw JSON parameter
-              name==value       a query-string field      Name:value   a header (Name: removes it)
-              field@path        a multipart file          name=@file   a parameter read from a file
-            Nested names build nested parameters: user[name]=x tags[]=a tags[]=b.
+            Examples:
+              tincan send :8080/get                 GET http://localhost:8080/get
+              tincan send httpbin.org/post name=Ada age:=36     POST: data given
+              tincan send -j PUT api.example/items/7 done:=true
+              tincan send example.org/file.bin -o file.bin
+              tincan send api.example/me -a ann:s3cret | jq .name
+
+            The method is optional: GET, or POST when there is data. On a
+            terminal the head, the body and a summary show in colour; into
+            a pipe, the body alone (--print chooses the parts).
+
+            Items, as HTTPie's:
+              name=value    a text parameter     name:=json   a JSON one
+              name==value   a query field        Name:value   a header
+              field@path    a multipart file     name=@file   read from a file
+              user[name]=x tags[]=a tags[]=b    nested parameters
+            Exit: 0 valid, 2 bad input, 3 failed validation, 4 transport error,
+            5 not decodable.
             """
     )
 
-    @Argument(help: "The method: GET, HEAD, POST, PUT, PATCH, DELETE or any other token.")
-    var method: String
+    @Argument(help: ArgumentHelp("The method (optional), the URL (absolute, relative to --base, or :PORT/path for localhost), then the items.", valueName: "method-url-items"))
+    var words: [String] = []
 
-    @Argument(help: "The URL: absolute, or relative to --base. Without --base, ':8080/x' means http://localhost:8080/x.")
-    var url: String
+    @OptionGroup(title: "Request")
+    var request: SendRequestOptions
 
-    @Argument(help: "Request items (see above).")
-    var items: [String] = []
+    @OptionGroup(title: "Authentication")
+    var authentication: SendAuthOptions
 
-    @Option(help: "The session manager's base URL, which URL resolves against.")
-    var base: String?
+    @OptionGroup(title: "Output")
+    var output: SendOutputOptions
 
-    @Option(help: "How parameters become a body: form, json, plist or multipart.")
-    var serializer: SerializerKind = .form
+    @OptionGroup(title: "Connection")
+    var connection: SendConnectionOptions
 
-    @Option(name: .customLong("params-json"), help: "The parameters as one JSON value, with its exact nested structure.")
-    var paramsJSON: String?
+    @OptionGroup(title: "TLS")
+    var tls: SendTLSOptions
 
-    @Option(name: .customShort("H"), help: "A per-request header 'Name: value'; it replaces a default of the same name. Repeatable.")
-    var headers: [String] = []
+    @OptionGroup(title: "Response validation")
+    var response: SendResponseOptions
 
-    @Option(help: "The request timeout in seconds (0.001 to 2147483).")
-    var timeout: String?
-
-    @Option(name: .customLong("max-time"), help: "The most seconds the whole request may take, redirects and challenges included (as curl's --max-time; 0.001 to 2147483). Default: no limit.")
-    var maxTime: String?
-
-    @Option(help: ArgumentHelp("Retry a transient failure up to N times (0 to 100): statuses 408, 429, 500, 502, 503, 504, and a connection refused, reset or timed out, for GET, HEAD, PUT, DELETE, OPTIONS and TRACE; with exponential backoff and jitter, and Retry-After honoured up to 30 s.", valueName: "N"))
-    var retry: String?
-
-    @Option(name: .customLong("retry-delay"), help: ArgumentHelp("With --retry, the first retry's backoff in seconds (0 to 3600; default 0.5), doubled for each retry after it.", valueName: "SECONDS"))
-    var retryDelay: String?
-
-    @Option(name: .customLong("max-redirects"), help: "The most redirects followed (0 to 1000; 0 follows none and shows the redirect). Default: 10.")
-    var maxRedirects: String?
-
-    @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 only, even to a server that offers HTTP/2.")
-    var http1_1 = false
-
-    @Flag(name: .customLong("http2"), help: "Ask for HTTP/2 (over TLS; the server may still choose HTTP/1.1). Default: HTTP/2 over TLS when the server agrees.")
-    var http2 = false
-
-    @Option(help: "Credentials as name:password (name alone asks for the password on a terminal).")
-    var user: String?
-
-    @Option(name: .customLong("auth-type"), help: "basic sends --user with the first request; digest answers the server's challenge.")
-    var authType: AuthType = .basic
-
-    @Option(help: "Stream the response body to FILE (through FILE.part, renamed when complete) instead of printing it.")
-    var download: String?
-
-    @Flag(name: .customLong("continue"), help: "With --download, resume FILE.part with a Range request (a 200 starts again).")
-    var continueDownload = false
-
-    @Option(help: "Send FILE as the body, streamed from disk (as curl -T).")
-    var upload: String?
-
-    @Option(help: "Limit the upload rate, in bytes per second (k, M and G suffixes; 1 to 1T), so progress can be watched.")
-    var throttle: String?
-
-    @Option(name: .customLong("max-body"), help: "The most response-body bytes kept in memory (k, M and G suffixes; default 256M, 0 for no limit). Larger bodies fail with exit 4; --download has no limit.")
-    var maxBody: String?
-
-    @Option(name: .customLong("ca-file"), help: "Trust the CA certificates in this PEM file instead of the system's.")
-    var caFile: String?
-
-    @Option(help: "Pin a certificate (PEM or DER file); only chains ending at a pinned certificate are trusted. Repeatable.")
-    var pin: [String] = []
-
-    @Option(name: .customLong("pin-mode"), help: "What --pin pins: certificate or public-key.")
-    var pinMode: SessionKey.PinMode = .certificate
-
-    @Flag(help: "Do not verify certificates (TLS stays encrypted, but anyone can pose as the server).")
-    var insecure = false
-
-    @Option(name: .customLong("cert"), help: ArgumentHelp("Present this client certificate (PEM; it may hold the key too) to servers that ask for one (mutual TLS).", valueName: "FILE"))
-    var clientCertificate: String?
-
-    @Option(name: .customLong("key"), help: ArgumentHelp("The client certificate's private key (PEM). An encrypted key's passphrase is asked on a terminal, else read from TINCAN_KEY_PASSPHRASE.", valueName: "FILE"))
-    var clientKey: String?
-
-    @Option(help: ArgumentHelp("Send through this proxy: [http://|socks5://|socks5h://][user:password@]host[:port] (port 1080 by default); '' for none, whatever the environment says.", valueName: "URL"))
-    var proxy: String?
-
-    @Option(help: ArgumentHelp("Hosts reached without the proxy: comma-separated names (matching their subdomains too), IP addresses or CIDR ranges, or *; replaces NO_PROXY, and '' proxies every host.", valueName: "LIST"))
-    var noproxy: String?
-
-    @Option(help: "Output format: text (the wire form) or json; with --explain, text or markdown.")
-    var format: OutputFormat = .text
-
-    @Flag(help: "Print the request that would be sent, without sending it.")
-    var offline = false
-
-    @Flag(help: "Print why the request looks as it does (the TUI's Explain view), without sending it; --format markdown for handouts.")
-    var explain = false
-
-    @Flag(name: .customLong("show-secrets"), help: "With --explain, show secret header values, passwords and query fields instead of hiding them.")
-    var showSecrets = false
-
-    @Option(help: "A fixed multipart boundary, for reproducible output.")
-    var boundary: String?
-
-    @Option(name: .customLong("response-serializer"), help: "How the response is validated and decoded: http, json, xml, plist, image or compound.")
-    var responseSerializer: ResponseSerializerKind = .compound
-
-    @Option(name: .customLong("accept-status"), help: "Acceptable status codes, such as 200-299,304 or 2xx.")
-    var acceptStatus: String?
-
-    @Flag(name: .customLong("remove-nulls"), help: "Remove object members whose value is null from decoded JSON (with the json and compound serializers).")
-    var removeNulls = false
-
-    @Option(name: .customLong("accept-type"), help: "Acceptable content types, comma-separated (replaces the serializer's own).")
-    var acceptType: String?
-
-    // MARK: - Standard input as the body (issue 18 §7)
-
-    @Flag(name: .customLong("ignore-stdin"), help: "Do not send standard input as the body when no body items are given (as HTTPie's --ignore-stdin).")
-    var ignoreStdin = false
-
-    // MARK: - Streaming responses (issue 18 §4)
-
-    @Flag(help: "Print the response body as it arrives: server-sent events and NDJSON lines one by one (JSON Lines with --format json), any other body as its bytes (as curl -N). The head and the summary go to standard error. Default for text/event-stream when standard output is a terminal.")
-    var stream = false
-
-    @Flag(name: .customLong("no-stream"), help: "Keep a text/event-stream body whole and print it at the end, even on a terminal.")
-    var noStream = false
-
-    // MARK: - Cookies kept across runs (issue 18 §6)
-
-    @Option(name: .customLong("cookie-jar"), help: "Read cookies from FILE before the request and write them back after it (mode 0600), in the Netscape format curl's -b and -c share.")
-    var cookieJar: String?
-
-    // MARK: -
-
-    func run() async throws {
-        try await options.run()
+    /// The positionals read as HTTPie reads them: a method when the first word is one and
+    /// another word follows that is not an item, then the URL, then the items.
+    var positionals: (method: String?, url: String, items: [String]) {
+        get throws {
+            guard let first = words.first else {
+                throw ValidationError("a URL is missing: tincan send [METHOD] URL [ITEM...]")
+            }
+            // A first word that cannot be a URL (no dot, slash or colon) before a word that is
+            // not an item is the method, to be checked as one.
+            if words.count >= 2, !first.contains(where: { ".:/".contains($0) }), !Self.looksLikeItem(words[1]) {
+                return (first, words[1], Array(words.dropFirst(2)))
+            }
+            if words.count == 1, (HTTPMethod.standard + ["TRACE", "CONNECT"]).contains(first), first == first.uppercased() {
+                throw ValidationError("a URL is missing after the method \(first): tincan send [METHOD] URL [ITEM...]")
+            }
+            return (nil, first, Array(words.dropFirst()))
+        }
     }
 
-    /// The options as plain values, which `run` reads (every check is made there, not in a
-    /// `validate()`, which the direct reading would not call); `parsedDirectly` gives the same for a
-    /// usual command line without the parser (SendCommand+DirectParse).
-    var options: SendOptions {
-        SendOptions(
-            method: method,
-            url: url,
-            items: items,
-            base: base,
-            serializer: serializer,
-            paramsJSON: paramsJSON,
-            headers: headers,
-            timeout: timeout,
-            maxTime: maxTime,
-            retry: retry,
-            retryDelay: retryDelay,
-            maxRedirects: maxRedirects,
-            http1_1: http1_1,
-            http2: http2,
-            user: user,
-            authType: authType,
-            download: download,
-            continueDownload: continueDownload,
-            upload: upload,
-            throttle: throttle,
-            maxBody: maxBody,
-            caFile: caFile,
-            pin: pin,
-            pinMode: pinMode,
-            insecure: insecure,
-            clientCertificate: clientCertificate,
-            clientKey: clientKey,
-            proxy: proxy,
-            noproxy: noproxy,
-            format: format,
-            offline: offline,
-            explain: explain,
-            showSecrets: showSecrets,
-            boundary: boundary,
-            responseSerializer: responseSerializer,
-            acceptStatus: acceptStatus,
-            removeNulls: removeNulls,
-            acceptType: acceptType,
-            ignoreStdin: ignoreStdin,
-            stream: stream,
-            noStream: noStream,
-            cookieJar: cookieJar
-        )
+    /// Whether a word is a request item (`name=value`, `Name:value`, `field@file`) rather than a
+    /// URL: it has an item's separator before any `/` and does not start like a URL.
+    static func looksLikeItem(_ word: String) -> Bool {
+        if word.hasPrefix("/") || word.hasPrefix(":") || word.hasPrefix(".") || word.contains("://") { return false }
+        guard let separator = word.firstIndex(where: { "=:@".contains($0) }) else { return false }
+        if let slash = word.firstIndex(of: "/"), slash < separator { return false }
+        // host:port is a URL (localhost:8080/x), not a header.
+        if word[separator] == ":", word[word.index(after: separator)...].first?.isNumber == true { return false }
+        return true
+    }
+
+    func validate() throws {
+        _ = try positionals
+        if output.explain, output.format == .json { throw ValidationError("--format json does not go with --explain; expected text or markdown") }
+        if !output.explain, output.format == .markdown { throw ValidationError("--format markdown is for --explain only; expected text or json") }
+        if output.showSecrets, !output.explain { throw ValidationError("--show-secrets is for --explain only") }
+        if output.print != nil, output.format == .json { throw ValidationError("--print chooses the parts of the text output; --format json prints them all in one object") }
+        if let serializer = request.serializer, let flag = request.serializerFlag, serializer != flag.kind {
+            throw ValidationError("--serializer \(serializer.rawValue) and --\(flag.rawValue) ask for different serializers; give one")
+        }
+        if output.continueDownload, output.download == nil { throw ValidationError("--continue resumes a download; it needs --output FILE") }
+        if output.download != nil, request.upload != nil { throw ValidationError("--output and --upload cannot go together; send the upload, then download") }
+        if output.stream == true, output.download != nil { throw ValidationError("--stream prints the body as it arrives and --output saves it to a file; give one") }
+        if connection.retryDelay != nil, connection.retry == nil { throw ValidationError("--retry-delay sets the wait before a retry; it needs --retry N") }
+        if tls.clientKey != nil, tls.clientCertificate == nil { throw ValidationError("--key names the private key of a client certificate; it needs --cert FILE") }
+        if !connection.follow, let maximum = connection.maxRedirects, maximum > 0 {
+            throw ValidationError("--no-follow follows no redirect and --max-redirects \(maximum) follows some; give one")
+        }
+    }
+
+    /// The serializer `--serializer`, `-j` or `-f` asks for.
+    var serializer: SerializerKind { request.serializer ?? request.serializerFlag?.kind ?? .form }
+
+    /// The redirects followed: none with `--no-follow`, else `--max-redirects` or 10.
+    var redirects: RedirectPolicy {
+        guard connection.follow else { return .doNotFollow }
+        return connection.maxRedirects.map(RedirectPolicy.init(maximum:)) ?? .standard
     }
 }
 
-/// What one `tincan send` was asked: `SendCommand`'s options as plain values, with the same
-/// defaults, and what is done with them.
-struct SendOptions: Equatable {
-    var method: String
-    var url: String
-    var items: [String] = []
-    var base: String?
-    var serializer: SerializerKind = .form
-    var paramsJSON: String?
-    var headers: [String] = []
-    var timeout: String?
-    var maxTime: String?
-    var retry: String?
-    var retryDelay: String?
-    var maxRedirects: String?
-    var http1_1 = false
-    var http2 = false
-    var user: String?
-    var authType: AuthType = .basic
-    var download: String?
-    var continueDownload = false
-    var upload: String?
-    var throttle: String?
-    var maxBody: String?
-    var caFile: String?
-    var pin: [String] = []
-    var pinMode: SessionKey.PinMode = .certificate
-    var insecure = false
-    var clientCertificate: String?
-    var clientKey: String?
-    var proxy: String?
-    var noproxy: String?
-    var format: OutputFormat = .text
-    var offline = false
-    var explain = false
-    var showSecrets = false
-    var boundary: String?
-    var responseSerializer: ResponseSerializerKind = .compound
-    var acceptStatus: String?
-    var removeNulls = false
-    var acceptType: String?
-    var ignoreStdin = false
-    var stream = false
-    var noStream = false
-    var cookieJar: String?
-}
-
-extension SendOptions {
+extension SendCommand {
     func run() async throws {
-        try checkExplainFormat()
         var draft = try makeDraft()
-        // Checked before --offline returns, so a bad rate is an error whether or not it is used.
-        let uploadBytesPerSecond = try throttle.map(Self.rate)
         let serializer = try makeResponseSerializer()
-        let bodyLimit = try maxBody.map(Self.bodyLimit)
-        let deadline = try maxTime.map { try Self.checked($0, NumericRange.deadline.named("--max-time")) }
-        let redirects = try maxRedirects.map { RedirectPolicy(maximum: Int(try Self.checked($0, NumericRange.redirects.named("--max-redirects")))) }
-        if http1_1, http2 { throw CLIFailure.badInput("--http1.1 and --http2 ask for different versions; give one") }
-        let httpVersion: HTTPVersionPreference = http1_1 ? .http1_1 : http2 ? .http2 : .automatic
-        let jarCookies = try cookieJar.map(Self.loadCookies)
-        let retryPolicy = try makeRetryPolicy()
+        let jarCookies = try connection.cookieJar.map(Self.loadCookies)
         // Last of the checks, so that bad input is refused before anything waits on a pipe.
         try readStandardInput(into: &draft)
-        let request = try draft.build(boundary: boundary)
+        let request = try draft.build(boundary: request.boundary)
+        let httpVersion = connection.httpVersion?.preference ?? .automatic
         // Checked before --offline returns too: a bad proxy or certificate is an error either way.
         let proxySettings = try makeProxySettings(for: request.url)
         let clientIdentity = try makeClientIdentity()
-        var output = StandardOutput()
-        if explain {
+        let retryPolicy = makeRetryPolicy()
+        var out = StandardOutput()
+        if output.explain {
             return try writeExplanation(of: draft, request: request, httpVersion: httpVersion, proxy: proxySettings,
-                                        clientIdentity: clientIdentity, retryPolicy: retryPolicy, to: &output)
+                                        clientIdentity: clientIdentity, retryPolicy: retryPolicy, to: &out)
         }
-        guard !offline else {
-            switch format {
-            case .text, .markdown: try output.write(try RequestPreview.text(request, httpVersion: httpVersion))
-            case .json: try RequestJSON.write(request, to: &output)
+        guard !output.offline else {
+            switch output.format {
+            case .text, .markdown: try out.write(try RequestPreview.text(request, httpVersion: httpVersion))
+            case .json: try RequestJSON.write(request, to: &out)
             }
-            try output.flush()
+            try out.flush()
             return
         }
 
         // Before anything is sent: the body would have nowhere to go.
-        if let download {
+        if let download = output.download {
             do {
                 try DownloadDestination.check(download)
             } catch {
-                throw CLIFailure.badInput("--download: \(error)")
+                throw CLIFailure.badInput("--output: \(error)")
             }
         }
 
         var options = TaskOptions(responseSerializer: serializer)
         options.credential = try digestCredential
         options.uploadFile = uploadPath
-        options.uploadBytesPerSecond = uploadBytesPerSecond
-        options.download = download.map { TaskOptions.Download(path: $0, resuming: continueDownload) }
-        if let bodyLimit { options.maximumBodyBytes = bodyLimit }
-        options.deadline = deadline
-        if let redirects { options.redirects = redirects }
+        options.uploadBytesPerSecond = self.request.throttle
+        options.download = output.download.map { TaskOptions.Download(path: $0, resuming: output.continueDownload) }
+        if let limit = connection.maxBody { options.maximumBodyBytes = limit.bytes }
+        options.deadline = connection.maxTime
+        options.redirects = redirects
         options.proxy = proxySettings
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
-        let printer = try streamSelection.map { selection in
-            let printer = StreamPrinter(format: format, pretty: isatty(STDOUT_FILENO) == 1)
+        let presentation = SendPresentation(output, terminal: isatty(STDOUT_FILENO) == 1)
+        let printer = streamSelection.map { selection in
+            let printer = StreamPrinter(format: output.format, pretty: presentation.formats && presentation.terminal)
             options.stream = printer.options(selection)
             return printer
         }
         let manager: URLSessionManager
         do {
             // One request: its task runs on the transport's thread, with no hop between threads.
-            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try makeSecurityPolicy(), scheduling: .transportLoop)
+            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: self.request.base), securityPolicy: try makeSecurityPolicy(), scheduling: .transportLoop)
         } catch let error as SecurityPolicyError {
             throw CLIFailure.badInput("\(error)")
         }
@@ -340,13 +195,13 @@ extension SendOptions {
         try? await manager.invalidate(cancelingTasks: true)
 
         if let failure = printer?.failure { throw failure }
-        switch format {
+        switch output.format {
         case .text where result.stream != nil: StandardError.print(ResponseReport.text(result))
-        case .text, .markdown: try ResponseReport.write(result, to: &output)
-        case .json: try ResponseReport.json(result, to: &output)
+        case .text, .markdown: try ResponseReport.write(result, presentation: presentation, to: &out)
+        case .json: try ResponseReport.json(result, to: &out)
         }
-        try output.flush()
-        if let cookieJar {
+        try out.flush()
+        if let cookieJar = connection.cookieJar {
             do {
                 try CookieFile.save(manager.cookieJar, to: cookieJar)
             } catch {
@@ -361,18 +216,14 @@ extension SendOptions {
     /// lines only with `--format json`), event streams on a terminal by default, none with
     /// `--no-stream`.
     var streamSelection: StreamOptions.Selection? {
-        get throws {
-            if stream, noStream { throw CLIFailure.badInput("--stream and --no-stream contradict each other; give one") }
-            if stream, download != nil { throw CLIFailure.badInput("--stream prints the body as it arrives and --download saves it to a file; give one") }
-            if stream { return format == .json ? .eventStreamsAndLines : .every }
-            return noStream || download != nil || isatty(STDOUT_FILENO) != 1 ? nil : .eventStreams
-        }
+        if output.stream == true { return output.format == .json ? .eventStreamsAndLines : .every }
+        return output.stream == false || output.download != nil || isatty(STDOUT_FILENO) != 1 ? nil : .eventStreams
     }
 
     /// The credential for challenges: with `--auth-type digest`, `--user` is not sent up front.
     var digestCredential: Credential? {
         get throws {
-            guard authType == .digest, let user else { return nil }
+            guard authentication.authType == .digest, let user = authentication.user else { return nil }
             let credentials = try credentials(from: user)
             return Credential(user: credentials.user, password: credentials.password)
         }
@@ -380,16 +231,16 @@ extension SendOptions {
 
     /// The security policy the TLS options ask for.
     func makeSecurityPolicy() throws -> SecurityPolicy {
-        let mode = pinMode.mode
-        var policy = pin.isEmpty ? SecurityPolicy.default : SecurityPolicy(pinningMode: mode, pinnedCertificates: try pin.flatMap {
+        let mode = tls.pinMode.mode
+        var policy = tls.pin.isEmpty ? SecurityPolicy.default : SecurityPolicy(pinningMode: mode, pinnedCertificates: try tls.pin.flatMap {
             do {
                 return try SecurityPolicy.certificates(inFile: $0)
             } catch {
                 throw CLIFailure.badInput("--pin \(error)")
             }
         })
-        policy.caFile = caFile
-        policy.allowInvalidCertificates = insecure
+        policy.caFile = tls.caFile
+        policy.allowInvalidCertificates = tls.insecure
         return policy
     }
 
@@ -398,7 +249,7 @@ extension SendOptions {
     func makeProxySettings(for url: URLReference) throws -> ProxySettings {
         let settings: ProxySettings
         do {
-            settings = try ProxySettings(proxy: proxy, noProxy: noproxy)
+            settings = try ProxySettings(proxy: connection.proxy, noProxy: connection.noproxy)
         } catch {
             throw CLIFailure.badInput("--proxy \(error)")
         }
@@ -412,12 +263,9 @@ extension SendOptions {
 
     /// The client certificate `--cert` and `--key` give, read and checked now.
     func makeClientIdentity() throws -> ClientIdentity? {
-        guard let certificate = clientCertificate else {
-            if clientKey != nil { throw CLIFailure.badInput("--key names the private key of a client certificate; it needs --cert FILE") }
-            return nil
-        }
+        guard let certificate = tls.clientCertificate else { return nil }
         do {
-            return try ClientIdentity.load(certificate: certificate, key: clientKey, passphrase: Self.passphrase(forKey: clientKey ?? certificate))
+            return try ClientIdentity.load(certificate: certificate, key: tls.clientKey, passphrase: Self.passphrase(forKey: tls.clientKey ?? certificate))
         } catch {
             throw CLIFailure.badInput("\(error.role.rawValue): \(error)")
         }
@@ -439,15 +287,6 @@ extension SendOptions {
         return Int64(info.st_size)
     }
 
-    /// Bytes per second from `200000`, `200k` or `1.5M`.
-    static func rate(_ text: String) throws -> Int {
-        do {
-            return try ByteRate.checked(text, range: NumericRange.uploadRate.named("--throttle"))
-        } catch {
-            throw CLIFailure.badInput("\(error)")
-        }
-    }
-
     /// The number `text` gives in `range`, or a bad-input failure naming the option.
     static func checked(_ text: String, _ range: NumericRange) throws -> Double {
         do {
@@ -457,51 +296,32 @@ extension SendOptions {
         }
     }
 
-    /// The in-memory body limit `--max-body` gives: nil (no limit) for 0.
-    static func bodyLimit(_ text: String) throws -> Int64? {
-        do {
-            return try TaskOptions.maximumBodyBytes(parsing: text, name: "--max-body")
-        } catch {
-            throw CLIFailure.badInput("\(error)")
-        }
-    }
-
     /// The retry policy `--retry` and `--retry-delay` ask for, or nil for none.
-    func makeRetryPolicy() throws -> RetryPolicy? {
-        guard let retry else {
-            if retryDelay != nil { throw CLIFailure.badInput("--retry-delay sets the wait before a retry; it needs --retry N") }
-            return nil
-        }
-        let limit = Int(try Self.checked(retry, NumericRange.retries.named("--retry")))
-        let delay = try retryDelay.map { try Self.checked($0, NumericRange.retryDelay.named("--retry-delay")) }
-        return RetryPolicy(limit: limit, delay: delay ?? RetryPolicy.defaultDelay)
+    func makeRetryPolicy() -> RetryPolicy? {
+        guard let retry = connection.retry else { return nil }
+        return RetryPolicy(limit: retry, delay: connection.retryDelay ?? RetryPolicy.defaultDelay)
     }
 
     /// The response serializer the options ask for.
     func makeResponseSerializer() throws -> any ResponseSerializer {
-        var statuses: StatusCodeSet?
-        if let acceptStatus {
-            do {
-                statuses = try StatusCodeSet(parsing: acceptStatus)
-            } catch {
-                throw CLIFailure.badInput("--accept-status \(error)")
-            }
-        }
-        let types = acceptType.map { Set($0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }) }
-        var serializer = responseSerializer.makeSerializer()
-        if let statuses { serializer.acceptableStatusCodes = statuses }
+        let types = response.acceptType.map { Set($0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }) }
+        var serializer = response.responseSerializer.makeSerializer()
+        if let statuses = response.acceptStatus { serializer.acceptableStatusCodes = statuses }
         if let types { serializer.acceptableContentTypes = types }
-        return removeNulls ? NullRemoval.applied(to: serializer) : serializer
+        return response.removeNulls ? NullRemoval.applied(to: serializer) : serializer
     }
 
-    /// Turns the arguments into a draft, naming the argument at fault on bad input.
+    /// Turns the arguments into a draft, naming the argument at fault on bad input. With no
+    /// method given, it is GET, or POST when the draft has a body (HTTPie's rule); standard input
+    /// read as the body makes it POST later, in ``readStandardInput(into:)``.
     func makeDraft() throws -> RequestDraft {
-        guard HTTPMethod.isValid(method) else {
+        let (method, url, items) = try positionals
+        if let method, !HTTPMethod.isValid(method) {
             throw CLIFailure.badInput("METHOD '\(method)' is not a method; expected GET, HEAD, POST, PUT, PATCH, DELETE or another token")
         }
-        var draft = RequestDraft(method: method, url: url, baseURL: base)
+        var draft = RequestDraft(method: method.map(HTTPMethod.normalize) ?? "GET", url: url, baseURL: request.base)
         draft.serializer = serializer
-        if let paramsJSON {
+        if let paramsJSON = request.paramsJSON {
             do {
                 draft.parameters = try JSONParser.parse(paramsJSON)
             } catch {
@@ -516,7 +336,7 @@ extension SendOptions {
             }
         }
         var headerItems: [RequestItem] = []
-        for header in headers {
+        for header in request.headers {
             let line: HeaderLine
             do throws(HeaderLine.Failure) {
                 line = try HeaderLine(parsing: header)
@@ -529,23 +349,11 @@ extension SendOptions {
             headerItems.append(line.value.isEmpty ? .removeHeader(name: line.name) : .header(name: line.name, value: line.value))
         }
         draft.items = headerItems + draft.items
-        if let timeout {
-            do {
-                draft.observed.timeoutInterval = try NumericRange.timeout.named("--timeout").value(parsing: timeout)
-            } catch {
-                throw CLIFailure.badInput("\(error)")
-            }
-        }
-        if let user, authType == .basic {
+        if let timeout = connection.timeout { draft.observed.timeoutInterval = timeout }
+        if let user = authentication.user, authentication.authType == .basic {
             draft.credentials = try credentials(from: user)
         }
-        if continueDownload, download == nil {
-            throw CLIFailure.badInput("--continue resumes a download; it needs --download FILE")
-        }
-        if download != nil, upload != nil {
-            throw CLIFailure.badInput("--download and --upload cannot go together; send the upload, then download")
-        }
-        if upload != nil {
+        if request.upload != nil {
             if let uploadPath {
                 do {
                     _ = try RequestBody.sendableFileLength(atPath: uploadPath)
@@ -555,6 +363,7 @@ extension SendOptions {
             }
             draft.upload(fromFile: uploadPath ?? RequestDraft.standardInputPath)
         }
+        if method == nil, draft.hasBodyItems || request.upload != nil { draft.method = "POST" }
         return draft
     }
 
@@ -563,7 +372,7 @@ extension SendOptions {
     /// The file `--upload` streams from disk: nil for none, or for `-` and `@-`, which send
     /// standard input (read whole, within ``StandardInput/limit``) as curl's `-T -` does.
     var uploadPath: String? {
-        guard let upload, upload != RequestDraft.standardInputPath, upload != "@" + RequestDraft.standardInputPath else { return nil }
+        guard let upload = request.upload, upload != RequestDraft.standardInputPath, upload != "@" + RequestDraft.standardInputPath else { return nil }
         return upload
     }
 
@@ -590,14 +399,15 @@ extension SendOptions {
 
     /// Reads standard input when the draft asks for it: once for the one item (or `--upload -`)
     /// that reads `-`, or, by HTTPie's rule, as the raw body when nothing else gives one and
-    /// `--ignore-stdin` is not set. A terminal is never read, and an empty input sends no body.
+    /// `--ignore-stdin` is not set (which makes a request with no method given a POST). A
+    /// terminal is never read, and an empty input sends no body.
     func readStandardInput(into draft: inout RequestDraft) throws {
-        let readers = draft.standardInputReaders.map { $0 == RequestDraft.rawBodyReader ? "--upload \(upload ?? "-")" : $0 }
+        let readers = draft.standardInputReaders.map { $0 == RequestDraft.rawBodyReader ? "--upload \(request.upload ?? "-")" : $0 }
         if readers.count > 1 {
             throw CLIFailure.badInput("standard input can be read once, but \(readers.joined(separator: " and ")) all read it")
         }
         if let reader = readers.first {
-            if ignoreStdin {
+            if request.ignoreStdin {
                 throw CLIFailure.badInput("--ignore-stdin: '\(reader)' reads standard input")
             }
             guard let bytes = try StandardInput.current.read() else {
@@ -606,8 +416,9 @@ extension SendOptions {
             draft.standardInput = bytes
             return
         }
-        guard !ignoreStdin, !draft.hasBodyItems, let bytes = try StandardInput.current.read(), !bytes.isEmpty else { return }
+        guard !request.ignoreStdin, !draft.hasBodyItems, let bytes = try StandardInput.current.read(), !bytes.isEmpty else { return }
         draft.body = .bytes(bytes)
+        if let words = try? positionals, words.method == nil { draft.method = "POST" }
     }
 
     // MARK: -
@@ -617,7 +428,7 @@ extension SendOptions {
             return .init(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
         }
         guard isatty(STDIN_FILENO) == 1, let password = getpass("Password for \(text): ") else {
-            throw CLIFailure.badInput("--user '\(text)' has no password and there is no terminal to ask; expected name:password")
+            throw CLIFailure.badInput("--auth '\(text)' has no password and there is no terminal to ask; expected name:password")
         }
         return .init(user: text, password: String(cString: password))
     }

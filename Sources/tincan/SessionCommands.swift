@@ -38,7 +38,7 @@ struct ImportOutput: ParsableArguments {
         }
         var session = imported
         // Requests are added to a session file; a device or a FIFO (never-ending reads) is only written.
-        if SendOptions.regularFileSize(output) != nil {
+        if SendCommand.regularFileSize(output) != nil {
             session = try loadSession(output)
             // The file keeps its own base: requests the import made relative to another one
             // (a HAR whose entries share an origin) are made absolute again.

@@ -22,18 +22,6 @@ struct TUIOptions: ParsableArguments {
     @Flag(help: "Do not capture the mouse (keeps the terminal's own text selection).")
     var noMouse = false
 
-    /// The options as plain values.
-    var plain: DisplayOptions {
-        DisplayOptions(noHistory: noHistory, theme: theme, keymap: keymap, noMouse: noMouse)
-    }
-}
-
-/// `TUIOptions` as plain values, which the TUI reads (and a direct reading gives).
-struct DisplayOptions: Equatable {
-    var noHistory = false
-    var theme: String?
-    var keymap: String?
-    var noMouse = false
 }
 
 /// `tincan [FILE]` with no subcommand: the TUI, on a session file or on a welcome request to an
@@ -63,35 +51,17 @@ struct TUICommand: AsyncParsableCommand {
     var firstPaintMarker = false
 
     func run() async throws {
-        try await arguments.open(lesson: nil)
-    }
-
-    /// The options as plain values, which `run` reads; `TUIArguments.parsedDirectly` gives the
-    /// same for a usual line without the parser.
-    var arguments: TUIArguments {
-        TUIArguments(file: file, env: env, variables: variables, demo: demo, display: display.plain, firstPaintMarker: firstPaintMarker)
+        try await open(lesson: nil)
     }
 
     /// Opens a lesson (`tincan learn LESSON`): the TUI on the lesson's file, with the lesson's
     /// demo servers in the variables and the learner's progress.
     static func openLesson(_ lesson: LessonSource, display: TUIOptions) async throws {
         defer { lesson.removeFiles() }
-        try await TUIArguments(file: lesson.path, display: display.plain).open(lesson: lesson)
-    }
-}
-
-/// What one `tincan open` (or plain `tincan`) was asked: `TUICommand`'s options as plain values,
-/// with the same defaults, and the TUI they open.
-struct TUIArguments: Equatable {
-    var file: String?
-    var env: String?
-    var variables: [String] = []
-    var demo = false
-    var display = DisplayOptions()
-    var firstPaintMarker = false
-
-    func run() async throws {
-        try await open(lesson: nil)
+        // Decoded as the parser decodes every command, then given the display options `learn` read.
+        var command = try TUICommand.parse(["--", lesson.path])
+        command.display = display
+        try await command.open(lesson: lesson)
     }
 
     func open(lesson: LessonSource?) async throws {

@@ -57,16 +57,27 @@ struct TincanCommand: AsyncParsableCommand {
     }
 
     /// Parses `arguments` (without the program's name) and runs the command they name.
+    ///
+    /// `send` and `replay` are parsed by their own command type, through the argument parser
+    /// like every command (each option is declared once, issue 34 §10), without the root's
+    /// reflection over every other command first; help and errors, which name the whole
+    /// command, go through the root as before.
     static func execute(_ arguments: [String]) async throws {
-        // A usual `send`, `replay` or TUI line is read without the parser's reflection (SendCommand+DirectParse).
-        if arguments.first == "send", let send = SendOptions.parsedDirectly(arguments.dropFirst()) {
-            return try await send.run()
-        }
-        if arguments.first == "replay", let replay = ReplayArguments.parsedDirectly(arguments.dropFirst()) {
-            return try await replay.run()
-        }
-        if let tui = TUIArguments.parsedDirectly(arguments[...]) {
-            return try await tui.run()
+        if let first = arguments.first, let command = directCommands[first], !arguments.contains(where: { ["--help", "-h", "--version", "--generate-completion-script"].contains($0) }) {
+            let rest = Array(arguments.dropFirst())
+            let parsed: ParsableCommand
+            do {
+                parsed = try command.parse(rest)
+            } catch {
+                // Help, a version request or a usage error: the root's message, with its names.
+                _ = try parseAsRoot(arguments)
+                throw error
+            }
+            if var asyncCommand = parsed as? AsyncParsableCommand {
+                return try await asyncCommand.run()
+            }
+            var plain = parsed
+            return try plain.run()
         }
         var command = try parseAsRoot(arguments)
         if var asyncCommand = command as? AsyncParsableCommand {
@@ -75,6 +86,9 @@ struct TincanCommand: AsyncParsableCommand {
             try command.run()
         }
     }
+
+    /// The subcommands parsed by their own type rather than through the root (the usual lines).
+    static let directCommands: [String: any ParsableCommand.Type] = ["send": SendCommand.self, "replay": ReplayCommand.self]
 
     /// How the process ends for an error a command threw: its exit status, and what it prints.
     struct Ending: Equatable {

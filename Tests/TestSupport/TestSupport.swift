@@ -296,8 +296,10 @@ import TincanCore
 import TincanDemoServer
 
 /// Runs the built `tincan` with `arguments` in a UTF-8 locale.
-public func tincan(_ arguments: [String], in directory: String? = nil, standardOutput: OutputTarget = .pipe, standardInput: InputSource = .null) async throws -> ProcessResult {
-    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"], currentDirectory: directory, standardOutput: standardOutput, standardInput: standardInput)
+///
+/// - Parameter environment: More variables, over the current ones and the locale.
+public func tincan(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:], standardOutput: OutputTarget = .pipe, standardInput: InputSource = .null) async throws -> ProcessResult {
+    try await run(BuiltProducts.tincan, arguments, environment: ["LANG": "en_US.UTF-8"].merging(environment) { $1 }, currentDirectory: directory, standardOutput: standardOutput, standardInput: standardInput)
 }
 
 /// Runs `body` with a demo server started in-process on 127.0.0.1 and a free port (https with `tls`).

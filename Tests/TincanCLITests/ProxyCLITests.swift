@@ -99,7 +99,7 @@ struct ProxyCLITests {
             try await Tinyproxy.with(allowing: "10.9.9.9") { proxy in
                 let result = try await tincan(["send", "--proxy", proxy.url, "GET", server.baseURL + "/get"])
                 #expect(result.status == 4)
-                #expect(result.stdout.contains("proxy failed: the proxy 127.0.0.1:\(proxy.port) refused to open a tunnel (it answered 403 Access denied)"), "\(result.stdout)\(result.stderr)")
+                #expect(result.stderr.contains("proxy failed: the proxy 127.0.0.1:\(proxy.port) refused to open a tunnel (it answered 403 Access denied)"), "\(result.stdout)\(result.stderr)")
             }
         }
     }
@@ -112,7 +112,7 @@ struct ProxyCLITests {
                 #expect(with.status == 0, "\(with.stdout)\(with.stderr)")
                 let without = try await tincan(["send", "--proxy", proxy.url, "GET", server.baseURL + "/get"])
                 #expect(without.status == 4)
-                #expect(without.stdout.contains("wants credentials (407 Proxy Authentication Required)"), "\(without.stdout)")
+                #expect(without.stderr.contains("wants credentials (407 Proxy Authentication Required)"), "\(without.stdout)")
                 let wrong = try await tincan(["send", "--proxy", "http://ann:wrong@127.0.0.1:\(proxy.port)", "GET", server.baseURL + "/get", "--format", "json"])
                 #expect(wrong.status == 4)
                 #expect(!(wrong.stdout + wrong.stderr).contains("wrong"), "\(wrong.stdout)")
@@ -125,7 +125,7 @@ struct ProxyCLITests {
         let port = try Tinyproxy.freePort()
         let result = try await tincan(["send", "GET", "http://127.0.0.1:9/get"], environment: ["http_proxy": "127.0.0.1:\(port)"])
         #expect(result.status == 4)
-        #expect(result.stdout.contains("proxy failed: cannot connect to the proxy 127.0.0.1:\(port)"), "\(result.stdout)")
+        #expect(result.stderr.contains("proxy failed: cannot connect to the proxy 127.0.0.1:\(port)"), "\(result.stdout)")
     }
 
     @Test("Malformed proxy URLs are exit 2 naming --proxy", arguments: [

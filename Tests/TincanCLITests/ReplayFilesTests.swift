@@ -120,9 +120,9 @@ struct ReplayFilesTests {
     }
 
     @Test("unusable options and files are refused before anything is sent", arguments: [
-        (["--jobs", "0"], "--jobs: 0 is out of range (1…256)"),
-        (["--jobs", "257"], "--jobs: 257 is out of range (1…256)"),
-        (["--jobs", "two"], "--jobs: 'two' is not a number"),
+        (["--jobs", "0"], "'--jobs <N>': 0 is out of range (1…256)"),
+        (["--jobs", "257"], "'--jobs <N>': 257 is out of range (1…256)"),
+        (["--jobs", "two"], "'--jobs <N>': 'two' is not a number"),
         (["--shard", "3/2"], "--shard '3/2' cannot be used; expected a shard K from 1 to 2"),
         (["--record-to", "/tmp/never.tincan.yaml"], "--record-to saves one session, and 2 session files are given"),
         (["--test", "--report", "json"], "--test prints text"),

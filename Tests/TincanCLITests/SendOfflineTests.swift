@@ -124,22 +124,27 @@ struct SendBadInputTests {
         (["GET", "http://h/", "--params-json", "{\"a\":}"], "--params-json is not valid JSON: line 1, column 6"),
         (["GET", "http://h/", "novalue"], "bad request item 'novalue': expected name=value"),
         (["GET", "http://h/", "n:=[1,"], "bad request item 'n:=[1,'"),
-        (["--serializer", "xml", "GET", "http://h/"], "The value 'xml' is invalid for '--serializer <serializer>'. Please provide one of 'form', 'json', 'plist' or 'multipart'."),
+        (["--serializer", "xml", "GET", "http://h/"], "The value 'xml' is invalid for '--serializer <KIND>'. Please provide one of 'form', 'json', 'plist' or 'multipart'."),
         (["GET", "ftp://h/"], "The URL 'ftp://h/' cannot be used: the scheme 'ftp' is not http or https"),
         (["GET", "http://h:99999/"], "the port 99999 is out of range (0…65535)"),
         (["GET", "http://h/", "-H", "NoColon"], "-H 'NoColon' is not a header; expected 'Name: value'"),
-        (["--format", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'markdown'."),
-        (["--auth-type", "ntlm", "GET", "http://h/"], "The value 'ntlm' is invalid for '--auth-type <auth-type>'. Please provide one of 'basic' and 'digest'."),
-        (["--pin-mode", "spki", "GET", "http://h/"], "The value 'spki' is invalid for '--pin-mode <pin-mode>'. Please provide one of 'certificate' and 'public-key'."),
-        (["--response-serializer", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--response-serializer <response-serializer>'."),
+        (["--format", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--format <FORMAT>'. Please provide one of 'text', 'json' or 'markdown'."),
+        (["--auth-type", "ntlm", "GET", "http://h/"], "The value 'ntlm' is invalid for '--auth-type <TYPE>'. Please provide one of 'basic' and 'digest'."),
+        (["--pin-mode", "spki", "GET", "http://h/"], "The value 'spki' is invalid for '--pin-mode <MODE>'. Please provide one of 'certificate' and 'public-key'."),
+        (["--response-serializer", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--response-serializer <KIND>'."),
         (["GET H", "http://h/"], "METHOD 'GET H' is not a method"),
         (["--serializer", "json", "POST", "http://h/", "--params-json", "\"text\""], "not valid JSON: the top level is a string"),
         (["GET", "http://h/", "f@missing.bin"], "multipart body cannot be sent with GET"),
         (["POST", "http://h/", "f@/nonexistent/file.bin"], "File not reachable: '/nonexistent/file.bin'"),
-        (["--timeout=-1", "GET", "http://h/"], "--timeout: -1 is out of range (0.001…2147483 seconds)"),
+        (["--timeout=-1", "GET", "http://h/"], "The value '-1' is invalid for '--timeout <SECONDS>': -1 is out of range (0.001…2147483 seconds)"),
         (["--upload", "/nonexistent/up.bin", "PUT", "http://h/"], "--upload: File not reachable: '/nonexistent/up.bin'"),
         (["--upload", "/tmp", "PUT", "http://h/"], "--upload: '/tmp' is not a regular file."),
-        (["GET"], "Missing expected argument '<url>'"),
+        (["GET"], "a URL is missing after the method GET: tincan send [METHOD] URL [ITEM...]"),
+        ([], "a URL is missing: tincan send [METHOD] URL [ITEM...]"),
+        (["--json", "--form", "http://h/"], "--form"),
+        (["--serializer", "plist", "-j", "http://h/"], "--serializer plist and --json ask for different serializers; give one"),
+        (["-p", "xyz", "http://h/"], "The value 'xyz' is invalid for '-p <HBhbm>'"),
+        (["--no-follow", "--max-redirects", "3", "http://h/"], "--no-follow follows no redirect and --max-redirects 3 follows some; give one"),
     ])
     func namesTheBadArgumentAndWhatWasExpected(arguments: [String], message: String) async throws {
         let ending = await ending(of: ["send", "--offline"] + arguments)
@@ -162,12 +167,12 @@ struct SendBadInputTests {
     func theBinaryEndsAsTheCommandSays() async throws {
         let result = try await send(["--serializer", "xml", "GET", "http://h/"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("The value 'xml' is invalid for '--serializer <serializer>'"))
+        #expect(result.stderr.contains("The value 'xml' is invalid for '--serializer <KIND>'"))
         #expect(result.stdout.isEmpty)
         // Asking for a password needs a terminal; the spawned process has none.
         let user = try await send(["--user", "ann", "GET", "http://h/"])
         #expect(user.status == 2)
-        #expect(user.stderr.contains("--user 'ann' has no password"))
+        #expect(user.stderr.contains("--auth 'ann' has no password"))
     }
 
     @Test func helpAndVersionExitZero() async throws {

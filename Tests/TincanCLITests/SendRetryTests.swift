@@ -28,7 +28,7 @@ struct SendRetryTests {
     @Test("a request that fails once succeeds on its retry, and the text output says why it was retried")
     func textShowsTheRetry() async throws {
         try await withDemoServer { server in
-            let result = try await tincan(["send", "--retry", "1", "--retry-delay", "0", "GET", "\(server.baseURL)/flaky/cli/1"])
+            let result = try await tincan(["send", "--print", "hbm", "--retry", "1", "--retry-delay", "0", "GET", "\(server.baseURL)/flaky/cli/1"])
             #expect(result.status == 0)
             let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.first == "↻ retry 1 after 0 s: status 503")
@@ -50,12 +50,12 @@ struct SendRetryTests {
     }
 
     @Test("bad --retry and --retry-delay values are exit 2 naming the option and the range", arguments: [
-        (["--retry", "101"], "--retry: 101 is out of range (0…100)"),
-        (["--retry=-1"], "--retry: -1 is out of range (0…100)"),
-        (["--retry", "1.5"], "--retry: 1.5 is not a whole number"),
-        (["--retry", "many"], "--retry: 'many' is not a number"),
-        (["--retry", "2", "--retry-delay", "3601"], "--retry-delay: 3601 is out of range (0…3600 seconds)"),
-        (["--retry", "2", "--retry-delay", "nan"], "--retry-delay: 'nan' is not a number"),
+        (["--retry", "101"], "'--retry <N>': 101 is out of range (0…100)"),
+        (["--retry=-1"], "'--retry <N>': -1 is out of range (0…100)"),
+        (["--retry", "1.5"], "'--retry <N>': 1.5 is not a whole number"),
+        (["--retry", "many"], "'--retry <N>': 'many' is not a number"),
+        (["--retry", "2", "--retry-delay", "3601"], "'--retry-delay <SECONDS>': 3601 is out of range (0…3600 seconds)"),
+        (["--retry", "2", "--retry-delay", "nan"], "'--retry-delay <SECONDS>': 'nan' is not a number"),
         (["--retry-delay", "1"], "--retry-delay sets the wait before a retry; it needs --retry N"),
     ])
     func badValues(arguments: [String], message: String) async {

@@ -169,7 +169,7 @@ struct SendStandardInputTests {
     @Test("standard input within the limit is read whole, in process too")
     func inProcessBytesAreTheBody() throws {
         var draft = RequestDraft(method: "POST", url: "http://127.0.0.1:9/")
-        let command = try SendCommand.parse(["POST", "http://127.0.0.1:9/"]).options
+        let command = try SendCommand.parse(["POST", "http://127.0.0.1:9/"])
         try StandardInput.$current.withValue(StandardInput(source: .bytes(Array("abc".utf8)))) {
             try command.readStandardInput(into: &draft)
         }

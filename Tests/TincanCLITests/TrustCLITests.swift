@@ -7,10 +7,11 @@ import Testing
 private let hostileNumbers = ["inf", "-inf", "nan", "1e308", "-0", "99999999999999999999", "-5", "1e17", "1e300"]
 
 /// The message for `text` given to `option`, whose range is `expected`.
-private func message(_ option: String, _ text: String, _ expected: String, examples: String = "") -> String {
+/// What is wrong with a hostile number, in the words the error gives after naming the option.
+private func reason(_ text: String, _ expected: String, examples: String = "") -> String {
     text == "nan"
-        ? "tincan: error: \(option): 'nan' is not a number; expected \(expected)" + (examples.isEmpty ? "" : ", such as \(examples)")
-        : "tincan: error: \(option): \(text) is out of range (\(expected))"
+        ? "'nan' is not a number; expected \(expected)" + (examples.isEmpty ? "" : ", such as \(examples)")
+        : "\(text) is out of range (\(expected))"
 }
 
 @Suite("The command line checks every number and every URL it is given")
@@ -31,13 +32,16 @@ struct TrustCLITests {
             for text in hostileNumbers {
                 let ending = await ending(of: option.arguments(text))
                 #expect(ending.status == 2, "\(option.option) \(text): \(ending.standardError ?? "")")
-                #expect(ending.standardError == message(option.option, text, option.expected, examples: option.examples), "\(option.option) \(text)")
+                // The option named, then what is wrong with its value and what was expected.
+                let said = ending.standardError ?? ""
+                #expect(said.contains("'\(option.option)") || said.contains("\(option.option): "), "\(option.option) \(text): \(said)")
+                #expect(said.contains(reason(text, option.expected, examples: option.examples)), "\(option.option) \(text): \(said)")
             }
         }
         // The binary ends the same way: one of them through a real process.
         let spawned = try await tincan(options[0].arguments("inf"))
         #expect(spawned.status == 2)
-        #expect(spawned.stderr == message("--timeout", "inf", "0.001…2147483 seconds") + "\n")
+        #expect(spawned.stderr.hasPrefix("Error: The value 'inf' is invalid for '--timeout <SECONDS>': " + reason("inf", "0.001…2147483 seconds")), "\(spawned.stderr)")
     }
 
     @Test("Malformed URLs are refused with exit 2 naming the problem, with --offline too", arguments: [

@@ -1,0 +1,240 @@
+import ArgumentParser
+import TincanCore
+import TincanSessions
+
+// `tincan send`'s options, each declared once (issue 34 §10): the parser reads them into typed
+// values (a number through its `NumericRange`, a choice as an enumeration), `--help` lists them
+// under these groups' titles, and `SendCommand.validate()` refuses what does not go together.
+
+/// The body and how it is built.
+struct SendRequestOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The base URL the URL resolves against.", valueName: "URL"))
+    var base: String?
+
+    @Option(help: ArgumentHelp("How parameters become a body (default: form).", valueName: "KIND"))
+    var serializer: SerializerKind?
+
+    @Flag(help: "The json or the form serializer, as HTTPie spells them.")
+    var serializerFlag: SerializerFlag?
+
+    @Option(name: .customLong("params-json"), help: ArgumentHelp("The parameters as one JSON value, nesting and all.", valueName: "JSON"))
+    var paramsJSON: String?
+
+    @Option(name: .customShort("H"), help: ArgumentHelp("A header ('Name:' removes a default). Repeatable.", valueName: "'Name: value'"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("Stream FILE as the body (curl -T); - for standard input.", valueName: "FILE"))
+    var upload: String?
+
+    @Option(help: ArgumentHelp("Pace the upload, in bytes a second (64k, 1M; 1 to 1T).", valueName: "RATE"),
+            transform: { text in try OptionValue.checked { () throws(NumericRangeError) in try ByteRate.checked(text, range: NumericRange.uploadRate.named("--throttle")) } })
+    var throttle: Int?
+
+    @Option(help: ArgumentHelp("A fixed multipart boundary, for repeatable output.", valueName: "TEXT"))
+    var boundary: String?
+
+    @Flag(name: .customLong("ignore-stdin"), help: "Never send standard input as the body.")
+    var ignoreStdin = false
+}
+
+/// `-j`/`--json` and `-f`/`--form`: HTTPie's spelling of two serializers.
+enum SerializerFlag: String, EnumerableFlag {
+    case json, form
+
+    static func name(for value: SerializerFlag) -> NameSpecification {
+        switch value {
+        case .json: [.customShort("j"), .customLong("json")]
+        case .form: [.customShort("f"), .customLong("form")]
+        }
+    }
+
+    var kind: SerializerKind { self == .json ? .json : .form }
+}
+
+/// Who the request is from.
+struct SendAuthOptions: ParsableArguments {
+    @Option(name: [.customShort("a"), .customLong("auth"), .customLong("user")],
+            help: ArgumentHelp("Credentials (a name alone asks for the password).", valueName: "NAME:PASSWORD"))
+    var user: String?
+
+    @Option(name: .customLong("auth-type"), help: ArgumentHelp("basic sends them at once; digest answers a challenge.", valueName: "TYPE"))
+    var authType: AuthType = .basic
+}
+
+/// What is printed, and how.
+struct SendOutputOptions: ParsableArguments {
+    @Option(name: [.customShort("p"), .customLong("print")],
+            help: ArgumentHelp("What to print: H, B request head, body; h, b response head, body; m validation and timing. Default: hbm on a terminal, else b.", valueName: "HBhbm"))
+    var print: PrintParts?
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Print the request too; into a pipe, heads and timing go to standard error.")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Colours and formats (all), one of them, or the body as it came (none). Default: all on a terminal, else none.", valueName: "STYLE"))
+    var pretty: Pretty?
+
+    @Option(help: ArgumentHelp("auto colours a terminal unless NO_COLOR is set.", valueName: "WHEN"))
+    var color: ColorChoice = .auto
+
+    @Option(help: ArgumentHelp("text, or json (one object); markdown with --explain.", valueName: "FORMAT"))
+    var format: OutputFormat = .text
+
+    @Flag(help: "Print the request instead of sending it.")
+    var offline = false
+
+    @Flag(help: "Print why the request looks as it does (Explain).")
+    var explain = false
+
+    @Flag(name: .customLong("show-secrets"), help: "With --explain, show secrets instead of dots.")
+    var showSecrets = false
+
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "Print the body as it arrives (curl -N). Default: event streams on a terminal.")
+    var stream: Bool?
+
+    @Option(name: [.customShort("o"), .customLong("output"), .customLong("download")],
+            help: ArgumentHelp("Save the body to FILE (via FILE.part).", valueName: "FILE"))
+    var download: String?
+
+    @Flag(name: .customLong("continue"), help: "Resume FILE.part with a Range request.")
+    var continueDownload = false
+}
+
+/// The letters of `--print`.
+struct PrintParts: ExpressibleByArgument, Equatable {
+    var requestHead = false, requestBody = false, responseHead = false, responseBody = false, metadata = false
+
+    init(requestHead: Bool = false, requestBody: Bool = false, responseHead: Bool = false, responseBody: Bool = false, metadata: Bool = false) {
+        self.requestHead = requestHead
+        self.requestBody = requestBody
+        self.responseHead = responseHead
+        self.responseBody = responseBody
+        self.metadata = metadata
+    }
+
+    init?(argument: String) {
+        guard !argument.isEmpty else { return nil }
+        for letter in argument {
+            switch letter {
+            case "H": requestHead = true
+            case "B": requestBody = true
+            case "h": responseHead = true
+            case "b": responseBody = true
+            case "m": metadata = true
+            default: return nil
+            }
+        }
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(["hb", "hbm", "b", "HBhbm", "h", "m"]) }
+
+    /// Whether any part of the request is printed.
+    var request: Bool { requestHead || requestBody }
+}
+
+/// `--pretty`, as HTTPie names it.
+enum Pretty: String, ExpressibleByArgument, CaseIterable {
+    case all, colors, format, none
+
+    var colors: Bool { self == .all || self == .colors }
+    var formats: Bool { self == .all || self == .format }
+}
+
+/// `--color`.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+/// How long, and how hard, the request may try.
+struct SendConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Idle seconds before giving up (0.001 to 2147483).", valueName: "SECONDS"),
+            transform: OptionValue.number(NumericRange.timeout.named("--timeout")))
+    var timeout: Double?
+
+    @Option(name: .customLong("max-time"), help: ArgumentHelp("The most seconds the whole request may take.", valueName: "SECONDS"),
+            transform: OptionValue.number(NumericRange.deadline.named("--max-time")))
+    var maxTime: Double?
+
+    @Option(help: ArgumentHelp("Retry 408, 429, 5xx and dropped connections up to N times (0 to 100), idempotent methods only.", valueName: "N"),
+            transform: OptionValue.integer(NumericRange.retries.named("--retry")))
+    var retry: Int?
+
+    @Option(name: .customLong("retry-delay"), help: ArgumentHelp("The first backoff (default 0.5 s), doubled each retry.", valueName: "SECONDS"),
+            transform: OptionValue.number(NumericRange.retryDelay.named("--retry-delay")))
+    var retryDelay: Double?
+
+    @Flag(name: [.customShort("F"), .customLong("follow")], inversion: .prefixedNo, exclusivity: .exclusive, help: "Follow redirects (the default); --no-follow shows them.")
+    var follow = true
+
+    @Option(name: .customLong("max-redirects"), help: ArgumentHelp("The most redirects followed (0 to 1000; default 10).", valueName: "N"),
+            transform: OptionValue.integer(NumericRange.redirects.named("--max-redirects")))
+    var maxRedirects: Int?
+
+    @Flag(help: "HTTP/1.1 only, or ask for HTTP/2. Default: h2 over TLS if the server agrees.")
+    var httpVersion: HTTPVersionFlag?
+
+    @Option(help: ArgumentHelp("An http:// or socks5:// proxy; '' for none at all.", valueName: "URL"))
+    var proxy: String?
+
+    @Option(help: ArgumentHelp("Hosts, addresses or CIDR ranges reached directly.", valueName: "LIST"))
+    var noproxy: String?
+
+    @Option(name: .customLong("cookie-jar"), help: ArgumentHelp("Read cookies from FILE and write them back (curl's -b/-c).", valueName: "FILE"))
+    var cookieJar: String?
+
+    @Option(name: .customLong("max-body"), help: ArgumentHelp("The most body kept in memory (default 256M; 0 no limit).", valueName: "SIZE"),
+            transform: { text in BodyLimit(bytes: try OptionValue.checked { () throws(NumericRangeError) in try TaskOptions.maximumBodyBytes(parsing: text, name: "--max-body") }) })
+    var maxBody: BodyLimit?
+}
+
+/// `--max-body`: a size, or nil for no limit (`0`).
+struct BodyLimit: Equatable {
+    var bytes: Int64?
+}
+
+/// `--http1.1` or `--http2`.
+enum HTTPVersionFlag: String, EnumerableFlag {
+    case http1_1 = "http1.1", http2
+
+    static func name(for value: HTTPVersionFlag) -> NameSpecification {
+        .customLong(value.rawValue)
+    }
+
+    var preference: HTTPVersionPreference { self == .http1_1 ? .http1_1 : .http2 }
+}
+
+/// Whom to trust, and who to be.
+struct SendTLSOptions: ParsableArguments {
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("Trust the CAs in this PEM file instead of the system's.", valueName: "FILE"))
+    var caFile: String?
+
+    @Option(help: ArgumentHelp("Trust only chains ending at this certificate. Repeatable.", valueName: "FILE"))
+    var pin: [String] = []
+
+    @Option(name: .customLong("pin-mode"), help: ArgumentHelp("What --pin compares.", valueName: "MODE"))
+    var pinMode: SessionKey.PinMode = .certificate
+
+    @Flag(help: "Do not verify certificates (anyone can pose as the server).")
+    var insecure = false
+
+    @Option(name: .customLong("cert"), help: ArgumentHelp("A client certificate (PEM) for mutual TLS.", valueName: "FILE"))
+    var clientCertificate: String?
+
+    @Option(name: .customLong("key"), help: ArgumentHelp("Its key (PEM; a passphrase from TINCAN_KEY_PASSPHRASE).", valueName: "FILE"))
+    var clientKey: String?
+}
+
+/// How the response is judged and decoded.
+struct SendResponseOptions: ParsableArguments {
+    @Option(name: .customLong("response-serializer"), help: ArgumentHelp("How the body is checked and decoded (default: compound).", valueName: "KIND"))
+    var responseSerializer: ResponseSerializerKind = .compound
+
+    @Option(name: .customLong("accept-status"), help: ArgumentHelp("Acceptable statuses, such as 200-299,304 or 2xx.", valueName: "CODES"),
+            transform: { try StatusCodeSet(parsing: $0) })
+    var acceptStatus: StatusCodeSet?
+
+    @Option(name: .customLong("accept-type"), help: ArgumentHelp("Acceptable content types, comma-separated.", valueName: "TYPES"))
+    var acceptType: String?
+
+    @Flag(name: .customLong("remove-nulls"), help: "Drop null members from decoded JSON.")
+    var removeNulls = false
+}
