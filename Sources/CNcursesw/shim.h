@@ -124,8 +124,12 @@ static inline int tincan_stop_requested(void) { return tincan_stop_signal; }
 // A hand-off to another program ($PAGER, $EDITOR) that runs in Tincan's own process group, the
 // terminal's foreground group, as system(3) runs a command: ctrl+c and ctrl+\ are the program's,
 // so Tincan ignores them meanwhile (its SIGINT handler would otherwise end Tincan when the pager
-// ends); ctrl+z stops the whole job, Tincan with it, so the shell's `fg` continues both (ncurses'
-// own SIGTSTP handler would repaint Tincan's screen over the program on `fg`).
+// ends). ctrl+z is the program's too: Tincan ignores SIGTSTP and stops itself only once the
+// program has stopped (ForegroundProgram waits with WUNTRACED), so the shell reports the job
+// stopped after the program has put the terminal back, and `fg` continues both. Stopping at once
+// with the tty's SIGTSTP let the shell print its "Stopped" line and prompt while `less` was still
+// leaving its alternate screen, which then hid them. (ncurses' own SIGTSTP handler would repaint
+// Tincan's screen over the program on `fg`.)
 static inline struct sigaction *tincan_handoff_saved_storage(void) { static struct sigaction saved[5]; return saved; }
 static const int tincan_handoff_signals[5] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU };
 
@@ -136,7 +140,7 @@ static inline void tincan_handoff_begin(void) {
     sigemptyset(&action.sa_mask);
     for (int i = 0; i < 5; i++) {
         int signal_number = tincan_handoff_signals[i];
-        action.sa_handler = (signal_number == SIGINT || signal_number == SIGQUIT) ? SIG_IGN : SIG_DFL;
+        action.sa_handler = (signal_number == SIGTTIN || signal_number == SIGTTOU) ? SIG_DFL : SIG_IGN;
         sigaction(signal_number, &action, &saved[i]);
     }
 }

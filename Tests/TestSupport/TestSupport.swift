@@ -194,19 +194,7 @@ private final class PeakMemory: Sendable {
 /// with signals blocked (Dispatch's workers block most of them), so a tmux server started from
 /// one ignored the SIGTERM that `kill-server` sends and outlived the test run, one per test.
 public func withCleanSignals<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var all = sigset_t()
-    sigfillset(&all)
-    sigdelset(&all, SIGKILL)
-    sigdelset(&all, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    return body(&attributes)
+    SpawnAttributes.withCleanSignals(body)
 }
 
 /// glibc's posix_spawn_file_actions_addchdir_np (2.29+), hidden from Swift's Glibc module.

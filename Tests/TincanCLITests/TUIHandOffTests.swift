@@ -101,7 +101,13 @@ struct TUIHandOffTests {
         try await tui.send("p")
         try await tui.waitFor("(END)")
         try await tui.send("C-z")
-        try await tui.waitFor("Stopped")
+        do { try await tui.waitFor("Stopped") } catch {
+            // What each process was doing, and which screen was shown, tell the races apart.
+            let tty = try await tui.format("#{pane_tty}")
+            let listing = try await run("/bin/ps", ["-t", tty, "-o", "pid,pgid,tpgid,stat,wchan:20,comm"])
+            Issue.record("processes:\n\(listing.stdout)alternate screen: \(try await tui.format("#{alternate_on}"))")
+            throw error
+        }
         let stopped = try await processes(tui)
         #expect(stopped.states["less"]?.state == "T")
         #expect(stopped.states["tincan"]?.state == "T")

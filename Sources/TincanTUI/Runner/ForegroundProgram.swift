@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,17 +22,6 @@ enum ForegroundProgram {
     /// - Returns: Why it failed (it could not start, it exited non-zero, or a signal ended it), or nil.
     static func run(_ command: String, on path: String) -> String? {
         let arguments = argumentVector(command, path: path)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in 1..<Int32(32) where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -41,16 +31,41 @@ enum ForegroundProgram {
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        let spawned = SpawnAttributes.withCleanSignals { posix_spawnp(&pid, arguments[0], &actions, $0, &argv, environ) }
         guard spawned == 0 else { return "\(command): \(String(cString: strerror(spawned)))" }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { return "\(command): \(String(cString: strerror(errno)))" }
+        while true {
+            guard waitpid(pid, &status, WUNTRACED) != -1 else {
+                guard errno == EINTR else { return "\(command): \(String(cString: strerror(errno)))" }
+                continue
+            }
+            // Stopped (ctrl+z, or a read from the background): Tincan stops with it, now that the
+            // program has given the terminal back, and the shell's `fg` continues both.
+            guard status & 0xFF == 0x7F else { break }
+            stopLikeTheProgram(signal: (status >> 8) & 0xFF)
         }
         let signal = status & 0x7F
         if signal != 0 { return "\(command) was ended by signal \(signal)" }
         let code = (status >> 8) & 0xFF
         return code == 0 ? nil : "\(command) exited with status \(code)"
+    }
+
+    /// Stops Tincan with the signal that stopped the program, so the shell reports the job as it
+    /// would the program alone ("Stopped", "Stopped (tty input)"). For that moment the signal is at
+    /// its default action (the hand-off ignores SIGTSTP so that the terminal's ctrl+z stops the
+    /// program first) and unblocked on this thread (Dispatch's workers block it): raised on this
+    /// thread, it is taken before `raise` returns, and the shell's SIGCONT resumes here.
+    private static func stopLikeTheProgram(signal number: Int32) {
+        let stop = [SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP].contains(number) ? number : SIGTSTP
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, stop)
+        var mask = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &only, &mask)
+        let previous = signal(stop, SIG_DFL)
+        raise(stop)
+        if stop != SIGSTOP { signal(stop, previous) }
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
     }
 
     /// The program's arguments: a command of plain words (`less -R`) runs directly, as git runs
