@@ -138,12 +138,12 @@ enum ResponseReport {
     private static func sections(_ result: TaskResult) -> (head: String, body: [UInt8]?, tail: String) {
         var lines: [String] = []
         for hop in result.redirects {
-            lines.append("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))")
+            lines.append(TerminalText.line("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))"))
         }
-        for reason in result.retries { lines.append("↻ \(reason)") }
-        if let note = result.retryNote { lines.append("↻ \(note)") }
+        for reason in result.retries { lines.append(TerminalText.line("↻ \(reason)")) }
+        if let note = result.retryNote { lines.append(TerminalText.line("↻ \(note)")) }
         if let error = result.transportError {
-            lines.append("✗ \(result.request.method) \(result.request.url.string): \(error)")
+            lines.append(TerminalText.line("✗ \(result.request.method) \(result.request.url.string): \(error)"))
             lines.append(timing(result.metrics) + streamNote(result.stream))
             return (lines.joined(separator: "\n") + "\n", nil, "")
         }
@@ -156,7 +156,7 @@ enum ResponseReport {
             after.append("")
             for (depth, link) in error.chain.enumerated() {
                 let lead = depth == 0 ? "✗ " : String(repeating: "  ", count: depth) + "↳ underlying: "
-                after.append("\(lead)\(link.message) [\(link.domain) \(link.code)]")
+                after.append(lead + TerminalText.line("\(link.message) [\(link.domain) \(link.code)]"))
             }
         }
         after.append("")
@@ -175,9 +175,10 @@ enum ResponseReport {
         return ", \(stream.count) \(stream.format == .eventStream ? "event" : "line")\(stream.count == 1 ? "" : "s") streamed"
     }
 
-    /// The status line and the header fields, one a line.
+    /// The status line and the header fields, one a line, as a terminal may show them: a
+    /// server's control characters neutralised (``TerminalText``).
     static func headLines(_ response: HTTPResponse) -> [String] {
-        [response.statusLine] + response.headers.map { "\($0.name): \($0.value)" }
+        [TerminalText.line(response.statusLine)] + response.headers.map { TerminalText.line("\($0.name): \($0.value)") }
     }
 
     static func downloadText(_ download: DownloadResult) -> String {
@@ -201,8 +202,13 @@ enum ResponseReport {
     }
 
     /// The body as the text report shows it, in UTF-8: decoded values written out, text as it
-    /// came (converted from its charset), binary as a note of its size; nil for no body.
+    /// came (converted from its charset), binary as a note of its size, each with the server's
+    /// control characters neutralised (``TerminalText``); nil for no body.
     static func bodyBytes(_ result: TaskResult) -> [UInt8]? {
+        decodedBody(result).map(TerminalText.bytes)
+    }
+
+    private static func decodedBody(_ result: TaskResult) -> [UInt8]? {
         switch result.serialization?.body ?? .none {
         case .json(let document): return document.bytes(indent: 2)
         case .propertyList(let value): return JSONWriter.bytes(value, indent: 2)
@@ -363,7 +369,7 @@ final class ProgressLine: Sendable {
     }
 
     func clear() {
-        StandardError.print("\r\u{1B}[K")
+        StandardError.printControlling("\r\u{1B}[K")
     }
 
     private func draw(_ arrow: String, _ progress: TransferProgress) {
@@ -381,6 +387,6 @@ final class ProgressLine: Sendable {
             if rate > 0 { text += " ETA \(Int((Double(expected - progress.completed) / rate).rounded()))s" }
         }
         text += " \(RequestPreview.shortSize(rate))/s"
-        StandardError.print(text)
+        StandardError.printControlling(text)
     }
 }

@@ -46,7 +46,7 @@ enum ReceivedPrinter {
         var lines = ["── #\(request.id) from \(request.remote) · \(RequestPreview.byteCount(Int64(request.byteCount)))"
             + (request.tls ? " · TLS (decrypted)" : "") + (request.isComplete ? "" : " · connection closed before the end") + " ──"]
         if request.source == .http2Decoded { lines.append("(\(request.source.description))") }
-        lines += request.headLines.map(StreamPrinter.visible)
+        lines += request.headLines.map(TerminalText.line)
         if request.head.count < request.headBytes { lines.append("<head cut at \(RequestPreview.byteCount(Int64(request.head.count))) of \(RequestPreview.byteCount(Int64(request.headBytes)))>") }
         lines.append("")
         if request.bodyBytes > 0 { lines += bodyLines(request, limit: bodyLimit) }
@@ -64,7 +64,7 @@ enum ReceivedPrinter {
             let hex = request.body.prefix(32).map { String($0 >> 4, radix: 16) + String($0 & 0x0F, radix: 16) }
             return ["<binary body: \(total); first bytes: \(hex.joined(separator: " "))\(request.bodyBytes > 32 ? " …" : "")>"]
         }
-        var lines = ReceivedRequest.lines(text).map(StreamPrinter.visible)
+        var lines = ReceivedRequest.lines(text).map(TerminalText.line)
         if lines.last?.isEmpty == true { lines.removeLast() }
         if cut < request.bodyBytes { lines.append("<body cut at \(RequestPreview.byteCount(Int64(cut))) of \(total)>") }
         return lines

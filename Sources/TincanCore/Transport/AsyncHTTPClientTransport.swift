@@ -101,8 +101,12 @@ public final class AsyncHTTPClientTransport: Transport {
         // HTTP/2 is offered in ALPN unless only HTTP/1.1 is wanted (`.http2` and `.automatic`
         // both offer h2 and http/1.1, as curl does; the server chooses).
         configuration.httpVersion = connection.httpVersion == .http1_1 ? .http1Only : .automatic
-        // Keeps swift-nio-http2's read buffer from growing with a download (see the aligner).
-        configuration.http2ConnectionDebugInitializer = HTTP2ReadAligner.install
+        // Keeps swift-nio-http2's read buffer from growing with a download (see the aligner),
+        // ends a connection at its first connection error with every request on it (the guard),
+        // and announces the header list size the connection accepts.
+        let headerListLimit = connection.maximumHeaderBytes
+        configuration.http2ConnectionDebugInitializer = { HTTP2ConnectionGuard.install(on: $0, headerListLimit: headerListLimit) }
+        configuration.http2StreamChannelDebugInitializer = HTTP2ConnectionGuard.register
         // Reads of up to 512 KiB instead of NIO's 64 KiB: a fast body (a download, an NDJSON
         // stream) takes an eighth of the read calls and writes (1.2 to 1.6 times the download
         // throughput measured).
@@ -254,6 +258,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Maps AsyncHTTPClient, NIO and TLS errors to a ``TransportError`` that says what happened.
     static func transportError(_ error: any Error, idleTimeout: Double, deadline: Double?, proxy: ProxyServer? = nil) -> TransportError {
         if let error = error as? TransportError { return error }
+        if let error = error as? HTTP2ConnectionError { return TransportError(.connectionClosed(error.description)) }
         if let proxy {
             if let reason = proxyReason(error, proxy: proxy) { return TransportError(.proxy(reason)) }
         }
@@ -366,6 +371,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private let uploadLength: Int64?
     private let idleTimeout: TimeAmount
     private let idleSeconds: Double
+    private let maximumHeaderBytes: Int
     private let events: @Sendable (TransportEvent) throws -> Void
     private let state = Mutex(State())
     private let decompression: DecompressionLimits?
@@ -380,6 +386,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         self.upload = upload
         self.uploadLength = uploadLength
         self.idleSeconds = options.idleTimeout
+        self.maximumHeaderBytes = options.connection.maximumHeaderBytes
         self.idleTimeout = .milliseconds(seconds: options.idleTimeout)
         self.decompression = options.decompression
         self.decoder = .makeEmptyBox(valueType: ContentDecoder.self, eventLoop: eventLoop)
@@ -479,6 +486,14 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch()
+        // The header fields as HTTP/2 counts them (RFC 9113 §6.5.2: name, value and 32 bytes a
+        // field), over either version: NIO holds HTTP/1.1 heads to 80 KiB and HTTP/2 blocks to the
+        // size the connection announced, and this holds both to the request's own limit.
+        let headerBytes = head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+        if headerBytes > maximumHeaderBytes {
+            return task.eventLoop.makeFailedFuture(TransportError(.limitExceeded(
+                "the response's header fields take \(headerBytes) bytes, more than the \(maximumHeaderBytes) allowed (--max-header-size)")))
+        }
         let response = HTTPResponse(
             url: url, statusCode: Int(head.status.code), headers: TincanCore.HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
             version: HTTPVersion(major: head.version.major, minor: head.version.minor) ?? .http1_1)

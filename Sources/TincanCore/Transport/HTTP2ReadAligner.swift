@@ -15,9 +15,30 @@ import NIOSSL
 /// Nothing is held back or copied: a read is passed on whole, or as two slices of itself. A
 /// handler that starts counting in the middle of a frame only splits reads where no frame ends,
 /// which the decoder takes as it takes any read.
-final class HTTP2ReadAligner: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// On the way out it follows the frames the HTTP/2 handler writes (each write starts a frame or
+/// goes on with one) and tells the connection's ``HTTP2ConnectionGuard`` when one is a GOAWAY
+/// with an error code: the handler has met a connection error, which it reports next. Once the
+/// guard has ended the connection, nothing more is read into the HTTP/2 handler.
+final class HTTP2ReadAligner: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    /// The connection's guard, or nil (the aligner alone, in tests).
+    private let connectionGuard: HTTP2ConnectionGuard?
+
+    /// Payload bytes of the frame being written that are still to come.
+    private var outboundLeft = 0
+    /// The header of the frame being written, while its bytes come.
+    private var outboundHeader: [UInt8] = []
+    /// A GOAWAY's first eight payload bytes (last stream, error code), while they come.
+    private var goAwayPayload: [UInt8]?
+
+    init(connectionGuard: HTTP2ConnectionGuard? = nil) {
+        self.connectionGuard = connectionGuard
+    }
 
     /// The length of a frame header (RFC 9113 §4.1).
     static let headerLength = 9
@@ -30,6 +51,8 @@ final class HTTP2ReadAligner: ChannelInboundHandler, RemovableChannelHandler {
     private var partialLength = 0
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A connection that met a connection error is closing: what the server still sends is dropped.
+        if connectionGuard?.failure != nil { return }
         var buffer = unwrapInboundIn(data)
         let boundary = advance(over: buffer)
         if boundary > 0, boundary < buffer.readableBytes, let complete = buffer.readSlice(length: boundary) {
@@ -70,16 +93,42 @@ final class HTTP2ReadAligner: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
+// MARK: - Frames going out
+
 extension HTTP2ReadAligner {
-    /// Puts an aligner between the TLS handler and the HTTP/2 handler of a new connection:
-    /// AsyncHTTPClient calls this once the connection's settings are exchanged, before any
-    /// request uses it.
-    @Sendable static func install(on channel: any Channel) -> EventLoopFuture<Void> {
-        channel.eventLoop.submit {
-            let pipeline = channel.pipeline.syncOperations
-            // AsyncHTTPClient speaks HTTP/2 over TLS only; without a TLS handler there is nothing to align.
-            guard let tls = try? pipeline.handler(type: NIOSSLClientHandler.self) else { return }
-            try pipeline.addHandler(HTTP2ReadAligner(), position: .after(tls))
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if connectionGuard != nil, case .byteBuffer(let buffer) = unwrapOutboundIn(data) { follow(outbound: buffer) }
+        context.write(data, promise: promise)
+    }
+
+    /// Follows the frames through one write: a DATA frame's payload is passed over by its length,
+    /// so the cost is a subtraction per write.
+    private func follow(outbound buffer: ByteBuffer) {
+        var bytes = buffer.readableBytesView[...]
+        while !bytes.isEmpty {
+            if outboundLeft > 0 {
+                let taken = min(outboundLeft, bytes.count)
+                if var payload = goAwayPayload {
+                    payload += bytes.prefix(min(taken, 8 - payload.count))
+                    goAwayPayload = payload
+                    if payload.count == 8 {
+                        let code = payload[4...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                        if code != 0 { connectionGuard?.goAwaySent = code }
+                        goAwayPayload = nil
+                    }
+                }
+                bytes = bytes.dropFirst(taken)
+                outboundLeft -= taken
+                continue
+            }
+            let needed = Self.headerLength - outboundHeader.count
+            outboundHeader += bytes.prefix(needed)
+            bytes = bytes.dropFirst(needed)
+            guard outboundHeader.count == Self.headerLength else { break }
+            outboundLeft = Int(outboundHeader[0]) << 16 | Int(outboundHeader[1]) << 8 | Int(outboundHeader[2])
+            // Frame type 0x7 is GOAWAY (RFC 9113 §6.8).
+            goAwayPayload = outboundHeader[3] == 0x7 && outboundLeft >= 8 ? [] : nil
+            outboundHeader.removeAll(keepingCapacity: true)
         }
     }
 }
