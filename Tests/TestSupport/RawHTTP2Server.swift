@@ -49,7 +49,22 @@ public final class RawHTTP2Server: Sendable {
         /// Everything the client sent (the preface, its frames), up to now.
         public var bytesReceived: [UInt8] { received.withLock { $0 } }
 
-        func append(_ bytes: [UInt8]) { received.withLock { $0 += bytes } }
+        private let arrived = DispatchSemaphore(value: 0)
+
+        func append(_ bytes: [UInt8]) {
+            received.withLock { $0 += bytes }
+            arrived.signal()
+        }
+
+        /// Waits until the client has sent `count` HEADERS frames (requests) in all, for at most
+        /// `seconds`; true when it has.
+        public func waitForRequests(_ count: Int, seconds: Double) -> Bool {
+            let deadline = DispatchTime.now() + seconds
+            while RawHTTP2Frame.frames(after: RawHTTP2Frame.preface.count, in: bytesReceived).count(where: { $0.type == RawHTTP2Frame.headers }) < count {
+                guard arrived.wait(timeout: deadline) == .success else { return false }
+            }
+            return true
+        }
 
         /// Waits until the client closed the connection, for at most `seconds`; true when it did.
         public func waitForClose(seconds: Double) -> Bool {
@@ -73,7 +88,8 @@ public final class RawHTTP2Server: Sendable {
     /// Starts listening with `certificate`.
     ///
     /// - Parameter script: Run once per connection, on a thread of its own, after the client's
-    ///   preface and its first HEADERS frame have arrived; the connection closes when it returns.
+    ///   preface and its first HEADERS frame have arrived (the server has answered its SETTINGS
+    ///   with its own and an acknowledgement); the connection closes when it returns.
     public init(certificate: TestCertificate, script: @escaping @Sendable (Connection) -> Void) throws {
         var tls = try certificate.serverConfiguration()
         tls.applicationProtocols = ["h2"]
@@ -100,7 +116,9 @@ public final class RawHTTP2Server: Sendable {
     /// Reads the client's bytes; once a HEADERS frame has come after the preface, starts the script.
     private final class Reader: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
 
+        private var answeredSettings = false
         private let script: @Sendable (Connection) -> Void
         private let connections: ConnectionList
         private var bytes: [UInt8] = []
@@ -119,7 +137,14 @@ public final class RawHTTP2Server: Sendable {
                 return
             }
             bytes += read
-            guard RawHTTP2Frame.frames(after: RawHTTP2Frame.preface.count, in: bytes).contains(where: { $0.type == RawHTTP2Frame.headers }) else { return }
+            let frames = RawHTTP2Frame.frames(after: RawHTTP2Frame.preface.count, in: bytes)
+            if !answeredSettings, frames.contains(where: { $0.type == RawHTTP2Frame.settingsType }) {
+                // The server's own SETTINGS and the acknowledgement of the client's: the client
+                // sends no request before it has them.
+                answeredSettings = true
+                context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: RawHTTP2Frame.serverStart)), promise: nil)
+            }
+            guard frames.contains(where: { $0.type == RawHTTP2Frame.headers }) else { return }
             let started = Connection(channel: context.channel, received: bytes)
             connection = started
             connections.list.withLock { $0.append(started) }
@@ -164,7 +189,8 @@ public enum RawHTTP2Frame {
                 UInt8(stream >> 24 & 0x7F), UInt8(stream >> 16 & 0xFF), UInt8(stream >> 8 & 0xFF), UInt8(stream & 0xFF)] + payload
     }
 
-    /// An empty SETTINGS frame (the server's first), and the acknowledgement of the client's.
+    /// An empty SETTINGS frame (the server's first), and the acknowledgement of the client's,
+    /// which the server writes by itself.
     public static let serverStart = frame(type: settingsType) + frame(type: settingsType, flags: ack)
 
     /// A PING with eight bytes of data.

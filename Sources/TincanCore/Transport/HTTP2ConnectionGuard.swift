@@ -43,14 +43,17 @@ public struct HTTP2ConnectionError: Error, Sendable, Equatable, CustomStringConv
     }
 
     /// What swift-nio-http2 reports a connection error for, in words.
-    static func words(for error: any Error, headerListLimit: Int) -> String {
+    ///
+    /// - Parameter code: The error code of the GOAWAY sent for it, which says more than the
+    ///   error for a header block that does not decode (reported as a frame that cannot be parsed).
+    static func words(for error: any Error, code: UInt32?) -> String {
         switch error {
         case is NIOHTTP2Errors.ExcessiveContinuationFrames:
             "the server sent a header block in more CONTINUATION frames than allowed (a CONTINUATION flood)"
         case is NIOHTTP2Errors.ExcessivelyLargeHeaderBlock:
-            "the server sent a header block of more than \(headerListLimit) bytes (--max-header-size)"
-        case is NIOHPACKErrors.MaxHeaderListSizeViolation:
-            "the server's header block decodes to more than \(headerListLimit) bytes (an HPACK bomb; --max-header-size)"
+            "the server sent a header block larger than the connection's header list size, in HEADERS and CONTINUATION frames (a CONTINUATION flood or an oversized head; --max-header-size)"
+        case is NIOHTTP2Errors.UnableToParseFrame where code == 0x9, is NIOHPACKErrors.MaxHeaderListSizeViolation:
+            "the server's header block does not decode within the connection's header list size (an HPACK bomb, or a broken block; --max-header-size)"
         case is NIOHTTP2Errors.ExcessiveControlFrames:
             "the server sent SETTINGS, PING or PRIORITY frames faster than 200 in 30 seconds (a control frame flood)"
         case is NIOHTTP2Errors.ExcessiveRSTFrames:
@@ -80,11 +83,11 @@ public struct HTTP2ConnectionError: Error, Sendable, Equatable, CustomStringConv
 /// GOAWAY going out is seen by ``HTTP2ReadAligner``, which sits before that handler, so a
 /// stream's own error is never taken for the connection's), hands it to every stream
 /// AsyncHTTPClient opened on the connection (each request fails with it) and closes the
-/// connection. A GOAWAY from the server with an error code does the same. Used on the
-/// connection's event loop only.
+/// connection. A GOAWAY from the server with an error code does the same (the aligner sees it
+/// first, since the HTTP/2 handler closes the streams with a reason of its own as it reads
+/// one). Used on the connection's event loop only.
 final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
-    typealias InboundOut = HTTP2Frame
 
     /// The limit the connection's header blocks are held to (its `SETTINGS_MAX_HEADER_LIST_SIZE`).
     let headerListLimit: Int
@@ -119,21 +122,17 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler
         stream.closeFuture.assumeIsolated().whenComplete { _ in self.streams[id] = nil }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        context.fireChannelRead(data)
-        if case .goAway(_, let code, let opaque) = frame.payload, code != .noError {
-            let debug = opaque.map { String(decoding: $0.readableBytesView.prefix(256), as: UTF8.self) } ?? ""
-            fail(HTTP2ConnectionError(side: .server, code: HTTP2ConnectionError.name(UInt32(code.networkCode)), detail: debug))
-        }
+    /// The server sent GOAWAY with an error code (seen by the aligner before the HTTP/2 handler).
+    func serverEnded(code: UInt32, debug: [UInt8]) {
+        fail(HTTP2ConnectionError(side: .server, code: HTTP2ConnectionError.name(code), detail: String(decoding: debug, as: UTF8.self)))
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let code = goAwaySent {
-            fail(HTTP2ConnectionError(side: .client, code: HTTP2ConnectionError.name(code), detail: HTTP2ConnectionError.words(for: error, headerListLimit: headerListLimit)))
+            fail(HTTP2ConnectionError(side: .client, code: HTTP2ConnectionError.name(code), detail: HTTP2ConnectionError.words(for: error, code: code)))
         } else if error is NIOHTTP2Errors.ExcessiveOutboundFrameBuffering {
             // Raised while writing, with no GOAWAY: the connection cannot go on either.
-            fail(HTTP2ConnectionError(side: .client, code: "ENHANCE_YOUR_CALM", detail: HTTP2ConnectionError.words(for: error, headerListLimit: headerListLimit)))
+            fail(HTTP2ConnectionError(side: .client, code: "ENHANCE_YOUR_CALM", detail: HTTP2ConnectionError.words(for: error, code: nil)))
         }
         context.fireErrorCaught(error)
     }

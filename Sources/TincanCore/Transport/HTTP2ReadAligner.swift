@@ -49,12 +49,33 @@ final class HTTP2ReadAligner: ChannelDuplexHandler, RemovableChannelHandler {
     private var headerSeen = 0
     /// The payload length read from those bytes so far (the header's first three bytes).
     private var partialLength = 0
+    /// The frame type, once the header's fourth byte has been seen.
+    private var partialType: UInt8 = 0
+    /// The stream identifier's bytes ORed together: zero for the connection's own frames.
+    private var partialStream: UInt8 = 0
+    /// The start of a GOAWAY frame's payload while it passes, and how much of it is kept.
+    private var goAwayBytes: [UInt8]?
+    private var goAwayLength = 0
+    /// A GOAWAY's payload start (last stream, error code, debug data), once it has passed.
+    private var receivedGoAway: [UInt8]?
+    /// The most debug data of a GOAWAY kept for the message.
+    static let goAwayDebugLimit = 256
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // A connection that met a connection error is closing: what the server still sends is dropped.
         if connectionGuard?.failure != nil { return }
         var buffer = unwrapInboundIn(data)
         let boundary = advance(over: buffer)
+        if let goAway = receivedGoAway {
+            receivedGoAway = nil
+            let code = goAway[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            if code != 0, let connectionGuard {
+                // Every request fails with the server's reason before the HTTP/2 handler reads
+                // the GOAWAY and closes their streams with a reason of its own.
+                connectionGuard.serverEnded(code: code, debug: Array(goAway.dropFirst(8)))
+                return
+            }
+        }
         if boundary > 0, boundary < buffer.readableBytes, let complete = buffer.readSlice(length: boundary) {
             context.fireChannelRead(wrapInboundOut(complete))
         }
@@ -70,23 +91,44 @@ final class HTTP2ReadAligner: ChannelDuplexHandler, RemovableChannelHandler {
         while offset < count {
             if payloadLeft > 0 {
                 let taken = min(payloadLeft, count - offset)
+                if var kept = goAwayBytes {
+                    let wanted = min(taken, goAwayLength - kept.count)
+                    kept += buffer.getBytes(at: buffer.readerIndex + offset, length: wanted) ?? []
+                    if kept.count == goAwayLength {
+                        receivedGoAway = kept
+                        goAwayBytes = nil
+                    } else {
+                        goAwayBytes = kept
+                    }
+                }
                 payloadLeft -= taken
                 offset += taken
                 if payloadLeft == 0 { boundary = offset }
                 continue
             }
-            // A header, perhaps begun in an earlier read; its first three bytes are the length.
+            // A header, perhaps begun in an earlier read; its first three bytes are the length,
+            // the fourth the type, the last four the stream.
             while headerSeen < Self.headerLength, offset < count {
-                if headerSeen < 3, let byte = buffer.getInteger(at: buffer.readerIndex + offset, as: UInt8.self) {
-                    partialLength = partialLength << 8 | Int(byte)
+                if let byte = buffer.getInteger(at: buffer.readerIndex + offset, as: UInt8.self) {
+                    if headerSeen < 3 { partialLength = partialLength << 8 | Int(byte) }
+                    if headerSeen == 3 { partialType = byte }
+                    if headerSeen > 4 { partialStream |= byte }
                 }
                 headerSeen += 1
                 offset += 1
             }
             guard headerSeen == Self.headerLength else { break }
             payloadLeft = partialLength
+            // A GOAWAY (type 0x7, on stream 0, with its last stream and error code at least):
+            // its start is kept as it passes, for the connection's guard.
+            if connectionGuard != nil, partialType == 0x7, partialStream == 0, partialLength >= 8 {
+                goAwayBytes = []
+                goAwayLength = min(partialLength, 8 + Self.goAwayDebugLimit)
+            }
             headerSeen = 0
             partialLength = 0
+            partialType = 0
+            partialStream = 0
             if payloadLeft == 0 { boundary = offset }
         }
         return boundary
