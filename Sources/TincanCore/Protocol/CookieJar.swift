@@ -184,30 +184,37 @@ public final class CookieJar: Sendable {
     /// Puts `cookie` in its site, replacing the one with its key (keeping that one's creation
     /// time), or drops both when it has expired; then keeps the jar within its limits.
     private func add(_ cookie: Cookie, to store: inout Store, site: String, now: Date?) {
-        var cookie = cookie
-        let key = Key(name: cookie.name, domain: cookie.domain, path: cookie.path)
         let expired = now.flatMap { now in cookie.expires.map { $0 <= now } } ?? false
-        var cookies = store.sites.removeValue(forKey: site) ?? [:]
-        if let old = cookies[key] {
-            cookie.created = old.created
-            if expired {
-                cookies.removeValue(forKey: key)
-                store.count -= 1
-            } else {
-                cookies[key] = cookie
-            }
-        } else if !expired {
-            cookies[key] = cookie
-            store.count += 1
-            if cookies.count > limits.perSite {
-                let purged = min(cookies.count, limits.perSitePurge)
-                cookies.removeFirst(purged)
-                store.count -= purged
-            }
-        }
+        // The site's cookies are changed where they lie (no copy of the site per cookie).
+        let change = Self.put(cookie, expired: expired, into: &store.sites[site, default: [:]], limits: limits)
+        store.count += change
+        if store.sites[site]?.isEmpty == true { store.sites.removeValue(forKey: site) }
         if let expires = cookie.expires, !expired { store.nextExpiry = min(store.nextExpiry ?? expires, expires) }
-        if !cookies.isEmpty { store.sites[site] = cookies }
         if store.count > limits.total { purgeOldest(&store) }
+    }
+
+    /// Puts `cookie` among its site's `cookies`, keeping the creation time of the one it
+    /// replaces (or removing that one when `cookie` has expired), and the site within its limit.
+    ///
+    /// - Returns: How the number of cookies changed.
+    private static func put(_ cookie: Cookie, expired: Bool, into cookies: inout OrderedDictionary<Key, Cookie>, limits: Limits) -> Int {
+        let key = Key(name: cookie.name, domain: cookie.domain, path: cookie.path)
+        if let index = cookies.index(forKey: key) {
+            if expired {
+                cookies.remove(at: index)
+                return -1
+            }
+            var replacement = cookie
+            replacement.created = cookies.values[index].created
+            cookies.values[index] = replacement
+            return 0
+        }
+        guard !expired else { return 0 }
+        cookies[key] = cookie
+        guard cookies.count > limits.perSite else { return 1 }
+        let purged = min(cookies.count, limits.perSitePurge)
+        cookies.removeFirst(purged)
+        return 1 - purged
     }
 
     /// Drops the oldest cookies of the whole jar, ``Limits/totalPurge`` of them (a batch, so
