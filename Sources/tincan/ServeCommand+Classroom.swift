@@ -1,4 +1,6 @@
+import Foundation
 import TincanCore
+import TincanDemoServer
 
 /// The address `tincan serve --host` binds: an IP address or `localhost`, checked before anything
 /// listens.
@@ -19,6 +21,19 @@ struct ServeAddress: Equatable {
             throw .badInput("--host: \"\(text)\" is not an IP address (127.0.0.1, ::1, 0.0.0.0, 192.168.1.20) or localhost")
         }
         return ServeAddress(host: bare, isLoopback: address.isLoopback)
+    }
+
+    /// The `Host` values the server answers: loopback ones, any IP address when it listens
+    /// beyond loopback, and `--allow-host`'s names.
+    ///
+    /// - Throws: ``CLIFailure/badInput(_:)`` naming `--allow-host` for what is not a host name.
+    static func hostPolicy(allowing names: [String], listeningOn address: ServeAddress) throws(CLIFailure) -> DemoHostPolicy {
+        for name in names {
+            let valid = !name.isEmpty && name.count <= 253 && !name.hasPrefix(".") && !name.hasPrefix("-")
+                && name.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == ".")) }
+            guard valid else { throw .badInput("--allow-host: \"\(TerminalText.line(name))\" is not a host name; expected letters, digits, dots and hyphens, such as teacher.local") }
+        }
+        return DemoHostPolicy(allowedNames: names, acceptsAnyAddress: !address.isLoopback)
     }
 
     /// What standard error says before a server on a non-loopback address listens, or nil.
