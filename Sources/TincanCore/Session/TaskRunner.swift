@@ -193,7 +193,8 @@ struct TaskRunner {
                 let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: left,
                                                   uploadBytesPerSecond: options.uploadBytesPerSecond,
                                                   decompression: options.decompression,
-                                                  connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity,
+                                                  connection: ConnectionOptions(proxy: route.server, forwardsToProxy: route.forwardsInAbsoluteForm,
+                                                                               clientIdentity: options.clientIdentity,
                                                                                // `.http2` offers what `.automatic` offers: one client serves both.
                                                                                httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic,
                                                                                maximumHeaderBytes: options.maximumHeaderBytes),

@@ -39,7 +39,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - tlsConfiguration: TLS settings; certificate verification is on by default.
     ///   - connectTimeout: Seconds to set up a connection.
     ///   - trust: What `tlsConfiguration` trusts, for the words of a refused certificate.
-    public init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration(), connectTimeout: Double = 30, trust: TLSDiagnosis.Trust = .system) {
+    public init(tlsConfiguration: TLSConfiguration = .tincanClient(), connectTimeout: Double = 30, trust: TLSDiagnosis.Trust = .system) {
         self.trust = trust
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         self.eventLoop = eventLoop
@@ -92,12 +92,15 @@ public final class AsyncHTTPClientTransport: Transport {
             timeout: .init(connect: .milliseconds(seconds: connectTimeout)),
             decompression: .disabled
         )
-        configuration.proxy = connection.proxy.map { proxy in
+        // A request forwarded to an HTTP proxy in absolute form is sent to the proxy as to a
+        // server, without AsyncHTTPClient's proxy (which would tunnel it; see AbsoluteFormWriter).
+        configuration.proxy = connection.forwardsToProxy ? nil : connection.proxy.map { proxy in
             switch proxy.kind {
             case .http: .server(host: proxy.host, port: proxy.port, authorization: proxy.credential.map { .basic(username: $0.user, password: $0.password) })
             case .socks5: .socksServer(host: proxy.host, port: proxy.port)
             }
         }
+        let forwards = connection.forwardsToProxy
         // HTTP/2 is offered in ALPN unless only HTTP/1.1 is wanted (`.http2` and `.automatic`
         // both offer h2 and http/1.1, as curl does; the server chooses).
         configuration.httpVersion = connection.httpVersion == .http1_1 ? .http1Only : .automatic
@@ -116,6 +119,9 @@ public final class AsyncHTTPClientTransport: Transport {
                 // connection lives: one read each time bounds a connection's buffers to 512 KiB
                 // (four of NIO's 64 KiB held 256 KiB; four of these would hold 2 MiB).
                 channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            }.flatMap {
+                guard forwards else { return channel.eventLoop.makeSucceededVoidFuture() }
+                return channel.eventLoop.submit { try AbsoluteFormWriter.install(on: channel) }
             }
         }
         // Tincan records no traces; without a tracer AsyncHTTPClient makes no span per request
@@ -174,11 +180,20 @@ public final class AsyncHTTPClientTransport: Transport {
         do {
             var url = request.url
             url.fragment = nil
-            clientRequest = try HTTPClient.Request(url: url.string, method: .init(rawValue: request.method))
+            var address = url.string
+            if options.connection.forwardsToProxy, let proxy = options.connection.proxy {
+                // To the proxy, as to a server; AbsoluteFormWriter puts the target back into the
+                // request line from the Host header, which the wire head always carries.
+                address = "http://\(proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host):\(proxy.port)\(head.target)"
+            }
+            clientRequest = try HTTPClient.Request(url: address, method: .init(rawValue: request.method))
         } catch {
             throw TransportError(.invalidRequest("\(error)"))
         }
         clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
+        if options.connection.forwardsToProxy, let credential = options.connection.proxy?.credential, !clientRequest.headers.contains(name: "Proxy-Authorization") {
+            clientRequest.headers.add(name: "Proxy-Authorization", value: "Basic " + Data("\(credential.user):\(credential.password)".utf8).base64EncodedString())
+        }
         let client = try client(for: options.connection)
         let pauses = options.stageGate.map { StagePauses(gate: $0, eventLoop: eventLoop) }
         let upload = request.body.length.flatMap { length in
@@ -200,7 +215,14 @@ public final class AsyncHTTPClientTransport: Transport {
         delegate.attach(task, deadline: options.deadline)
         return try await withTaskCancellationHandler {
             do {
-                return try await task.futureResult.get()
+                let response = try await task.futureResult.get()
+                // 407 comes from a proxy only: one that the request was forwarded to wants
+                // credentials, as when it answers CONNECT so.
+                if options.connection.forwardsToProxy, response.statusCode == 407, let proxy = options.connection.proxy,
+                   let reason = Self.proxyReason(HTTPClientError.proxyAuthenticationRequired, proxy: proxy) {
+                    throw TransportError(.proxy(reason))
+                }
+                return response
             } catch is UploadStream.UploadStopped {
                 // A response of 300 or more arrived before the whole body was sent, which HTTP
                 // allows: AsyncHTTPClient sent no more of the body, and the response stands.
@@ -322,7 +344,8 @@ public final class AsyncHTTPClientTransport: Transport {
             ("CERTIFICATE_VERIFY_FAILED", "the server's certificate could not be verified: it has expired, is self-signed, or was issued by an authority this machine does not trust (--ca-file names one to trust)"),
             ("NO_CERTIFICATE_OR_CRL_FOUND", "the CA file holds no certificate"),
             ("WRONG_VERSION_NUMBER", "the server did not answer in TLS (is it plain http?)"),
-            ("TLSV1_ALERT_PROTOCOL_VERSION", "the server and Tincan share no TLS version"),
+            ("TLSV1_ALERT_PROTOCOL_VERSION", "the server and Tincan share no TLS version (Tincan accepts TLS 1.2 and later unless --tls-min says otherwise)"),
+            ("UNSUPPORTED_PROTOCOL", "the server speaks only a TLS version older than 1.2, which Tincan refuses (\(TLSMinimum.deprecationReason); --tls-min 1.0 allows it)"),
             ("SSLV3_ALERT_HANDSHAKE_FAILURE", "the server refused the handshake (no shared cipher, or it wants a client certificate)"),
             ("CERTIFICATE_REQUIRED", "the server wants a client certificate"),
             ("UNKNOWN_CA", "the server does not trust the client certificate's issuer"),

@@ -68,6 +68,9 @@ public struct TransportOptions: Sendable, Hashable {
 public struct ConnectionOptions: Sendable, Hashable {
     /// The proxy, or nil to connect directly.
     public var proxy: ProxyServer?
+    /// Whether requests go to the HTTP proxy in absolute form rather than through a tunnel
+    /// (``ProxyRoute/forwardsInAbsoluteForm``).
+    public var forwardsToProxy: Bool
     /// The client certificate and key, or nil to present none.
     public var clientIdentity: ClientIdentity?
     /// The HTTP versions offered (AsyncHTTPClient sets it per client too).
@@ -80,9 +83,10 @@ public struct ConnectionOptions: Sendable, Hashable {
     /// whole response head is 300 KiB; swift-nio's 80 KiB for HTTP/1.1 and 16 KiB for HTTP/2).
     public static let standardMaximumHeaderBytes = 64 * 1024
 
-    public init(proxy: ProxyServer? = nil, clientIdentity: ClientIdentity? = nil, httpVersion: HTTPVersionPreference = .automatic,
+    public init(proxy: ProxyServer? = nil, forwardsToProxy: Bool = false, clientIdentity: ClientIdentity? = nil, httpVersion: HTTPVersionPreference = .automatic,
                 maximumHeaderBytes: Int = ConnectionOptions.standardMaximumHeaderBytes) {
         self.proxy = proxy
+        self.forwardsToProxy = forwardsToProxy && proxy?.kind == .http
         self.clientIdentity = clientIdentity
         self.httpVersion = httpVersion
         self.maximumHeaderBytes = maximumHeaderBytes
