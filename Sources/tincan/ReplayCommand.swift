@@ -153,6 +153,10 @@ extension ReplayCommand {
                 throw CLIFailure.badInput("\(path): the session has no requests, so there is nothing to replay; add one under requests:")
             }
             batch.append(ReplayBatch.File(session: session, path: path))
+            // A file someone else may have written says when it weakens trust (issue 36 §7).
+            for (source, weakening) in session.defaults.security.weakenings {
+                StandardError.print("tincan: warning: \(path): \(source): \(weakening)\n")
+            }
         }
         var options = ReplayOptions()
         options.environment = env
