@@ -220,7 +220,8 @@ extension ReplayCommand {
         if format != .text {
             let text = ReportWriter.render(reports, duration: duration, format: format, showSecrets: showSecrets)
             if let output {
-                try writeFile(text, to: output)
+                // With --show-secrets the report holds captured secrets: private.
+                try writeFile(text, to: output, mode: showSecrets ? 0o600 : nil)
             } else {
                 try StandardOutput.print(text)
             }
