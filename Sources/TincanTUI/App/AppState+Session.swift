@@ -214,6 +214,7 @@ extension AppState {
         workspace.loadedRequest = reread.requests.indices.contains(selected) ? reread.requests[selected] : workspace.loadedRequest
         workspace.loaded = paneValues
         status = StatusMessage("Saved \(reread.requests.count) request\(reread.requests.count == 1 ? "" : "s") to \(target).", .success)
+        queuedEffects += rememberTrustAfterSave(target)
         refreshPreview()
         if let next = pendingAfterSave {
             pendingAfterSave = nil
@@ -275,11 +276,14 @@ extension AppState {
         var opened = Workspace(session: session, path: path)
         opened.overrides = workspace.overrides
         opened.demo = workspace.demo
+        opened.digest = try? FileDigest.sha256(ofFile: path)
         // The lesson belongs to the file it came from.
         lesson = nil
         if previewView == .notes { previewView = .wire }
         open(opened)
         status = StatusMessage("Opened \(path): \(session.requests.count) request\(session.requests.count == 1 ? "" : "s").", .success)
+        settleTrust()
+        refreshPreview()
         return nil
     }
 
