@@ -88,3 +88,23 @@ struct SecretOutputTests {
         #expect(mode(plain) == 0o640)
     }
 }
+
+/// The public suffix list the cookie jar reads, and what a command says without it.
+@Suite("The system's public suffix list")
+struct PublicSuffixListCLITests {
+    @Test("without the list, a send that stores a cookie says the jar kept cookies for their host only; with it, nothing is said")
+    func missingListIsSaid() async throws {
+        try await withDemoServer { server in
+            let missing = try await run(BuiltProducts.tincan, ["send", "GET", server.baseURL + "/cookies/set?a=1"],
+                                        environment: ["TINCAN_PUBLIC_SUFFIX_LIST": "/nonexistent/public_suffix_list.dat", "LANG": "en_US.UTF-8"])
+            #expect(missing.status == 0, "\(missing.stderr)")
+            #expect(missing.stderr.contains("tincan: note: the public suffix list is not available (/nonexistent/public_suffix_list.dat is missing; Debian's publicsuffix package installs it), so every cookie was kept for the host that set it only"), "\(missing.stderr)")
+            let present = try await tincan(["send", "GET", server.baseURL + "/cookies/set?a=1"])
+            #expect(present.status == 0)
+            #expect(!present.stderr.contains("public suffix"), "\(present.stderr)")
+            let none = try await run(BuiltProducts.tincan, ["send", "GET", server.baseURL + "/get"],
+                                     environment: ["TINCAN_PUBLIC_SUFFIX_LIST": "/nonexistent/public_suffix_list.dat"])
+            #expect(!none.stderr.contains("public suffix"), "no cookie, nothing to say: \(none.stderr)")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The public suffix list (publicsuffix.org): the names under which anyone can register a name
 /// of their own (`com`, `co.uk`, `github.io`), so that no cookie is set for all of them (RFC 6265
@@ -14,11 +15,28 @@ import Foundation
 /// `Domain` attribute naming a parent domain makes it host-only instead of wider), which can never
 /// send a cookie to another site, and counts its limits per host.
 public final class PublicSuffixList: Sendable {
-    /// Where Debian's `publicsuffix` package puts the list.
-    public static let systemPath = "/usr/share/publicsuffix/public_suffix_list.dat"
+    /// Where Debian's `publicsuffix` package puts the list (Fedora's and Arch's put it there
+    /// too); `TINCAN_PUBLIC_SUFFIX_LIST` names another file.
+    public static let systemPath = ProcessEnvironment.values[pathVariable] ?? "/usr/share/publicsuffix/public_suffix_list.dat"
+
+    /// The environment variable that names the list's file instead of the system's.
+    public static let pathVariable = "TINCAN_PUBLIC_SUFFIX_LIST"
 
     /// The system's list, read on first use (a `static let` is made once, when first asked for).
-    public static let system = PublicSuffixList(path: systemPath)
+    public static let system: PublicSuffixList = {
+        systemRead.store(true, ordering: .relaxed)
+        return PublicSuffixList(path: systemPath)
+    }()
+
+    /// Whether ``system`` has been read in this process (a cookie jar stored a cookie).
+    private static let systemRead = Atomic<Bool>(false)
+
+    /// What a command says at its end when cookies were stored without the system's list, or
+    /// nil (the list was there, or no cookie needed it).
+    public static var missingSystemListNote: String? {
+        guard systemRead.load(ordering: .relaxed), let problem = system.problem else { return nil }
+        return "the public suffix list is not available (\(problem); Debian's publicsuffix package installs it), so every cookie was kept for the host that set it only: a Domain attribute did not widen it"
+    }
 
     /// The file read.
     public let path: String
