@@ -69,15 +69,15 @@ public struct SessionTrust: Sendable, Equatable {
     ///
     /// - Throws: ``Failure`` for a file that cannot be read or does not hold answers.
     public static func load(path: String) throws(Failure) -> SessionTrust {
-        guard FileManager.default.fileExists(atPath: path) else { return SessionTrust() }
-        let bytes: [UInt8]
-        do {
-            bytes = try BoundedFile.read(path, limit: maximumFileBytes)
-        } catch {
-            throw Failure(path: path, reason: "\(error)")
-        }
         let kept = "; it is kept as it is, and no answer is remembered until it reads"
-        guard case .dictionary(let top)? = try? JSONParser.parse(bytes: bytes), case .dictionary(let entries)? = top["files"] else {
+        let value: ParameterValue
+        do {
+            guard let read = try StateFile.read(path, limit: maximumFileBytes) else { return SessionTrust() }
+            value = read
+        } catch {
+            throw Failure(path: path, reason: error.readable ? error.reason + kept : error.reason)
+        }
+        guard case .dictionary(let top) = value, case .dictionary(let entries)? = top["files"] else {
             throw Failure(path: path, reason: "expected {\"files\": {PATH: {\"sha256\": …, \"answer\": \"apply\" or \"refuse\"}}}" + kept)
         }
         var trust = SessionTrust()
@@ -112,15 +112,13 @@ public struct SessionTrust: Sendable, Equatable {
 
     /// Writes the answers file atomically, private to the user (0600, in a 0700 folder).
     public func save(path: String) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent
         let json = ParameterValue.dictionary(["files": .dictionary(OrderedDictionary(uniqueKeysWithValues: files.map { file, entry in
             (file, ParameterValue.dictionary(["sha256": .string(entry.digest), "answer": .string(entry.answer.rawValue)]))
         }))])
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try AtomicFile.write(JSONWriter.bytes(json, indent: 2) + [0x0A], to: path, mode: 0o600)
+            try StateFile.write(json, to: path)
         } catch {
-            throw Failure(path: path, reason: "could not save the answer: \(error)")
+            throw Failure(path: path, reason: "could not save the answer: \(error.reason)")
         }
     }
 }
