@@ -30,6 +30,8 @@ enum ResponseReport {
         let out = presentation.standardOutput
         let err = presentation.standardError
         let colors = presentation.colors
+        // What goes to standard error is made safe here, part by part (`safe`), and written with
+        // its colours by `StandardError.printControlling`.
         func paint(_ text: String, _ code: String) -> String { colors ? code + text + ANSI.reset : text }
         /// Text from outside, safe for where it goes.
         func safe(_ text: String, terminal: Bool) -> String { terminal || colors ? TerminalText.text(text) : text }
@@ -63,11 +65,11 @@ enum ResponseReport {
             // An error is never silent: on standard error whatever --print says.
             standardError += safe("✗ \(result.request.method) \(result.request.url.string): \(error)", terminal: errorIsTerminal) + "\n"
             standardError += timing(result.metrics) + streamNote(result.stream) + "\n"
-            StandardError.print(standardError)
+            StandardError.printControlling(standardError)
             return
         }
         guard let response = result.response else {
-            if !standardError.isEmpty { StandardError.print(standardError) }
+            if !standardError.isEmpty { StandardError.printControlling(standardError) }
             return
         }
 
@@ -110,7 +112,7 @@ enum ResponseReport {
             // What failed, and where a download went, are said even when only the body is printed.
             standardError += (metadata + chain).map { safe($0, terminal: errorIsTerminal) }.joined(separator: "\n") + "\n"
         }
-        if !standardError.isEmpty { StandardError.print(standardError) }
+        if !standardError.isEmpty { StandardError.printControlling(standardError) }
     }
 
     /// The body as `presentation` prints it: decoded and indented (``bodyBytes(_:)``), or the
@@ -138,12 +140,12 @@ enum ResponseReport {
     private static func sections(_ result: TaskResult) -> (head: String, body: [UInt8]?, tail: String) {
         var lines: [String] = []
         for hop in result.redirects {
-            lines.append(TerminalText.line("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))"))
+            lines.append("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))")
         }
-        for reason in result.retries { lines.append(TerminalText.line("↻ \(reason)")) }
-        if let note = result.retryNote { lines.append(TerminalText.line("↻ \(note)")) }
+        for reason in result.retries { lines.append("↻ \(reason)") }
+        if let note = result.retryNote { lines.append("↻ \(note)") }
         if let error = result.transportError {
-            lines.append(TerminalText.line("✗ \(result.request.method) \(result.request.url.string): \(error)"))
+            lines.append("✗ \(result.request.method) \(result.request.url.string): \(error)")
             lines.append(timing(result.metrics) + streamNote(result.stream))
             return (lines.joined(separator: "\n") + "\n", nil, "")
         }
@@ -156,7 +158,7 @@ enum ResponseReport {
             after.append("")
             for (depth, link) in error.chain.enumerated() {
                 let lead = depth == 0 ? "✗ " : String(repeating: "  ", count: depth) + "↳ underlying: "
-                after.append(lead + TerminalText.line("\(link.message) [\(link.domain) \(link.code)]"))
+                after.append("\(lead)\(link.message) [\(link.domain) \(link.code)]")
             }
         }
         after.append("")
@@ -175,10 +177,9 @@ enum ResponseReport {
         return ", \(stream.count) \(stream.format == .eventStream ? "event" : "line")\(stream.count == 1 ? "" : "s") streamed"
     }
 
-    /// The status line and the header fields, one a line, as a terminal may show them: a
-    /// server's control characters neutralised (``TerminalText``).
+    /// The status line and the header fields, one a line.
     static func headLines(_ response: HTTPResponse) -> [String] {
-        [TerminalText.line(response.statusLine)] + response.headers.map { TerminalText.line("\($0.name): \($0.value)") }
+        [response.statusLine] + response.headers.map { "\($0.name): \($0.value)" }
     }
 
     static func downloadText(_ download: DownloadResult) -> String {
@@ -202,13 +203,8 @@ enum ResponseReport {
     }
 
     /// The body as the text report shows it, in UTF-8: decoded values written out, text as it
-    /// came (converted from its charset), binary as a note of its size, each with the server's
-    /// control characters neutralised (``TerminalText``); nil for no body.
+    /// came (converted from its charset), binary as a note of its size; nil for no body.
     static func bodyBytes(_ result: TaskResult) -> [UInt8]? {
-        decodedBody(result).map(TerminalText.bytes)
-    }
-
-    private static func decodedBody(_ result: TaskResult) -> [UInt8]? {
         switch result.serialization?.body ?? .none {
         case .json(let document): return document.bytes(indent: 2)
         case .propertyList(let value): return JSONWriter.bytes(value, indent: 2)

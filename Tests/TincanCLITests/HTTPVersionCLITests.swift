@@ -67,14 +67,14 @@ struct HTTPVersionCLITests {
         defer { server.stop() }
         let flood = try await tincan(["send", "--pin", pin, "GET", server.baseURL + "/flood"])
         #expect(flood.status == 4, "\(flood.stdout)\(flood.stderr)")
-        #expect(flood.stdout.contains("HTTP/2 connection error (ENHANCE_YOUR_CALM): the server sent a header block in more CONTINUATION frames than allowed"), "\(flood.stdout)")
+        #expect(flood.stderr.contains("HTTP/2 connection error (ENHANCE_YOUR_CALM): the server sent a header block in more CONTINUATION frames than allowed"), "\(flood.stderr)")
         // The header block's bytes are not the request's: nothing of the flood is shown.
         let big = try await tincan(["send", "--pin", pin, "--max-header-size", "2k", "GET", bigHead.baseURL + "/big"])
         #expect(big.status == 4, "\(big.stdout)\(big.stderr)")
-        #expect(big.stdout.contains("response too large: the response's header fields take 3"), "\(big.stdout)")
-        #expect(big.stdout.contains("bytes, more than the 2000 allowed (--max-header-size)"), "\(big.stdout)")
+        #expect(big.stderr.contains("response too large: the response's header fields take 3"), "\(big.stderr)")
+        #expect(big.stderr.contains("bytes, more than the 2000 allowed (--max-header-size)"), "\(big.stderr)")
         let bad = await ending(of: ["send", "--offline", "--max-header-size", "10", "GET", "https://example.com/"])
         #expect(bad.status == 2)
-        #expect(bad.standardError == "tincan: error: --max-header-size: 10 is out of range (1000…1000000 bytes)", "\(bad.standardError ?? "")")
+        #expect(bad.standardError?.contains("--max-header-size") == true && bad.standardError?.contains("10 is out of range (1000…1000000 bytes)") == true, "\(bad.standardError ?? "")")
     }
 }

@@ -24,8 +24,8 @@ struct TLSFloorTests {
         try await withOldServer { base, pin in
             let refused = try await tincan(["send", "--pin", pin, "GET", base + "/get"])
             #expect(refused.status == 4, "\(refused.stdout)\(refused.stderr)")
-            #expect(refused.stdout.contains("TLS failed:"), "\(refused.stdout)")
-            #expect(refused.stdout.contains("1.2") && refused.stdout.contains("--tls-min"), "\(refused.stdout)")
+            #expect(refused.stderr.contains("TLS failed:"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("1.2") && refused.stderr.contains("--tls-min"), "\(refused.stderr)")
             let allowed = try await tincan(["send", "--pin", pin, "--tls-min", "1.0", "GET", base + "/get"])
             #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
             #expect(allowed.stderr.contains("tincan: warning: TLS 1.0 is accepted (RFC 8996 deprecates TLS 1.0 and 1.1"), "\(allowed.stderr)")

@@ -14,6 +14,14 @@ private let hostileHigh = "\u{9B}31m\u{202E}evil\u{2069}"
 /// it raw (TerminalText neutralises it, shown as ·).
 @Suite("Nothing from outside reaches the terminal raw")
 struct TerminalOutputTests {
+    /// Runs the built `tincan` on a pseudo-terminal, without colours (`NO_COLOR`), so every
+    /// escape in what it wrote would be one it passed on; `colours` allows Tincan's own.
+    private func onTerminal(_ arguments: [String], colours: Bool = false) async throws -> ProcessResult {
+        var environment = ["LANG": "en_US.UTF-8", "TERM": "xterm-256color"]
+        environment["NO_COLOR"] = colours ? "" : "1"
+        return try await run(BuiltProducts.tincan, arguments, environment: environment, standardOutput: .terminal)
+    }
+
     private func expectClean(_ result: ProcessResult, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
         let found = TerminalBytes.controls(in: result.stdoutBytes)
         #expect(found.isEmpty, "\(comment): \(found)", sourceLocation: sourceLocation)
@@ -29,21 +37,27 @@ struct TerminalOutputTests {
         }
         defer { server.stop() }
         for path in ["text", "json"] {
-            let result = try await tincan(["send", "GET", "\(server.baseURL)/\(path)"], standardOutput: .terminal)
+            let result = try await onTerminal(["send", "GET", "\(server.baseURL)/\(path)"])
             #expect(result.status == 0, "\(result.stdout)")
             expectClean(result, "send \(path)")
             #expect(result.stdout.contains("X-Evil: ·31m·evil·"), "\(result.stdout)")
         }
-        let text = try await tincan(["send", "GET", "\(server.baseURL)/text"], standardOutput: .terminal)
+        let text = try await onTerminal(["send", "GET", "\(server.baseURL)/text"])
         // A CRLF line end is kept; a lone carriage return is not.
         #expect(text.stdout.contains("line one\r\nsneaky·overwritten"), "\(text.stdout)")
+        // In colour, the only escapes are Tincan's own colours (SGR: ESC [ … m).
+        let coloured = try await onTerminal(["send", "GET", "\(server.baseURL)/json"], colours: true)
+        #expect(coloured.stdout.contains("\u{1B}["), "colours were on")
+        let withoutColours = coloured.stdout.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+        let found = TerminalBytes.controls(in: Array(withoutColours.utf8))
+        #expect(found.isEmpty, "\(found)")
     }
 
     @Test("a TLS refusal quotes the certificate's names neutralised")
     func tlsRefusal() async throws {
         let certificate = try TestCertificate.selfSigned(commonName: "Evil \(hostile) CA")
         try await withDemoServer(tls: try certificate.serverConfiguration()) { server in
-            let result = try await tincan(["send", "GET", "\(server.baseURL)/get"], standardOutput: .terminal)
+            let result = try await onTerminal(["send", "GET", "\(server.baseURL)/get"])
             #expect(result.status == 4)
             expectClean(result, "TLS refusal")
             #expect(result.stdout.contains("self-signed ('Evil ·]52"), "\(result.stdout)")
@@ -59,7 +73,7 @@ struct TerminalOutputTests {
             while recv(socket, &byte, 1, 0) == 1 {}
         }
         defer { proxy.stop() }
-        let result = try await tincan(["send", "--proxy", "http://127.0.0.1:\(proxy.port)", "GET", "https://example.test/"], standardOutput: .terminal)
+        let result = try await onTerminal(["send", "--proxy", "http://127.0.0.1:\(proxy.port)", "GET", "https://example.test/"])
         #expect(result.status == 4, "\(result.stdout)")
         expectClean(result, "proxy refusal")
         #expect(result.stdout.contains("403 Denied ·31m·evil·"), "\(result.stdout)")
@@ -76,7 +90,7 @@ struct TerminalOutputTests {
                        "request": {"method": "GET", "url": "https://example.com/a"}}]}
             """
         let file = try directory.write("shared.postman_collection.json", Array(collection.utf8))
-        let result = try await tincan(["import", "postman", file], standardOutput: .terminal)
+        let result = try await onTerminal(["import", "postman", file])
         #expect(result.status == 0, "\(result.stdout)")
         expectClean(result, "import")
         #expect(result.stdout.contains("warning"), "\(result.stdout)")
@@ -102,7 +116,7 @@ struct TerminalOutputTests {
             """
         let file = try directory.write("shared.tincan.yaml", Array(session.utf8))
         for verbose in [false, true] {
-            let result = try await tincan(["replay", file] + (verbose ? ["--verbose"] : []), standardOutput: .terminal)
+            let result = try await onTerminal(["replay", file] + (verbose ? ["--verbose"] : []))
             #expect(result.status == 3, "\(result.stdout)")
             expectClean(result, "replay")
             #expect(result.stdout.contains("Get ·[2J···"), "\(result.stdout)")
@@ -124,12 +138,12 @@ struct TerminalOutputTests {
                   text: "visible\\rhidden \\e]52;c;cHduZWQ=\\a \\u009b\\u202e"
             """
         let file = try directory.write("shared.tincan.yaml", Array(session.utf8))
-        let curl = try await tincan(["export", file, "--format", "curl"], standardOutput: .terminal)
+        let curl = try await onTerminal(["export", file, "--format", "curl"])
         #expect(curl.status == 0, "\(curl.stdout)")
         expectClean(curl, "export curl")
         #expect(curl.stdout.contains(#"--data-raw $'visible\x0dhidden \x1b]52;c;cHduZWQ=\x07 \xc2\x9b\xe2\x80\xae'"#), "\(curl.stdout)")
         // The command, run by bash, sends the body's exact bytes.
-        let exported = try await tincan(["export", file, "--format", "curl"])
+        let exported = try await onTerminal(["export", file, "--format", "curl"])
         let line = try #require(exported.stdout.split(separator: "\n").first { $0.contains("--data-raw ") })
         let option = try #require(line.range(of: "--data-raw "))
         var word = String(line[option.upperBound...])
@@ -137,7 +151,7 @@ struct TerminalOutputTests {
         let printed = try await run("/bin/bash", ["-c", "printf %s " + word])
         #expect(printed.stdoutBytes == Array("visible\rhidden \u{1B}]52;c;cHduZWQ=\u{07} \u{9B}\u{202E}".utf8))
 
-        let http = try await tincan(["export", file, "--format", "http"], standardOutput: .terminal)
+        let http = try await onTerminal(["export", file, "--format", "http"])
         #expect(http.status == 2)
         expectClean(http, "export http")
         #expect(http.stdout.contains("holds the control character U+000D"), "\(http.stdout)")
