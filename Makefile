@@ -25,7 +25,8 @@ check-swift:
 deps-run: check-swift
 	@if [ ! -f $(NCURSES_HEADER) ]; then $(MAKE) --no-print-directory apt-ncurses; fi
 	@# libxml2: opened at run time by the XML response serializer (TincanCore's LibXML2).
-	$(call apt_install,libxml2)
+	@# publicsuffix: the public suffix list the cookie jar reads (TincanCore's PublicSuffixList).
+	$(call apt_install,libxml2 publicsuffix)
 
 apt-ncurses:
 	$(call apt_install,libncursesw5-dev)

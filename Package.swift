@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // HTTP/2 frames, for the connection guard that ends a connection at its first connection error.
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // Hummingbird's service runner: the demo server stops gracefully through its ServiceGroup.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -39,6 +41,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // The TLS handshake's completion, which TLSDiagnosis.alert waits for.
                 .product(name: "NIOTLS", package: "swift-nio"),
+                // HTTP2ConnectionGuard: GOAWAY and connection errors, the header list size setting.
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Reads a refused certificate's names and dates, to say why it was refused.
                 .product(name: "X509", package: "swift-certificates"),
@@ -132,6 +137,9 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // RawHTTP2Server: a TLS server that writes HTTP/2 frames by hand.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/TestSupport"
         ),

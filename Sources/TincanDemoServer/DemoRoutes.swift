@@ -9,10 +9,13 @@ import TincanCore
 public enum DemoRoutes {
     typealias Context = BasicRequestContext
 
-    static func makeRouter(log: (@Sendable (String) -> Void)?, secure: Bool = false, received: ReceivedRequests) -> Router<Context> {
+    static func makeRouter(log: (@Sendable (String) -> Void)?, secure: Bool = false, received: ReceivedRequests,
+                           hosts: DemoHostPolicy = .loopback, bound: BoundPort) -> Router<Context> {
         let router = Router(context: Context.self)
         if secure { router.add(middleware: SecureSchemeMiddleware()) }
         if let log { router.add(middleware: RequestLogMiddleware(log: log)) }
+        // Before every route: only the server's own names are answered (DNS rebinding).
+        router.add(middleware: HostCheckMiddleware(policy: hosts, bound: bound, secure: secure))
 
         router.getAndHead("/get") { request, context in try await echo(request, context, withBody: false) }
         for method in [HTTPRequest.Method.post, .put, .patch, .delete] {

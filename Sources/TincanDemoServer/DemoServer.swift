@@ -51,16 +51,21 @@ public final class DemoServer: Sendable {
     ///     connection then closes, as servers without keep-alive do.
     ///   - onReceived: Called with each request's bytes once it has arrived whole (or its
     ///     connection closed first), for `tincan serve --show`.
+    ///   - hosts: The `Host` values answered (``DemoHostPolicy``): loopback names and addresses
+    ///     by default; others get 421.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
         log: (@Sendable (String) -> Void)? = nil,
         tls: TLSConfiguration? = nil,
         closesEveryConnection: Bool = false,
-        onReceived: (@Sendable (ReceivedRequest) -> Void)? = nil
+        onReceived: (@Sendable (ReceivedRequest) -> Void)? = nil,
+        hosts: DemoHostPolicy = .loopback
     ) async throws -> DemoServer {
         let received = ReceivedRequests(onComplete: onReceived)
-        let router = DemoRoutes.makeRouter(log: log, secure: tls != nil, received: received)
+        let bound = BoundPort()
+        bound.set(port)
+        let router = DemoRoutes.makeRouter(log: log, secure: tls != nil, received: received, hosts: hosts, bound: bound)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "tincan.demo-server")
         logger.logLevel = .critical
@@ -73,6 +78,7 @@ public final class DemoServer: Sendable {
             server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "tincan-demo"),
             onServerRunning: { channel in
+                bound.set(channel.localAddress?.port ?? port)
                 portContinuation.yield(channel.localAddress?.port ?? port)
                 portContinuation.finish()
             },

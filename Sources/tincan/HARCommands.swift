@@ -72,15 +72,19 @@ extension ReplayCommand {
         }
         let exported = HAR.export(exchanges, redactingSecrets: !showSecrets)
         for warning in exported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
-        try writeFile(exported.text, to: path)
+        // A HAR holds traffic (bodies, and with --show-secrets every credential): private, as the cookie jar.
+        try writeFile(exported.text, to: path, mode: 0o600)
         StandardError.print("tincan: wrote \(exchanges.count) exchange\(exchanges.count == 1 ? "" : "s") to \(path)\(unsent > 0 ? " (\(unsent) request\(unsent == 1 ? " was" : "s were") not sent)" : "")\n")
     }
 }
 
 /// Writes `text` to the file at `path` atomically; a failed write is exit 23, naming the file.
-func writeFile(_ text: String, to path: String) throws {
+///
+/// - Parameter mode: The file's permission bits (0600 for a file that holds secrets), or nil
+///   to keep an existing file's and create a new one 0644.
+func writeFile(_ text: String, to path: String, mode: mode_t? = nil) throws {
     do {
-        try AtomicFile.write(Array(text.utf8), to: path)
+        try AtomicFile.write(Array(text.utf8), to: path, mode: mode)
     } catch {
         throw CLIFailure.writeFailed(error)
     }

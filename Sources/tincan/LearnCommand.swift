@@ -96,7 +96,8 @@ struct LearnCommand: AsyncParsableCommand {
             text += "  \(row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(row.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0))  \(state)\n"
         }
         text += "Progress is kept in \(path)\n"
-        try StandardOutput.print(text)
+        // Titles come from lesson files, which the learner may not have written.
+        try StandardOutput.print(TerminalText.text(text))
         if let problem { StandardError.print("warning: \(problem)\n") }
     }
 
@@ -118,7 +119,7 @@ struct LearnCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("\(lesson.path): \(error)")
         }
         await servers.stop()
-        if path == "-" { return try StandardOutput.print(text) }
+        if path == "-" { return try StandardOutput.print(TerminalText.text(text)) }
         do {
             try AtomicFile.write(Array(text.utf8), to: path)
         } catch {

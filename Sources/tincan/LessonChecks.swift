@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 import TincanDemoServer
 import TincanSessions
 
@@ -100,7 +101,7 @@ struct LessonChecks {
                 problems.messages.append("\(error)")
             }
             do {
-                try StandardOutput.print(output)
+                try StandardOutput.print(TerminalText.text(output))
             } catch {
                 await servers.stop()
                 throw error

@@ -153,6 +153,10 @@ extension ReplayCommand {
                 throw CLIFailure.badInput("\(path): the session has no requests, so there is nothing to replay; add one under requests:")
             }
             batch.append(ReplayBatch.File(session: session, path: path))
+            // A file someone else may have written says when it weakens trust (issue 36 §7).
+            for (source, weakening) in session.defaults.security.weakenings {
+                StandardError.print("tincan: warning: \(path): \(source): \(weakening)\n")
+            }
         }
         var options = ReplayOptions()
         options.environment = env
@@ -216,7 +220,8 @@ extension ReplayCommand {
         if format != .text {
             let text = ReportWriter.render(reports, duration: duration, format: format, showSecrets: showSecrets)
             if let output {
-                try writeFile(text, to: output)
+                // With --show-secrets the report holds captured secrets: private.
+                try writeFile(text, to: output, mode: showSecrets ? 0o600 : nil)
             } else {
                 try StandardOutput.print(text)
             }

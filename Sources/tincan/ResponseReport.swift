@@ -30,6 +30,8 @@ enum ResponseReport {
         let out = presentation.standardOutput
         let err = presentation.standardError
         let colors = presentation.colors
+        // What goes to standard error is made safe here, part by part (`safe`), and written with
+        // its colours by `StandardError.printControlling`.
         func paint(_ text: String, _ code: String) -> String { colors ? code + text + ANSI.reset : text }
         /// Text from outside, safe for where it goes.
         func safe(_ text: String, terminal: Bool) -> String { terminal || colors ? TerminalText.text(text) : text }
@@ -63,11 +65,11 @@ enum ResponseReport {
             // An error is never silent: on standard error whatever --print says.
             standardError += safe("✗ \(result.request.method) \(result.request.url.string): \(error)", terminal: errorIsTerminal) + "\n"
             standardError += timing(result.metrics) + streamNote(result.stream) + "\n"
-            StandardError.print(standardError)
+            StandardError.printControlling(standardError)
             return
         }
         guard let response = result.response else {
-            if !standardError.isEmpty { StandardError.print(standardError) }
+            if !standardError.isEmpty { StandardError.printControlling(standardError) }
             return
         }
 
@@ -110,7 +112,7 @@ enum ResponseReport {
             // What failed, and where a download went, are said even when only the body is printed.
             standardError += (metadata + chain).map { safe($0, terminal: errorIsTerminal) }.joined(separator: "\n") + "\n"
         }
-        if !standardError.isEmpty { StandardError.print(standardError) }
+        if !standardError.isEmpty { StandardError.printControlling(standardError) }
     }
 
     /// The body as `presentation` prints it: decoded and indented (``bodyBytes(_:)``), or the
@@ -363,7 +365,7 @@ final class ProgressLine: Sendable {
     }
 
     func clear() {
-        StandardError.print("\r\u{1B}[K")
+        StandardError.printControlling("\r\u{1B}[K")
     }
 
     private func draw(_ arrow: String, _ progress: TransferProgress) {
@@ -381,6 +383,6 @@ final class ProgressLine: Sendable {
             if rate > 0 { text += " ETA \(Int((Double(expected - progress.completed) / rate).rounded()))s" }
         }
         text += " \(RequestPreview.shortSize(rate))/s"
-        StandardError.print(text)
+        StandardError.printControlling(text)
     }
 }

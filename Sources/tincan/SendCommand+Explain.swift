@@ -15,7 +15,15 @@ extension SendCommand {
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
         var explanation = try draft.explain(request, cookieFile: connection.cookieJar, httpVersion: httpVersion)
-        explanation.steps.append(Explanation.connection(to: request.url, options: options))
+        // What the TLS options weaken, named by the option that says it.
+        let weakenings = try makeSecurityPolicy().weakenings.map { weakening -> (source: String, weakening: TrustWeakening) in
+            switch weakening {
+            case .verificationOff, .hostNameUnchecked: ("--insecure", weakening)
+            case .deprecatedTLS(let version): ("--tls-min \(version.rawValue)", weakening)
+            case .caFile(let path): ("--ca-file \(path)", weakening)
+            }
+        }
+        explanation.steps.append(Explanation.connection(to: request.url, options: options, weakenings: weakenings))
         let hide = self.output.showSecrets ? .none : RequestSecrets(of: request, typedURL: draft.url)
         explanation = hide.hiding(in: explanation)
         switch self.output.format {

@@ -162,6 +162,7 @@ extension SendCommand {
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
+        if let limit = connection.maxHeaderSize { options.maximumHeaderBytes = limit }
         let presentation = SendPresentation(output, terminal: isatty(STDOUT_FILENO) == 1)
         let printer = streamSelection.map { selection in
             let printer = StreamPrinter(format: output.format, pretty: presentation.formats && presentation.terminal)
@@ -170,8 +171,11 @@ extension SendCommand {
         }
         let manager: URLSessionManager
         do {
+            let policy = try makeSecurityPolicy()
+            // What weakens trust is said before anything is sent (issue 36 §7).
+            for weakening in policy.weakenings where weakening.isUnsafe { StandardError.print("tincan: warning: \(weakening)\n") }
             // One request: its task runs on the transport's thread, with no hop between threads.
-            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: self.request.base), securityPolicy: try makeSecurityPolicy(), scheduling: .transportLoop)
+            manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: self.request.base), securityPolicy: policy, scheduling: .transportLoop)
         } catch let error as SecurityPolicyError {
             throw CLIFailure.badInput("\(error)")
         }
@@ -241,15 +245,17 @@ extension SendCommand {
         })
         policy.caFile = tls.caFile
         policy.allowInvalidCertificates = tls.insecure
+        policy.minimumTLSVersion = tls.tlsMin
         return policy
     }
 
     /// The proxy settings `--proxy`, `--noproxy` and the environment give, checked against the
     /// first request's URL so that a proxy variable that cannot be used is bad input too.
     func makeProxySettings(for url: URLReference) throws -> ProxySettings {
-        let settings: ProxySettings
+        var settings: ProxySettings
         do {
             settings = try ProxySettings(proxy: connection.proxy, noProxy: connection.noproxy)
+            settings.tunnelsPlainHTTP = connection.proxyTunnel
         } catch {
             throw CLIFailure.badInput("--proxy \(error)")
         }
@@ -450,6 +456,8 @@ enum AuthType: String, CaseIterable, ExpressibleByArgument {
 
 /// `--pin-mode` takes the words a session's `pin-mode:` takes.
 extension SessionKey.PinMode: ExpressibleByArgument {}
+
+extension TLSMinimum: ExpressibleByArgument {}
 
 extension SerializerKind: ExpressibleByArgument {}
 extension ResponseSerializerKind: ExpressibleByArgument {}

@@ -181,6 +181,13 @@ struct SendConnectionOptions: ParsableArguments {
     @Option(name: .customLong("cookie-jar"), help: ArgumentHelp("Read cookies from FILE and write them back (curl's -b/-c).", valueName: "FILE"))
     var cookieJar: String?
 
+    @Option(name: .customLong("max-header-size"), help: ArgumentHelp("The most bytes of response headers (1k to 1M; default 65536).", valueName: "SIZE"),
+            transform: OptionValue.integer(NumericRange.headerSize.named("--max-header-size")))
+    var maxHeaderSize: Int?
+
+    @Flag(name: .customLong("proxytunnel"), help: "Tunnel plain http through the proxy too (curl -p).")
+    var proxyTunnel = false
+
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The most body kept in memory (default 256M; 0 no limit).", valueName: "SIZE"),
             transform: { text in BodyLimit(bytes: try OptionValue.checked { () throws(NumericRangeError) in try TaskOptions.maximumBodyBytes(parsing: text, name: "--max-body") }) })
     var maxBody: BodyLimit?
@@ -215,6 +222,9 @@ struct SendTLSOptions: ParsableArguments {
 
     @Flag(help: "Do not verify certificates (anyone can pose as the server).")
     var insecure = false
+
+    @Option(name: .customLong("tls-min"), help: ArgumentHelp("The oldest TLS accepted (default 1.2; 1.0 and 1.1 are unsafe: RFC 8996).", valueName: "VERSION"))
+    var tlsMin: TLSMinimum = .standard
 
     @Option(name: .customLong("cert"), help: ArgumentHelp("A client certificate (PEM) for mutual TLS.", valueName: "FILE"))
     var clientCertificate: String?

@@ -1,4 +1,6 @@
+import Foundation
 import TincanCore
+import TincanDemoServer
 
 /// The address `tincan serve --host` binds: an IP address or `localhost`, checked before anything
 /// listens.
@@ -19,6 +21,19 @@ struct ServeAddress: Equatable {
             throw .badInput("--host: \"\(text)\" is not an IP address (127.0.0.1, ::1, 0.0.0.0, 192.168.1.20) or localhost")
         }
         return ServeAddress(host: bare, isLoopback: address.isLoopback)
+    }
+
+    /// The `Host` values the server answers: loopback ones, any IP address when it listens
+    /// beyond loopback, and `--allow-host`'s names.
+    ///
+    /// - Throws: ``CLIFailure/badInput(_:)`` naming `--allow-host` for what is not a host name.
+    static func hostPolicy(allowing names: [String], listeningOn address: ServeAddress) throws(CLIFailure) -> DemoHostPolicy {
+        for name in names {
+            let valid = !name.isEmpty && name.count <= 253 && !name.hasPrefix(".") && !name.hasPrefix("-")
+                && name.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == ".")) }
+            guard valid else { throw .badInput("--allow-host: \"\(TerminalText.line(name))\" is not a host name; expected letters, digits, dots and hyphens, such as teacher.local") }
+        }
+        return DemoHostPolicy(allowedNames: names, acceptsAnyAddress: !address.isLoopback)
     }
 
     /// What standard error says before a server on a non-loopback address listens, or nil.
@@ -46,7 +61,7 @@ enum ReceivedPrinter {
         var lines = ["── #\(request.id) from \(request.remote) · \(RequestPreview.byteCount(Int64(request.byteCount)))"
             + (request.tls ? " · TLS (decrypted)" : "") + (request.isComplete ? "" : " · connection closed before the end") + " ──"]
         if request.source == .http2Decoded { lines.append("(\(request.source.description))") }
-        lines += request.headLines.map(StreamPrinter.visible)
+        lines += request.headLines.map(TerminalText.line)
         if request.head.count < request.headBytes { lines.append("<head cut at \(RequestPreview.byteCount(Int64(request.head.count))) of \(RequestPreview.byteCount(Int64(request.headBytes)))>") }
         lines.append("")
         if request.bodyBytes > 0 { lines += bodyLines(request, limit: bodyLimit) }
@@ -64,7 +79,7 @@ enum ReceivedPrinter {
             let hex = request.body.prefix(32).map { String($0 >> 4, radix: 16) + String($0 & 0x0F, radix: 16) }
             return ["<binary body: \(total); first bytes: \(hex.joined(separator: " "))\(request.bodyBytes > 32 ? " …" : "")>"]
         }
-        var lines = ReceivedRequest.lines(text).map(StreamPrinter.visible)
+        var lines = ReceivedRequest.lines(text).map(TerminalText.line)
         if lines.last?.isEmpty == true { lines.removeLast() }
         if cut < request.bodyBytes { lines.append("<body cut at \(RequestPreview.byteCount(Int64(cut))) of \(total)>") }
         return lines

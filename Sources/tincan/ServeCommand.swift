@@ -20,6 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Print each request as it arrives: its head as received and its body (text, or size and first bytes), for a projector.")
     var show = false
 
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp("Also answer requests whose Host is NAME (a name this machine is reached by, such as teacher.local). Repeatable. The server answers only its own names, so that a web page cannot reach it through DNS rebinding: localhost and loopback addresses, any IP address when --host is not loopback, and these.", valueName: "NAME"))
+    var allowHosts: [String] = []
+
     @Option(name: .customLong("cert"), help: ArgumentHelp("Serve https with this certificate (PEM); needs --key.", valueName: "FILE"))
     var certificate: String?
 
@@ -37,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("\(error)")
         }
         let address = try ServeAddress.parse(host)
+        let hosts = try ServeAddress.hostPolicy(allowing: allowHosts, listeningOn: address)
         let tls = try tlsConfiguration()
         // The log is written from the server's threads; the first line that cannot be written
         // (a closed pipe, a full disk) stops the server and becomes the command's error.
@@ -51,11 +55,15 @@ struct ServeCommand: AsyncParsableCommand {
             var onReceived: (@Sendable (ReceivedRequest) -> Void)?
             if show { onReceived = { request in write(ReceivedPrinter.text(request)) } }
             if let warning = address.warning { StandardError.print(warning) }
-            server = try await DemoServer.start(host: address.host, port: port, log: { line in write(line + "\n") }, tls: tls, onReceived: onReceived)
+            server = try await DemoServer.start(host: address.host, port: port, log: { line in write(line + "\n") }, tls: tls, onReceived: onReceived, hosts: hosts)
         } catch {
             throw CLIFailure(message: "error: cannot listen on \(address.host):\(port): \(error)", exitCode: .transportFailed)
         }
         lines.print("tincan demo server on \(server.baseURL) — try: tincan send GET \(server.baseURL)/get\n")
+        // What it answers, when that is more than loopback (the classroom mode).
+        if !address.isLoopback || !allowHosts.isEmpty {
+            StandardError.print("tincan: answering requests for \(hosts.description(port: server.port)); any other Host gets 421\n")
+        }
         if let failure = lines.firstFailure {
             await server.stop()
             throw failure

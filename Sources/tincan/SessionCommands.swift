@@ -188,7 +188,7 @@ struct ExportCommand: ParsableCommand {
             text = built.map { item in
                 let exported = CurlCommand.export(item.request, resolved: item.resolved)
                 warnings += exported.warnings.map { "request '\(item.name)': \($0)" }
-                return "# \(item.name)\n" + exported.command
+                return "# \(TerminalText.line(item.name))\n" + exported.command
             }.joined(separator: "\n\n") + "\n"
         } else {
             do {

@@ -80,12 +80,14 @@ struct OutputError: Error, CustomStringConvertible {
 final class CheckedLines: Sendable {
     private let failure = Mutex<OutputError?>(nil)
 
-    /// Writes `text` to standard output unless an earlier write failed.
+    /// Writes `text` to standard output unless an earlier write failed. These are lines for
+    /// people (a replay's progress, the server's log) that quote names, URLs and values from
+    /// outside, so their control characters are neutralised (``TerminalText``).
     func print(_ text: String) {
         failure.withLock { failure in
             guard failure == nil else { return }
             do throws(OutputError) {
-                try StandardOutput.print(text)
+                try StandardOutput.print(TerminalText.text(text))
             } catch {
                 failure = error
             }
@@ -100,8 +102,15 @@ final class CheckedLines: Sendable {
 /// nowhere left to report it, and it must not crash the command (as `FileHandle.write` would)
 /// nor change its exit code.
 enum StandardError {
-    /// Writes `text` now, unbuffered.
+    /// Writes `text` now, unbuffered. Messages quote what came from outside (a server's reason, a
+    /// certificate's names, an imported item's name), so their control characters are
+    /// neutralised (``TerminalText``) whatever the caller did.
     static func print(_ text: String) {
+        printControlling(TerminalText.text(text))
+    }
+
+    /// Writes `text` as it is: only for Tincan's own escape sequences (the progress line's).
+    static func printControlling(_ text: String) {
         _ = AtomicFile.writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 }

@@ -80,18 +80,6 @@ final class StreamPrinter: Sendable {
         }
     }
 
-    /// `text` with control characters (C0 but tab and line feed, DEL, C1) as `·`.
-    static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars { result.append(isControl(scalar) ? "·" : scalar) }
-        return String(result)
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
-    }
-
     /// A line of JSON indented, or the line as it is when it is not JSON.
     static func indented(_ line: String) -> String {
         (try? JSONParser.parse(line)).map { JSONWriter.string($0, indent: 2) } ?? line
@@ -112,13 +100,13 @@ final class StreamPrinter: Sendable {
             bytes.append(UInt8(ascii: "\n"))
         case .text, .markdown:
             guard let type = event.type else {
-                bytes += (pretty ? Self.visible(Self.indented(event.data)) : event.data).utf8
+                bytes += (pretty ? TerminalText.text(Self.indented(event.data)) : event.data).utf8
                 bytes.append(UInt8(ascii: "\n"))
                 return
             }
             // On a terminal a server's control characters (escape sequences that retitle the
             // window or clear the screen) are shown as · and never obeyed, as the TUI shows them.
-            let shown = pretty ? { Self.visible($0) } : { (text: String) in text }
+            let shown = pretty ? { TerminalText.text($0) } : { (text: String) in text }
             var line = "#\(number) +" + DecimalText.fixed(milliseconds, decimals: 1) + " ms \(shown(type))"
             if let id = event.id { line += " id=\(shown(id))" }
             if let retry = event.retry { line += " retry=\(retry)" }

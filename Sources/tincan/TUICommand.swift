@@ -81,6 +81,8 @@ struct TUICommand: AsyncParsableCommand {
                 } catch {
                     throw CLIFailure.badInput("\(error)")
                 }
+                // What a trust answer is remembered for (AppState+Trust).
+                workspace?.digest = try? FileDigest.sha256(ofFile: file)
             } else {
                 workspace = Workspace(session: Session(), path: file)
             }
@@ -149,6 +151,14 @@ struct TUICommand: AsyncParsableCommand {
             startup.demoAddresses = servers.addresses
             let drafts = DraftStore(folder: DraftStore.defaultFolder())
             startup.draft = drafts.read(for: workspace?.path)
+            // The answers about files that weaken TLS trust; a file that does not read is kept, and no answer is remembered this run.
+            let trustPath = SessionTrust.defaultPath()
+            do {
+                startup.trust = try SessionTrust.load(path: trustPath)
+                startup.trustPath = trustPath
+            } catch {
+                startup.settings.problems.append(error.description)
+            }
             let initial = AppState(startup)
             managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
             if let cookieFile {

@@ -38,10 +38,12 @@ struct TincanCommand: AsyncParsableCommand {
         } catch {
             end(ending(for: error))
         }
+        if let note = PublicSuffixList.missingSystemListNote { StandardError.print("tincan: note: \(note)\n") }
     }
 
     /// Prints what `ending` says and exits with its status.
     static func end(_ ending: Ending) -> Never {
+        if let note = PublicSuffixList.missingSystemListNote { StandardError.print("tincan: note: \(note)\n") }
         if let text = ending.standardOutput {
             // --help and --version: their text is output like any other, and checked.
             do {

@@ -74,12 +74,23 @@ public func run(
         guard pipe(&inPipe) == 0 else { throw SpawnError(message: "pipe: \(errno)") }
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
     }
+    var terminal: PseudoTerminal?
     if case .file(let path) = standardOutput {
         posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    } else if case .terminal = standardOutput {
+        terminal = try PseudoTerminal()
     } else {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
     }
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+    if let terminal {
+        // Both streams are the terminal, as in an interactive shell: what reaches it is read back.
+        posix_spawn_file_actions_adddup2(&actions, terminal.follower, 1)
+        posix_spawn_file_actions_adddup2(&actions, terminal.follower, 2)
+        posix_spawn_file_actions_addclose(&actions, terminal.follower)
+        posix_spawn_file_actions_addclose(&actions, terminal.leader)
+    } else {
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+    }
     for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
     if let currentDirectory { _ = addChdir(&actions, currentDirectory) }
     // The child gets only its three streams: an inherited listening socket or another test's
@@ -93,6 +104,11 @@ public func run(
     let spawned = withCleanSignals { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
     close(outPipe[1])
     close(errPipe[1])
+    if let terminal {
+        // The terminal's output ends once the child's side has no writer left.
+        close(terminal.follower)
+        close(outPipe[0])
+    }
     if case .pipe(let bytes) = standardInput {
         close(inPipe[0])
         // Written on a thread of its own, so a child that reads slowly (or not at all) cannot
@@ -113,11 +129,11 @@ public func run(
         }.start()
     }
     guard spawned == 0 else {
-        close(outPipe[0])
+        if let terminal { close(terminal.leader) } else { close(outPipe[0]) }
         close(errPipe[0])
         throw SpawnError(message: "cannot start \(executable): \(String(cString: strerror(spawned)))")
     }
-    let (outRead, errRead, child) = (outPipe[0], errPipe[0], pid)
+    let (outRead, errRead, child) = (terminal?.leader ?? outPipe[0], errPipe[0], pid)
     let peak = PeakMemory(pid: child, executable: executable)
     return await withCheckedContinuation { continuation in
         let errData = Mutex<[UInt8]>([])
@@ -222,6 +238,44 @@ public enum OutputTarget: Sendable {
     case pipeClosedAfter(Int)
     /// A file opened for writing, such as `/dev/full`.
     case file(String)
+    /// A pseudo-terminal for standard output and standard error both, in raw output mode (no
+    /// line feed becomes CR LF): ``ProcessResult/stdout`` is every byte that reached the
+    /// terminal, and `stderr` is empty.
+    case terminal
+}
+
+/// A pseudo-terminal pair: the leader the test reads, the follower the child writes to.
+struct PseudoTerminal {
+    let leader: Int32
+    let follower: Int32
+
+    init() throws {
+        let leader = Self.function("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)(O_RDWR | O_NOCTTY)
+        let grant = Self.function("grantpt", as: (@convention(c) (Int32) -> Int32).self)
+        let unlock = Self.function("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
+        let name = Self.function("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+        guard leader >= 0, grant(leader) == 0, unlock(leader) == 0, let name = name(leader) else {
+            throw SpawnError(message: "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
+        let follower = open(name, O_RDWR | O_NOCTTY)
+        guard follower >= 0 else {
+            close(leader)
+            throw SpawnError(message: "cannot open \(String(cString: name)): \(String(cString: strerror(errno)))")
+        }
+        // Output as written: no processing, so a carriage return or escape arrives as it was sent.
+        var settings = termios()
+        tcgetattr(follower, &settings)
+        settings.c_oflag &= ~tcflag_t(OPOST)
+        tcsetattr(follower, TCSANOW, &settings)
+        self.leader = leader
+        self.follower = follower
+    }
+
+    /// A glibc function Swift's Glibc module hides (it needs _XOPEN_SOURCE).
+    private static func function<F>(_ name: String, as type: F.Type) -> F {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { fatalError("glibc has no \(name)") }
+        return unsafeBitCast(symbol, to: type)
+    }
 }
 
 /// What a child's standard input is.

@@ -18,8 +18,9 @@ public final class Tinyproxy: Sendable {
     public var url: String { "http://127.0.0.1:\(port)" }
 
     /// Starts tinyproxy; `allowing` is the one client address it serves (any other is refused
-    /// with 403), and `basicAuth` the user and password it demands, if any.
-    public init(allowing client: String = "127.0.0.1", basicAuth: (user: String, password: String)? = nil) async throws {
+    /// with 403), `basicAuth` the user and password it demands, if any, and `connectPorts` the
+    /// only ports it opens a CONNECT tunnel to (`ConnectPort`, as Squid's `SSL_ports`), if given.
+    public init(allowing client: String = "127.0.0.1", basicAuth: (user: String, password: String)? = nil, connectPorts: [Int]? = nil) async throws {
         let executable = ["/usr/bin/tinyproxy", "/usr/sbin/tinyproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let executable else { throw SpawnError(message: "tinyproxy is not installed (make test installs it)") }
         directory = try TemporaryDirectory()
@@ -30,6 +31,7 @@ public final class Tinyproxy: Sendable {
             "MaxClients 50", "Allow \(client)", "ViaProxyName \"tincan-test-proxy\"",
         ]
         if let basicAuth { lines.append("BasicAuth \(basicAuth.user) \(basicAuth.password)") }
+        for port in connectPorts ?? [] { lines.append("ConnectPort \(port)") }
         let configuration = try directory.write("tinyproxy.conf", Array((lines.joined(separator: "\n") + "\n").utf8))
         pid = try spawnDaemon(executable, ["-d", "-c", configuration], output: nil)
         // Ready once it accepts a connection.
@@ -44,14 +46,22 @@ public final class Tinyproxy: Sendable {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
+    /// Whether its log shows a request to `port` on 127.0.0.1: a tunnel (`CONNECT`) or a request
+    /// in absolute form (`GET http://127.0.0.1:PORT/…`).
+    public func carried(toPort port: Int) -> Bool {
+        let log = self.log
+        return log.contains("CONNECT 127.0.0.1:\(port)") || log.contains(" http://127.0.0.1:\(port)/")
+    }
+
     /// Kills it and reaps it.
     public func stop() {
         stopDaemon(pid)
     }
 
     /// Runs `body` with a proxy, stopping it afterwards whatever happens.
-    public static func with<T>(allowing client: String = "127.0.0.1", basicAuth: (user: String, password: String)? = nil, _ body: (Tinyproxy) async throws -> T) async throws -> T {
-        let proxy = try await Tinyproxy(allowing: client, basicAuth: basicAuth)
+    public static func with<T>(allowing client: String = "127.0.0.1", basicAuth: (user: String, password: String)? = nil, connectPorts: [Int]? = nil,
+                               _ body: (Tinyproxy) async throws -> T) async throws -> T {
+        let proxy = try await Tinyproxy(allowing: client, basicAuth: basicAuth, connectPorts: connectPorts)
         defer { proxy.stop() }
         return try await body(proxy)
     }

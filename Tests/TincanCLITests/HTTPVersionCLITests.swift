@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import tincan
 
 /// `tincan send --http2/--http1.1` against a real HTTP/2 server: nghttpd on loopback.
 @Suite("tincan send and HTTP versions, against nghttpd")
@@ -44,5 +45,36 @@ struct HTTPVersionCLITests {
             #expect(result.status == 0)
             #expect(result.stdout.hasPrefix("GET /a \(version)\n"), "\(options)")
         }
+    }
+
+    @Test("an HTTP/2 CONTINUATION flood ends tincan send at once with exit 4 and the reason; a head over --max-header-size too")
+    func connectionErrorIsExit4() async throws {
+        let certificate = try TestCertificate.selfSigned()
+        let keys = try TemporaryDirectory()
+        let pin = try keys.write("server.pem", Array(certificate.certificatePEM.utf8))
+        let bigHead = try RawHTTP2Server(certificate: certificate) { connection in
+            let block = RawHTTP2Frame.status200 + [0x00] + RawHTTP2Frame.string("x-big") + RawHTTP2Frame.string(String(repeating: "b", count: 3000))
+            connection.write(RawHTTP2Frame.frame(type: RawHTTP2Frame.headers, flags: RawHTTP2Frame.endHeaders | RawHTTP2Frame.endStream, stream: 1, payload: block))
+            _ = connection.waitForClose(seconds: 60)
+        }
+        defer { bigHead.stop() }
+        let server = try RawHTTP2Server(certificate: certificate) { connection in
+            connection.write(RawHTTP2Frame.frame(type: RawHTTP2Frame.headers, stream: 1, payload: RawHTTP2Frame.status200))
+            let fragment = RawHTTP2Frame.frame(type: RawHTTP2Frame.continuation, stream: 1, payload: [UInt8](repeating: 0x88, count: 16))
+            let batch = Array([[UInt8]](repeating: fragment, count: 4096).joined())
+            while connection.bytesSent < 64 << 20, connection.write(batch) {}
+        }
+        defer { server.stop() }
+        let flood = try await tincan(["send", "--pin", pin, "GET", server.baseURL + "/flood"])
+        #expect(flood.status == 4, "\(flood.stdout)\(flood.stderr)")
+        #expect(flood.stderr.contains("HTTP/2 connection error (ENHANCE_YOUR_CALM): the server sent a header block in more CONTINUATION frames than allowed"), "\(flood.stderr)")
+        // The header block's bytes are not the request's: nothing of the flood is shown.
+        let big = try await tincan(["send", "--pin", pin, "--max-header-size", "2k", "GET", bigHead.baseURL + "/big"])
+        #expect(big.status == 4, "\(big.stdout)\(big.stderr)")
+        #expect(big.stderr.contains("response too large: the response's header fields take 3"), "\(big.stderr)")
+        #expect(big.stderr.contains("bytes, more than the 2000 allowed (--max-header-size)"), "\(big.stderr)")
+        let bad = await ending(of: ["send", "--offline", "--max-header-size", "10", "GET", "https://example.com/"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError?.contains("--max-header-size") == true && bad.standardError?.contains("10 is out of range (1000…1000000 bytes)") == true, "\(bad.standardError ?? "")")
     }
 }

@@ -43,6 +43,16 @@ struct SendExplainTests {
         for secret in ["hunter2", "sekrit", "token=abc"] { #expect(!text.contains(secret), "\(secret) shown") }
     }
 
+    @Test("the Connection step says what --insecure and an old --tls-min weaken, for an https URL")
+    func weakenedTrustIsExplained() async throws {
+        let result = try await tincan(["send", "--explain", "--insecure", "--tls-min", "1.1", "GET", "https://127.0.0.1:9/get"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Trust weakened by --insecure: certificate verification is off"), "\(result.stdout)")
+        #expect(result.stdout.contains("Trust weakened by --tls-min 1.1: TLS 1.1 is accepted (RFC 8996"), "\(result.stdout)")
+        let plain = try await tincan(["send", "--explain", "GET", "https://127.0.0.1:9/get"])
+        #expect(!plain.stdout.contains("Trust weakened"))
+    }
+
     @Test("--show-secrets keeps the secrets in the handout")
     func showSecretsKeepsThem() async throws {
         let result = try await tincan(["send", "--explain", "--format", "markdown", "--show-secrets"] + postArguments)

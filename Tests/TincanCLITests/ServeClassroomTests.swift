@@ -89,6 +89,17 @@ struct ServeClassroomTests {
         #expect(!text.contains("warning:"), "loopback needs no warning")
     }
 
+    @Test("--allow-host takes host names only; a server beyond loopback answers any address and the names allowed")
+    func allowHost() async throws {
+        let bad = await ending(of: ["serve", "--port", "0", "--allow-host", "evil host\u{1B}[2J"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError == "tincan: error: --allow-host: \"evil host·[2J\" is not a host name; expected letters, digits, dots and hyphens, such as teacher.local")
+        let classroom = try ServeAddress.hostPolicy(allowing: ["teacher.local"], listeningOn: try ServeAddress.parse("0.0.0.0"))
+        #expect(classroom == DemoHostPolicy(allowedNames: ["teacher.local"], acceptsAnyAddress: true))
+        let loopback = try ServeAddress.hostPolicy(allowing: [], listeningOn: try ServeAddress.parse("127.0.0.1"))
+        #expect(loopback == .loopback)
+    }
+
     @Test("--show writes a binary body as its size and first bytes, a long one cut, and control characters as dots")
     func showBinaryAndLong() {
         let binary = ReceivedRequest(id: 3, time: Date(), remote: "127.0.0.1:5000", source: .wire, tls: false,

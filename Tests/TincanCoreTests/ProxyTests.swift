@@ -148,4 +148,27 @@ struct ProxyTests {
         let error = #expect(throws: ProxyError.self) { try settings.route(to: URLReference(parsing: "https://example.com/")) }
         #expect(error?.description.contains("https_proxy=ftp://proxy") == true)
     }
+
+    @Test("Plain http goes to an HTTP proxy in absolute form, https through a tunnel, and plain http too with --proxytunnel or a SOCKS proxy")
+    func absoluteFormOrTunnel() throws {
+        let http = URLReference(parsing: "http://example.com/a")
+        let https = URLReference(parsing: "https://example.com/a")
+        let settings = try ProxySettings(proxy: "127.0.0.1:3128", noProxy: nil, environment: ProxyEnvironment())
+        #expect(try settings.route(to: http).forwardsInAbsoluteForm)
+        #expect(try !settings.route(to: https).forwardsInAbsoluteForm)
+        var tunnelling = settings
+        tunnelling.tunnelsPlainHTTP = true
+        #expect(try !tunnelling.route(to: http).forwardsInAbsoluteForm)
+        let socks = try ProxySettings(proxy: "socks5h://127.0.0.1:1080", noProxy: nil, environment: ProxyEnvironment())
+        #expect(try !socks.route(to: http).forwardsInAbsoluteForm)
+        let variable = ProxySettings(environment: ProxyEnvironment(["http_proxy": "127.0.0.1:3128"]))
+        #expect(try variable.route(to: http).forwardsInAbsoluteForm)
+        var options = TaskOptions()
+        options.proxy = variable
+        #expect(Explanation.connection(to: http, options: options).lines.map(\.text).contains(
+            "The request goes to the proxy in absolute form (`http://example.com:80/…` in the request line), as curl sends plain http: the proxy reads it whole and may cache the response."))
+        options.proxy = tunnelling
+        #expect(Explanation.connection(to: http, options: options).lines.map(\.text).contains(
+            "The proxy opens a CONNECT tunnel to `example.com:80` (--proxytunnel), so it sees only the tunnel."))
+    }
 }

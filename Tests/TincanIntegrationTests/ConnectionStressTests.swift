@@ -172,7 +172,7 @@ struct ConnectionStressTests {
             let port = UInt16(server.port)
             // The body goes only once the interim answer is in; the final answer then follows.
             let reply = try await offThePool {
-                try RawSocket.exchange(port: port, send: "PUT /put HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n",
+                try RawSocket.exchange(port: port, send: "PUT /put HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n",
                                        until: "100 Continue\r\n\r\n", thenSend: "ok", until: "\"data\": \"ok\"")
             }
             #expect(reply.hasPrefix("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"))

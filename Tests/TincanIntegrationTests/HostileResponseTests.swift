@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 import TincanCore
@@ -29,6 +30,31 @@ struct HostileResponseTests {
             RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
             RawHTTPServer.write(socket, bomb)
         }
+    }
+
+    @Test("40 redirect hops of 1,000 Set-Cookie each end with a Cookie header within curl's 8,190 bytes, and every hop's stays within it")
+    func cookieFloodStaysBounded() async throws {
+        let cookieHeaders = CookieLengths()
+        let server = try RawHTTPServer { head, socket in
+            let lines = head.components(separatedBy: "\r\n")
+            let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+            cookieHeaders.note(lines.first { $0.lowercased().hasPrefix("cookie: ") }.map { $0.utf8.count - 8 } ?? 0)
+            let hop = Int(path.dropFirst("/hop".count)) ?? 0
+            guard hop < 40 else {
+                RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+                return
+            }
+            let cookies = (0..<1000).map { "Set-Cookie: h\(hop)c\($0)=v; Path=/\r\n" }.joined()
+            RawHTTPServer.write(socket, "HTTP/1.1 302 Found\r\nLocation: /hop\(hop + 1)\r\n" + cookies + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+        }
+        defer { server.stop() }
+        let result = try await Self.send(server.baseURL + "/hop0") { $0.redirects = RedirectPolicy(maximum: 50) }
+        #expect(result.response?.statusCode == 200, "\(String(describing: result.transportError))")
+        #expect(result.redirects.count == 40)
+        let lengths = cookieHeaders.all
+        #expect(lengths.count == 41)
+        #expect(lengths.allSatisfy { $0 <= 8190 }, "\(lengths.max() ?? 0)")
+        #expect((lengths.last ?? 0) > 0)
     }
 
     @Test("A gzip body that grows past the ratio limit fails, naming the ratio")
@@ -199,4 +225,11 @@ struct HostileResponseTests {
         #expect(result.data == Array("ok".utf8))
         #expect(result.redirects.map(\.statusCode) == [302])
     }
+}
+
+/// The length of the Cookie header of each request a raw server received, in order.
+private final class CookieLengths: Sendable {
+    private let lengths = Mutex<[Int]>([])
+    var all: [Int] { lengths.withLock { $0 } }
+    func note(_ length: Int) { lengths.withLock { $0.append(length) } }
 }

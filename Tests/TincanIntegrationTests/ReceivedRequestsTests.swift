@@ -52,14 +52,14 @@ struct ReceivedRequestsTests {
     @Test("two requests on one keep-alive connection are recorded apart, byte for byte, a chunked body with its framing")
     func keepAliveAndChunked() async throws {
         try await withDemoServer { server in
-            let first = "POST /post HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Odd-CASE: Yes\r\ncontent-length: 5\r\n\r\nhello"
-            let second = "PUT /put HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n3;note=x\r\nabc\r\n2\r\nde\r\n0\r\nTrailer-One: 1\r\n\r\n"
+            let first = "POST /post HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nX-Odd-CASE: Yes\r\ncontent-length: 5\r\n\r\nhello"
+            let second = "PUT /put HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n\r\n3;note=x\r\nabc\r\n2\r\nde\r\n0\r\nTrailer-One: 1\r\n\r\n"
             let reply = try await Self.converse(port: server.port, [(first, 1), (second, 2)])
             let kept = server.received.all
             try #require(kept.count == 2, "\(reply)")
-            #expect(kept[0].head == Array("POST /post HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Odd-CASE: Yes\r\ncontent-length: 5\r\n\r\n".utf8))
+            #expect(kept[0].head == Array("POST /post HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nX-Odd-CASE: Yes\r\ncontent-length: 5\r\n\r\n".utf8))
             #expect(kept[0].body == Array("hello".utf8))
-            #expect(kept[1].head == Array("PUT /put HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+            #expect(kept[1].head == Array("PUT /put HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
             #expect(kept[1].body == Array("3;note=x\r\nabc\r\n2\r\nde\r\n0\r\nTrailer-One: 1\r\n\r\n".utf8), "the chunk framing and trailer as sent")
             #expect(kept.allSatisfy { $0.isComplete && !$0.isTruncated && $0.source == .wire && $0.remote.hasPrefix("127.0.0.1:") })
             #expect(kept[0].remote == kept[1].remote, "one connection")
@@ -71,12 +71,12 @@ struct ReceivedRequestsTests {
     @Test("pipelined requests in one write are split where each ends, and answered with their own numbers")
     func pipelined() async throws {
         try await withDemoServer { server in
-            let requests = (1...3).map { "POST /anything/\($0) HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n#\($0)" }
+            let requests = (1...3).map { "POST /anything/\($0) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 2\r\n\r\n#\($0)" }
             let reply = try await Self.converse(port: server.port, [(requests.joined(), 3)])
             let kept = server.received.all
             try #require(kept.count == 3, "\(reply)")
             for (index, record) in kept.enumerated() {
-                #expect(record.headText == "POST /anything/\(index + 1) HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n")
+                #expect(record.headText == "POST /anything/\(index + 1) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 2\r\n\r\n")
                 #expect(record.body == Array("#\(index + 1)".utf8))
             }
             #expect(Self.requestIDs(in: reply) == kept.map(\.id))
@@ -88,7 +88,7 @@ struct ReceivedRequestsTests {
         let server = try await DemoServer.start(closesEveryConnection: true)
         let start = ContinuousClock.now
         // Asks for two responses: only the end of the connection stops the read before its 20 s timeout.
-        let reply = try await Self.converse(port: server.port, [("GET /get HTTP/1.1\r\nHost: h\r\n\r\n", 2)])
+        let reply = try await Self.converse(port: server.port, [("GET /get HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n", 2)])
         let elapsed = ContinuousClock.now - start
         await server.stop()
         #expect(reply.lowercased().contains("\r\nconnection: close\r\n"), "\(reply)")
@@ -99,7 +99,7 @@ struct ReceivedRequestsTests {
     func bodyCap() async throws {
         try await withDemoServer { server in
             let body = String(repeating: "0123456789", count: 10_000)
-            _ = try await Self.converse(port: server.port, [("POST /post HTTP/1.1\r\nHost: h\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body, 1)])
+            _ = try await Self.converse(port: server.port, [("POST /post HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body, 1)])
             let record = try #require(server.received.all.last)
             #expect(record.bodyBytes == 100_000)
             #expect(record.body.count == server.received.bytesLimit)
@@ -112,7 +112,7 @@ struct ReceivedRequestsTests {
     @Test("only the newest 32 requests are kept, and reading them is not recorded")
     func boundedAndNotSelfRecording() async throws {
         try await withDemoServer { server in
-            let gets = (1...40).map { "GET /get?n=\($0) HTTP/1.1\r\nHost: h\r\n\r\n" }
+            let gets = (1...40).map { "GET /get?n=\($0) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n" }
             _ = try await Self.converse(port: server.port, gets.map { ($0, 1) }.enumerated().map { ($0.element.0, $0.offset + 1) })
             let kept = server.received.all
             #expect(kept.count == 32)

@@ -370,6 +370,22 @@ struct SessionWorkspaceTests {
         #expect(state.workspace.showsCollection)
     }
 
+    @Test("the history never keeps a value read from the environment, directly or through a variable, and reopening sends it again")
+    func historyHidesEnvironmentValues() throws {
+        let home = try #require(ProcessEnvironment.values["HOME"])
+        try #require(home.count >= Session.shortestHiddenValue)
+        var state = Fixtures.welcome()
+        state.workspace.session.variables["place"] = .string("{{$env.HOME}}")
+        state.focus = .url
+        Fixtures.press([.key(.ctrl("a")), .key(.ctrl("k"))] + Fixtures.typing("get?where={{$env.HOME}}&also={{place}}"), into: &state)
+        _ = sendCollectingEffects(&state)
+        let entry = try #require(state.history.last)
+        #expect(!entry.sentURL.contains(home), "\(entry.sentURL)")
+        #expect(entry.sentURL.contains("where=\(Redaction.mask)&also=\(Redaction.mask)"), "\(entry.sentURL)")
+        #expect(!entry.jsonLine().contains(home))
+        #expect(entry.request.url == "get?where={{$env.HOME}}&also={{place}}", "the request as written keeps its references")
+    }
+
     @Test("a history entry reopens against the base it was sent with, even when the Base field was edited since")
     func reopeningKeepsTheRecordedBase() throws {
         var state = Fixtures.welcome()

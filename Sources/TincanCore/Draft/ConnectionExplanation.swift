@@ -4,7 +4,10 @@ extension Explanation {
     /// certificate it presents to a server that asks for one; and how a failure is retried.
     ///
     /// It walks ``ProxySettings/route(to:)``, the rule each hop of the task applies.
-    public static func connection(to url: URLReference, options: TaskOptions) -> Step {
+    ///
+    /// - Parameter weakenings: What the security settings in force trust less than the default
+    ///   does (``SecurityPolicy/weakenings``), each with where it is set; each becomes a line.
+    public static func connection(to url: URLReference, options: TaskOptions, weakenings: [(source: String, weakening: TrustWeakening)] = []) -> Step {
         var lines: [Line] = []
         do {
             let route = try options.proxy.route(to: url)
@@ -12,12 +15,17 @@ extension Explanation {
             switch route.because {
             case .variable, .option:
                 if let server = route.server {
-                    let tunnel = server.kind == .socks5
-                        ? "The proxy is SOCKS5: it resolves the host and relays the bytes."
-                        : "The proxy opens a CONNECT tunnel to `\(url.host ?? ""):\(url.effectivePort ?? 80)`\(url.scheme?.lowercased() == "https" ? "; TLS runs inside it, end to end" : ""), so it sees only the tunnel."
-                    lines.append(Line(tunnel, .detail))
+                    let authority = "\(url.host ?? ""):\(url.effectivePort ?? 80)"
+                    let how = switch (server.kind, route.forwardsInAbsoluteForm) {
+                    case (.socks5, _): "The proxy is SOCKS5: it resolves the host and relays the bytes."
+                    case (.http, true): "The request goes to the proxy in absolute form (`\(url.scheme?.lowercased() ?? "http")://\(authority)/…` in the request line), as curl sends plain http: the proxy reads it whole and may cache the response."
+                    case (.http, false):
+                        "The proxy opens a CONNECT tunnel to `\(authority)`\(url.scheme?.lowercased() == "https" ? "; TLS runs inside it, end to end" : " (--proxytunnel)"), so it sees only the tunnel."
+                    }
+                    lines.append(Line(how, .detail))
                     if let credential = server.credential {
-                        lines.append(Line("`Proxy-Authorization: Basic` is sent with CONNECT, as `\(credential.user)` (password hidden).", .detail))
+                        let with = route.forwardsInAbsoluteForm ? "with the request" : "with CONNECT"
+                        lines.append(Line("`Proxy-Authorization: Basic` is sent \(with), as `\(credential.user)` (password hidden).", .detail))
                     }
                 }
             case .bypassed:
@@ -35,6 +43,9 @@ extension Explanation {
             lines.append(Line("No client certificate: a server that requires one refuses the handshake.", .detail))
         }
         if let policy = options.retryPolicy, policy.limit > 0 { lines.append(Line(policy.explanation)) }
+        for (source, weakening) in weakenings where url.scheme?.lowercased() == "https" {
+            lines.append(Line("Trust weakened by \(source): \(weakening).", .failed))
+        }
         return Step(topic: .connection, title: "Connection", lines: lines)
     }
 }

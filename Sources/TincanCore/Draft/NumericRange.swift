@@ -127,6 +127,12 @@ extension NumericRange {
         name: "max-body", minimum: 0, maximum: 1e12, isInteger: true, unit: "bytes",
         suffixes: ["k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "g": 1e9, "G": 1e9], examples: "500k, 256M, 2G, or 0 for no limit")
 
+    /// The most bytes a response's header fields may take: 1 kB up to 1 MB (decimal `k` and
+    /// `M`, as for body sizes); the default is 65,536 (``ConnectionOptions/standardMaximumHeaderBytes``).
+    public static let headerSize = NumericRange(
+        name: "max-header-size", minimum: 1_000, maximum: 1e6, isInteger: true, unit: "bytes",
+        suffixes: ["k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6], examples: "64k or 200000")
+
     /// The longest a request may take in an assertion: 0 up to the timeout's bound; `500ms` and
     /// `2s` are allowed, a plain number is seconds.
     public static let maxDuration = NumericRange(

@@ -58,7 +58,7 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw ClientIdentityError(.key, path: keyFile, encrypted ? .wrongPassphrase : .notPEM("the private key cannot be read (\(error))"))
         }
-        var configuration = TLSConfiguration.makeClientConfiguration()
+        var configuration = TLSConfiguration.tincanClient()
         configuration.certificateChain = chain.map { .certificate($0) }
         configuration.privateKey = .privateKey(key)
         do {

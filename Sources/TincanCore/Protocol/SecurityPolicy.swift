@@ -33,6 +33,8 @@ public struct SecurityPolicy: Sendable {
     public var validatesDomainName = true
     /// A PEM file of CA certificates trusted instead of the system's, or nil.
     public var caFile: String?
+    /// The oldest TLS version accepted: TLS 1.2 unless asked otherwise (RFC 8996).
+    public var minimumTLSVersion = TLSMinimum.standard
 
     /// The default: the system's roots, full verification.
     public static let `default` = SecurityPolicy(pinningMode: .none)
@@ -95,9 +97,20 @@ public struct SecurityPolicy: Sendable {
         return caFile.map(TLSDiagnosis.Trust.caFile) ?? .system
     }
 
+    /// What in this policy trusts servers less than the default does (verification off, an
+    /// old TLS version, a CA file instead of the system's roots), for the warnings, marks and
+    /// Explain lines that say so.
+    public var weakenings: [TrustWeakening] {
+        var weakenings: [TrustWeakening] = []
+        if allowInvalidCertificates { weakenings.append(pinningMode == .none ? .verificationOff : .hostNameUnchecked) }
+        if minimumTLSVersion.isDeprecated { weakenings.append(.deprecatedTLS(minimumTLSVersion)) }
+        if let caFile, pinningMode == .none { weakenings.append(.caFile(caFile)) }
+        return weakenings
+    }
+
     /// The TLS configuration that enforces this policy.
     public func tlsConfiguration() throws -> TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
+        var configuration = TLSConfiguration.tincanClient(minimum: minimumTLSVersion)
         if let caFile {
             guard FileManager.default.isReadableFile(atPath: caFile) else {
                 throw SecurityPolicyError(.unreadableFile(path: caFile, reason: "cannot read the CA file"))
@@ -150,5 +163,73 @@ public struct SecurityPolicyError: Error, Sendable, CustomStringConvertible {
         case .invalidPolicy(let detail): "invalid security policy: \(detail)"
         case .unreadableFile(let path, let reason): "\(path): \(reason)"
         }
+    }
+}
+
+/// The oldest TLS version a connection accepts.
+public enum TLSMinimum: String, Sendable, CaseIterable, Comparable {
+    case tls1_0 = "1.0"
+    case tls1_1 = "1.1"
+    case tls1_2 = "1.2"
+    case tls1_3 = "1.3"
+
+    /// TLS 1.2: RFC 8996 deprecates 1.0 and 1.1.
+    public static let standard = TLSMinimum.tls1_2
+
+    /// Whether RFC 8996 deprecates this version (and so the ones it lets in).
+    public var isDeprecated: Bool { self < .tls1_2 }
+
+    /// NIOSSL's name for it.
+    var nioVersion: TLSVersion {
+        switch self {
+        case .tls1_0: .tlsv1
+        case .tls1_1: .tlsv11
+        case .tls1_2: .tlsv12
+        case .tls1_3: .tlsv13
+        }
+    }
+
+    public static func < (lhs: TLSMinimum, rhs: TLSMinimum) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// Why TLS 1.0 and 1.1 are unsafe, in the words every option and warning uses.
+    public static let deprecationReason = "RFC 8996 deprecates TLS 1.0 and 1.1: their handshakes rest on MD5 and SHA-1, they lack the AEAD ciphers, and an attacker on the path can push a connection down to them"
+}
+
+/// A way a security policy trusts servers less than Tincan's default does.
+public enum TrustWeakening: Sendable, Hashable, CustomStringConvertible {
+    /// Certificates are not verified at all.
+    case verificationOff
+    /// Pinned certificates are checked, but not that they name the host.
+    case hostNameUnchecked
+    /// A TLS version older than 1.2 is accepted.
+    case deprecatedTLS(TLSMinimum)
+    /// A CA file's authorities are trusted instead of the system's.
+    case caFile(String)
+
+    /// Whether it leaves connections open to anyone on the path (not only a change of whom to trust).
+    public var isUnsafe: Bool {
+        if case .caFile = self { return false }
+        return true
+    }
+
+    public var description: String {
+        switch self {
+        case .verificationOff: "certificate verification is off: anyone on the network path can pose as the server and read what is sent"
+        case .hostNameUnchecked: "a pinned certificate is accepted for any host name"
+        case .deprecatedTLS(let version): "TLS \(version.rawValue) is accepted (\(TLSMinimum.deprecationReason))"
+        case .caFile(let path): "the authorities in \(path) are trusted instead of the system's: whoever holds their keys can pose as any server"
+        }
+    }
+}
+
+extension TLSConfiguration {
+    /// NIOSSL's client configuration (certificates verified) with Tincan's TLS floor: 1.2
+    /// unless `minimum` says otherwise (NIOSSL's own floor is TLS 1.0).
+    public static func tincanClient(minimum: TLSMinimum = .standard) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = minimum.nioVersion
+        return configuration
     }
 }

@@ -1,14 +1,13 @@
 import Foundation
 
-/// A proxy that requests go through: an HTTP proxy (a `CONNECT` tunnel for every target) or a
-/// SOCKS5 proxy, as a `--proxy` URL or a proxy variable names it.
-///
-/// AsyncHTTPClient opens a `CONNECT` tunnel for http targets too, where curl sends the request
-/// in absolute form: the bytes the target sees are the same, and the proxy sees only the tunnel.
+/// A proxy that requests go through: an HTTP proxy (plain http in absolute form, https through
+/// a `CONNECT` tunnel, as curl does; see ``ProxyRoute/forwardsInAbsoluteForm``) or a SOCKS5
+/// proxy, as a `--proxy` URL or a proxy variable names it.
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// How Tincan speaks to the proxy.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// An HTTP proxy: `CONNECT host:port`, then the request inside the tunnel.
+        /// An HTTP proxy: plain http sent to it in absolute form; https (or plain http with
+        /// `--proxytunnel`) through `CONNECT host:port`, then the request inside the tunnel.
         case http
         /// A SOCKS5 proxy. Host names are sent to the proxy to resolve (curl's `socks5h`); a
         /// `socks5://` URL is read the same way.
@@ -28,7 +27,8 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     public var host: String
     /// The proxy's port.
     public var port: Int
-    /// The user and password sent as `Proxy-Authorization: Basic` with `CONNECT`, if any.
+    /// The user and password sent as `Proxy-Authorization: Basic` (with `CONNECT`, or with a
+    /// request in absolute form), if any.
     public var credential: Credential?
 
     /// Creates a proxy.

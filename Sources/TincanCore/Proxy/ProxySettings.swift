@@ -28,12 +28,16 @@ public struct ProxySettings: Sendable, Hashable {
     public var noProxy: NoProxyList?
     /// The proxy variables, as read when the settings were made.
     public var environment: ProxyEnvironment
+    /// Whether plain http goes through an HTTP proxy in a `CONNECT` tunnel too (curl's
+    /// `--proxytunnel`), rather than to the proxy in absolute form (RFC 9112 §3.2.2).
+    public var tunnelsPlainHTTP = false
 
     /// Creates settings.
-    public init(choice: Choice = .environment, noProxy: NoProxyList? = nil, environment: ProxyEnvironment = ProxyEnvironment()) {
+    public init(choice: Choice = .environment, noProxy: NoProxyList? = nil, environment: ProxyEnvironment = ProxyEnvironment(), tunnelsPlainHTTP: Bool = false) {
         self.choice = choice
         self.noProxy = noProxy
         self.environment = environment
+        self.tunnelsPlainHTTP = tunnelsPlainHTTP
     }
 
     /// No proxy at all, whatever the environment says: the core's default, since a library
@@ -88,7 +92,12 @@ public struct ProxySettings: Sendable, Hashable {
         if let bypass, let host = url.host, let entry = bypass.list.match(host: host) {
             return ProxyRoute(server: nil, because: .bypassed(entry: entry, list: bypass.name, proxy: server))
         }
-        return ProxyRoute(server: server, because: source)
+        var route = ProxyRoute(server: server, because: source)
+        // As curl: plain http goes to an HTTP proxy in absolute form, which every forwarding
+        // proxy takes (one that allows CONNECT only to port 443 refuses a tunnel to port 80)
+        // and a caching proxy can cache; https, and plain http when asked, through a tunnel.
+        route.forwardsInAbsoluteForm = server.kind == .http && url.scheme?.lowercased() == "http" && !tunnelsPlainHTTP
+        return route
     }
 }
 
@@ -112,6 +121,9 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
     public var server: ProxyServer?
     /// Why.
     public var because: Source
+    /// Whether the request goes to the HTTP proxy in absolute form (`GET http://host/path`)
+    /// rather than through a `CONNECT` tunnel: plain http, unless ``ProxySettings/tunnelsPlainHTTP``.
+    public var forwardsInAbsoluteForm = false
 
     /// Creates a route.
     public init(server: ProxyServer?, because: Source) {

@@ -33,6 +33,10 @@ public struct TaskOptions: Sendable {
     public var maximumBodyBytes: Int64? = TaskOptions.defaultMaximumBodyBytes
     /// How far a gzip or deflate body may grow when decoded, or nil to keep it encoded.
     public var decompression: DecompressionLimits? = .standard
+    /// The most bytes a response's header fields may take (see
+    /// ``ConnectionOptions/maximumHeaderBytes``); past it, the task fails with
+    /// ``TransportError/Reason/limitExceeded(_:)``, or over HTTP/2 the connection ends.
+    public var maximumHeaderBytes = ConnectionOptions.standardMaximumHeaderBytes
     /// Which proxy each request goes through (decided per request, redirects included); by
     /// default none, whatever the environment says: front ends pass ``ProxySettings/fromEnvironment``.
     public var proxy = ProxySettings.direct

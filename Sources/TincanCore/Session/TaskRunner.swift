@@ -193,9 +193,11 @@ struct TaskRunner {
                 let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: left,
                                                   uploadBytesPerSecond: options.uploadBytesPerSecond,
                                                   decompression: options.decompression,
-                                                  connection: ConnectionOptions(proxy: route.server, clientIdentity: options.clientIdentity,
+                                                  connection: ConnectionOptions(proxy: route.server, forwardsToProxy: route.forwardsInAbsoluteForm,
+                                                                               clientIdentity: options.clientIdentity,
                                                                                // `.http2` offers what `.automatic` offers: one client serves both.
-                                                                               httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic),
+                                                                               httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic,
+                                                                               maximumHeaderBytes: options.maximumHeaderBytes),
                                                   stageGate: options.stageGate)
                 try await options.stageGate?.wait(before: .connect)
                 response = try await transport.send(outgoing, options: hopOptions) { event in

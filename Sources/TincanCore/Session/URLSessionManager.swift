@@ -191,8 +191,10 @@ public final class URLSessionManager: Sendable {
             next.body = .none
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name: name) }
         }
-        if target.host?.lowercased() != request.url.host?.lowercased() || target.effectivePort != request.url.effectivePort {
-            // Credentials are for the origin that was asked, never for the one a redirect names.
+        if !TaskRunner.sameOrigin(target, request.url) {
+            // Credentials are for the origin that was asked (scheme, host and port: RFC 6454),
+            // never for the one a redirect names: an https → http hop to the same host and port
+            // would send them in clear text (curl strips them alike since CVE-2022-27774/27776).
             next.headers.remove(name: "Authorization")
             next.headers.remove(name: "Cookie")
         }

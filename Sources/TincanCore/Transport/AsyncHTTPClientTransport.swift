@@ -39,7 +39,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - tlsConfiguration: TLS settings; certificate verification is on by default.
     ///   - connectTimeout: Seconds to set up a connection.
     ///   - trust: What `tlsConfiguration` trusts, for the words of a refused certificate.
-    public init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration(), connectTimeout: Double = 30, trust: TLSDiagnosis.Trust = .system) {
+    public init(tlsConfiguration: TLSConfiguration = .tincanClient(), connectTimeout: Double = 30, trust: TLSDiagnosis.Trust = .system) {
         self.trust = trust
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         self.eventLoop = eventLoop
@@ -92,17 +92,24 @@ public final class AsyncHTTPClientTransport: Transport {
             timeout: .init(connect: .milliseconds(seconds: connectTimeout)),
             decompression: .disabled
         )
-        configuration.proxy = connection.proxy.map { proxy in
+        // A request forwarded to an HTTP proxy in absolute form is sent to the proxy as to a
+        // server, without AsyncHTTPClient's proxy (which would tunnel it; see AbsoluteFormWriter).
+        configuration.proxy = connection.forwardsToProxy ? nil : connection.proxy.map { proxy in
             switch proxy.kind {
             case .http: .server(host: proxy.host, port: proxy.port, authorization: proxy.credential.map { .basic(username: $0.user, password: $0.password) })
             case .socks5: .socksServer(host: proxy.host, port: proxy.port)
             }
         }
+        let forwards = connection.forwardsToProxy
         // HTTP/2 is offered in ALPN unless only HTTP/1.1 is wanted (`.http2` and `.automatic`
         // both offer h2 and http/1.1, as curl does; the server chooses).
         configuration.httpVersion = connection.httpVersion == .http1_1 ? .http1Only : .automatic
-        // Keeps swift-nio-http2's read buffer from growing with a download (see the aligner).
-        configuration.http2ConnectionDebugInitializer = HTTP2ReadAligner.install
+        // Keeps swift-nio-http2's read buffer from growing with a download (see the aligner),
+        // ends a connection at its first connection error with every request on it (the guard),
+        // and announces the header list size the connection accepts.
+        let headerListLimit = connection.maximumHeaderBytes
+        configuration.http2ConnectionDebugInitializer = { HTTP2ConnectionGuard.install(on: $0, headerListLimit: headerListLimit) }
+        configuration.http2StreamChannelDebugInitializer = HTTP2ConnectionGuard.register
         // Reads of up to 512 KiB instead of NIO's 64 KiB: a fast body (a download, an NDJSON
         // stream) takes an eighth of the read calls and writes (1.2 to 1.6 times the download
         // throughput measured).
@@ -112,6 +119,9 @@ public final class AsyncHTTPClientTransport: Transport {
                 // connection lives: one read each time bounds a connection's buffers to 512 KiB
                 // (four of NIO's 64 KiB held 256 KiB; four of these would hold 2 MiB).
                 channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            }.flatMap {
+                guard forwards else { return channel.eventLoop.makeSucceededVoidFuture() }
+                return channel.eventLoop.submit { try AbsoluteFormWriter.install(on: channel) }
             }
         }
         // Tincan records no traces; without a tracer AsyncHTTPClient makes no span per request
@@ -170,11 +180,20 @@ public final class AsyncHTTPClientTransport: Transport {
         do {
             var url = request.url
             url.fragment = nil
-            clientRequest = try HTTPClient.Request(url: url.string, method: .init(rawValue: request.method))
+            var address = url.string
+            if options.connection.forwardsToProxy, let proxy = options.connection.proxy {
+                // To the proxy, as to a server; AbsoluteFormWriter puts the target back into the
+                // request line from the Host header, which the wire head always carries.
+                address = "http://\(proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host):\(proxy.port)\(head.target)"
+            }
+            clientRequest = try HTTPClient.Request(url: address, method: .init(rawValue: request.method))
         } catch {
             throw TransportError(.invalidRequest("\(error)"))
         }
         clientRequest.headers = NIOHTTP1.HTTPHeaders(head.headers.fields.map { ($0.name, $0.value) })
+        if options.connection.forwardsToProxy, let credential = options.connection.proxy?.credential, !clientRequest.headers.contains(name: "Proxy-Authorization") {
+            clientRequest.headers.add(name: "Proxy-Authorization", value: "Basic " + Data("\(credential.user):\(credential.password)".utf8).base64EncodedString())
+        }
         let client = try client(for: options.connection)
         let pauses = options.stageGate.map { StagePauses(gate: $0, eventLoop: eventLoop) }
         let upload = request.body.length.flatMap { length in
@@ -196,7 +215,14 @@ public final class AsyncHTTPClientTransport: Transport {
         delegate.attach(task, deadline: options.deadline)
         return try await withTaskCancellationHandler {
             do {
-                return try await task.futureResult.get()
+                let response = try await task.futureResult.get()
+                // 407 comes from a proxy only: one that the request was forwarded to wants
+                // credentials, as when it answers CONNECT so.
+                if options.connection.forwardsToProxy, response.statusCode == 407, let proxy = options.connection.proxy,
+                   let reason = Self.proxyReason(HTTPClientError.proxyAuthenticationRequired, proxy: proxy) {
+                    throw TransportError(.proxy(reason))
+                }
+                return response
             } catch is UploadStream.UploadStopped {
                 // A response of 300 or more arrived before the whole body was sent, which HTTP
                 // allows: AsyncHTTPClient sent no more of the body, and the response stands.
@@ -254,6 +280,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Maps AsyncHTTPClient, NIO and TLS errors to a ``TransportError`` that says what happened.
     static func transportError(_ error: any Error, idleTimeout: Double, deadline: Double?, proxy: ProxyServer? = nil) -> TransportError {
         if let error = error as? TransportError { return error }
+        if let error = error as? HTTP2ConnectionError { return TransportError(.connectionClosed(error.description)) }
         if let proxy {
             if let reason = proxyReason(error, proxy: proxy) { return TransportError(.proxy(reason)) }
         }
@@ -317,7 +344,8 @@ public final class AsyncHTTPClientTransport: Transport {
             ("CERTIFICATE_VERIFY_FAILED", "the server's certificate could not be verified: it has expired, is self-signed, or was issued by an authority this machine does not trust (--ca-file names one to trust)"),
             ("NO_CERTIFICATE_OR_CRL_FOUND", "the CA file holds no certificate"),
             ("WRONG_VERSION_NUMBER", "the server did not answer in TLS (is it plain http?)"),
-            ("TLSV1_ALERT_PROTOCOL_VERSION", "the server and Tincan share no TLS version"),
+            ("TLSV1_ALERT_PROTOCOL_VERSION", "the server and Tincan share no TLS version (Tincan accepts TLS 1.2 and later unless --tls-min says otherwise)"),
+            ("UNSUPPORTED_PROTOCOL", "the server speaks only a TLS version older than 1.2, which Tincan refuses (\(TLSMinimum.deprecationReason); --tls-min 1.0 allows it)"),
             ("SSLV3_ALERT_HANDSHAKE_FAILURE", "the server refused the handshake (no shared cipher, or it wants a client certificate)"),
             ("CERTIFICATE_REQUIRED", "the server wants a client certificate"),
             ("UNKNOWN_CA", "the server does not trust the client certificate's issuer"),
@@ -366,6 +394,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private let uploadLength: Int64?
     private let idleTimeout: TimeAmount
     private let idleSeconds: Double
+    private let maximumHeaderBytes: Int
     private let events: @Sendable (TransportEvent) throws -> Void
     private let state = Mutex(State())
     private let decompression: DecompressionLimits?
@@ -380,6 +409,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         self.upload = upload
         self.uploadLength = uploadLength
         self.idleSeconds = options.idleTimeout
+        self.maximumHeaderBytes = options.connection.maximumHeaderBytes
         self.idleTimeout = .milliseconds(seconds: options.idleTimeout)
         self.decompression = options.decompression
         self.decoder = .makeEmptyBox(valueType: ContentDecoder.self, eventLoop: eventLoop)
@@ -479,6 +509,14 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch()
+        // The header fields as HTTP/2 counts them (RFC 9113 §6.5.2: name, value and 32 bytes a
+        // field), over either version: NIO holds HTTP/1.1 heads to 80 KiB and HTTP/2 blocks to the
+        // size the connection announced, and this holds both to the request's own limit.
+        let headerBytes = head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+        if headerBytes > maximumHeaderBytes {
+            return task.eventLoop.makeFailedFuture(TransportError(.limitExceeded(
+                "the response's header fields take \(headerBytes) bytes, more than the \(maximumHeaderBytes) allowed (--max-header-size)")))
+        }
         let response = HTTPResponse(
             url: url, statusCode: Int(head.status.code), headers: TincanCore.HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
             version: HTTPVersion(major: head.version.major, minor: head.version.minor) ?? .http1_1)

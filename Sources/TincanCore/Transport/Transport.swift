@@ -68,15 +68,28 @@ public struct TransportOptions: Sendable, Hashable {
 public struct ConnectionOptions: Sendable, Hashable {
     /// The proxy, or nil to connect directly.
     public var proxy: ProxyServer?
+    /// Whether requests go to the HTTP proxy in absolute form rather than through a tunnel
+    /// (``ProxyRoute/forwardsInAbsoluteForm``).
+    public var forwardsToProxy: Bool
     /// The client certificate and key, or nil to present none.
     public var clientIdentity: ClientIdentity?
     /// The HTTP versions offered (AsyncHTTPClient sets it per client too).
     public var httpVersion: HTTPVersionPreference
+    /// The most bytes a response's header fields may take (names and values, and 32 a field, as
+    /// HTTP/2 counts them); an HTTP/2 connection announces it as `SETTINGS_MAX_HEADER_LIST_SIZE`.
+    public var maximumHeaderBytes: Int
 
-    public init(proxy: ProxyServer? = nil, clientIdentity: ClientIdentity? = nil, httpVersion: HTTPVersionPreference = .automatic) {
+    /// The default header limit, 64 KiB: nghttp2's limit on one header field (curl's limit on a
+    /// whole response head is 300 KiB; swift-nio's 80 KiB for HTTP/1.1 and 16 KiB for HTTP/2).
+    public static let standardMaximumHeaderBytes = 64 * 1024
+
+    public init(proxy: ProxyServer? = nil, forwardsToProxy: Bool = false, clientIdentity: ClientIdentity? = nil, httpVersion: HTTPVersionPreference = .automatic,
+                maximumHeaderBytes: Int = ConnectionOptions.standardMaximumHeaderBytes) {
         self.proxy = proxy
+        self.forwardsToProxy = forwardsToProxy && proxy?.kind == .http
         self.clientIdentity = clientIdentity
         self.httpVersion = httpVersion
+        self.maximumHeaderBytes = maximumHeaderBytes
     }
 }
 

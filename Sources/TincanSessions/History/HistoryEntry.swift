@@ -57,6 +57,29 @@ public struct HistoryEntry: Sendable, Equatable {
         return entry
     }
 
+    /// The entry with each of `values` (a secret variable's, an environment variable's) hidden
+    /// wherever it occurs: the URL sent, the request's own texts, the base and the error. The
+    /// request as written keeps its `{{…}}` references, so reopening it sends the values again.
+    public func hiding(_ values: [String]) -> HistoryEntry {
+        guard !values.isEmpty else { return self }
+        func hide(_ text: String) -> String {
+            values.reduce(text) { text, value in text.contains(value) ? text.replacingOccurrences(of: value, with: Redaction.mask) : text }
+        }
+        var entry = self
+        entry.sentURL = hide(sentURL)
+        entry.base = base.map(hide)
+        entry.error = error.map(hide)
+        entry.request.url = hide(request.url)
+        entry.request.headers = request.headers.map { header in
+            var header = header
+            header.value = header.value.map(hide)
+            return header
+        }
+        entry.request.query = request.query.map { ($0.name, hide($0.value)) }
+        if case .text(let text)? = request.body { entry.request.body = .text(hide(text)) }
+        return entry
+    }
+
     /// A text body with secret members hidden when it is a JSON object or array, or a form.
     static func redactedBody(_ text: String) -> String {
         if let value = try? JSONParser.parse(text), value.isCollection {

@@ -82,7 +82,7 @@ public struct HistoryStore: Sendable {
         if entries.count > capacity, problems.isEmpty {
             entries.removeFirst(entries.count - capacity)
             let kept = entries.map { $0.jsonLine() + "\n" }.joined()
-            try? AtomicFile.write(Array(kept.utf8), to: path)
+            try? AtomicFile.write(Array(kept.utf8), to: path, mode: 0o600)
         }
         return Loaded(entries: entries, problems: problems)
     }

@@ -57,7 +57,8 @@ public enum HTTPFile {
         var blocks: [String] = []
         var warnings: [String] = []
         for (name, request, resolved) in requests {
-            var lines = ["### \(name)"]
+            // A name is a comment: its control characters are neutralised, not refused.
+            var lines = ["### \(TerminalText.line(name))"]
             if request.appliedProperties.contains(.timeoutInterval) {
                 lines.append("# @timeout \(timeoutText(request.properties.timeoutInterval))")
             }
@@ -85,10 +86,22 @@ public enum HTTPFile {
                 }
             }
             if let download = resolved?.options.download?.path { lines.append(">>! \(download)") }
+            try refuseControlCharacters(in: lines.dropFirst(), request: name)
             warnings += notCarried(name, resolved: resolved)
             blocks.append(lines.joined(separator: "\n"))
         }
         return Exported(text: blocks.joined(separator: "\n\n") + "\n", warnings: warnings)
+    }
+
+    /// Refuses a line that holds a control character other than a tab (``TerminalText``): a
+    /// `.http` file has no escapes, so it would hold the character raw, and a carriage return or
+    /// an escape shows another request on screen than the one the file sends.
+    static func refuseControlCharacters(in lines: some Sequence<String>, request: String) throws(InterchangeError) {
+        for line in lines {
+            if let scalar = line.unicodeScalars.first(where: { TerminalText.isControl($0) && $0 != "\t" }) {
+                throw InterchangeError(.controlCharacter(scalar.value, line: line), at: "request '\(TerminalText.line(request))'")
+            }
+        }
     }
 
     /// Seconds as `# @timeout` takes them: a whole number of seconds, else milliseconds.

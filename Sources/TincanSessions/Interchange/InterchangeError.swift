@@ -97,6 +97,9 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
         case binaryBody(request: String)
         /// A body line that would read as `.http` syntax.
         case bodyLineIsSyntax(String)
+        /// A line with a control character (an escape, a carriage return…), which a `.http` file
+        /// would hold raw, for a terminal or an editor to obey: the character's code point, and the line (neutralised).
+        case controlCharacter(UInt32, line: String)
         /// A form part of bytes that are not text.
         case binaryFormPart
         /// A form part that is a stream.
@@ -172,11 +175,19 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
             "the part '\(name)' is the text of \(path), which cannot be read as text; give the part a filename to send the file"
         case .binaryBody(let request): "request '\(request)' has a binary body, which .http files cannot hold; save it to a file and use body: {file: PATH}"
         case .bodyLineIsSyntax(let line): "the body line '\(line)' would be read as .http syntax, not text; save the body to a file and use body: {file: PATH}"
+        case .controlCharacter(let scalar, let line):
+            "the line '\(TerminalText.line(line))' holds the control character U+\(String(scalar, radix: 16, uppercase: true).leftPadded(to: 4)), which a .http file would hold raw (a terminal or an editor showing it could obey it); export as curl, which writes it as an escape, or save the body to a file and use body: {file: PATH}"
         case .binaryFormPart: "a form part holds bytes that are not text, which .http files cannot hold; send it as a file part"
         case .streamFormPart: "a form part is a stream, which .http files cannot hold; send it as a file part"
         case .harTooLarge(let limit): "the file holds more than the \(limit >> 20) MiB a HAR import reads"
         case .harNotJSON(let reason): "expected a HAR file (JSON): \(reason)"
         case .expectedHAR(let path, let expected): "\(path): expected \(expected)"
         }
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

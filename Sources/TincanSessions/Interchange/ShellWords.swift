@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 
 /// Splitting and quoting POSIX shell words, for curl commands.
 public enum ShellWords {
@@ -92,11 +93,39 @@ public enum ShellWords {
         throw InterchangeError(.unclosedQuote(.ansiC))
     }
 
-    /// A word quoted for a POSIX shell: bare when safe, else in single quotes.
+    /// A word quoted for a POSIX shell: bare when safe, else in single quotes; a word with a
+    /// control character (an escape, a carriage return, a C1 control or a bidi override:
+    /// ``TerminalText/isControl(_:)``, line feeds and tabs aside) as a `$'…'` word with those
+    /// characters escaped, so that the command shown is the command that runs: a raw carriage
+    /// return could hide part of it on screen, an escape could drive the terminal.
     public static func quote(_ word: String) -> String {
         let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_./:=@,+%".unicodeScalars.contains($0) }
         if safe { return word }
+        if word.unicodeScalars.contains(where: { TerminalText.isControl($0) && $0 != "\n" && $0 != "\t" }) {
+            return ansiQuote(text: word)
+        }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Text as a `$'…'` word (bash, zsh, ksh): control characters as `\xNN` escapes of their
+    /// UTF-8 bytes (line feed and tab as `\n` and `\t`), other text as it is.
+    public static func ansiQuote(text: String) -> String {
+        var output = "$'"
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "'": output += "\\'"
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\t": output += "\\t"
+            default:
+                if TerminalText.isControl(scalar) {
+                    for byte in String(scalar).utf8 { output += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16) }
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output + "'"
     }
 
     /// Bytes as a `$'…'` word (bash, zsh, ksh), for bodies that are not text.

@@ -54,18 +54,12 @@ public struct LessonProgress: Sendable, Equatable {
     ///
     /// - Throws: ``Failure`` for a file that cannot be read or does not hold progress.
     public static func load(path: String) throws(Failure) -> LessonProgress {
-        guard FileManager.default.fileExists(atPath: path) else { return LessonProgress() }
-        let bytes: [UInt8]
-        do {
-            bytes = try BoundedFile.read(path, limit: maximumFileBytes)
-        } catch {
-            throw Failure(path: path, reason: "\(error)")
-        }
         let value: ParameterValue
         do {
-            value = try JSONParser.parse(bytes: bytes)
+            guard let read = try StateFile.read(path, limit: maximumFileBytes) else { return LessonProgress() }
+            value = read
         } catch {
-            throw Failure(path: path, reason: "\(error); it is kept as it is, and progress is not saved until it reads")
+            throw Failure(path: path, reason: error.readable ? "\(error.reason); it is kept as it is, and progress is not saved until it reads" : error.reason)
         }
         guard case .dictionary(let top) = value, case .dictionary(let lessons)? = top["lessons"] else {
             throw Failure(path: path, reason: "expected {\"lessons\": {…}}; it is kept as it is, and progress is not saved until it reads")
@@ -103,12 +97,10 @@ public struct LessonProgress: Sendable, Equatable {
     ///
     /// - Throws: ``Failure`` naming the file and the system's reason.
     public func save(path: String) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try AtomicFile.write(JSONWriter.bytes(json, indent: 2) + [0x0A], to: path, mode: 0o600)
+            try StateFile.write(json, to: path)
         } catch {
-            throw Failure(path: path, reason: "could not save progress: \(error)")
+            throw Failure(path: path, reason: "could not save progress: \(error.reason)")
         }
     }
 

@@ -134,9 +134,28 @@ public struct SecuritySettings: Sendable, Equatable {
     public var pinMode: SecurityPolicy.PinningMode = .certificate
     /// Whether certificate verification is off.
     public var insecure = false
+    /// The oldest TLS version accepted (`tls-min:`); 1.2 by default.
+    public var minimumTLSVersion = TLSMinimum.standard
 
     /// Creates the default settings: verification on, nothing pinned.
     public init() {}
+
+    /// What these settings trust less than the default does, each with the key that says it,
+    /// for a file someone else may have written: `security: insecure: true` and the rest.
+    public var weakenings: [(source: String, weakening: TrustWeakening)] {
+        var policy = SecurityPolicy(pinningMode: pins.isEmpty ? .none : pinMode)
+        policy.allowInvalidCertificates = insecure
+        policy.minimumTLSVersion = minimumTLSVersion
+        policy.caFile = caFile
+        return policy.weakenings.map { weakening in
+            let key = switch weakening {
+            case .verificationOff, .hostNameUnchecked: "security: \(SessionKey.Security.insecure.rawValue): true"
+            case .deprecatedTLS(let version): "security: \(SessionKey.Security.tlsMin.rawValue): \"\(version.rawValue)\""
+            case .caFile(let path): "security: \(SessionKey.Security.caFile.rawValue): \(path)"
+            }
+            return (key, weakening)
+        }
+    }
 
     /// These settings with relative file paths read from `directory` (the session file's).
     /// The security policy these settings describe; their paths must be resolved.
@@ -149,6 +168,7 @@ public struct SecuritySettings: Sendable, Equatable {
         }
         policy.caFile = caFile
         policy.allowInvalidCertificates = insecure
+        policy.minimumTLSVersion = minimumTLSVersion
         return policy
     }
 

@@ -51,7 +51,9 @@ public enum SessionFile {
             if !comments.isEmpty, !allowDroppingComments { throw .wouldDropComments(path: path, lines: comments) }
         }
         do {
-            try AtomicFile.write(Array(text.utf8), to: path)
+            // A new file that holds a secret is private; an existing one keeps its mode.
+            let exists = stat(path, &info) == 0
+            try AtomicFile.write(Array(text.utf8), to: path, mode: !exists && session.holdsSecrets ? 0o600 : nil)
         } catch {
             throw .writeFailed(path: path, reason: error.reasonText)
         }
@@ -91,5 +93,25 @@ public enum SessionFile {
             }
         }
         return lines
+    }
+}
+
+extension Session {
+    /// Whether the session holds a secret as it is written (not as a `{{reference}}`): a
+    /// password in `auth:`, or a header, query field or variable whose name names a secret
+    /// (``Redaction/isSecret(name:)``) with a literal value. A new file that holds one is
+    /// written 0600, as the cookie jar is.
+    public var holdsSecrets: Bool {
+        func literal(_ text: String?) -> Bool { text.map { !$0.isEmpty && !Template.mayHoldReferences($0) } ?? false }
+        func secretValue(_ name: String, _ value: ParameterValue) -> Bool {
+            guard Redaction.isSecret(name: name) else { return false }
+            if case .string(let text) = value { return literal(text) }
+            return !value.isCollection && value != .null
+        }
+        let headers = defaults.headers + requests.flatMap(\.headers)
+        if headers.contains(where: { Redaction.isSecret(name: $0.name) && literal($0.value) }) { return true }
+        if requests.contains(where: { literal($0.auth?.password) || $0.query.contains { Redaction.isSecret(name: $0.name) && literal($0.value) } }) { return true }
+        let variableSets = [variables] + Array(environments.values)
+        return variableSets.contains { $0.contains { secretValue($0.key, $0.value) } }
     }
 }

@@ -73,6 +73,7 @@ public enum SessionKey {
         case pins
         case pinMode = "pin-mode"
         case insecure
+        case tlsMin = "tls-min"
     }
 
     /// The values of `pin-mode:` in `security:`.

@@ -231,6 +231,13 @@ struct SessionReader {
                 }
                 settings.pinMode = mode.mode
             case .insecure: settings.insecure = try bool(value)
+            case .tlsMin:
+                let versions = TLSMinimum.allCases.map(\.rawValue).joined(separator: ", ")
+                let name = try text(value, "a TLS version (\(versions))")
+                guard let version = TLSMinimum(rawValue: name) else {
+                    throw file.error(at: value, "'\(name)' is not a TLS version; expected \(versions)")
+                }
+                settings.minimumTLSVersion = version
             }
         }
         return settings

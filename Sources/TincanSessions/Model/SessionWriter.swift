@@ -160,6 +160,7 @@ extension SecuritySettings {
             pairs.append((.pinMode, .string(SessionKey.PinMode(pinMode).rawValue)))
         }
         if insecure { pairs.append((.insecure, .literal("true"))) }
+        if minimumTLSVersion != .standard { pairs.append((.tlsMin, .string(minimumTLSVersion.rawValue))) }
         return pairs.pairs
     }
 }

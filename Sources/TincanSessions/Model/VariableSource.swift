@@ -111,3 +111,57 @@ extension Session {
         }
     }
 }
+
+extension Session {
+    /// The shortest value ``hiddenValues(of:environment:overrides:captured:processEnvironment:)``
+    /// returns: shorter ones would hide pieces of ordinary text wherever they occur.
+    public static let shortestHiddenValue = 4
+
+    /// The values a history entry or a report about `requests` must not show: those the
+    /// variables view hides (a variable with a secret's name, or one that reads the process
+    /// environment), and every `{{$env.NAME}}` the requests name themselves, expanded; longest
+    /// first, none shorter than ``shortestHiddenValue``. Worked out once per send or per replayed
+    /// file, not per request.
+    public func hiddenValues(of requests: [SavedRequest], environment: String?, overrides: [String: String], captured: [String: ParameterValue],
+                             processEnvironment: [String: String]) -> [String] {
+        var values = Set<String>()
+        for source in variableSources(environment: environment, overrides: overrides, captured: captured, processEnvironment: processEnvironment)
+        where Redaction.isSecret(name: source.name) || !source.environmentReads.isEmpty {
+            if case .success(let value) = source.value { values.insert(Template.text(value)) }
+            for name in source.environmentReads { if let value = processEnvironment[name] { values.insert(value) } }
+        }
+        for request in requests {
+            for text in request.templateTexts where Template.mayHoldReferences(text) {
+                for name in Template.references(in: text) where name.hasPrefix("$env.") {
+                    if let value = processEnvironment[String(name.dropFirst(5))] { values.insert(value) }
+                }
+            }
+        }
+        return values.filter { $0.count >= Self.shortestHiddenValue }.sorted { $0.count > $1.count }
+    }
+}
+
+extension SavedRequest {
+    /// The texts of the request that variables expand in: URL, headers, query, parameters,
+    /// body text and credentials.
+    var templateTexts: [String] {
+        var texts = [url] + headers.compactMap(\.value) + query.map(\.value)
+        if let params { texts += params.stringLeaves }
+        if case .text(let text)? = body { texts.append(text) }
+        if let auth { texts += [auth.user, auth.password] }
+        return texts
+    }
+}
+
+extension ParameterValue {
+    /// Every string in the tree, keys of dictionaries aside.
+    var stringLeaves: [String] {
+        switch self {
+        case .string(let text): [text]
+        case .array(let items): items.flatMap(\.stringLeaves)
+        case .dictionary(let members): members.values.flatMap(\.stringLeaves)
+        case .set(let items): items.flatMap(\.stringLeaves)
+        default: []
+        }
+    }
+}

@@ -24,6 +24,40 @@ extension CheckResult {
     }
 }
 
+extension CheckResult {
+    /// This result with the URLs in its failure shown as the report's `url` field shows them
+    /// (``Redaction/url(_:)``: the password and secret query fields hidden): a failed `url:` or
+    /// `location:` check quotes the URL it found and the one it expected.
+    func hidingURLSecrets(actual: ParameterValue?, predicate: Predicate, template: Template) -> CheckResult {
+        guard var failure else { return self }
+        var urls = predicate.expectedTexts.compactMap { try? Template.text(template.expand(.string($0))) }
+        if case .string(let value)? = actual { urls.append(value) }
+        for url in urls.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
+            let hidden = Redaction.url(url)
+            guard hidden != url else { continue }
+            failure = failure.replacingOccurrences(of: JSONWriter.string(.string(url)), with: JSONWriter.string(.string(hidden)))
+                .replacingOccurrences(of: url, with: hidden)
+        }
+        return CheckResult(name: name, failure: failure)
+    }
+}
+
+extension RequestOutcome {
+    /// The outcome with each of `values` (a secret variable's, an environment variable's)
+    /// hidden in what reports show of it: the URL, the error, the checks' messages.
+    func hiding(_ values: [String]) -> RequestOutcome {
+        func hide(_ text: String) -> String {
+            values.reduce(text) { text, value in text.contains(value) ? text.replacingOccurrences(of: value, with: Redaction.mask) : text }
+        }
+        var outcome = self
+        outcome.url = hide(url)
+        outcome.error = error.map(hide)
+        outcome.checks = checks.map { CheckResult(name: hide($0.name), failure: $0.failure.map(hide)) }
+        outcome.assertionResults = assertionResults.map { $0.map { CheckResult(name: hide($0.name), failure: $0.failure.map(hide)) } }
+        return outcome
+    }
+}
+
 extension BodyPath {
     /// The name its last step reads (`password` in `$.json.password`), or nil.
     var lastKey: String? {

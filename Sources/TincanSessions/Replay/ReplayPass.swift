@@ -27,6 +27,8 @@ struct ReplayPass {
     /// The session file's folder, for relative paths.
     let directory: String
     let manager: URLSessionManager
+    /// The values reports must not show (``Session/hiddenValues(of:environment:overrides:captured:processEnvironment:)``).
+    let hiddenValues: [String]
     /// Called with each outcome, in order.
     let progress: @Sendable (RequestOutcome) -> Void
     var template: Template
@@ -42,7 +44,8 @@ struct ReplayPass {
     private var unchecked: Unchecked?
 
     init(session: Session, path: String, options: ReplayOptions, directory: String, manager: URLSessionManager, template: Template,
-         progress: @escaping @Sendable (RequestOutcome) -> Void) {
+         hiddenValues: [String] = [], progress: @escaping @Sendable (RequestOutcome) -> Void) {
+        self.hiddenValues = hiddenValues
         self.session = session
         self.path = path
         self.options = options
@@ -299,6 +302,8 @@ struct ReplayPass {
             outcome.result?.data = []
             outcome.result?.serialization?.body = .none
         }
+        // What the variables view hides is hidden in the report too (most sessions have nothing to hide).
+        if !hiddenValues.isEmpty { outcome = outcome.hiding(hiddenValues) }
         outcomes.append(outcome)
         progress(outcome)
     }

@@ -120,7 +120,10 @@ public final class Replayer: Sendable {
             try? await manager.invalidate(cancelingTasks: true)
             throw error
         }
-        var pass = ReplayPass(session: session, path: path, options: options, directory: directory, manager: manager, template: template, progress: progress)
+        let hidden = session.hiddenValues(of: session.requests, environment: options.environment, overrides: options.variables, captured: [:],
+                                          processEnvironment: options.processEnvironment)
+        var pass = ReplayPass(session: session, path: path, options: options, directory: directory, manager: manager, template: template,
+                              hiddenValues: hidden, progress: progress)
         // The requests go one after another, so the replay runs on the transport's own thread:
         // no response passes between threads on its way from the socket to its checks.
         await withTaskExecutorPreference(manager.taskExecutor) {

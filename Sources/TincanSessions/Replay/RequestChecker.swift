@@ -15,7 +15,8 @@ struct RequestChecker {
             case .method(let predicate):
                 return result("request method", predicate, .string(request.method))
             case .url(let predicate):
-                return result("request url", predicate, .string(request.url.string))
+                let actual = ParameterValue.string(request.url.string)
+                return result("request url", predicate, actual).hidingURLSecrets(actual: actual, predicate: predicate, template: template)
             case .query(let name, let predicate):
                 let actual = Self.queryFields(request.url.query).first { $0.name == name }.map { ParameterValue.string($0.value) }
                 return result("request query \(name)", predicate, actual).hidingSecrets(of: name, actual: actual, predicate: predicate, template: template)

@@ -131,7 +131,11 @@ struct ResponseChecker {
                 let name = if case .cookie(let cookie) = fact { "cookie \(cookie)" } else { fact.key }
                 let found = capture(.response(fact))
                 var result = CheckResult(name: name, failure: evaluate(predicate, found))
-                if case .cookie(let cookie) = fact { result = result.hidingSecrets(of: cookie, actual: try? found.get(), predicate: predicate, template: template) }
+                switch fact {
+                case .cookie(let cookie): result = result.hidingSecrets(of: cookie, actual: try? found.get(), predicate: predicate, template: template)
+                case .url, .location: result = result.hidingURLSecrets(actual: try? found.get(), predicate: predicate, template: template)
+                default: break
+                }
                 checks.append(result)
             case .request:
                 // Checked on the request as built, before it is sent (RequestChecker).

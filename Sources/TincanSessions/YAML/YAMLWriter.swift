@@ -170,8 +170,11 @@ public enum YAMLWriter {
         return ScalarTag.of(Node(string)) == .str
     }
 
+    /// Whether a scalar is written escaped: what YAML cannot hold as it is, and what a terminal
+    /// showing the file would obey (``TerminalText``: bidi overrides too), so that a session
+    /// made from someone else's collection reads as it is.
     private static func isSpecial(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar == "\u{FEFF}" || scalar == "\u{2028}" || scalar == "\u{2029}"
+        TerminalText.isControl(scalar) || scalar == "\u{FEFF}" || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
     static func doubleQuoted(_ string: String) -> String {

@@ -179,6 +179,7 @@ extension AppState {
         case .commentConflict, .confirmOverwrite, .unsaved, .recoverDraft: return chooseFileAction(option, for: purpose)
         case .cookieJar, .cookieAction, .responseCache, .cacheAction: return chooseStoreAction(option, at: index, for: purpose)
         case let .confirmBodyOverwrite(path): chooseBodyOverwrite(option, path: path)
+        case let .trust(path, digest): return chooseTrust(at: index, path: path, digest: digest)
         case .method: method = option
         case .serializer: serializer = SerializerKind(rawValue: option) ?? serializer
         case .cachePolicy: observed.cachePolicy = CachePolicy(rawValue: option)

@@ -74,6 +74,7 @@ extension AppState {
                 return nil
             }
         }
-        return (request, SendPlan(options: options, security: sending.security))
+        // A file's weaker trust applies only when the user let it (AppState+Trust).
+        return (request, SendPlan(options: options, security: securityInForce(sending.security)))
     }
 }

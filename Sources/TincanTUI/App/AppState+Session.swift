@@ -214,6 +214,7 @@ extension AppState {
         workspace.loadedRequest = reread.requests.indices.contains(selected) ? reread.requests[selected] : workspace.loadedRequest
         workspace.loaded = paneValues
         status = StatusMessage("Saved \(reread.requests.count) request\(reread.requests.count == 1 ? "" : "s") to \(target).", .success)
+        queuedEffects += rememberTrustAfterSave(target)
         refreshPreview()
         if let next = pendingAfterSave {
             pendingAfterSave = nil
@@ -275,11 +276,14 @@ extension AppState {
         var opened = Workspace(session: session, path: path)
         opened.overrides = workspace.overrides
         opened.demo = workspace.demo
+        opened.digest = try? FileDigest.sha256(ofFile: path)
         // The lesson belongs to the file it came from.
         lesson = nil
         if previewView == .notes { previewView = .wire }
         open(opened)
         status = StatusMessage("Opened \(path): \(session.requests.count) request\(session.requests.count == 1 ? "" : "s").", .success)
+        settleTrust()
+        refreshPreview()
         return nil
     }
 
@@ -391,14 +395,18 @@ extension AppState {
         status = StatusMessage("Reopened \(request.method) \(Redaction.url(entry.sentURL)) as request \(workspace.selected + 1).")
     }
 
-    /// The history entry for a finished send.
-    func historyEntry(for exchange: Exchange, result: TaskResult) -> HistoryEntry {
+    /// The history entry for a finished send. The values the variables view hides (secret
+    /// variables, and what `{{$env.NAME}}` reads) are never kept, whatever the history's
+    /// redaction setting: the request as written keeps its references.
+    func historyEntry(for exchange: Exchange, result: TaskResult, processEnvironment: [String: String] = ProcessEnvironment.values) -> HistoryEntry {
         var request = exchange.saved ?? SavedRequest(method: exchange.request.method, url: exchange.request.url.string)
         request.recorded = nil
-        return HistoryEntry(time: Date(), session: workspace.session.name ?? workspace.path.map { ($0 as NSString).lastPathComponent },
-                            base: exchange.base, request: request, sentURL: exchange.request.url.string,
-                            status: result.response?.statusCode, duration: result.metrics.total.inSeconds,
-                            error: result.transportError.map { "\($0)" } ?? result.serialization?.error.map { $0.message })
+        let entry = HistoryEntry(time: Date(), session: workspace.session.name ?? workspace.path.map { ($0 as NSString).lastPathComponent },
+                                 base: exchange.base, request: request, sentURL: exchange.request.url.string,
+                                 status: result.response?.statusCode, duration: result.metrics.total.inSeconds,
+                                 error: result.transportError.map { "\($0)" } ?? result.serialization?.error.map { $0.message })
+        return entry.hiding(workspace.session.hiddenValues(of: [request], environment: workspace.environment, overrides: workspace.overrides,
+                                                           captured: workspace.captured, processEnvironment: processEnvironment))
     }
 
     // MARK: - Copy as curl

@@ -62,6 +62,8 @@ extension AppState {
         case let .historyFailed(reason):
             recordsHistory = false
             status = StatusMessage("History is off for this run: \(reason)", .warning)
+        case let .trustNotRemembered(reason):
+            status = StatusMessage("The answer is not remembered: \(reason)", .warning)
         case let .lessonProgressFailed(reason):
             lesson?.context.progressProblem = reason
             status = StatusMessage("Progress is not saved this time: \(reason)", .warning)
@@ -80,6 +82,8 @@ extension AppState {
             refreshPreview()
             effects += refreshLessonGoals()
         }
+        effects += queuedEffects
+        queuedEffects = []
         return effects + fetchReceivedIfNeeded()
     }
 }

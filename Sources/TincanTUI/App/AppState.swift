@@ -163,6 +163,13 @@ public struct AppState: Sendable {
     public var snapshots: [SentSnapshot] = []
     /// Lines run at the command line, oldest first (this run's after the history file's).
     public var replHistory: [String] = []
+    /// The answers about session files that weaken TLS trust (``SessionTrust``), and the file
+    /// they are recorded in (nil: not remembered this run).
+    public var trustAnswers = SessionTrust()
+    public var trustPath: String?
+    /// Effects a change asks for where it cannot return them (a save from any of its places),
+    /// handed out at the end of ``update(_:)``.
+    var queuedEffects: [Effect] = []
 
     /// The request as it will be sent, or why it cannot be built. Rebuilt after every change.
     public private(set) var preview: PreviewState = .error("no request yet")
@@ -185,6 +192,9 @@ public struct AppState: Sendable {
     /// What waits on a save the unsaved-changes question asked for, when the session had no file
     /// and a name had to be asked first.
     var pendingAfterSave: Picker.UnsavedFollowUp?
+    /// Whether the title shows that weaker TLS trust applies to sends (``TrustState``), as of
+    /// the last change.
+    public private(set) var weakensTrust = false
 
     // MARK: Interface
 
@@ -287,7 +297,7 @@ public struct AppState: Sendable {
             if previewView == .explain {
                 var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile,
                                                                 httpVersion: resolved.options.httpVersion)
-                explained.steps.append(Explanation.connection(to: request.url, options: resolved.options))
+                explained.steps.append(Explanation.connection(to: request.url, options: resolved.options, weakenings: weakenings(in: session)))
                 explanation = explained
             } else {
                 explanation = nil
@@ -309,6 +319,7 @@ public struct AppState: Sendable {
             lastEdited = session
             changeCount &+= 1
         }
+        weakensTrust = !weakenings(in: session).isEmpty
         let bounds = previewScrollBounds()
         previewScroll.clamp(contentHeight: bounds.contentHeight, viewport: bounds.viewport)
     }

@@ -35,6 +35,8 @@ public enum Message: Sendable {
     case draftFailed(String)
     /// The theme chosen could not be kept for the next run.
     case themeNotSaved(String)
+    /// The answer about a session's trust could not be remembered.
+    case trustNotRemembered(String)
     /// Leave now, asking nothing: a signal (SIGINT, SIGTERM, SIGHUP) asked the app to stop.
     case quit
     /// The demo server's record of send `exchange`'s request, or why it could not be read.
@@ -63,6 +65,8 @@ public enum Effect: Sendable {
     case saveLessonProgress(LessonProgress.Entry, key: String, path: String)
     /// Append a command line (secrets already hidden) to the command history file.
     case recordCommand(String)
+    /// Remember the answer about a session file that weakens TLS trust (``SessionTrust``).
+    case recordTrust(SessionTrust.Answer, digest: String, file: String, path: String)
     /// Stop the process for job control (ctrl+z).
     case suspend
     /// Leave the TUI.

@@ -120,6 +120,8 @@ public struct Picker: Sendable, Equatable {
         case unsaved(UnsavedFollowUp)
         /// The last run left unsaved changes to this session: the session as they left it.
         case recoverDraft(Session, written: Date)
+        /// The session file weakens TLS trust: apply that, or use full verification.
+        case trust(path: String, digest: String?)
     }
 
     /// What waits on an answer about unsaved changes.

@@ -35,6 +35,10 @@ public struct Startup: Sendable {
     /// Unsaved changes to this session that the last run left in its draft (issue 34 §2),
     /// offered back before anything else.
     public var draft: DraftStore.Draft?
+    /// The answers about session files that weaken TLS trust, and the file that keeps them (nil:
+    /// not remembered this run).
+    public var trust = SessionTrust()
+    public var trustPath: String?
 
     /// Creates a startup; only the demo server's URL and the settings are needed for the welcome request.
     public init(demoServerURL: String, settings: TUISettings, workspace: Workspace? = nil, fileExists: Bool = true, demo: Bool = false,
@@ -75,11 +79,20 @@ extension AppState {
                 : "New session \(path): created on the first save (F6).")
             if let lesson = startup.lesson { startLesson(lesson) }
         }
+        trustAnswers = startup.trust
+        trustPath = startup.trustPath
+        if startup.workspace != nil {
+            // After the settings dialog, if any: the question about trust is what shows first.
+            settleTrust()
+            refreshPreview()
+        }
         history = startup.history
         recordsHistory = startup.recordsHistory
         keepsSecretsInHistory = settings.historySecrets
         replHistory = startup.commandHistory
         theme = settings.theme
+        // The question about a session's trust, when it is asked, comes first.
+        guard mode == .panes else { return }
         if !settings.problems.isEmpty {
             mode = .modal(.message(Dialog(title: "Settings not used", lines: settings.problems.map { [Span($0)] }, hint: "esc close")))
         } else if let draft = startup.draft, draft.session != workspace.session, !draft.session.requests.isEmpty {

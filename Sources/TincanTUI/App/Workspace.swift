@@ -35,6 +35,10 @@ public struct Workspace: Sendable {
     var loaded: PaneValues?
     /// The selected request as it was loaded: what the panes' changes are written into.
     var loadedRequest: SavedRequest?
+    /// Whether the file's weaker TLS trust applies (``TrustState``).
+    public var trust = TrustState.notNeeded
+    /// The SHA-256 of the file as read or last saved, which a trust answer is remembered for.
+    public var digest: String?
 
     /// A workspace for a session, read from `path` or new.
     public init(session: Session, path: String? = nil) {

@@ -101,6 +101,10 @@ public enum Renderer {
         let theme = state.theme
         buffer.fill(rect, style: theme.style(.statusBar))
         var x = buffer.write(" tincan ", x: rect.x, y: rect.y, style: theme.style(.footerKey))
+        // While a session's weaker TLS trust applies, the title says so before anything else.
+        if state.weakensTrust {
+            x += buffer.write(" ⚠ weaker TLS trust ", x: x, y: rect.y, style: theme.style(.error).adding(.bold).adding(.reverse))
+        }
         x += buffer.write(" \(state.sessionName)", x: x, y: rect.y, style: theme.style(.statusBar).adding(.bold))
         var right = "theme \(state.theme.name) "
         if let exchange = state.exchange, exchange.phase == .sending {

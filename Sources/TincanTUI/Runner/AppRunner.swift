@@ -131,6 +131,12 @@ public final class AppRunner: Sendable {
                     } catch {
                         _ = state.update(.lessonProgressFailed(error.description))
                     }
+                case let .recordTrust(answer, digest, file, path):
+                    do {
+                        try SessionTrust.record(answer, digest: digest, for: file, path: path)
+                    } catch {
+                        _ = state.update(.trustNotRemembered(error.description))
+                    }
                 case let .recordCommand(line):
                     do {
                         try commands?.append(line)
