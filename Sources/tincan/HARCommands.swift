@@ -22,7 +22,7 @@ struct ImportHAR: ParsableCommand {
         }
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read(file, limit: HAR.maximumFileBytes)
+            bytes = try BoundedFile.readText(file, limit: HAR.maximumFileBytes)
         } catch .tooLarge {
             throw CLIFailure.badInput("\(InterchangeError(.harTooLarge(limit: HAR.maximumFileBytes), at: file))")
         } catch {

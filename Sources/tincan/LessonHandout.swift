@@ -17,7 +17,7 @@ struct LessonHandout {
         guard let steps = session.lesson?.steps, let title = session.lesson?.title else { return "" }
         let variables = servers.variables.merging(lesson.variables) { $1 }
         let report = try await LessonCheck.run(session, path: lesson.path, variables: variables, keepsResponses: true)
-        let template = Template(variables: try session.variables(environment: nil, overrides: variables))
+        let template = try session.template(environment: nil, overrides: variables)
         var out = "# \(Explanation.escaped(title))\n\n"
         if let summary = session.lesson?.summary { out += "\(summary)\n\n" }
         out += "_A Tincan lesson: `tincan learn \(lesson.builtinName ?? lesson.path)` opens it, and each step's goals tick as the request is edited and sent._\n"

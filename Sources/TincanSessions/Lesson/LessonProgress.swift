@@ -57,7 +57,7 @@ public struct LessonProgress: Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: path) else { return LessonProgress() }
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read(path, limit: maximumFileBytes)
+            bytes = try BoundedFile.readText(path, limit: maximumFileBytes)
         } catch {
             throw Failure(path: path, reason: "\(error)")
         }

@@ -13,6 +13,9 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
         case tooManyReferences
         /// `{{$timestamp}}` was not read, because the request was being built ahead of its turn.
         case clockNotRead
+        /// `{{file:NAME}}` stands for a file an imported collection named outside its folder,
+        /// and nobody has said which file to use (``ImportedPaths``).
+        case fileNotChosen
     }
 
     /// The name referred to (for a cycle, the variable that repeats; for too many references,
@@ -38,6 +41,8 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
             return "{{\(name)}}: the environment variable \(key) is not set"
         case .clockNotRead:
             return "{{\(name)}}: the time is read only when the request's turn comes"
+        case .fileNotChosen:
+            return "{{\(name)}} stands for a file that the imported collection named outside its own folder, which Tincan does not read unless you say so; set it to the file to send: --var '\(name)=PATH', or \(name): PATH under variables:"
         case .tooManyReferences:
             return "{{\(name)}}: expanding it follows more than \(Template.expansionLimit) references; do its variables refer to one another many times over?"
         }

@@ -17,6 +17,8 @@ public struct Template: Sendable {
     /// The variables, by name: the file's, the environment's and `--var`'s, layered. Their
     /// values are expanded when used.
     public var variables: [String: ParameterValue]
+    /// The names given on the command line (`--var`): a request's own variables do not replace them.
+    public var overridden: Set<String> = []
     /// Values captured from responses: they win over ``variables`` and are used as they are.
     public var captured: [String: ParameterValue] = [:]
     /// The process environment for `{{$env.NAME}}`.
@@ -24,6 +26,9 @@ public struct Template: Sendable {
     /// Names left as `{{name}}` when they have no value: captures, when a session is exported
     /// without being run.
     public var passthrough: Set<String> = []
+    /// The value of a name nothing defines, instead of an error: an import's check that its
+    /// requests can be built gives every variable a value this way.
+    var fallback: ParameterValue?
     /// Whether `{{$timestamp}}` reads the clock. A replay that builds a request ahead of its turn
     /// turns it off, and builds a request that needs the time again at its turn.
     var readsClock = true
@@ -122,6 +127,8 @@ public struct Template: Sendable {
             return try expand(value, through: chain + [name], budget: &budget)
         }
         if passthrough.contains(name) { return .string("{{\(name)}}") }
+        if name.hasPrefix(ImportedPaths.placeholderPrefix) { throw MissingVariableError(name: name, .fileNotChosen) }
+        if let fallback { return fallback }
         switch name {
         case "$uuid", "$guid": return .string(UUID().uuidString.lowercased())
         case "$timestamp":

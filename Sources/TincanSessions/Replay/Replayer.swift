@@ -107,7 +107,7 @@ public final class Replayer: Sendable {
     public func run(progress: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async throws -> (report: ReplayReport, session: Session) {
         let clock = ContinuousClock()
         let started = clock.now
-        let template = Template(variables: try session.variables(environment: options.environment, overrides: options.variables), environment: options.processEnvironment)
+        let template = try session.template(environment: options.environment, overrides: options.variables, processEnvironment: options.processEnvironment)
         let directory = sessionDirectory(of: path)
         try checkDownloadFolders(template: template, directory: directory)
         let manager = try makeManager(template: template, directory: directory)

@@ -93,6 +93,7 @@ extension AppState {
         case .addQuery: addQueryField()
         case .editQuery: editQueryField()
         case .removeQuery: removeQueryField()
+        case .toggleQuery: toggleQueryField()
         case .addParameter:
             let parent = parameters.selectedNode.value.isContainer ? parameters.selectedNode : nil
             if parent?.value == .array || (parent == nil && parentOfSelectionIsArray) {
