@@ -49,13 +49,14 @@ struct InsomniaImportTests {
         #expect(create.method == "POST")
         #expect(create.url == "{{base_url}}/pets")
         #expect(create.headers == [HeaderSetting(name: "X-Debug", value: "1", isEnabled: false), HeaderSetting(name: "X-Env", value: "{{api.region}}"), HeaderSetting(name: "Authorization", value: "Bearer {{token}}")])
-        #expect(create.query.map { "\($0.name)=\($0.value)" } == ["dry=true"])
+        #expect(create.query == [QuerySetting(name: "dry", value: "true"), QuerySetting(name: "trace", value: "on", isEnabled: false)])
     }
 
     @Test("The base environment becomes variables (nested data as dotted names), sub-environments environments")
     func environments() throws {
         let session = try imported(.insomnia, Self.export).session
-        #expect(session.variables == ["pet": .string("Rex"), "base_url": .string("http://127.0.0.1:9"), "api.region": .string("eu")])
+        // The base environment's variables, then those only a folder sets (Pets' pet).
+        #expect(session.variables == ["base_url": .string("http://127.0.0.1:9"), "api.region": .string("eu"), "pet": .string("Rex")])
         #expect(session.environments == ["Production": ["base_url": .string("https://pets.example")]])
     }
 
@@ -71,31 +72,34 @@ struct InsomniaImportTests {
         #expect(login.auth == SavedAuth(user: "ada", password: "{{secret}}"))
         let upload = try importedRequest(session, "Upload")
         #expect(upload.serializer == .multipart)
-        #expect(upload.files == [SavedFile(field: "photo", path: "/tmp/cat.png")])
+        // Absolute paths are outside the export's folder: placeholders the user sets.
+        #expect(upload.files == [SavedFile(field: "photo", path: "{{file:cat.png}}")])
         #expect(upload.headers == [HeaderSetting(name: "X-API-Key", value: "{{key}}")])
         let query = try importedRequest(session, "Query")
         #expect(query.params == .dictionary(["query": .string("{ pets { id } }"), "variables": .dictionary(["first": .integer(2)])]))
-        #expect(try importedRequest(session, "Blob").upload == SavedUpload(file: "/data/blob.bin"))
+        #expect(try importedRequest(session, "Blob").upload == SavedUpload(file: "{{file:blob.bin}}"))
     }
 
     @Test("Disabled fields, other auth types, template tags and other resources are listed item by item")
     func listsWhatIsNotCarried() throws {
         let notCarried = try imported(.insomnia, Self.export).notCarried
         #expect(notCarried == [
-            "request 'Create pet': the disabled query field trace is not carried over (a session's query fields cannot be turned off)",
             "request 'Login': the disabled form field otp is not carried over (a session's form fields cannot be turned off)",
             "request 'Query': oauth2 auth is not carried over",
             "request 'Chained': a template tag ({% … %}) in '{{ _.base_url }}/pets/{% response 'body', 'req_1', '$.id' %}' is kept as written; Tincan does not run Insomnia's tags",
-            "cookie_jar 'Default Jar' is not carried over",
+            "request 'Upload': the form file photo names /tmp/cat.png, outside the imported file's folder; Tincan reads no such file without your consent, so the request keeps {{file:cat.png}}: set it to the file (--var 'file:cat.png=PATH', or file:cat.png: PATH under variables:)",
+            "request 'Blob': the upload names /data/blob.bin, outside the imported file's folder; Tincan reads no such file without your consent, so the request keeps {{file:blob.bin}}: set it to the file (--var 'file:blob.bin=PATH', or file:blob.bin: PATH under variables:)",
         ])
     }
 
     @Test("A file that is not an Insomnia v4 export, or whose folders are their own parents, is refused at its place")
     func refusesOtherFormats() {
         #expect(importError { try CollectionFormat.insomnia.parse("{\"_type\": \"export\",\n \"__export_format\": 3, \"resources\": []}", path: "i.json") }
-            == "i.json:2:21: expected an Insomnia v4 export (`__export_format: 4`), found format 3")
-        #expect(importError { try CollectionFormat.insomnia.parse("type: collection.insomnia.rest/5.0\n", path: "i.yaml") }
-            == "i.yaml:1:1: expected an Insomnia v4 export (`_type: export` and `__export_format: 4`)")
+            == "i.json:2:21: expected an Insomnia v4 export (`__export_format: 4`) or v5, found format 3; export it again from a current Insomnia")
+        #expect(importError { try CollectionFormat.insomnia.parse("type: mock.insomnia.rest/5.0\n", path: "i.yaml") }
+            == "i.yaml:1:7: this is an Insomnia mock.insomnia.rest/5.0 file; expected a collection (collection.insomnia.rest/5.0) or a design document with one (spec.insomnia.rest/5.0)")
+        #expect(importError { try CollectionFormat.insomnia.parse("name: x\n", path: "i.yaml") }
+            == "i.yaml:1:1: expected an Insomnia export: v4 (`_type: export`, `__export_format: 4`) or v5 (`type: collection.insomnia.rest/5.0`)")
         let cycle = #"""
             {"_type": "export", "__export_format": 4, "resources": [
               {"_id": "fld_1", "_type": "request_group", "parentId": "fld_2", "name": "A"},

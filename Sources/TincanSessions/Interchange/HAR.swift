@@ -55,10 +55,10 @@ public enum HAR {
         return Imported(session: session, warnings: warnings)
     }
 
-    /// `file:line:column` of the value at `path`, found again only once the file is refused: a
-    /// JSON file is YAML, and Yams keeps where each node starts. Just the file when it cannot.
+    /// `file:line:column` of the value at `path`, found again only once the file is refused.
+    /// Just the file when it cannot be.
     static func place(of path: HARPath, in bytes: [UInt8], path file: String) -> String {
-        guard let text = String(validating: bytes, as: UTF8.self), let location = HARPath.location(of: path, in: text) else { return file }
+        guard let location = HARPath.location(of: path, in: bytes) else { return file }
         return "\(file):\(location.line):\(location.column)"
     }
 

@@ -31,26 +31,34 @@ public enum ImportedPaths {
         }
     }
 
-    /// Whether `path`, read from `folder`, stays inside it: relative, no `~`, no variable, no
-    /// `..` that climbs out, and no symbolic link on the way that leads out.
+    /// Whether `path`, read from `folder`, stays inside it: no variable, no `..` that climbs
+    /// out, and no symbolic link on the way that leads out. An absolute path (or one from `~`)
+    /// is inside only when it names a place in the folder.
     public static func isInside(_ path: String, folder: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("~"), !Template.mayHoldReferences(path) else { return false }
-        var depth = 0
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            switch component {
-            case ".": continue
-            case "..":
-                depth -= 1
-                if depth < 0 { return false }
-            default: depth += 1
+        guard !path.isEmpty, !Template.mayHoldReferences(path) else { return false }
+        let base = SavedRequest.realDirectory(folder)
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        let full: String
+        if path.hasPrefix("/") || path.hasPrefix("~") {
+            full = ((path as NSString).expandingTildeInPath as NSString).standardizingPath
+            guard full.hasPrefix(prefix) else { return false }
+        } else {
+            var depth = 0
+            for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+                switch component {
+                case ".": continue
+                case "..":
+                    depth -= 1
+                    if depth < 0 { return false }
+                default: depth += 1
+                }
             }
+            full = (base as NSString).appendingPathComponent(path)
         }
         // A link inside the folder can point anywhere: what exists is judged by where it leads.
-        let base = SavedRequest.realDirectory(folder)
-        let full = (base as NSString).appendingPathComponent(path)
         guard FileManager.default.fileExists(atPath: full) else { return true }
         let real = ((full as NSString).resolvingSymlinksInPath as NSString).standardizingPath
-        return real.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+        return real.hasPrefix(prefix)
     }
 
     /// A placeholder's name (without the prefix) for `path`: its last component, without the
