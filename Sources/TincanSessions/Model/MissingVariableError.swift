@@ -42,7 +42,7 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
         case .clockNotRead:
             return "{{\(name)}}: the time is read only when the request's turn comes"
         case .fileNotChosen:
-            return "{{\(name)}} stands for a file that the imported collection named outside its own folder, which Tincan does not read unless you say so; set it to the file to send: --var '\(name)=PATH', or \(name): PATH under variables:"
+            return "{{\(name)}} stands for a file that an import named outside the folder it came from, which Tincan does not read or write unless you say so; set it to the file: --var '\(name)=PATH', or \(name): PATH under variables:"
         case .tooManyReferences:
             return "{{\(name)}}: expanding it follows more than \(Template.expansionLimit) references; do its variables refer to one another many times over?"
         }

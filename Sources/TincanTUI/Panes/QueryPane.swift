@@ -19,13 +19,15 @@ enum QueryPane {
             let selected = index == list.selected
             let base = selected ? theme.style(focused ? .selection : .selectionUnfocused) : theme.style(.base)
             buffer.fill(rows.row(line), style: base)
-            // A field turned off is drawn muted and marked, as a header turned off is.
-            let muted = theme.style(.muted)
-            let off = !field.isEnabled
-            buffer.write([Span(off ? "- " : "  ", selected ? base : muted), Span(field.name, selected ? base : off ? muted : theme.style(.jsonKey)),
-                          Span("==", selected ? base : off ? muted : theme.style(.jsonPunctuation)),
-                          Span(field.value, selected ? base : off ? muted : theme.style(.jsonString)),
-                          Span(off ? "  (off)" : "", selected ? base : muted)], x: rows.x, y: rows.y + line, limit: rows.width)
+            guard field.isEnabled else {
+                // A field turned off is drawn muted and marked, as a header turned off is.
+                let muted = selected ? base : theme.style(.muted)
+                buffer.write([Span("- ", muted), Span(field.name, muted), Span("==", muted), Span(field.value, muted), Span("  (off)", muted)],
+                             x: rows.x, y: rows.y + line, limit: rows.width)
+                continue
+            }
+            buffer.write([Span("  ", base), Span(field.name, selected ? base : theme.style(.jsonKey)), Span("==", selected ? base : theme.style(.jsonPunctuation)),
+                          Span(field.value, selected ? base : theme.style(.jsonString))], x: rows.x, y: rows.y + line, limit: rows.width)
         }
     }
 }
