@@ -236,7 +236,8 @@ struct InsomniaImporter {
             if case .dictionary(let members) = value, !prefix.isEmpty || !members.isEmpty {
                 for (key, member) in members { add(member, prefix: prefix.isEmpty ? key : "\(prefix).\(key)") }
             } else if !prefix.isEmpty {
-                result[prefix] = value.scalarText.map { .string(Self.convert($0)) } ?? value
+                // Text may hold references; numbers and booleans keep their type.
+                if case .string(let text) = value { result[prefix] = .string(Self.convert(text)) } else { result[prefix] = value }
             }
         }
         if let node { add(node.parameterValue, prefix: "") }
