@@ -195,4 +195,62 @@ struct PostmanImportTests {
         #expect(sample.params == .dictionary(["n": .integer(654)]))
         #expect(sample.group == "all")
     }
+
+    static let folders = #"""
+        {"info": {"name": "F", "schema": "https://schema.getpostman.com/json/collection/v2.0.0/collection.json"},
+         "variable": [{"key": "host", "value": "http://h"}, {"key": "page", "value": 1}],
+         "auth": {"type": "basic", "basic": {"username": "root", "password": "{{pw}}"}},
+         "item": [
+          {"name": "A", "variable": [{"key": "page", "value": "2"}, {"id": "only", "value": "a"}],
+           "auth": {"type": "apikey", "apikey": {"key": "X-Key", "value": "{{key}}", "in": "header"}},
+           "event": [{"listen": "prerequest", "script": {"exec": "pm.variables.set('x', 1)"}}],
+           "item": [{"name": "in A", "request": {"method": "GET", "url": "{{host}}/a?page={{page}}&id={{$guid}}&n={{$randomInt}}",
+                     "header": "Accept: text/plain\nX-Two: 2"}}]},
+          {"name": "B", "variable": [{"key": "page", "value": "3"}],
+           "item": [{"name": "in B", "request": {"method": "POST", "url": "{{host}}/b", "auth": {"type": "inherit"},
+                     "body": {"mode": "raw", "raw": "<a/>", "options": {"raw": {"language": "xml"}}}},
+                     "protocolProfileBehavior": {"followRedirects": false, "strictSSL": false}}]},
+          {"name": "top", "request": {"method": "GET", "url": "localhost:8080/{{page}}"}}
+         ]}
+        """#
+
+    @Test("Folder variables apply to the requests under them, the nearest winning; a name only one folder sets is the session's")
+    func folderVariables() throws {
+        let session = try imported(.postman, Self.folders, path: "f.json").session
+        #expect(session.variables == ["host": "http://h", "page": 1, "only": "a"])
+        #expect(try importedRequest(session, "in A").variables == ["page": "2"])
+        #expect(try importedRequest(session, "in B").variables == ["page": "3"])
+        #expect(try importedRequest(session, "top").variables.isEmpty)
+        let template = try session.template(environment: nil, overrides: ["$randomInt": "7", "key": "k", "pw": "p"])
+        #expect(try session.resolve(0, template: template, directory: "/tmp").draft.url.hasPrefix("http://h/a?page=2&id="))
+        #expect(try session.resolve(2, template: template, directory: "/tmp").draft.url == "http://localhost:8080/1", "a URL without a scheme is http, as Postman sends it")
+    }
+
+    @Test("v2.0 auth objects and folder auth: the nearest folder's, else the collection's")
+    func version2Auth() throws {
+        let session = try imported(.postman, Self.folders, path: "f.json").session
+        #expect(try importedRequest(session, "in A").headers.contains(HeaderSetting(name: "X-Key", value: "{{key}}")))
+        #expect(try importedRequest(session, "in B").auth == SavedAuth(user: "root", password: "{{pw}}"))
+    }
+
+    @Test("Headers written as lines, dynamic variables, a raw body's language and redirects are read as Postman sends them")
+    func postmanDetails() throws {
+        let result = try imported(.postman, Self.folders, path: "f.json")
+        let inA = try importedRequest(result.session, "in A")
+        #expect(inA.headers.prefix(2) == [HeaderSetting(name: "Accept", value: "text/plain"), HeaderSetting(name: "X-Two", value: "2")])
+        #expect(inA.url.contains("id={{$uuid}}"))
+        #expect(result.notCarried.contains("item 'A/in A': Postman's dynamic variable {{$randomInt}} has no equivalent in Tincan; set $randomInt yourself (--var) before sending"))
+        let inB = try importedRequest(result.session, "in B")
+        #expect(inB.body == .text("<a/>"))
+        #expect(inB.headers == [HeaderSetting(name: "Content-Type", value: "application/xml")])
+        #expect(inB.flow.followRedirects == false)
+        #expect(result.notCarried.contains("item 'B/in B': the setting strictSSL is not carried over"))
+        #expect(result.notCarried.contains("item 'A': the pre-request script (1 line) is not carried over; use capture: and assert: instead"))
+    }
+
+    @Test("A collection the Postman API returns, under collection:, imports")
+    func apiWrapper() throws {
+        let text = #"{"collection": {"info": {"name": "W", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [{"name": "r", "request": "http://h/"}]}}"#
+        #expect(try imported(.postman, text, path: "c.json").session.requests.map(\.url) == ["http://h/"])
+    }
 }

@@ -56,12 +56,21 @@ extension PostmanImporter {
         guard let node, node.nonNullText != nil || node.sequence != nil else { return }
         for variable in try document.list(node, "a list of variables, each with key: and value:") {
             guard let key = (variable.member("key") ?? variable.member("id"))?.nonNullText, !key.isEmpty else { continue }
-            let value = ParameterValue.string(variable.member("value")?.parameterValue.importedText ?? "")
+            let value = Self.variableValue(variable)
             if variable.member("disabled")?.isTrue ?? false {
                 notCarried.append("\(place): the disabled variable \(key) is not carried over")
             } else if let line = NotCarried.add(key, value, to: &variables, place: place) {
                 notCarried.append(line)
             }
+        }
+    }
+
+    /// A variable's value: text as it is, a number or a boolean typed as Postman types it
+    /// (`"type": "number"`), nothing as empty text.
+    static func variableValue(_ variable: ImportNode) -> ParameterValue {
+        switch variable.member("value")?.parameterValue ?? .null {
+        case .null: .string("")
+        case let value: value
         }
     }
 
@@ -74,7 +83,7 @@ extension PostmanImporter {
             if variable.member("disabled")?.isTrue ?? false {
                 notCarried.append("\(place): the disabled variable \(key) is not carried over")
             } else {
-                scope[key] = .string(variable.member("value")?.parameterValue.importedText ?? "")
+                scope[key] = Self.variableValue(variable)
             }
         }
         return scope
