@@ -262,7 +262,10 @@ struct BrunoFile {
                 guard rest.first == ":" else { throw error(line: line, column: column, "expected name: value, found \(text.prefix(40))") }
                 rest = rest.dropFirst()
             } else {
-                guard let colon = rest.firstIndex(of: ":") else { throw error(line: line, column: column, "expected name: value, found \(text.prefix(40))") }
+                // A plain name holds no space or tab (bruno-lang quotes such a name).
+                guard let colon = rest.firstIndex(of: ":"), !rest[..<colon].trimmingCharacters(in: .whitespaces).contains(where: { $0 == " " || $0 == "\t" }) else {
+                    throw error(line: line, column: column, "expected name: value, found \(text.prefix(40))")
+                }
                 name = rest[..<colon].trimmingCharacters(in: .whitespaces)
                 rest = rest[rest.index(after: colon)...]
             }
