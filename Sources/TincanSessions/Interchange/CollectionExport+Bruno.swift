@@ -49,7 +49,17 @@ extension CollectionExport {
         }
         files += folders.folderFiles()
         if hidden { warnings.append(Self.hiddenWarning) }
+        files = files.map { ($0.path, $0.path.hasSuffix(".bru") ? Self.brunoReferences($0.text) : $0.text) }
         return Exported(files: files, warnings: warnings, skipped: skipped)
+    }
+
+    /// Tincan's built-ins as Bruno writes them: `{{$env.NAME}}` is `{{process.env.NAME}}` (which
+    /// Bruno reads from the collection's `.env` file or the process), `{{$uuid}}` `{{$randomUUID}}`.
+    static func brunoReferences(_ text: String) -> String {
+        replacingBuiltins(in: text) { name in
+            if name.hasPrefix("$env.") { return "{{process.env.\(name.dropFirst(5))}}" }
+            return name == "$uuid" ? "{{$randomUUID}}" : nil
+        }
     }
 
     /// A name as a file name, as Bruno's `sanitizeName` makes one: characters that no file
@@ -131,8 +141,17 @@ extension CollectionExport {
         let paramsInQuery = RequestSettings.defaultMethodsEncodingParametersInURI.contains(request.method.uppercased())
         var mode = "none"
         var bodyBlocks = BruWriter()
-        if let params = request.params, case .dictionary(let members) = params, paramsInQuery, !members.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + QueryString.encode(members)
+        if serializer == .multipart || !request.files.isEmpty {
+            // Multipart fields always go in the body, whatever the method, in the order Tincan sends them.
+            mode = "multipartForm"
+            var pairs: [(String, String, Bool)] = []
+            if case .dictionary(let members)? = request.params {
+                pairs = QueryString.pairs(members).map { ($0.field, secret($0.value ?? "", name: $0.field, hidden: &hidden), true) }
+            }
+            pairs += request.files.map { ($0.field, "@file(\($0.path))" + ($0.type.map { " @contentType(\($0))" } ?? ""), true) }
+            bodyBlocks.pairs("body:multipart-form", pairs)
+        } else if let params = request.params, case .dictionary(let members) = params, paramsInQuery, !members.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + Self.query(members)
         } else if let params = request.params, serializer == .json {
             if case .dictionary(let members) = params, members.count == 2, case .string(let query)? = members["query"], let variables = members["variables"], variables.isCollection {
                 mode = "graphql"
@@ -145,14 +164,6 @@ extension CollectionExport {
         } else if serializer == .form, case .dictionary(let members)? = request.params {
             mode = "formUrlEncoded"
             bodyBlocks.pairs("body:form-urlencoded", QueryString.pairs(members).map { ($0.field, secret($0.value ?? "", name: $0.field, hidden: &hidden), true) })
-        } else if serializer == .multipart || !request.files.isEmpty {
-            mode = "multipartForm"
-            var pairs: [(String, String, Bool)] = []
-            if case .dictionary(let members)? = request.params {
-                pairs = QueryString.pairs(members).map { ($0.field, secret($0.value ?? "", name: $0.field, hidden: &hidden), true) }
-            }
-            pairs += request.files.map { ($0.field, "@file(\($0.path))" + ($0.type.map { " @contentType(\($0))" } ?? ""), true) }
-            bodyBlocks.pairs("body:multipart-form", pairs)
         } else if request.params != nil {
             warnings.append("\(place): the \(serializer.rawValue) serializer's body is not carried over; Bruno sends no property lists")
         }
@@ -271,9 +282,10 @@ extension CollectionExport {
         func operand(_ value: ParameterValue) -> String {
             switch value {
             case .string(let text):
-                // Text that Bruno would read as another type is quoted.
-                let plain = BrunoImporter.value(text) == .string(text) && !text.contains("\"") && text.trimmingWhitespace() == text && !text.isEmpty
-                return plain ? text : JSONWriter.string(value)
+                // Text that Bruno would read as another type is quoted; Bruno takes off the outer
+                // pair of quotes and reads nothing escaped inside, so any text fits in single quotes.
+                let plain = BrunoImporter.value(text) == .string(text) && text.trimmingWhitespace() == text && !text.isEmpty
+                return plain ? text : "'" + text + "'"
             default: return JSONWriter.string(value)
             }
         }

@@ -40,7 +40,26 @@ extension CollectionExport {
             })
         }
         if hidden { warnings.append(Self.hiddenWarning) }
-        return Exported(files: [("collection.postman_collection.json", JSONWriter.string(.dictionary(collection), indent: 2) + "\n")], warnings: warnings, skipped: skipped)
+        let text = Self.postmanReferences(JSONWriter.string(.dictionary(collection), indent: 2) + "\n", warnings: &warnings)
+        return Exported(files: [("collection.postman_collection.json", text)], warnings: warnings, skipped: skipped)
+    }
+
+    /// Tincan's built-ins as Postman writes them: `{{$uuid}}` is `{{$guid}}`; Postman reads no
+    /// process environment, so `{{$env.NAME}}` is written `{{NAME}}`, named, for an environment to set.
+    static func postmanReferences(_ text: String, warnings: inout [String]) -> String {
+        var environment: [String] = []
+        let converted = replacingBuiltins(in: text) { name in
+            if name.hasPrefix("$env.") {
+                let key = String(name.dropFirst(5))
+                if !environment.contains(key) { environment.append(key) }
+                return "{{\(key)}}"
+            }
+            return name == "$uuid" ? "{{$guid}}" : nil
+        }
+        for key in environment {
+            warnings.append("{{$env.\(key)}} is written as {{\(key)}}: Postman reads no process environment; set \(key) in a Postman environment")
+        }
+        return converted
     }
 
     /// Postman's folders, built from groups as requests come.
@@ -86,17 +105,8 @@ extension CollectionExport {
         var body: ParameterValue?
         let serializer = request.serializer ?? session.defaults.serializer ?? .form
         let paramsInQuery = RequestSettings.defaultMethodsEncodingParametersInURI.contains(request.method.uppercased())
-        if let params = request.params, case .dictionary(let members) = params, paramsInQuery, !members.isEmpty {
-            // Tincan sends a GET's parameters in the query, encoded as AFNetworking does.
-            let query = QueryString.encode(members)
-            url += (url.contains("?") ? "&" : "?") + query
-        } else if let params = request.params, serializer == .json {
-            body = .dictionary(["mode": "raw", "raw": .string(JSONWriter.string(params, indent: 2)), "options": ["raw": ["language": "json"]]])
-        } else if serializer == .form, case .dictionary(let members)? = request.params {
-            body = .dictionary(["mode": "urlencoded", "urlencoded": .array(QueryString.pairs(members).map { pair in
-                .dictionary(["key": .string(pair.field), "value": .string(secret(pair.value ?? "", name: pair.field, hidden: &hidden)), "type": "text"])
-            })])
-        } else if serializer == .multipart || !request.files.isEmpty {
+        if serializer == .multipart || !request.files.isEmpty {
+            // Multipart fields always go in the body, whatever the method, in the order Tincan sends them.
             var fields: [ParameterValue] = []
             if case .dictionary(let members)? = request.params {
                 fields = QueryString.pairs(members).map { pair in
@@ -109,6 +119,16 @@ extension CollectionExport {
                 fields.append(.dictionary(field))
             }
             body = .dictionary(["mode": "formdata", "formdata": .array(fields)])
+        } else if let params = request.params, case .dictionary(let members) = params, paramsInQuery, !members.isEmpty {
+            // Tincan sends a GET's parameters in the query, encoded as AFNetworking does.
+            let query = Self.query(members)
+            url += (url.contains("?") ? "&" : "?") + query
+        } else if let params = request.params, serializer == .json {
+            body = .dictionary(["mode": "raw", "raw": .string(JSONWriter.string(params, indent: 2)), "options": ["raw": ["language": "json"]]])
+        } else if serializer == .form, case .dictionary(let members)? = request.params {
+            body = .dictionary(["mode": "urlencoded", "urlencoded": .array(QueryString.pairs(members).map { pair in
+                .dictionary(["key": .string(pair.field), "value": .string(secret(pair.value ?? "", name: pair.field, hidden: &hidden)), "type": "text"])
+            })])
         } else if request.params != nil {
             warnings.append("\(place): the \(serializer.rawValue) serializer's body is not carried over; Postman sends no property lists")
         }

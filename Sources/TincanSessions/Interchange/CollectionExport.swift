@@ -78,12 +78,54 @@ public struct CollectionExport: Sendable {
         if let base, !url.contains("://"), !url.hasPrefix("{{") {
             url = (base.hasSuffix("/") ? base : base + "/") + (url.hasPrefix("/") ? String(url.dropFirst()) : url)
         }
-        let query = request.query.filter(\.isEnabled).map { QueryStringPair(field: $0.name, value: $0.value).escaped }
+        let query = request.query.filter(\.isEnabled).map { queryPair(QueryStringPair(field: $0.name, value: $0.value)) }
         guard !query.isEmpty else { return url }
         let fragment = url.firstIndex(of: "#")
         let head = fragment.map { String(url[..<$0]) } ?? url
         let tail = fragment.map { String(url[$0...]) } ?? ""
         return head + (head.contains("?") ? "&" : "?") + query.joined(separator: "&") + tail
+    }
+
+    /// `text` with each `{{$builtin}}` reference that `replacement` gives another text for
+    /// replaced, and everything else (other references, braces in a body) left byte for byte.
+    static func replacingBuiltins(in text: String, _ replacement: (String) -> String?) -> String {
+        guard text.contains("{{$") || text.contains("{{ $") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            let name = rest[open.upperBound..<close.lowerBound].trimmingWhitespace()
+            if name.hasPrefix("$"), !name.contains(where: { $0.isNewline || $0 == "{" }), let replaced = replacement(String(name)) {
+                result += rest[..<open.lowerBound] + replaced
+                rest = rest[close.upperBound...]
+            } else {
+                result += rest[..<open.upperBound]
+                rest = rest[open.upperBound...]
+            }
+        }
+        return result + rest
+    }
+
+    /// A query string's field as Tincan escapes it when it is sent, its `{{variable}}`
+    /// references left as they are, for the tool to fill in.
+    static func queryPair(_ pair: QueryStringPair) -> String {
+        let field = escapingAroundReferences(pair.field)
+        return pair.value.map { field + "=" + escapingAroundReferences($0) } ?? field
+    }
+
+    /// `text` percent-escaped as a query's part, except its references.
+    static func escapingAroundReferences(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            result += PercentEscaping.escape(String(rest[..<open.lowerBound])) + rest[open.lowerBound..<close.upperBound]
+            rest = rest[close.upperBound...]
+        }
+        return result + PercentEscaping.escape(String(rest))
+    }
+
+    /// Parameters a GET sends in its query, as Tincan flattens them, references kept.
+    static func query(_ members: OrderedDictionary<String, ParameterValue>) -> String {
+        QueryString.pairs(members).map(queryPair).joined(separator: "&")
     }
 
     /// The headers a request sends: the session's defaults it does not name itself, then its own.
