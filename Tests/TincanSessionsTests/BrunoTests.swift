@@ -193,6 +193,13 @@ struct BrunoTests {
         #expect(try session.resolve(2, template: template, directory: directory.path).draft.url == "https://pets.example/?page=1")
     }
 
+    @Test("Bruno's dynamic variables: {{$guid}} and {{$randomUUID}} are {{$uuid}}, {{$timestamp}} is itself, one Tincan has not is named")
+    func dynamicVariables() throws {
+        let result = try CollectionFormat.bruno.parse("get {\n  url: http://h/?a={{$guid}}&b={{$timestamp}}&c={{$randomInt}}\n}\n", path: "r.bru")
+        #expect(result.session.requests[0].url == "http://h/?a={{$uuid}}&b={{$timestamp}}&c={{$randomInt}}")
+        #expect(result.notCarried.contains("request 'r': {{$randomInt}} is a dynamic variable Tincan does not have (its built-ins are {{$uuid}}, {{$timestamp}} and {{$env.NAME}}); set $randomInt yourself (--var) before sending"))
+    }
+
     @Test("a symbolic link in a collection is not followed out of it")
     func linksAreNotFollowed() throws {
         let directory = try TemporaryDirectory()

@@ -239,7 +239,7 @@ struct PostmanImportTests {
         let inA = try importedRequest(result.session, "in A")
         #expect(inA.headers.prefix(2) == [HeaderSetting(name: "Accept", value: "text/plain"), HeaderSetting(name: "X-Two", value: "2")])
         #expect(inA.url.contains("id={{$uuid}}"))
-        #expect(result.notCarried.contains("item 'A/in A': Postman's dynamic variable {{$randomInt}} has no equivalent in Tincan; set $randomInt yourself (--var) before sending"))
+        #expect(result.notCarried.contains("request 'in A': {{$randomInt}} is a dynamic variable Tincan does not have (its built-ins are {{$uuid}}, {{$timestamp}} and {{$env.NAME}}); set $randomInt yourself (--var) before sending"))
         let inB = try importedRequest(result.session, "in B")
         #expect(inB.body == .text("<a/>"))
         #expect(inB.headers == [HeaderSetting(name: "Content-Type", value: "application/xml")])

@@ -263,7 +263,7 @@ struct BrunoImporter {
     }
 
     /// Bruno's references as Tincan's: `{{process.env.NAME}}` is `{{$env.NAME}}`, and dynamic
-    /// variables are Postman's (``PostmanImporter/convert(_:place:notes:)``).
+    /// variables are Postman's (``PostmanImporter/convert(_:)``).
     static func convert(_ text: String) -> String {
         guard Template.mayHoldReferences(text) else { return text }
         return Template.replacingReferences(in: text) { name in
@@ -275,7 +275,7 @@ struct BrunoImporter {
 
     /// Scripts and tests, which Tincan does not run: each named.
     mutating func notCarryScripts(_ file: BrunoFile, place: String) {
-        for (block, kind) in [("script:pre-request", "pre-request script"), ("script:post-response", "post-response script"), ("tests", "tests")] {
+        for (block, kind) in [("script:pre-request", "pre-request script"), ("script:post-response", "post-response script"), ("tests", "test script")] {
             guard let text = file.text(block), !text.trimmingWhitespaceAndNewlines().isEmpty else { continue }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
             notCarried.append("\(place): the \(kind) (\(lines) line\(lines == 1 ? "" : "s")) is not carried over; use capture: and assert: instead")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TincanCore
 
 /// What every import does to its session before it is written, whatever the format: so that
@@ -166,10 +167,21 @@ enum ImportChecks {
     /// The requests that cannot be built as written, each named with why.
     static func unsendable(_ session: Session, folder: String, progress: ImportProgress? = nil) -> [String] {
         var template = Template(variables: Dictionary(session.variables.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }), environment: [:])
-        template.fallback = .string("x")
+        let stoodIn = Mutex<[String]>([])
+        template.fallback = { name in
+            stoodIn.withLock { if !$0.contains(name) { $0.append(name) } }
+            return .string("x")
+        }
         var warnings: [String] = []
         for index in session.requests.indices {
             if index % 64 == 0 { progress?(.checking(done: index, total: session.requests.count)) }
+            stoodIn.withLock { $0 = [] }
+            defer {
+                // A `{{$name}}` Tincan has no built-in for (a tool's dynamic variable) is named.
+                for name in stoodIn.withLock({ $0 }) where name.hasPrefix("$") && !Template.isBuiltin(name) && session.variables[name] == nil {
+                    warnings.append("request '\(session.requests[index].displayName)': {{\(name)}} is a dynamic variable Tincan does not have (its built-ins are {{$uuid}}, {{$timestamp}} and {{$env.NAME}}); set \(name) yourself (--var) before sending")
+                }
+            }
             do {
                 var resolved = try session.resolve(index, template: template, directory: folder, proxyEnvironment: ProxyEnvironment())
                 // A URL made of variables is checked when they are set: here only the request.

@@ -23,7 +23,7 @@ extension PostmanImporter {
     mutating func apply(_ auth: ImportNode?, to request: inout SavedRequest, place: String) {
         guard let auth, let type = auth.member("type")?.nonNullText else { return }
         func value(_ key: String) -> String? {
-            setting(auth, type, key).map { PostmanImporter.convert($0, place: place, notes: &notCarried) }
+            setting(auth, type, key).map { PostmanImporter.convert($0) }
         }
         // Postman's runtime takes a header of the auth's name out of the request before it adds
         // its own: the auth's wins.

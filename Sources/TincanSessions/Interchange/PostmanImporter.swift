@@ -92,7 +92,7 @@ struct PostmanImporter {
 
     /// A request: its URL (`:name` path variables become `{{name}}`), method, headers and body.
     mutating func request(_ node: ImportNode, name: String, place: String) throws -> SavedRequest {
-        if let url = node.text { return SavedRequest(name: name, url: withDefaultScheme(Self.convert(Self.convertPathVariables(url), place: place, notes: &notCarried))) }
+        if let url = node.text { return SavedRequest(name: name, url: withDefaultScheme(Self.convert(Self.convertPathVariables(url)))) }
         let method = node.member("method")?.nonNullText?.uppercased() ?? "GET"
         var request = SavedRequest(name: name, method: method, url: "")
         let address = try url(node.member("url"), into: &request, place: place)
@@ -113,14 +113,14 @@ struct PostmanImporter {
         for header in lines ?? node?.sequence ?? [] {
             // A header may also be written as one line, `Name: value`.
             if let line = header.text.flatMap({ try? HeaderLine(parsing: $0) }) {
-                request.headers.append(HeaderSetting(name: line.name, value: Self.convert(line.value, place: place, notes: &notCarried)))
+                request.headers.append(HeaderSetting(name: line.name, value: Self.convert(line.value)))
                 continue
             }
             guard let key = header.member("key")?.nonNullText, !key.isEmpty else {
                 notCarried.append("\(place): the header \(header.text ?? "without a key") is not carried over")
                 continue
             }
-            let value = Self.convert(header.member("value")?.parameterValue.importedText ?? "", place: place, notes: &notCarried)
+            let value = Self.convert(header.member("value")?.parameterValue.importedText ?? "")
             request.headers.append(HeaderSetting(name: key, value: value, isEnabled: !(header.member("disabled")?.isTrue ?? false)))
         }
     }
@@ -129,7 +129,7 @@ struct PostmanImporter {
     /// Disabled query fields are kept in `request`, turned off (they are never in `raw`).
     mutating func url(_ node: ImportNode?, into request: inout SavedRequest, place: String) throws -> String {
         guard let node else { return "" }
-        if let text = node.text { return Self.convert(Self.convertPathVariables(text), place: place, notes: &notCarried) }
+        if let text = node.text { return Self.convert(Self.convertPathVariables(text)) }
         var url: String
         let query = node.member("query")?.sequence ?? []
         if let raw = node.member("raw")?.nonNullText {
@@ -148,10 +148,10 @@ struct PostmanImporter {
             if let hash = node.member("hash")?.nonNullText, !hash.isEmpty { url += "#" + hash }
         }
         for field in query where field.member("disabled")?.isTrue ?? false {
-            request.query.append(QuerySetting(name: Self.convert(field.member("key")?.nonNullText ?? "", place: place, notes: &notCarried),
-                                              value: Self.convert(field.member("value")?.nonNullText ?? "", place: place, notes: &notCarried), isEnabled: false))
+            request.query.append(QuerySetting(name: Self.convert(field.member("key")?.nonNullText ?? ""),
+                                              value: Self.convert(field.member("value")?.nonNullText ?? ""), isEnabled: false))
         }
-        return Self.convert(Self.convertPathVariables(url), place: place, notes: &notCarried)
+        return Self.convert(Self.convertPathVariables(url))
     }
 
     /// A request's path variables (`url.variable`), the innermost layer of its variables.
@@ -184,24 +184,12 @@ struct PostmanImporter {
     }
 
     /// Postman's dynamic variables as Tincan's built-ins (`{{$guid}}` is `{{$uuid}}`); one
-    /// Tincan has no equivalent for (`{{$randomInt}}`) is reported, once for each item.
-    static func convert(_ text: String, place: String, notes: inout [String]) -> String {
+    /// Tincan has no equivalent for (`{{$randomInt}}`) is named by ``ImportChecks``.
+    static func convert(_ text: String) -> String {
         guard text.contains("{{$") else { return text }
-        var unknown: [String] = []
-        let converted = Template.replacingReferences(in: text) { name in
-            switch name {
-            case "$guid", "$randomUUID": return "{{$uuid}}"
-            case "$timestamp", "$uuid": return "{{\(name)}}"
-            default:
-                if name.hasPrefix("$") { unknown.append(name) }
-                return "{{\(name)}}"
-            }
+        return Template.replacingReferences(in: text) { name in
+            name == "$guid" || name == "$randomUUID" ? "{{$uuid}}" : "{{\(name)}}"
         }
-        for name in unknown {
-            let line = "\(place): Postman's dynamic variable {{\(name)}} has no equivalent in Tincan; set \(name) yourself (--var) before sending"
-            if !notes.contains(line) { notes.append(line) }
-        }
-        return converted
     }
 
     /// `protocolProfileBehavior`: redirects are carried over, the rest named.
@@ -224,7 +212,7 @@ struct PostmanImporter {
         case "":
             break
         case "raw":
-            let text = Self.convert(body.member("raw")?.parameterValue.importedText ?? "", place: place, notes: &notCarried)
+            let text = Self.convert(body.member("raw")?.parameterValue.importedText ?? "")
             let language = body.member("options")?.member("raw")?.member("language")?.nonNullText
             setText(text, json: language == "json", to: &request)
             // Postman names the type from the language when the request does not.
@@ -235,11 +223,11 @@ struct PostmanImporter {
         case "urlencoded":
             var pairs: [(name: String, value: String)] = []
             for field in body.member("urlencoded")?.sequence ?? [] {
-                let key = Self.convert(field.member("key")?.nonNullText ?? "", place: place, notes: &notCarried)
+                let key = Self.convert(field.member("key")?.nonNullText ?? "")
                 if field.member("disabled")?.isTrue ?? false {
                     notCarried.append(NotCarried.disabledField(place, "form", key))
                 } else {
-                    pairs.append((key, Self.convert(field.member("value")?.parameterValue.importedText ?? "", place: place, notes: &notCarried)))
+                    pairs.append((key, Self.convert(field.member("value")?.parameterValue.importedText ?? "")))
                 }
             }
             FormFields.urlencoded(pairs, into: &request, source: place)
@@ -304,7 +292,7 @@ struct PostmanImporter {
         var fields: OrderedDictionary<String, ParameterValue> = [:]
         var files: [SavedFile] = []
         for field in node?.sequence ?? [] {
-            let key = Self.convert(field.member("key")?.nonNullText ?? "", place: place, notes: &notCarried)
+            let key = Self.convert(field.member("key")?.nonNullText ?? "")
             if field.member("disabled")?.isTrue ?? false {
                 notCarried.append(NotCarried.disabledField(place, "form", key))
                 continue
@@ -319,7 +307,7 @@ struct PostmanImporter {
                 notCarried.append("\(place): the form field \(key) is sent without its Content-Type \(type) (Tincan's text fields have none)")
             }
             do {
-                try FormFields.insert(key, Self.convert(field.member("value")?.parameterValue.importedText ?? "", place: place, notes: &notCarried), into: &fields, source: place)
+                try FormFields.insert(key, Self.convert(field.member("value")?.parameterValue.importedText ?? ""), into: &fields, source: place)
             } catch {
                 notCarried.append("\(error), so it is not carried over")
             }
