@@ -93,7 +93,7 @@ struct RealCollectionTests {
     func insomniaHeadersAndAuth() throws {
         let headers = try CollectionFormat.insomnia.load(path: Self.fixture("insomnia-v5/header-templates.yaml")).session.requests[0]
         #expect(headers.headers.last == HeaderSetting(name: "X-Foo-Bar", value: "baz"))
-        let auth = try CollectionFormat.insomnia.load(path: Self.fixture("insomnia-v5/auth-types.yaml")).session.requests[0]
+        let auth = try importedRequest(CollectionFormat.insomnia.load(path: Self.fixture("insomnia-v5/auth-types.yaml")).session, "sends request with basic authentication")
         #expect(auth.auth == SavedAuth(user: "user", password: "pass"))
     }
 

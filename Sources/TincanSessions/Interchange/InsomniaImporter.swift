@@ -122,17 +122,22 @@ struct InsomniaImporter {
         return items(roots)
     }
 
-    /// Siblings in `metaSortKey` order when each has one, as Insomnia lists them; else as given.
-    static func sorted(_ nodes: [ImportNode]) -> [ImportNode] {
-        let keys = nodes.map { node -> Double? in
-            switch node.member("metaSortKey")?.parameterValue {
+    /// Siblings in `metaSortKey` order (v5: `meta.sortKey`) when each request and folder has
+    /// one, as Insomnia's sidebar lists them (a cookie jar or a design document, which it does
+    /// not list, after them); else as given. `listing`: every node is a request or a folder.
+    static func sorted(_ nodes: [ImportNode], listing: Bool = false) -> [ImportNode] {
+        let isListed = nodes.map { listing || $0.member("metaSortKey") != nil || ["request", "request_group"].contains($0.member("_type")?.text ?? "") }
+        let listed = zip(nodes, isListed).filter(\.1).map(\.0)
+        let others = zip(nodes, isListed).filter { !$0.1 }.map(\.0)
+        let keys = listed.map { node -> Double? in
+            switch (node.member("metaSortKey") ?? node.member("meta")?.member("sortKey"))?.parameterValue {
             case .integer(let value)?: Double(value)
             case .double(let value)?: value
             default: nil
             }
         }
         guard !keys.isEmpty, keys.allSatisfy({ $0 != nil }) else { return nodes }
-        return zip(nodes, keys).enumerated().sorted { ($0.element.1!, $0.offset) < ($1.element.1!, $1.offset) }.map(\.element.0)
+        return zip(listed, keys).enumerated().sorted { ($0.element.1!, $0.offset) < ($1.element.1!, $1.offset) }.map(\.element.0) + others
     }
 
     /// A folder whose `parentId` chain comes back to it is refused at the folder.
@@ -180,7 +185,7 @@ struct InsomniaImporter {
         if root.member("spec") != nil { notCarried.append("spec: the design document is not carried over (import it with tincan import openapi)") }
         func items(_ node: ImportNode?) throws -> [Item] {
             guard let node, node.nonNullText != nil || node.sequence != nil else { return [] }
-            return try document.list(node, "a list of requests and folders").map { child in
+            return try Self.sorted(document.list(node, "a list of requests and folders"), listing: true).map { child in
                 if child.member("children") != nil || (child.member("method") == nil && child.member("url") == nil) {
                     return .folder(child, children: try items(child.member("children")))
                 }
