@@ -20,6 +20,7 @@ final class ImportProgressLine: Sendable {
     private let start = ContinuousClock.now
     private let state = Mutex(State())
     private let stopped = DispatchSemaphore(value: 0)
+    private let ended = DispatchSemaphore(value: 0)
 
     private init(label: String) {
         self.label = label
@@ -41,10 +42,16 @@ final class ImportProgressLine: Sendable {
         { [self] stage in state.withLock { $0.stage = stage } }
     }
 
-    /// Stops drawing and clears the line, if one was drawn.
+    /// Stops drawing and clears the line, if one was drawn, before it returns: what is printed
+    /// next starts on a clean line.
     func finish() {
-        state.withLock { $0.finished = true }
+        let first = state.withLock { state in
+            defer { state.finished = true }
+            return !state.finished
+        }
+        guard first else { return }
         stopped.signal()
+        ended.wait()
     }
 
     private func drawUntilFinished() {
@@ -57,6 +64,7 @@ final class ImportProgressLine: Sendable {
             if let text { StandardError.print("\r\u{1B}[K" + text) }
         }
         if state.withLock({ $0.drawn }) != nil { StandardError.print("\r\u{1B}[K") }
+        ended.signal()
     }
 
     /// The line for a stage once `elapsed` has passed ``delay``; nil before, or before any stage.
