@@ -158,10 +158,53 @@ extension BrunoImporter {
             case "timeout":
                 if let milliseconds = Double(pair.value), milliseconds > 0, milliseconds.isFinite { request.maxTime = milliseconds / 1000 }
             case "encodeUrl":
-                if pair.value == "false" { notCarried.append("\(place): its URL is sent encoded; Bruno's setting to send it as typed is not carried over") }
+                // Only a URL with characters a URL cannot hold is sent otherwise than typed.
+                if pair.value == "false", Self.needsEncoding(request.url) {
+                    notCarried.append("\(place): its URL is sent encoded; Bruno's setting to send it as typed is not carried over")
+                }
+            case "forwardAuthorizationHeader":
+                if pair.value == "true" { notCarried.append("\(place): Bruno's setting to send the Authorization header on after a redirect to another origin is not carried over") }
             default: break
             }
         }
+    }
+
+    /// `text` without its `//` and `/* */` comments outside strings, as Bruno's `decomment`
+    /// takes them out of GraphQL variables.
+    static func decommented(_ text: String) -> String {
+        guard text.contains("//") || text.contains("/*") else { return text }
+        var result = ""
+        var characters = Array(text)[...]
+        var inString = false
+        while let character = characters.popFirst() {
+            if inString {
+                result.append(character)
+                if character == "\\", let next = characters.popFirst() { result.append(next) } else if character == "\"" { inString = false }
+            } else if character == "\"" {
+                inString = true
+                result.append(character)
+            } else if character == "/", characters.first == "/" {
+                while let next = characters.first, !next.isNewline { characters.removeFirst() }
+            } else if character == "/", characters.first == "*" {
+                characters.removeFirst()
+                while let next = characters.popFirst() {
+                    if next == "*", characters.first == "/" {
+                        characters.removeFirst()
+                        break
+                    }
+                }
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Whether `url` holds a character a URL cannot (a space, a non-ASCII letter), outside its
+    /// `{{variables}}`.
+    static func needsEncoding(_ url: String) -> Bool {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+        return Template.replacingReferences(in: url) { _ in "" }.contains { !allowed.contains($0) }
     }
 
     /// Auth as Tincan has it: Basic and Digest as the request's credentials, a bearer token and
@@ -251,11 +294,20 @@ extension BrunoImporter {
             }
             if !fields.isEmpty { request.params = .dictionary(fields) }
         case "graphql":
+            // As Bruno sends it: the variables' comments taken out, their {{variables}} filled
+            // in, then read as JSON; text that is JSON only once they are filled in is sent as
+            // the body's text, with them in place.
             let query = Self.convert(file.text("body:graphql") ?? "")
             var variables = ParameterValue.dictionary([:])
-            if let text = file.text("body:graphql:vars").map(Self.convert), !text.trimmingWhitespaceAndNewlines().isEmpty {
+            if let text = file.text("body:graphql:vars").map({ Self.decommented(Self.convert($0)) }), !text.trimmingWhitespaceAndNewlines().isEmpty {
                 if let parsed = try? JSONParser.parse(bytes: Array(text.utf8)) {
                     variables = parsed
+                } else if Template.mayHoldReferences(text) {
+                    request.body = .text("{\"query\":" + JSONWriter.string(.string(query)) + ",\"variables\":" + text.trimmingWhitespaceAndNewlines() + "}")
+                    if !request.headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") && $0.isEnabled }) {
+                        request.headers.append(HeaderSetting(name: "Content-Type", value: "application/json"))
+                    }
+                    break
                 } else {
                     notCarried.append("\(place): the GraphQL variables are not JSON, so they are left out: \(text)")
                 }

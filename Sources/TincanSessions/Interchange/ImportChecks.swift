@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import Synchronization
 import TincanCore
 
@@ -16,7 +17,8 @@ import TincanCore
 enum ImportChecks {
     /// Finishes `session`, whose relative paths are read from `folder`; returns the warnings.
     static func finish(_ session: inout Session, folder: String, origin: ImportedPaths.Origin, progress: ImportProgress? = nil) -> [String] {
-        var warnings = ImportedPaths.dropPlaceholderVariables(&session)
+        var warnings = readable(&session)
+        warnings += ImportedPaths.dropPlaceholderVariables(&session)
         let variables = Template(variables: Dictionary(session.variables.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }), environment: [:])
         warnings += validNames(&session.defaults.headers, place: "defaults", variables: variables)
         warnings += namingOnce(&session.defaults.headers, place: "defaults")
@@ -28,6 +30,80 @@ enum ImportChecks {
         }
         warnings += ImportedPaths.confine(&session, folder: folder, origin: origin)
         warnings += unsendable(session, folder: folder, progress: progress)
+        return warnings
+    }
+
+    /// The session as the session reader takes it, whatever the source tool allowed: a value
+    /// the reader would refuse is left out, named, so that what is written always reads back.
+    ///
+    /// - Variable and capture names that are empty, start with `$` or hold braces.
+    /// - An environment without a name is named `environment N`.
+    /// - A folder path's empty names are dropped (`a//b` is `a/b`).
+    /// - A method that is not an HTTP token is GET.
+    /// - `max-redirects:` with redirects not followed (it says nothing then); one or a
+    ///   `max-time:` out of the reader's range.
+    /// - A body beside an upload, an upload beside a form's files, a form file without a field
+    ///   name or a path.
+    static func readable(_ session: inout Session) -> [String] {
+        var warnings: [String] = []
+        func validName(_ name: String) -> Bool {
+            !name.isEmpty && !name.hasPrefix("$") && !name.contains("{") && !name.contains("}")
+        }
+        func keepingValidNames(_ variables: inout OrderedDictionary<String, ParameterValue>, place: String) {
+            for name in variables.keys where !validName(name) {
+                variables[name] = nil
+                warnings.append("\(place): the variable '\(name)' is not carried over: a variable's name cannot be empty, start with $ or hold braces")
+            }
+        }
+        keepingValidNames(&session.variables, place: "variables")
+        var environments: OrderedDictionary<String, OrderedDictionary<String, ParameterValue>> = [:]
+        for (name, values) in session.environments {
+            var values = values
+            let named = name.trimmingWhitespace().isEmpty ? "environment \(environments.count + 1)" : name
+            keepingValidNames(&values, place: "environment '\(named)'")
+            environments[named] = values
+        }
+        session.environments = environments
+        for index in session.requests.indices {
+            var request = session.requests[index]
+            let place = "request '\(request.displayName)'"
+            if let group = request.group {
+                let names = group.split(separator: "/", omittingEmptySubsequences: false).filter { !$0.trimmingWhitespace().isEmpty }
+                request.group = names.isEmpty ? nil : names.joined(separator: "/")
+            }
+            if !HTTPMethod.isValid(request.method) {
+                warnings.append("\(place): the method '\(request.method)' is not an HTTP method (a token such as GET or PROPFIND), so the request is a GET")
+                request.method = "GET"
+            }
+            keepingValidNames(&request.variables, place: place)
+            for name in request.captures.keys where name.isEmpty || name.contains("{") || name.contains("}") {
+                request.captures[name] = nil
+                warnings.append("\(place): the capture '\(name)' is not carried over: a variable's name cannot be empty or hold braces")
+            }
+            if request.flow.followRedirects == false { request.flow.maxRedirects = nil }
+            if let maximum = request.flow.maxRedirects, (try? NumericRange.redirects.check(Double(maximum), text: String(maximum))) == nil {
+                request.flow.maxRedirects = nil
+                warnings.append("\(place): max-redirects \(maximum) is not carried over: \(NumericRange.redirects.expected)")
+            }
+            if let maxTime = request.maxTime, (try? NumericRange.maxTime.check(maxTime, text: ParameterValue.format(maxTime))) == nil {
+                request.maxTime = nil
+                warnings.append("\(place): the timeout \(ParameterValue.format(maxTime)) s is not carried over: max-time takes \(NumericRange.maxTime.expected)")
+            }
+            if request.upload != nil, request.body != nil {
+                request.body = nil
+                warnings.append("\(place): the body is not carried over: the request sends a file (upload:), and a request sends one body")
+            }
+            if request.upload != nil, !request.files.isEmpty {
+                request.upload = nil
+                warnings.append("\(place): the file body is not carried over: the request sends a form with files, and a request sends one body")
+            }
+            request.files = request.files.filter { file in
+                guard file.field.isEmpty || file.path.isEmpty else { return true }
+                warnings.append("\(place): a form file is not carried over: it has no \(file.field.isEmpty ? "field name" : "path")")
+                return false
+            }
+            session.requests[index] = request
+        }
         return warnings
     }
 
@@ -186,6 +262,10 @@ enum ImportChecks {
                 var resolved = try session.resolve(index, template: template, directory: folder, proxyEnvironment: ProxyEnvironment())
                 // A URL made of variables is checked when they are set: here only the request.
                 if resolved.draft.baseURL == nil { resolved.draft.baseURL = "http://localhost/" }
+                if Template.mayHoldReferences(session.requests[index].url) || session.base.map(Template.mayHoldReferences) == true {
+                    resolved.draft.url = "http://localhost/"
+                    resolved.draft.baseURL = nil
+                }
                 resolved.draft.standardInput = []
                 _ = try resolved.draft.build()
             } catch let error as RequestResolutionError {

@@ -89,7 +89,8 @@ extension InsomniaImporter {
                 }
             }
             if multipart {
-                request.serializer = .multipart
+                // A form with no field sent is no body.
+                if !fields.isEmpty || !request.files.isEmpty { request.serializer = .multipart }
                 if !fields.isEmpty { request.params = .dictionary(fields) }
             } else {
                 FormFields.urlencoded(pairs, into: &request, source: place)
@@ -99,9 +100,13 @@ extension InsomniaImporter {
         } else if let text = body.member("text")?.nonNullText {
             let converted = convert(text, place: place)
             if OpenAPIImporter.isJSON(type) || type == "application/graphql", !sendsParametersInQuery,
-               let value = try? JSONParser.parse(bytes: Array(converted.utf8)), value.isCollection {
-                request.serializer = .json
-                request.params = value
+               var value = try? JSONParser.parse(bytes: Array(converted.utf8)), value.isCollection {
+                if type == "application/graphql", let text = Self.graphQLVariables(&value) {
+                    request.body = .text(text)
+                } else {
+                    request.serializer = .json
+                    request.params = value
+                }
             } else if !converted.isEmpty {
                 request.body = .text(converted)
             }
@@ -109,6 +114,25 @@ extension InsomniaImporter {
         if type == "application/graphql", !request.headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) {
             request.headers.append(HeaderSetting(name: "Content-Type", value: "application/json"))
         }
+    }
+
+    /// Insomnia keeps a GraphQL body's variables as text, and sends them parsed
+    /// (`parseGraphQLReqeustBody`): they become JSON here. Text that is JSON only once its
+    /// `{{variables}}` are filled in makes the whole body text, returned, with them in place.
+    static func graphQLVariables(_ body: inout ParameterValue) -> String? {
+        guard case .dictionary(var members) = body, case .string(let variables)? = members["variables"] else { return nil }
+        let trimmed = variables.trimmingWhitespaceAndNewlines()
+        if trimmed.isEmpty {
+            members["variables"] = nil
+        } else if let parsed = try? JSONParser.parse(bytes: Array(trimmed.utf8)) {
+            members["variables"] = parsed
+        } else {
+            members["variables"] = nil
+            let rest = JSONWriter.string(.dictionary(members))
+            return String(rest.dropLast()) + (members.isEmpty ? "" : ",") + "\"variables\":" + trimmed + "}"
+        }
+        body = .dictionary(members)
+        return nil
     }
 
     mutating func apply(_ auth: ImportNode, to request: inout SavedRequest, place: String) {

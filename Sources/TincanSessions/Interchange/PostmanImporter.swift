@@ -9,14 +9,7 @@ import TincanCore
 /// bodies, as the collection format's schema (schema.postman.com) defines them.
 /// Postman's `{{name}}` is already Tincan's.
 struct PostmanImporter {
-    /// The collection format's versions read, by what `info.schema` names.
-    enum Version {
-        case v2_0
-        case v2_1
-    }
-
     let document: ImportDocument
-    var version = Version.v2_1
     var notCarried: [String] = []
     var variables: OrderedDictionary<String, ParameterValue> = [:]
     var requests: [SavedRequest] = []
@@ -35,13 +28,14 @@ struct PostmanImporter {
         let info = root.member("info")
         let schemaNode = info?.member("schema")
         let schema = schemaNode?.text ?? ""
-        if schema.contains("/collection/v2.1") {
-            version = .v2_1
-        } else if schema.contains("/collection/v2.0") {
-            version = .v2_0
-        } else if root.member("requests") != nil || root.member("order") != nil {
-            throw document.error(at: root.member("requests") ?? root.member("order"), "this is a Postman v1 collection; expected v2.1 or v2.0 (export it again from Postman as Collection v2.1)")
-        } else {
+        // Postman reads any collection with `info` and `item` as v2 (its transformer asks for
+        // `info.schema` alone): v2.1, v2.0 and the drafts before them (`collection/v2/`).
+        // v2.0's auth objects and v2.1's lists are told apart where they are read.
+        let namesVersion2 = schema.contains("/collection/v2") || schema.contains("#2.")
+        if schema.contains("/collection/v1") || (!namesVersion2 && root.member("item") == nil && (root.member("requests") != nil || root.member("order") != nil)) {
+            throw document.error(at: root.member("requests") ?? root.member("order") ?? schemaNode, "this is a Postman v1 collection; expected v2.1 or v2.0 (export it again from Postman as Collection v2.1)")
+        }
+        guard info != nil, namesVersion2 || (root.member("item")?.sequence != nil && (schema.isEmpty || schema.contains("getpostman.com") || schema.contains("postman.com"))) else {
             throw document.error(at: schemaNode ?? info, "expected \(CollectionFormat.postman.expected)" + (schema.isEmpty ? "" : ", found \(schema)"))
         }
         let name = info?.member("name")?.nonNullText ?? "Imported from Postman"
@@ -232,8 +226,11 @@ struct PostmanImporter {
             }
             FormFields.urlencoded(pairs, into: &request, source: place)
         case "formdata":
+            let (params, files) = fields(body.member("formdata"), place: place)
+            // A form with no field sent is no body, as Postman sends it.
+            guard params != nil || !files.isEmpty else { break }
             request.serializer = .multipart
-            (request.params, request.files) = fields(body.member("formdata"), place: place)
+            (request.params, request.files) = (params, files)
         case "file":
             let file = body.member("file")
             if let source = file?.member("src")?.nonNullText, !source.isEmpty {
@@ -244,20 +241,36 @@ struct PostmanImporter {
                 notCarried.append("\(place): the file body names no file, so it is not carried over")
             }
         case "graphql":
+            // As Postman's runtime sends it: query, operationName and variables as JSON; variables
+            // written as text go in as they are, parsed when they are JSON (``ParameterValue``)
+            // and else (JSON only once `{{variables}}` are filled in) kept as the body's text.
             let graphql = body.member("graphql")
+            var members: OrderedDictionary<String, ParameterValue> = [:]
+            var written: [String] = []
+            if let query = graphql?.member("query")?.text {
+                members["query"] = .string(Self.convert(query))
+                written.append("\"query\":" + JSONWriter.string(.string(Self.convert(query))))
+            }
+            if let operation = graphql?.member("operationName")?.text {
+                members["operationName"] = .string(operation)
+                written.append("\"operationName\":" + JSONWriter.string(.string(operation)))
+            }
             let variablesNode = graphql?.member("variables")
-            var variables = ParameterValue.dictionary([:])
-            if let object = variablesNode, object.isMapping {
-                variables = object.parameterValue
-            } else if let variablesText = variablesNode?.nonNullText, !variablesText.trimmingWhitespaceAndNewlines().isEmpty {
-                if let parsed = try? JSONParser.parse(bytes: Array(variablesText.utf8)) {
-                    variables = parsed
+            if let object = variablesNode, object.isMapping || object.sequence != nil {
+                members["variables"] = object.parameterValue
+            } else if let text = variablesNode?.text.map(Self.convert), !text.isEmpty {
+                if let parsed = try? JSONParser.parse(bytes: Array(text.utf8)) {
+                    members["variables"] = parsed
                 } else {
-                    notCarried.append("\(place): the GraphQL variables are not JSON, so they are left out: \(variablesText)")
+                    request.body = .text("{" + (written + ["\"variables\":" + text]).joined(separator: ",") + "}")
+                    if !request.headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") && $0.isEnabled }) {
+                        request.headers.append(HeaderSetting(name: "Content-Type", value: "application/json"))
+                    }
+                    break
                 }
             }
             request.serializer = .json
-            request.params = .dictionary(["query": .string(graphql?.member("query")?.nonNullText ?? ""), "variables": variables])
+            request.params = .dictionary(members)
         case let mode:
             notCarried.append("\(place): the body mode \(mode) is not carried over")
         }
