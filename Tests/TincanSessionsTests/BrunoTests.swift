@@ -200,6 +200,187 @@ struct BrunoTests {
         #expect(result.notCarried.contains("request 'r': {{$randomInt}} is a dynamic variable Tincan does not have (its built-ins are {{$uuid}}, {{$timestamp}} and {{$env.NAME}}); set $randomInt yourself (--var) before sending"))
     }
 
+    @Test("Bruno's YAML format: each file read as the .bru file it stands for; opencollection.yml wins over bruno.json, as Bruno reads it")
+    func yamlCollection() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("bruno.json", Array(#"{"version": "1", "name": "ignored, as Bruno ignores it", "type": "collection"}"#.utf8))
+        _ = try directory.write("opencollection.yml", Array("""
+            opencollection: "1.0.0"
+            info:
+              name: Pets
+            extensions:
+              bruno:
+                ignore: [skip]
+            request:
+              headers:
+                - name: X-App
+                  value: pets
+              auth:
+                type: bearer
+                token: "{{token}}"
+              variables:
+                - name: page
+                  value:
+                    type: number
+                    data: "1"
+            """.utf8))
+        for folder in ["environments", "admin", "skip"] { try FileManager.default.createDirectory(atPath: directory.path + "/" + folder, withIntermediateDirectories: true) }
+        _ = try directory.write("environments/prod.yml", Array("""
+            name: Production
+            variables:
+              - name: host
+                value: https://pets.example
+              - name: token
+                secret: true
+              - name: old
+                value: x
+                disabled: true
+            """.utf8))
+        _ = try directory.write("admin/folder.yml", Array("""
+            info:
+              name: Admin area
+              type: folder
+              seq: 1
+            request:
+              auth:
+                type: basic
+                username: root
+                password: pw
+              scripts:
+                - type: before-request
+                  code: bru.setVar("a", 1)
+            """.utf8))
+        _ = try directory.write("admin/create.yml", Array("""
+            info:
+              name: Create
+              type: http
+              seq: 2
+            http:
+              method: POST
+              url: "{{host}}/pets/:id?dry=1"
+              params:
+                - name: dry
+                  value: "1"
+                  type: query
+                - name: trace
+                  value: "on"
+                  type: query
+                  disabled: true
+                - name: id
+                  value: "7"
+                  type: path
+              headers:
+                - name: X-Debug
+                  value: "1"
+                  disabled: true
+              body:
+                type: json
+                data: |-
+                  {"name": "Rex"}
+              auth: inherit
+            runtime:
+              variables:
+                - name: limit
+                  value:
+                    type: number
+                    data: "5"
+              actions:
+                - type: set-variable
+                  phase: after-response
+                  selector:
+                    expression: res.body.id
+                    method: jsonq
+                  variable:
+                    name: petId
+                    scope: runtime
+              assertions:
+                - expression: res.status
+                  operator: eq
+                  value: "201"
+                - expression: res.body.name
+                  operator: isString
+              scripts:
+                - type: tests
+                  code: |-
+                    test("ok", () => {});
+            settings:
+              encodeUrl: true
+              followRedirects: false
+              maxRedirects: 5
+              timeout: 2500
+            """.utf8))
+        _ = try directory.write("admin/upload.yml", Array("""
+            info:
+              name: Upload
+              type: http
+              seq: 1
+            http:
+              method: POST
+              url: "{{host}}/upload"
+              body:
+                type: multipart-form
+                data:
+                  - name: note
+                    type: text
+                    value: hi
+                  - name: files
+                    type: file
+                    value:
+                      - a.txt
+                      - b.txt
+                    contentType: text/plain
+              auth:
+                type: apikey
+                key: X-Key
+                value: "{{key}}"
+                placement: query
+            """.utf8))
+        _ = try directory.write("top.yml", Array("info:\n  name: Top\n  type: http\nhttp:\n  method: PROPFIND\n  url: http://h/\n".utf8))
+        _ = try directory.write("helpers.yml", Array("info:\n  name: helpers\n  type: script\n".utf8))
+        _ = try directory.write("skip/x.yml", Array(": not yaml [".utf8))
+        _ = try directory.write("a.txt", Array("a".utf8))
+        _ = try directory.write("b.txt", Array("b".utf8))
+        let result = try CollectionFormat.bruno.load(path: directory.path)
+        let session = result.session
+        #expect(session.name == "Pets")
+        #expect(session.requests.map(\.displayName) == ["Upload", "Create", "Top"])
+        #expect(session.defaults.headers == [HeaderSetting(name: "X-App", value: "pets")])
+        // A value one request alone sets (its path parameter) is the session's.
+        #expect(session.variables == ["page": 1, "id": "7"])
+        #expect(session.environments == ["Production": ["host": "https://pets.example"]])
+        #expect(result.notCarried.contains("environment 'Production': the secret variables token hold no value in the file; give them with --var or {{$env.NAME}}"))
+        #expect(result.notCarried.contains("environment 'Production': the disabled variable old is not carried over"))
+        #expect(result.notCarried.contains("admin/folder.yml: the pre-request script (1 line) is not carried over; use capture: and assert: instead"))
+        #expect(result.notCarried.contains("helpers.yml: not carried over: a shared script file, which is no request"))
+        let create = try importedRequest(session, "Create")
+        #expect(create.url == "{{host}}/pets/{{id}}?dry=1")
+        #expect(create.variables == ["limit": 5])
+        #expect(create.query == [QuerySetting(name: "trace", value: "on", isEnabled: false)])
+        #expect(create.headers.contains(HeaderSetting(name: "X-Debug", value: "1", isEnabled: false)))
+        #expect(create.auth == SavedAuth(user: "root", password: "pw"), "inherit takes the folder's")
+        #expect(create.serializer == .json && create.params == .dictionary(["name": "Rex"]))
+        #expect(create.captures == ["petId": .body(try BodyPath(parsing: "$.id"))])
+        #expect(create.assertions == [.status("201"), .body(try BodyPath(parsing: "$.name"), Predicate([.type(.string)]))])
+        #expect(create.flow.followRedirects == false && create.flow.maxRedirects == nil)
+        #expect(create.maxTime == 2.5)
+        let upload = try importedRequest(session, "Upload")
+        #expect(upload.params == .dictionary(["note": "hi"]))
+        #expect(upload.files == [SavedFile(field: "files", path: "a.txt", type: "text/plain"), SavedFile(field: "files", path: "b.txt", type: "text/plain")])
+        #expect(upload.query == [QuerySetting(name: "X-Key", value: "{{key}}")])
+        #expect(try importedRequest(session, "Top").method == "PROPFIND")
+        #expect(try importedRequest(session, "Top").auth == nil, "a request that names no auth has none")
+    }
+
+    @Test("a YAML file that is not YAML is refused at its line and column")
+    func yamlErrors() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("opencollection.yml", Array("opencollection: \"1.0.0\"\ninfo:\n  name: P\n".utf8))
+        _ = try directory.write("bad.yml", Array("info:\n  name: Bad\n  type: http\nhttp:\n  url: [unclosed\n".utf8))
+        let message = importError { try CollectionFormat.bruno.load(path: directory.path) }
+        #expect(message.hasPrefix(directory.path + "/bad.yml:"), "\(message)")
+        #expect(message.range(of: #"bad\.yml:\d+:\d+: "#, options: .regularExpression) != nil, "\(message)")
+    }
+
     @Test("a symbolic link in a collection is not followed out of it")
     func linksAreNotFollowed() throws {
         let directory = try TemporaryDirectory()

@@ -105,13 +105,15 @@ struct CollectionRoundTripTests {
         }
     }
 
-    @Test("Bruno's own test collection exported as Bruno and imported again gives the same session")
-    func brunoRoundTrip() throws {
-        let folder = (collectionFixturesDirectory as NSString).appendingPathComponent("bruno/testbench")
+    @Test("Bruno's own test collections (.bru and YAML) exported as Bruno and imported again give the same session", arguments: ["testbench", "yml-testbench", "opencollection-cli", "yml-descriptions"])
+    func brunoRoundTrip(_ name: String) throws {
+        let folder = (collectionFixturesDirectory as NSString).appendingPathComponent("bruno/\(name)")
         let first = try CollectionFormat.bruno.load(path: folder).session
         let (second, _) = try Self.throughBruno(first, folder: folder)
-        #expect(second.session.requests.map(\.displayName) == first.requests.map(\.displayName))
-        for (a, b) in zip(first.requests, second.session.requests) {
+        // A request naming a file outside the collection's folder is left out until it is chosen.
+        let written = first.requests.filter { CollectionExport.placeholders(in: $0).isEmpty }
+        #expect(second.session.requests.map(\.displayName) == written.map(\.displayName))
+        for (a, b) in zip(written, second.session.requests) {
             // File paths were rebased into the new folder, outside which they now are: read
             // back, each is a placeholder named after its file, for the user to choose.
             #expect(b.files.map(\.path) == a.files.map { "{{file:\(($0.path as NSString).lastPathComponent)}}" })

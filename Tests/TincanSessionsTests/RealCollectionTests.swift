@@ -13,7 +13,7 @@ struct RealCollectionTests {
             (.insomnia, "insomnia-v4"), (.insomnia, "insomnia-v5"),
         ]
         return folders.flatMap { format, folder in ((try? collectionFixtures(folder)) ?? []).map { (format, $0) } }
-            + [(.bruno, (collectionFixturesDirectory as NSString).appendingPathComponent("bruno/testbench"))]
+            + ["testbench", "yml-testbench", "yml-descriptions", "opencollection-cli"].map { (.bruno, (collectionFixturesDirectory as NSString).appendingPathComponent("bruno/\($0)")) }
     }()
 
     @Test("there are real files of every format to test")
@@ -115,5 +115,37 @@ struct RealCollectionTests {
         #expect(basic.auth == SavedAuth(user: "bruno", password: "{{basic_auth_password}}"))
         #expect(basic.assertions.first == .status("200"))
         #expect(imported.notCarried.contains { $0.contains("the secret variables github_client_secret") })
+    }
+
+    @Test("Bruno's YAML format: Bruno's own YAML test collection, typed variables of the collection, folder, request and environment")
+    func brunoYAMLTestbench() throws {
+        let imported = try CollectionFormat.bruno.load(path: Self.fixture("bruno/yml-testbench"))
+        let session = imported.session
+        #expect(session.name == "bruno-yml-testbench")
+        #expect(session.requests.map(\.displayName) == ["typed vars", "form-urlencoded", "multipart"])
+        #expect(session.requests.allSatisfy { $0.group == "variable-datatypes" })
+        #expect(session.variables["coll_num"] == .integer(100))
+        #expect(session.variables["coll_bool"] == .bool(false))
+        #expect(session.variables["coll_obj"] == .dictionary(["scope": "collection"]))
+        #expect(session.environments["Local"]?["typed_env_num"] == .integer(300))
+        let typed = try importedRequest(session, "typed vars")
+        #expect(typed.variables["req_num"] == .integer(42))
+        #expect(typed.headers.first == HeaderSetting(name: "x-h-str", value: "{{req_str}}"))
+        #expect(typed.flow.maxRedirects == 5, "Bruno follows five redirects unless told")
+        let form = try importedRequest(session, "form-urlencoded")
+        #expect(form.serializer == .form)
+        #expect(form.params == .dictionary(["fu_str": "{{fu_str}}", "fu_num": "{{fu_num}}", "fu_bool": "{{fu_bool}}", "fu_obj": "{{fu_obj}}"]))
+        #expect(imported.notCarried.contains("request 'typed vars': the test script (124 lines) is not carried over; use capture: and assert: instead"))
+
+        // The same requests as a .bru collection and as YAML import alike.
+        let cli = try CollectionFormat.bruno.load(path: Self.fixture("bruno/opencollection-cli")).session
+        #expect(cli.defaults.headers == [HeaderSetting(name: "X-Collection-Header", value: "collection-header-value")])
+        #expect(cli.environments == ["Development": ["baseUrl": "https://api.dev.example.com", "apiKey": "dev-api-key-123"]])
+        #expect(cli.requests.map(\.group) == ["Users", nil])
+        let descriptions = try CollectionFormat.bruno.load(path: Self.fixture("bruno/yml-descriptions"))
+        let request = try importedRequest(descriptions.session, "request-with-descriptions")
+        #expect(request.assertions.first == .status("200"))
+        #expect(request.headers.map(\.name) == ["X-Version", "X-Multi", "X-Plain"])
+        #expect(try importedRequest(descriptions.session, "multipart-with-descriptions").params == .dictionary(["username": "alice", "email": "alice@example.com", "plain-field": "no-desc"]))
     }
 }

@@ -173,7 +173,9 @@ struct BrunoFile {
         }
 
         static func listItems(_ text: String) -> [String] {
-            text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init).filter { !$0.isEmpty }
+            // An annotation (`@number`) stands on a line of its own before the item it types.
+            if text.trimmingCharacters(in: .whitespaces).hasPrefix("@") { return [] }
+            return text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init).filter { !$0.isEmpty }
         }
 
         mutating func dictionary(_ name: String, _ rest: String, opened: Int) throws -> [Pair] {

@@ -12,7 +12,7 @@ struct BrunoAuth {
     /// is neither `none` nor `inherit` (the collection's `none` included), else `inherited`.
     init?(_ file: BrunoFile, inherited: BrunoAuth?) {
         let mode = file.value("mode", in: "auth") ?? "none"
-        let isCollection = (file.path as NSString).lastPathComponent == "collection.bru"
+        let isCollection = ["collection.bru", "opencollection.yml"].contains((file.path as NSString).lastPathComponent)
         if mode == "inherit" || (mode == "none" && !isCollection) {
             guard let inherited else { return nil }
             self = inherited
@@ -152,7 +152,8 @@ extension BrunoImporter {
     mutating func settingsBlock(_ file: BrunoFile, into request: inout SavedRequest, place: String) {
         for pair in file.pairs("settings") where pair.isEnabled {
             switch pair.name {
-            case "followRedirects": request.flow.followRedirects = pair.value == "true"
+            // Following redirects is what Tincan does unless told: only `false` is written.
+            case "followRedirects": request.flow.followRedirects = pair.value == "false" ? false : nil
             case "maxRedirects":
                 if let count = Int(pair.value), (0...1_000).contains(count) { request.flow.maxRedirects = count }
             case "timeout":
@@ -167,7 +168,16 @@ extension BrunoImporter {
             default: break
             }
         }
+        // Bruno follows 5 redirects unless told (its DEFAULT_MAX_REDIRECTS); Tincan's 10 are written as none.
+        if request.flow.followRedirects != false {
+            let maximum = request.flow.maxRedirects ?? Self.brunoRedirects
+            request.flow.maxRedirects = maximum == Self.tincanRedirects ? nil : maximum
+        }
     }
+
+    /// How many redirects Bruno follows unless a request says, and how many Tincan does.
+    static let brunoRedirects = 5
+    static let tincanRedirects = RedirectPolicy.standard.limit
 
     /// `text` without its `//` and `/* */` comments outside strings, as Bruno's `decomment`
     /// takes them out of GraphQL variables.

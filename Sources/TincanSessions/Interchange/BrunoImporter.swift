@@ -5,7 +5,9 @@ import TincanCore
 /// Imports a Bruno collection: a folder with `bruno.json`, `.bru` request files in folders
 /// (each may hold a `folder.bru`), `collection.bru` and `environments/*.bru`, walked as Bruno's
 /// CLI walks it (folders first, by name and `seq`, then requests by `seq`; `node_modules`,
-/// `.git` and `bruno.json`'s `ignore` left out).
+/// `.git` and `bruno.json`'s `ignore` left out). A collection in Bruno's YAML format (with
+/// `opencollection.yml`, which Bruno reads first when a folder has both) has `.yml` files in
+/// the same places, each read as the `.bru` file it stands for (``BrunoYAML``).
 ///
 /// What Bruno applies from the collection and its folders applies here: the collection's
 /// headers are the session's default headers, a folder's go before its requests' own (a name
@@ -28,7 +30,18 @@ struct BrunoImporter {
         var requests: [(file: BrunoFile, name: String, seq: Int)] = []
     }
 
+    /// The two ways Bruno keeps a collection.
+    enum Format {
+        case bru
+        case yml
+
+        var fileExtension: String { self == .bru ? "bru" : "yml" }
+        var folderFile: String { self == .bru ? "folder.bru" : "folder.yml" }
+        var collectionFile: String { self == .bru ? "collection.bru" : "opencollection.yml" }
+    }
+
     let root: String
+    var format = Format.bru
     var notCarried: [String] = []
     var session = Session()
     var requests: [SavedRequest] = []
@@ -60,7 +73,20 @@ struct BrunoImporter {
                 let bytes = try ConfigFile.readText(path: path, limit: maximumBytes)
                 return try parse(files: [(path, String(decoding: bytes, as: UTF8.self))], root: Session.directory(of: path))
             }
-            guard (path as NSString).lastPathComponent == "bruno.json" else {
+            if path.lowercased().hasSuffix(".yml"), !["opencollection.yml", "folder.yml"].contains((path as NSString).lastPathComponent) {
+                var importer = BrunoImporter(root: Session.directory(of: path))
+                importer.format = .yml
+                var top = Folder(name: "")
+                if let file = try importer.read(path, as: .request) {
+                    top.requests.append((file, ((path as NSString).lastPathComponent as NSString).deletingPathExtension, 1))
+                }
+                importer.session.name = "Imported from Bruno"
+                importer.walk(top, folders: [], headers: [], auth: nil, scopes: [], captures: [:])
+                var imported = importer.finished()
+                imported.finish(folder: importer.root)
+                return imported
+            }
+            guard ["bruno.json", "opencollection.yml"].contains((path as NSString).lastPathComponent) else {
                 throw ConfigFileError(file: path, line: 1, column: 1, message: "expected \(CollectionFormat.bruno.expected) (give the folder, its bruno.json, or one .bru file)")
             }
             folder = Session.directory(of: path)
@@ -90,18 +116,27 @@ struct BrunoImporter {
     }
 
     mutating func run() throws -> ImportedCollection {
+        // As Bruno tells them apart: opencollection.yml first, else bruno.json.
+        let openCollection = (root as NSString).appendingPathComponent("opencollection.yml")
         let configPath = (root as NSString).appendingPathComponent("bruno.json")
-        guard FileManager.default.fileExists(atPath: configPath) else {
-            throw ConfigFileError(file: root, line: nil, column: nil, message: "expected \(CollectionFormat.bruno.expected); there is no bruno.json"
-                + (FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent("opencollection.yml")) ? " (this is Bruno's YAML format, opencollection.yml, which an import does not read yet)" : ""))
+        if FileManager.default.fileExists(atPath: openCollection) {
+            format = .yml
+            let config = try ImportDocument.load(path: openCollection, limit: 1 << 20, expected: "opencollection.yml: a mapping with the collection's info")
+            session.name = config.root.member("info")?.member("name")?.nonNullText ?? (root as NSString).lastPathComponent
+            ignored.formUnion(BrunoYAML.ignored(config))
+            noteConfig(config)
+        } else {
+            guard FileManager.default.fileExists(atPath: configPath) else {
+                throw ConfigFileError(file: root, line: nil, column: nil, message: "expected \(CollectionFormat.bruno.expected); there is no bruno.json (nor opencollection.yml)")
+            }
+            let config = try ImportDocument.load(path: configPath, limit: 1 << 20, expected: "bruno.json: a JSON object with the collection's name")
+            session.name = config.root.member("name")?.nonNullText ?? (root as NSString).lastPathComponent
+            for item in config.root.member("ignore")?.sequence ?? [] {
+                if let name = item.nonNullText { ignored.insert(name) }
+            }
+            noteConfig(config)
         }
-        let config = try ImportDocument.load(path: configPath, limit: 1 << 20, expected: "bruno.json: a JSON object with the collection's name")
-        session.name = config.root.member("name")?.nonNullText ?? (root as NSString).lastPathComponent
-        for item in config.root.member("ignore")?.sequence ?? [] {
-            if let name = item.nonNullText { ignored.insert(name) }
-        }
-        noteConfig(config)
-        let collectionFile = try read((root as NSString).appendingPathComponent("collection.bru"))
+        let collectionFile = try read((root as NSString).appendingPathComponent(format.collectionFile), as: .collection)
         try readEnvironments()
         var top = try folder(at: root, name: "", isRoot: true)
         top.file = collectionFile
@@ -110,17 +145,18 @@ struct BrunoImporter {
         var captures: OrderedDictionary<String, CaptureSource> = [:]
         if let collectionFile {
             // The collection's headers are what every request gets: the session's defaults.
-            session.defaults.headers = brunoHeaders(collectionFile.pairs("headers"), place: "collection.bru")
+            let place = relative(collectionFile.path)
+            session.defaults.headers = brunoHeaders(collectionFile.pairs("headers"), place: place)
             auth = BrunoAuth(collectionFile, inherited: nil)
             for pair in collectionFile.pairs("vars:pre-request") {
                 guard pair.isEnabled else {
-                    notCarried.append("collection.bru: the disabled variable \(pair.name) is not carried over")
+                    notCarried.append("\(place): the disabled variable \(pair.name) is not carried over")
                     continue
                 }
                 session.variables[Self.variableName(pair.name)] = typed(pair)
             }
-            captures = responseVariables(collectionFile, place: "collection.bru")
-            notCarryScripts(collectionFile, place: "collection.bru")
+            captures = responseVariables(collectionFile, place: place)
+            notCarryScripts(collectionFile, place: place)
         }
         walk(top, folders: [], headers: headers, auth: auth, scopes: [], captures: captures)
         headers = []
@@ -134,13 +170,24 @@ struct BrunoImporter {
         return ImportedCollection(session: session, notCarried: notCarried)
     }
 
-    /// What `bruno.json` sets that a session keeps elsewhere, or not at all.
+    /// What `bruno.json` (or `opencollection.yml`'s `config:`) sets that a session keeps
+    /// elsewhere, or not at all.
     mutating func noteConfig(_ config: ImportDocument) {
+        let place = relative(config.path)
+        if format == .yml {
+            let settings = config.root.member("config")
+            if let proxy = settings?.member("proxy"), proxy.member("inherit")?.isTrue == false, !(proxy.member("disabled")?.isTrue ?? false) {
+                notCarried.append("\(place): the proxy is not carried over; set proxy: under defaults: in the session")
+            }
+            if !(settings?.member("clientCertificates")?.sequence?.isEmpty ?? true) {
+                notCarried.append("\(place): client certificates are not carried over; set tls: under defaults: in the session")
+            }
+        }
         if let proxy = config.root.member("proxy"), proxy.member("enabled")?.isTrue == true || proxy.member("mode")?.nonNullText == "on" {
-            notCarried.append("bruno.json: the proxy is not carried over; set proxy: under defaults: in the session")
+            notCarried.append("\(place): the proxy is not carried over; set proxy: under defaults: in the session")
         }
         if let certificates = config.root.member("clientCertificates"), !(certificates.member("certs")?.sequence?.isEmpty ?? true) {
-            notCarried.append("bruno.json: client certificates are not carried over; set tls: under defaults: in the session")
+            notCarried.append("\(place): client certificates are not carried over; set tls: under defaults: in the session")
         }
         if FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(".env")) {
             notCarried.append(".env: not read; {{process.env.NAME}} becomes {{$env.NAME}}, which reads NAME from Tincan's environment")
@@ -149,8 +196,9 @@ struct BrunoImporter {
 
     // MARK: - Files
 
-    /// A `.bru` file's parse, or nil when there is none.
-    mutating func read(_ path: String) throws -> BrunoFile? {
+    /// A `.bru` file's parse (or the `.bru` file a `.yml` one stands for), or nil when there is
+    /// none (or it is no request, named).
+    mutating func read(_ path: String, as role: BrunoYAML.Role) throws -> BrunoFile? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
@@ -167,7 +215,11 @@ struct BrunoImporter {
         guard bytesRead <= Self.maximumBytes else {
             throw ConfigFileError(file: root, line: nil, column: nil, message: "the collection's .bru files hold more than \(RequestPreview.byteCount(Int64(Self.maximumBytes))) together, the most an import reads")
         }
-        return try BrunoFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
+        guard format == .yml else { return try BrunoFile.parse(String(decoding: bytes, as: UTF8.self), path: path) }
+        let document = try ImportDocument.parse(bytes, path: path, expected: "a Bruno YAML file: a mapping with info:")
+        let (file, skipped) = try BrunoYAML.file(document, as: role)
+        if let skipped { notCarried.append("\(relative(path)): not carried over: \(skipped)") }
+        return file
     }
 
     /// `path` relative to the collection's folder, for warnings.
@@ -192,18 +244,19 @@ struct BrunoImporter {
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 var child = try self.folder(at: full, name: entry, isRoot: false)
-                if let file = try read((full as NSString).appendingPathComponent("folder.bru")) {
+                if let file = try read((full as NSString).appendingPathComponent(format.folderFile), as: .folder) {
                     child.file = file
                     child.name = file.value("name", in: "meta").flatMap { $0.isEmpty ? nil : $0 } ?? entry
                     child.seq = file.value("seq", in: "meta").flatMap { Int($0) }
                 }
                 folder.folders.append(child)
             case S_IFLNK:
-                if entry.hasSuffix(".bru") || FileManager.default.fileExists(atPath: full) {
+                if entry.hasSuffix(".\(format.fileExtension)") || FileManager.default.fileExists(atPath: full) {
                     notCarried.append("\(relative(full)): not read: it is a symbolic link, and an import reads no file outside the collection")
                 }
             default:
-                guard entry.hasSuffix(".bru"), entry != "folder.bru", entry != "collection.bru", let file = try read(full) else { continue }
+                guard entry.lowercased().hasSuffix(".\(format.fileExtension)"), entry != format.folderFile, !(isRoot && entry == format.collectionFile),
+                      let file = try read(full, as: .request) else { continue }
                 let seq = file.value("seq", in: "meta").flatMap { Int($0) } ?? 1
                 folder.requests.append((file, (entry as NSString).deletingPathExtension, seq))
             }
@@ -227,9 +280,12 @@ struct BrunoImporter {
     mutating func readEnvironments() throws {
         let folder = (root as NSString).appendingPathComponent("environments")
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for entry in entries.sorted() where entry.hasSuffix(".bru") {
-            guard let file = try read((folder as NSString).appendingPathComponent(entry)) else { continue }
-            let name = (entry as NSString).deletingPathExtension
+        for entry in entries.sorted() where entry.lowercased().hasSuffix(".\(format.fileExtension)") {
+            let path = (folder as NSString).appendingPathComponent(entry)
+            guard let file = try read(path, as: .environment) else { continue }
+            // A YAML environment names itself; a .bru one is named by its file.
+            var name = (entry as NSString).deletingPathExtension
+            if let own = file.value("name", in: "meta"), !own.isEmpty { name = own }
             var variables: OrderedDictionary<String, ParameterValue> = [:]
             for pair in file.pairs("vars") {
                 guard pair.isEnabled else {

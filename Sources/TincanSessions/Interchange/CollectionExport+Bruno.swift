@@ -210,7 +210,10 @@ extension CollectionExport {
         writer.pairs("assert", asserts)
         var settings: [(String, String, Bool)] = []
         if let follow = request.flow.followRedirects { settings.append(("followRedirects", follow ? "true" : "false", true)) }
-        if let maximum = request.flow.maxRedirects { settings.append(("maxRedirects", String(maximum), true)) }
+        // Bruno follows 5 redirects unless told, Tincan 10: the number is always written.
+        if request.flow.followRedirects != false {
+            settings.append(("maxRedirects", String(request.flow.maxRedirects ?? BrunoImporter.tincanRedirects), true))
+        }
         if let maxTime = request.maxTime { settings.append(("timeout", String(Int((maxTime * 1000).rounded())), true)) }
         writer.pairs("settings", settings)
         return writer.text

@@ -108,19 +108,7 @@ public struct CollectionExport: Sendable {
     /// A query string's field as Tincan escapes it when it is sent, its `{{variable}}`
     /// references left as they are, for the tool to fill in.
     static func queryPair(_ pair: QueryStringPair) -> String {
-        let field = escapingAroundReferences(pair.field)
-        return pair.value.map { field + "=" + escapingAroundReferences($0) } ?? field
-    }
-
-    /// `text` percent-escaped as a query's part, except its references.
-    static func escapingAroundReferences(_ text: String) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            result += PercentEscaping.escape(String(rest[..<open.lowerBound])) + rest[open.lowerBound..<close.upperBound]
-            rest = rest[close.upperBound...]
-        }
-        return result + PercentEscaping.escape(String(rest))
+        FormFields.escapedAroundReferences(pair)
     }
 
     /// Parameters a GET sends in its query, as Tincan flattens them, references kept.

@@ -50,7 +50,7 @@ extension InsomniaImporter {
     mutating func settings(_ node: ImportNode, into request: inout SavedRequest, place: String) {
         let follow = version == .v5 ? node.member("settings")?.member("followRedirects") : node.member("settingFollowRedirects")
         switch follow?.nonNullText {
-        case "on": request.flow.followRedirects = true
+        case "on": request.flow.followRedirects = nil  // what Tincan does unless told
         case "off": request.flow.followRedirects = false
         default: break
         }

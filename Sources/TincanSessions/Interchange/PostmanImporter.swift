@@ -190,7 +190,8 @@ struct PostmanImporter {
     mutating func flow(_ node: ImportNode?, into request: inout SavedRequest, place: String) {
         for member in node?.members ?? [] {
             switch member.key {
-            case "followRedirects": request.flow.followRedirects = member.value.isTrue
+            // Following redirects is what Tincan does unless told: only `false` is written.
+            case "followRedirects": request.flow.followRedirects = member.value.isTrue ? nil : false
             case "maxRedirects":
                 if case .integer(let count) = member.value.parameterValue, (0...1_000).contains(count) { request.flow.maxRedirects = Int(count) }
             case "disableBodyPruning": break
