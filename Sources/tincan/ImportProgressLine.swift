@@ -74,8 +74,8 @@ final class ImportProgressLine: Sendable {
         let what = switch stage {
         case .reading(let bytes): "reading \(RequestPreview.shortSize(Double(bytes)))"
         case .parsing(let bytes): "parsing \(RequestPreview.shortSize(Double(bytes)))"
-        case .importing(let requests): "\(requests.formatted()) requests"
-        case .checking(let done, let total): "checking requests: \(done.formatted()) of \(total.formatted())"
+        case .importing(let requests): "\(RequestPreview.grouped(Int64(requests))) requests"
+        case .checking(let done, let total): "checking requests: \(RequestPreview.grouped(Int64(done))) of \(RequestPreview.grouped(Int64(total)))"
         }
         return "tincan: importing \(label): \(what) (\(seconds) s)"
     }

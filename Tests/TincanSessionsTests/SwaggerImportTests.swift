@@ -142,6 +142,26 @@ struct SwaggerImportTests {
         #expect(try Session.parse(result.session.yamlText(), path: "s.yaml").requests == result.session.requests)
     }
 
+    @Test("A document's examples hold 100,000 values at most together; past them each is kept short, said once")
+    func documentExamplesAreBounded() throws {
+        var spec = "openapi: 3.0.0\npaths:\n"
+        for index in 0..<60 {
+            spec += "  /a\(index):\n    post:\n      operationId: a\(index)\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Wide'}\n"
+        }
+        spec += "components:\n  schemas:\n    Wide:\n      type: object\n      properties:\n"
+        for index in 0..<2_500 { spec += "        p\(index): {type: integer}\n" }
+        let result = try CollectionFormat.openapi.parse(spec, path: "big.yaml")
+        func count(_ value: ParameterValue?) -> Int {
+            guard case .dictionary(let members)? = value else { return 0 }
+            return members.count
+        }
+        let sizes = result.session.requests.map { count($0.params) }
+        #expect(sizes.prefix(50).allSatisfy { $0 == 1_999 }, "\(sizes)")
+        #expect(sizes.suffix(10).allSatisfy { $0 == 49 }, "\(sizes)")
+        #expect(result.notCarried.filter { $0.contains("is cut at") }.count == 50)
+        #expect(result.notCarried.contains("the examples of 10 requests are cut short (50 values at most): the document's examples reached 100,000 values, the most an import writes; fill them in by hand"))
+    }
+
     @Test("A wide schema is cut after 2,000 values, and a deep one at 16 levels, each said")
     func wideAndDeepSchemasAreCut() throws {
         var wide = "openapi: 3.0.0\npaths:\n  /a:\n    post:\n      operationId: a\n      requestBody:\n        content:\n          application/json:\n            schema:\n              type: object\n              properties:\n"
@@ -152,7 +172,7 @@ struct SwaggerImportTests {
             return
         }
         #expect(members.count == 1_999)
-        #expect(cut.notCarried.contains("request 'a': the example built from the schema is cut at $.p1999 (after 2000 values; the schema's example would be larger); fill in the rest by hand"))
+        #expect(cut.notCarried.contains("request 'a': the example built from the schema is cut at $.p1999 (after 2,000 values; the schema's example would be larger); fill in the rest by hand"))
         var deep = "openapi: 3.0.0\npaths:\n  /a:\n    post:\n      operationId: a\n      requestBody:\n        content:\n          application/json:\n            schema:\n"
         var indent = "              "
         for _ in 0..<20 {

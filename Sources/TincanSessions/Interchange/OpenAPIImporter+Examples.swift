@@ -10,6 +10,12 @@ extension OpenAPIImporter {
     /// refers to the next twice (no cycle, so nothing repeats) doubles at each level: 40 levels
     /// would be a trillion values, so the example is cut here and the cut is named.
     static let exampleValues = 2_000
+    /// The most values all the examples of one document built from schemas hold together
+    /// before each further one is kept short (``shortExampleValues``): what an import of any
+    /// size writes, and holds in memory, stays bounded by its requests, not its schemas.
+    static let documentExampleValues = 100_000
+    /// The most values of an example built once the document's are spent.
+    static let shortExampleValues = 50
 
     /// Where building an example stands: the values it may still hold, and where it was first cut.
     struct ExampleBudget {
@@ -42,12 +48,24 @@ extension OpenAPIImporter {
     /// A value that fits the schema, built within ``exampleDepth`` and ``exampleValues``; a cut
     /// is named with the path where it was made.
     mutating func example(ofSchema node: ImportNode, place: String) throws -> ParameterValue? {
-        var budget = ExampleBudget()
+        let allowed = documentValuesLeft >= Self.exampleValues ? Self.exampleValues : max(documentValuesLeft, Self.shortExampleValues)
+        var budget = ExampleBudget(valuesLeft: allowed)
         let value = try example(ofSchema: node, place: place, expanding: [], path: "$", depth: 0, budget: &budget)
+        documentValuesLeft = max(0, documentValuesLeft - (allowed - budget.valuesLeft))
         if let cut = budget.cut {
-            notCarried.append("\(place): the example built from the schema is cut at \(cut.path) (\(cut.reason)); fill in the rest by hand")
+            if allowed < Self.exampleValues, cut.reason.hasPrefix("after") {
+                shortenedExamples += 1
+            } else {
+                notCarried.append("\(place): the example built from the schema is cut at \(cut.path) (\(cut.reason)); fill in the rest by hand")
+            }
         }
         return value
+    }
+
+    /// The line naming the examples kept short once the document's were spent, if any.
+    var shortenedExamplesNote: String? {
+        guard shortenedExamples > 0 else { return nil }
+        return "the examples of \(shortenedExamples) request\(shortenedExamples == 1 ? "" : "s") are cut short (\(Self.shortExampleValues) values at most): the document's examples reached \(RequestPreview.grouped(Int64(Self.documentExampleValues))) values, the most an import writes; fill them in by hand"
     }
 
     /// A value that fits the schema: its example, default, first enum value or constant, else
@@ -63,7 +81,7 @@ extension OpenAPIImporter {
             return nil
         }
         guard budget.valuesLeft > 0 else {
-            if budget.cut == nil { budget.cut = (path, "after \(Self.exampleValues) values; the schema's example would be larger") }
+            if budget.cut == nil { budget.cut = (path, "after \(RequestPreview.grouped(Int64(Self.exampleValues))) values; the schema's example would be larger") }
             return nil
         }
         budget.valuesLeft -= 1

@@ -27,6 +27,10 @@ struct OpenAPIImporter {
     var variables: OrderedDictionary<String, ParameterValue> = [:]
     /// Recursive schemas already reported, so a schema used by many operations is named once.
     var reportedRecursion: Set<String> = []
+    /// The values examples built from schemas may still hold in this document, and how many
+    /// were kept short once they were spent.
+    var documentValuesLeft = OpenAPIImporter.documentExampleValues
+    var shortenedExamples = 0
     /// Security schemes already reported as partly carried over.
     var reportedSchemes: Set<String> = []
     var schemes: [String: ImportNode] = [:]
@@ -102,6 +106,7 @@ struct OpenAPIImporter {
         }
         session.requests = groups.values.flatMap { $0 } + ungrouped
         session.variables = variables
+        if let note = shortenedExamplesNote { notCarried.append(note) }
         return ImportedCollection(session: session, notCarried: notCarried)
     }
 

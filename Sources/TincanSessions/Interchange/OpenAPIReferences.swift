@@ -7,6 +7,9 @@ struct OpenAPIReferences {
     let document: ImportDocument
     /// The members of every mapping a reference has passed through, by its JSON pointer.
     private var indexed: [String: [String: ImportNode]] = [:]
+    /// Each reference's target, once found: a schema used by a thousand operations is looked
+    /// up once.
+    private var targets: [String: ImportNode] = [:]
 
     init(document: ImportDocument) {
         self.document = document
@@ -39,7 +42,12 @@ struct OpenAPIReferences {
                 throw document.error(at: current, "the $ref chain \((chain + [reference]).joined(separator: " → ")) is a cycle; a reference must lead to a value")
             }
             chain.append(reference)
-            current = try target(of: reference, at: current)
+            if let known = targets[reference] {
+                current = known
+            } else {
+                current = try target(of: reference, at: current)
+                targets[reference] = current
+            }
         }
         return .node(current, reference: chain.last)
     }
