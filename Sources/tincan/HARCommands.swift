@@ -20,9 +20,13 @@ struct ImportHAR: ParsableCommand {
         if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue {
             throw CLIFailure.badInput("\(file) is a folder; expected a HAR file")
         }
+        // A log of hundreds of megabytes takes a while: the terminal shows where it stands.
+        let progress = ImportProgressLine.start(importing: file)
+        defer { progress?.finish() }
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read(file, limit: HAR.maximumFileBytes)
+            progress?.reporter(.reading(bytes: SendCommand.regularFileSize(file).map(Int.init) ?? 0))
+            bytes = try BoundedFile.readText(file, limit: HAR.maximumFileBytes)
         } catch .tooLarge {
             throw CLIFailure.badInput("\(InterchangeError(.harTooLarge(limit: HAR.maximumFileBytes), at: file))")
         } catch {
@@ -30,10 +34,12 @@ struct ImportHAR: ParsableCommand {
         }
         let imported: HAR.Imported
         do {
+            progress?.reporter(.parsing(bytes: bytes.count))
             imported = try HAR.parse(bytes, path: file)
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
+        progress?.finish()
         try output.write(imported.session, pathsFrom: Session.directory(of: file), warnings: imported.warnings)
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
+import Foundation
 import TincanSessions
 
-/// `tincan import openapi|postman|insomnia FILE`: another client's collection as a session.
+/// `tincan import openapi|postman|insomnia|bruno FILE`: another client's collection as a session.
 protocol CollectionImportCommand: ParsableCommand {
     /// The format the file is read as.
     static var format: CollectionFormat { get }
@@ -13,28 +14,38 @@ protocol CollectionImportCommand: ParsableCommand {
 
 extension CollectionImportCommand {
     static var configuration: CommandConfiguration {
-        let abstract = switch format {
-        case .openapi: "Import an OpenAPI 3.0 or 3.1 document (YAML or JSON): one request per operation, grouped by tag."
-        case .postman: "Import a Postman v2.1 collection: folders become groups."
-        case .insomnia: "Import an Insomnia v4 export (JSON or YAML): folders become groups, sub-environments environments."
+        switch format {
+        case .openapi:
+            CommandConfiguration(commandName: "openapi", abstract: "Import an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (YAML or JSON): one request per operation, grouped by tag.",
+                                 aliases: ["swagger"])
+        case .postman:
+            CommandConfiguration(commandName: "postman", abstract: "Import a Postman collection (v2.1 or v2.0): folders become groups.")
+        case .insomnia:
+            CommandConfiguration(commandName: "insomnia", abstract: "Import an Insomnia export, v4 (JSON or YAML) or v5 (YAML): folders become groups, sub-environments environments.")
+        case .bruno:
+            CommandConfiguration(commandName: "bruno", abstract: "Import a Bruno collection: its folder (with bruno.json), folders become groups, environments/ environments.")
         }
-        return CommandConfiguration(commandName: format.rawValue, abstract: abstract)
     }
 
     func run() throws {
+        let progress = ImportProgressLine.start(importing: file)
         let imported: ImportedCollection
         do {
-            imported = try Self.format.load(path: file)
+            defer { progress?.finish() }
+            imported = try Self.format.load(path: file, progress: progress?.reporter)
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
-        try output.write(imported.session, pathsFrom: Session.directory(of: file), warnings: imported.notCarried)
+        // A Bruno collection's files are read from the collection's folder, the others' from the file's.
+        var isFolder: ObjCBool = false
+        let folder = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) && isFolder.boolValue ? file : Session.directory(of: file)
+        try output.write(imported.session, pathsFrom: folder, warnings: imported.notCarried)
     }
 }
 
 struct ImportOpenAPI: CollectionImportCommand {
     static let format = CollectionFormat.openapi
-    @Argument(help: "The OpenAPI document.") var file: String
+    @Argument(help: "The OpenAPI or Swagger document.") var file: String
     @OptionGroup var output: ImportOutput
 }
 
@@ -47,5 +58,11 @@ struct ImportPostman: CollectionImportCommand {
 struct ImportInsomnia: CollectionImportCommand {
     static let format = CollectionFormat.insomnia
     @Argument(help: "The export (JSON or YAML).") var file: String
+    @OptionGroup var output: ImportOutput
+}
+
+struct ImportBruno: CollectionImportCommand {
+    static let format = CollectionFormat.bruno
+    @Argument(help: "The collection's folder (or its bruno.json; one .bru file imports one request).") var file: String
     @OptionGroup var output: ImportOutput
 }

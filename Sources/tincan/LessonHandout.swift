@@ -17,7 +17,7 @@ struct LessonHandout {
         guard let steps = session.lesson?.steps, let title = session.lesson?.title else { return "" }
         let variables = servers.lessonVariables.merging(lesson.variables) { $1 }
         let report = try await LessonCheck.run(session, path: lesson.path, variables: variables, demo: servers.addresses, keepsResponses: true)
-        var template = Template(variables: try session.variables(environment: nil, overrides: variables))
+        var template = try session.template(environment: nil, overrides: variables)
         template.demo = servers.addresses
         var out = "# \(Explanation.escaped(title))\n\n"
         if let summary = session.lesson?.summary { out += "\(summary)\n\n" }

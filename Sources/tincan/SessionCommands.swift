@@ -4,13 +4,13 @@ import TincanCore
 import TincanDemoServer
 import TincanSessions
 
-/// `tincan import curl|http|openapi|postman|insomnia`: turns a curl command, a .http file or
-/// another client's collection into a session.
+/// `tincan import curl|http|openapi|postman|insomnia|bruno|har`: turns a curl command, a .http
+/// file, a HAR log or another client's collection into a session.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a curl command, a .http file, an OpenAPI document, a Postman collection, an Insomnia export or a HAR file as a session.",
-        subcommands: [ImportCurl.self, ImportHTTP.self, ImportOpenAPI.self, ImportPostman.self, ImportInsomnia.self, ImportHAR.self]
+        abstract: "Import a curl command, a .http file, an OpenAPI or Swagger document, a Postman collection, an Insomnia export, a Bruno collection or a HAR file as a session.",
+        subcommands: [ImportCurl.self, ImportHTTP.self, ImportOpenAPI.self, ImportPostman.self, ImportInsomnia.self, ImportBruno.self, ImportHAR.self]
     )
 }
 
@@ -33,7 +33,7 @@ struct ImportOutput: ParsableArguments {
         let target = output.map(Session.directory(of:)) ?? FileManager.default.currentDirectoryPath
         imported.requests = imported.requests.map { $0.rebasingPaths(from: source, to: target) }
         guard let output else {
-            try StandardOutput.print(imported.yamlText())
+            try StandardOutput.print(try Self.readableText(imported))
             return
         }
         var session = imported
@@ -54,8 +54,24 @@ struct ImportOutput: ParsableArguments {
                 for (variable, value) in environment where session.environments[name]?[variable] == nil { session.environments[name, default: [:]][variable] = value }
             }
         }
+        _ = try Self.readableText(session)
         try saveSession(session, to: output, allowDroppingComments: force, hint: " (or pass --force)")
         StandardError.print("tincan: \(imported.requests.count) request\(imported.requests.count == 1 ? "" : "s") added to \(output)\n")
+    }
+}
+
+extension ImportOutput {
+    /// The session's text, once it is known to read back: an import never writes a file that
+    /// `replay` and `export` would refuse (say, a key written twice). One that would not is a
+    /// fault of Tincan's, named, and nothing is written.
+    static func readableText(_ session: Session) throws -> String {
+        let text = session.yamlText()
+        do {
+            _ = try Session.parse(text, path: "the imported session")
+        } catch {
+            throw CLIFailure(message: "error: the imported session would not read back, so nothing was written (a fault in Tincan's import; please report it with the file): \(error)", exitCode: .badInput)
+        }
+        return text
     }
 }
 
@@ -108,10 +124,15 @@ struct ImportHTTP: ParsableCommand {
     @OptionGroup var output: ImportOutput
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure.badInput("\(file) cannot be read") }
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.readText(file, limit: CollectionFormat.maximumFileBytes)
+        } catch {
+            throw CLIFailure.badInput("\(file) \(error)")
+        }
         let imported: HTTPFile.Imported
         do {
-            imported = try HTTPFile.parse(String(decoding: data, as: UTF8.self), path: file)
+            imported = try HTTPFile.parse(String(decoding: bytes, as: UTF8.self), path: file)
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
@@ -119,21 +140,26 @@ struct ImportHTTP: ParsableCommand {
     }
 }
 
-/// `tincan export FILE --format curl|http|har`.
+/// `tincan export FILE --format curl|http|har|postman|bruno [DESTINATION]`.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a session's requests as curl commands, a .http file or a HAR log.",
-        discussion: "Variables are expanded from the file, --env and --var. Values captured while replaying are unknown until then, so they stay as {{name}}."
+        abstract: "Export a session's requests as curl commands, a .http file, a HAR log, a Postman collection or a Bruno collection.",
+        discussion: """
+            curl, http and har build each request as a replay would: variables are expanded from the file, --env and --var, and values captured while replaying stay as {{name}}. postman and bruno write the session as it is saved, variables and all, for the other tool's users to edit. A request that cannot be exported is named, the others are written, and the exit code is 2.
+            """
     )
 
     @Argument(help: "The session file.")
     var file: String
 
-    @Option(help: "The format written: a curl command line, a .http file or a HAR log.")
+    @Argument(help: "Where to write: a file, or a folder for --format bruno (required there); standard output when left out.")
+    var destination: String?
+
+    @Option(help: "The format written: a curl command line, a .http file, a HAR log, a Postman collection (v2.1) or a Bruno collection (a folder).")
     var format: ExportFormat = .curl
 
-    @Flag(name: .customLong("show-secrets"), help: "Keep credentials, tokens and cookies in a HAR log instead of hiding them.")
+    @Flag(name: .customLong("show-secrets"), help: "Keep credentials, tokens and cookies in a HAR log or a Postman or Bruno collection instead of hiding them.")
     var showSecrets = false
 
     @Option(help: "Only this request: its number (from 1) or its name.")
@@ -146,17 +172,30 @@ struct ExportCommand: ParsableCommand {
     var variables: [String] = []
 
     func run() throws {
-        if showSecrets, format != .har {
-            throw CLIFailure.badInput("--show-secrets applies to --format har; curl commands and .http files always hold the request as sent")
+        if showSecrets, ![.har, .postman, .bruno].contains(format) {
+            throw CLIFailure.badInput("--show-secrets applies to --format har, postman and bruno; curl commands and .http files always hold the request as sent")
+        }
+        if format == .bruno, destination == nil {
+            throw CLIFailure.badInput("--format bruno writes a folder: give it after the session (tincan export \(file) --format bruno DIR)")
         }
         let session = try loadSession(file)
         guard !session.requests.isEmpty else {
             throw CLIFailure.badInput("\(file): the session has no requests, so there is nothing to export")
         }
+        let overrides = try parseVariables(variables)
+        if let env, session.environments[env] == nil {
+            throw CLIFailure.badInput("\(file): \(SessionError(.unknownEnvironment(env, defined: Array(session.environments.keys))))")
+        }
+        let indices = try selectedIndices(session)
+        if format == .postman || format == .bruno {
+            var selected = session
+            selected.requests = indices.map { session.requests[$0] }
+            return try exportCollection(selected, overrides: overrides)
+        }
         var template: Template
-        do {
-            template = Template(variables: try session.variables(environment: env, overrides: try parseVariables(variables)))
-        } catch let error as SessionError {
+        do throws(SessionError) {
+            template = try session.template(environment: env, overrides: overrides)
+        } catch {
             throw CLIFailure.badInput("\(file): \(error)")
         }
         template.passthrough = Set(session.requests.flatMap(\.captures.keys))
@@ -168,17 +207,21 @@ struct ExportCommand: ParsableCommand {
             template.demo = DemoAddresses(plain: served)
             warnings.append("{{$demo}} is written as \(served), where `tincan serve` listens by default; start it before running what is exported")
         }
-        let indices = try selectedIndices(session)
         let directory = Session.directory(of: file)
         var built: [(name: String, request: HTTPRequest, resolved: ResolvedRequest)] = []
+        // A request that cannot be built is named, and the others are still exported.
+        var failures: [String] = []
         for index in indices {
             do {
                 let resolved = try session.resolve(index, template: template, directory: directory, file: file)
                 built.append((session.requests[index].displayName, try resolved.draft.build(), resolved))
+            } catch let error as RequestResolutionError {
+                failures.append("\(error)")
             } catch {
-                throw CLIFailure.badInput("\(error)")
+                failures.append("\(file): request '#\(index + 1) \(session.requests[index].displayName)': \(error)")
             }
         }
+        guard !built.isEmpty else { throw CLIFailure.badInput(failures.joined(separator: "\n")) }
         var text: String
         if format == .har {
             let har: [String]
@@ -200,8 +243,68 @@ struct ExportCommand: ParsableCommand {
             }
         }
         for warning in warnings { StandardError.print("tincan: warning: \(warning)\n") }
-        if built.count == 1, format == .curl { text = String(text.drop { $0 != "\n" }.dropFirst()) }
-        try StandardOutput.print(text)
+        if built.count == 1, indices.count == 1, format == .curl { text = String(text.drop { $0 != "\n" }.dropFirst()) }
+        try write(text)
+        try reportSkipped(failures, of: indices.count)
+    }
+
+    /// The session as a Postman collection (printed, or written to the destination) or a Bruno
+    /// collection (written into the destination folder).
+    private func exportCollection(_ session: Session, overrides: [String: String]) throws {
+        let export = CollectionExport(showsSecrets: showSecrets, variables: overrides)
+        let exported: CollectionExport.Exported
+        if format == .postman {
+            exported = export.postman(session, environment: env)
+        } else {
+            let folder = destination!
+            try Self.checkEmptyFolder(folder)
+            exported = export.bruno(session, sessionFolder: Session.directory(of: file), collectionFolder: folder)
+        }
+        guard exported.skipped.count < session.requests.count else { throw CLIFailure.badInput(exported.skipped.joined(separator: "\n")) }
+        for warning in exported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
+        if format == .postman {
+            try write(exported.files[0].text)
+        } else {
+            let folder = destination!
+            for (path, text) in exported.files {
+                let full = (folder as NSString).appendingPathComponent(path)
+                do {
+                    try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                } catch {
+                    throw CLIFailure(message: "error: \(full): the folder cannot be made: \(error.localizedDescription)", exitCode: .writeFailed)
+                }
+                try writeFile(text, to: full)
+            }
+            let count = session.requests.count - exported.skipped.count
+            StandardError.print("tincan: \(count) request\(count == 1 ? "" : "s") written to \(folder) as a Bruno collection\n")
+        }
+        try reportSkipped(exported.skipped, of: session.requests.count)
+    }
+
+    /// A folder the Bruno export may write into: missing, or empty (what is there is never
+    /// written over).
+    static func checkEmptyFolder(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else { throw CLIFailure.badInput("\(path) is a file; --format bruno writes a folder") }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        guard entries.isEmpty else { throw CLIFailure.badInput("\(path) is not empty; export into a new folder, so nothing there is written over") }
+    }
+
+    /// The text printed, or written to the destination file.
+    private func write(_ text: String) throws {
+        if let destination {
+            try writeFile(text, to: destination)
+        } else {
+            try StandardOutput.print(text)
+        }
+    }
+
+    /// Names the requests that were not exported (after the others were): exit 2.
+    private func reportSkipped(_ failures: [String], of total: Int) throws {
+        guard !failures.isEmpty else { return }
+        for failure in failures { StandardError.print("tincan: error: not exported: \(failure)\n") }
+        throw CLIFailure.badInput("\(failures.count) of \(total) requests \(failures.count == 1 ? "was" : "were") not exported (named above); the others were")
     }
 
     private func selectedIndices(_ session: Session) throws -> [Int] {
@@ -250,6 +353,8 @@ enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
     case curl
     case http
     case har
+    case postman
+    case bruno
 }
 
 extension ReportWriter.Format: ExpressibleByArgument {}

@@ -155,7 +155,7 @@ struct SendBadInputTests {
 
     @Test("Each kind of option takes only its values, and names them", arguments: [
         (["replay", "s.tincan.yaml", "--report", "xml"], "Please provide one of 'text', 'json' or 'junit'."),
-        (["export", "s.tincan.yaml", "--format", "xml"], "Please provide one of 'curl', 'http' or 'har'."),
+        (["export", "s.tincan.yaml", "--format", "xml"], "Please provide one of 'curl', 'http', 'har', 'postman' or 'bruno'."),
     ])
     func sessionCommandKinds(arguments: [String], message: String) async throws {
         let ending = await ending(of: arguments)

@@ -83,7 +83,7 @@ struct SessionCommandTests {
         let file = try directory.write("bad.tincan.yaml", Array("name: x\nrequests:\n  - url: /get\n    mehtod: GET\n".utf8))
         let result = try await tincan(["replay", file])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("\(file):4:5: unknown key 'mehtod' in a request; expected one of: name, group, method, url"))
+        #expect(result.stderr.contains("\(file):4:5: unknown key 'mehtod' in a request; expected one of: name, group, variables, method, url"))
         let unknownEnvironment = try await tincan(["replay", try directory.write("s.tincan.yaml", Array(Self.passing.utf8)), "--env", "prod"])
         #expect(unknownEnvironment.status == 2)
         #expect(unknownEnvironment.stderr.contains("there is no environment 'prod'; expected one of: ci"))

@@ -269,6 +269,28 @@ struct RequestTabsTests {
         #expect(state.editedSession.requests[0].query.map(\.name) == ["q"])
     }
 
+    @Test func spaceTurnsAQueryFieldOffAndOnKeepingItInTheFile() {
+        var state = Fixtures.welcome()
+        state.setFocus(.query)
+        Fixtures.press([.key(.char("a"))], into: &state)
+        Self.answer("dry-run==1", &state)
+        Fixtures.press([.key(.char("a"))], into: &state)
+        Self.answer("q==tea", &state)
+        Fixtures.press([.key(KeyEvent(.up)), .key(.char(" "))], into: &state)
+        #expect(state.query == [QueryField(name: "dry-run", value: "1", isEnabled: false), QueryField(name: "q", value: "tea")])
+        #expect(state.status?.text == "The query field dry-run is off: kept, not sent.")
+        // Off, it is not sent, but it is saved, turned off.
+        #expect(Self.preview(state).hasPrefix("GET /get?q=tea&greeting=hello"), "\(Self.preview(state))")
+        #expect(state.editedSession.requests[0].query == [QuerySetting(name: "dry-run", value: "1", isEnabled: false), QuerySetting(name: "q", value: "tea")])
+        // An edit keeps it off; space turns it on again.
+        Fixtures.press([.key(.char("e"))], into: &state)
+        Self.answer("dry-run==0", &state)
+        #expect(state.query[0] == QueryField(name: "dry-run", value: "0", isEnabled: false))
+        Fixtures.press([.key(.char(" "))], into: &state)
+        #expect(state.query[0].isEnabled)
+        #expect(Self.preview(state).hasPrefix("GET /get?dry-run=0&q=tea&greeting=hello"), "\(Self.preview(state))")
+    }
+
     // MARK: - Default headers
 
     @Test func defaultHeadersAreListedWithTheirOriginAndTurningOneOffWritesNull() {

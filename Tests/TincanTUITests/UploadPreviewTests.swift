@@ -78,13 +78,20 @@ struct UploadPreviewTests {
         #expect(state.editedSession.requests[0].name == "Up", "the name stays")
     }
 
-    @Test("a pasted curl -T becomes the request's upload")
+    @Test("a pasted curl -T becomes the request's upload; a file outside the current folder is a placeholder the preview names")
     func pastedUploadIsKept() throws {
         let directory = try TemporaryDirectory()
         var (state, file) = try openUpload(in: directory)
         state.focus = .url
+        // The temporary folder is not where Tincan runs: a pasted command does not read a file there
+        // until the user says which file it is (issue 36 §1).
         Fixtures.press([.paste("curl -T '\(file)' http://127.0.0.1:9/put")], into: &state)
         #expect(state.method == "PUT")
+        #expect(state.editedSession.requests[0].upload == SavedUpload(file: "{{file:sample.txt}}"))
+        #expect(previewText(state).contains("{{file:sample.txt}} stands for a file that an import named outside the folder it came from"), "\(previewText(state))")
+        // Set, it is the upload.
+        state.workspace.overrides["file:sample.txt"] = file
+        state.refreshPreview()
         #expect(previewText(state).contains("<24,576 bytes (24.0 KiB) streamed from \(file)>"), "\(previewText(state))")
     }
 

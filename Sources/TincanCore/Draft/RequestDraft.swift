@@ -169,28 +169,38 @@ public struct RequestDraft: Sendable {
         return .dictionary(root)
     }
 
+    /// The most bytes a parameter read from a file (`name=@file`, `name:=@file`) may hold: it
+    /// is kept in memory as text, as standard input is.
+    static let parameterFileLimit = 64 << 20
+
     private func readParameterFile(_ path: String, isJSON: Bool, key: String) throws -> ParameterValue {
-        let data: Data
+        let item = "\(key)\(isJSON ? ":=@" : "=@")\(path)"
+        var bytes: [UInt8]
         let resolved: String
         if path == Self.standardInputPath {
             resolved = "standard input"
-            data = Data(try standardInputBytes(for: "\(key)\(isJSON ? ":=@" : "=@")\(path)"))
+            bytes = try standardInputBytes(for: item)
         } else {
             resolved = resolvePath(path)
-            guard let contents = FileManager.default.contents(atPath: resolved) else {
+            do {
+                bytes = try BoundedFile.read(resolved, limit: Self.parameterFileLimit)
+            } catch .tooLarge(let limit) {
+                throw RequestItemError(item: item, reason: "\(resolved) holds more than \(RequestPreview.byteCount(Int64(limit))), the most read into a parameter; send it as a file with \(key)@\(path)")
+            } catch {
                 throw RequestSerializationError(.fileNotReachable(path: resolved))
             }
-            data = contents
         }
+        // The value is text (or JSON), so a byte-order mark before it is not part of it.
+        if BoundedFile.startsWithByteOrderMark(bytes) { bytes.removeFirst(BoundedFile.byteOrderMark.count) }
         if isJSON {
             do {
-                return try JSONParser.parse(bytes: Array(data))
+                return try JSONParser.parse(bytes: bytes)
             } catch {
-                throw RequestItemError(item: "\(key):=@\(path)", reason: "\(resolved) is not valid JSON at \(error)")
+                throw RequestItemError(item: item, reason: "\(resolved) is not valid JSON at \(error)")
             }
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw RequestItemError(item: "\(key)=@\(path)", reason: "\(resolved) is not UTF-8 text; send it as a file with \(key)@\(path)")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw RequestItemError(item: item, reason: "\(resolved) is not UTF-8 text; send it as a file with \(key)@\(path)")
         }
         return .string(text)
     }

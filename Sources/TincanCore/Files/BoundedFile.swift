@@ -22,6 +22,30 @@ public enum BoundedFile {
         }
     }
 
+    /// The UTF-8 byte-order mark, which Notepad, Fiddler and some browsers' HAR export write
+    /// before text. It says nothing in UTF-8, so a reader of text skips it.
+    public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// The bytes of a text file at `path` (at most `limit` of them), without a leading UTF-8
+    /// byte-order mark: every file Tincan reads as text (sessions, collections, HAR logs, cookie
+    /// files, config and themes, an `@file` value) is read here, so none of them is refused at
+    /// 1:1 for the mark.
+    public static func readText(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+        var bytes = try read(path, limit: limit)
+        if startsWithByteOrderMark(bytes) { bytes.removeFirst(byteOrderMark.count) }
+        return bytes
+    }
+
+    /// Whether `bytes` start with the UTF-8 byte-order mark.
+    public static func startsWithByteOrderMark(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: byteOrderMark)
+    }
+
+    /// `text` without a leading byte-order mark (U+FEFF), for text that reached memory another way.
+    public static func droppingByteOrderMark(_ text: String) -> String {
+        text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+    }
+
     /// The bytes of the file at `path`, at most `limit` of them.
     public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -12,10 +12,57 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "line \(line), column \(column): \(reason)" }
 }
 
-/// A strict RFC 8259 JSON reader that produces ``ParameterValue`` trees.
+/// What ``JSONParser`` builds values with: ``ParameterValue`` trees, or a reader's own nodes
+/// that keep where each value starts (an import's, whose errors name a line and column).
 ///
-/// Object keys keep their order, integers that fit in 64 bits stay integers, and every error
-/// names the line and column, so a user who typed `--params-json` by hand can find the mistake.
+/// Offsets are byte offsets into the parsed text, of a value's first byte.
+public protocol JSONValueBuilder {
+    /// A value of the tree built.
+    associatedtype Value
+    /// An object's members while they are read.
+    associatedtype Members
+
+    /// A string.
+    mutating func string(_ text: String, at offset: Int) -> Value
+    /// A number: `.integer` when it is an integer that fits in 64 bits, else `.double`; `literal`
+    /// is its text as written.
+    mutating func number(_ value: ParameterValue, literal: ArraySlice<UInt8>, at offset: Int) -> Value
+    /// `true` or `false`.
+    mutating func bool(_ value: Bool, at offset: Int) -> Value
+    /// `null`.
+    mutating func null(at offset: Int) -> Value
+    /// An array of the values read, in order.
+    mutating func array(_ items: [Value], at offset: Int) -> Value
+    /// An object's members before the first is read.
+    mutating func members() -> Members
+    /// Adds a member, in the order read; a key met again is the builder's to keep or replace.
+    mutating func add(_ key: String, at keyOffset: Int, _ value: Value, to members: inout Members)
+    /// An object of the members read.
+    mutating func object(_ members: Members, at offset: Int) -> Value
+}
+
+/// Builds ``ParameterValue`` trees: a key met again replaces the earlier value in place, as
+/// JSON parsers keep the last.
+public struct ParameterValueBuilder: JSONValueBuilder {
+    public init() {}
+    public func string(_ text: String, at offset: Int) -> ParameterValue { .string(text) }
+    public func number(_ value: ParameterValue, literal: ArraySlice<UInt8>, at offset: Int) -> ParameterValue { value }
+    public func bool(_ value: Bool, at offset: Int) -> ParameterValue { .bool(value) }
+    public func null(at offset: Int) -> ParameterValue { .null }
+    public func array(_ items: [ParameterValue], at offset: Int) -> ParameterValue { .array(items) }
+    public func members() -> OrderedDictionary<String, ParameterValue> { [:] }
+    public func add(_ key: String, at keyOffset: Int, _ value: ParameterValue, to members: inout OrderedDictionary<String, ParameterValue>) {
+        members[key] = value
+    }
+    public func object(_ members: OrderedDictionary<String, ParameterValue>, at offset: Int) -> ParameterValue { .dictionary(members) }
+}
+
+/// A strict RFC 8259 JSON reader that produces ``ParameterValue`` trees, or any other tree
+/// through a ``JSONValueBuilder``.
+///
+/// Object keys keep their order, integers that fit in 64 bits stay integers, surrogate pairs
+/// are one character, and every error names the line and column, so a user who typed
+/// `--params-json` by hand can find the mistake.
 public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
@@ -31,9 +78,17 @@ public struct JSONParser {
 
     /// Parses UTF-8 `bytes` as one JSON value.
     public static func parse(bytes: [UInt8]) throws(JSONParseError) -> ParameterValue {
+        var builder = ParameterValueBuilder()
+        return try parse(bytes: bytes, builder: &builder)
+    }
+
+    /// Parses UTF-8 `bytes` as one JSON value built by `builder`.
+    ///
+    /// - Throws: ``JSONParseError`` naming the line and column of the first problem.
+    public static func parse<Builder: JSONValueBuilder>(bytes: [UInt8], builder: inout Builder) throws(JSONParseError) -> Builder.Value {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
-        let value = try parser.parseValue()
+        let value = try parser.parseValue(&builder)
         parser.skipWhitespace()
         if parser.index < parser.bytes.count {
             throw parser.error("unexpected text after the JSON value")
@@ -47,7 +102,8 @@ public struct JSONParser {
         var parser = JSONParser(bytes: bytes)
         parser.index = offset
         parser.skipWhitespace()
-        return try parser.parseValue()
+        var builder = ParameterValueBuilder()
+        return try parser.parseValue(&builder)
     }
 
     private init(bytes: [UInt8]) {
@@ -56,40 +112,46 @@ public struct JSONParser {
 
     // MARK: - Values
 
-    private mutating func parseValue() throws(JSONParseError) -> ParameterValue {
+    private mutating func parseValue<Builder: JSONValueBuilder>(_ builder: inout Builder) throws(JSONParseError) -> Builder.Value {
         guard index < bytes.count else { throw error("expected a value, found the end of the text") }
+        let start = index
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "{"): return try parseObject(&builder)
+        case UInt8(ascii: "["): return try parseArray(&builder)
+        case UInt8(ascii: "\""): return builder.string(try parseString(), at: start)
+        case UInt8(ascii: "t"): try expectLiteral("true"); return builder.bool(true, at: start)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return builder.bool(false, at: start)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return builder.null(at: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let number = try parseNumber()
+            return builder.number(number, literal: bytes[start..<index], at: start)
         case UInt8(ascii: "'"): throw error("strings take double quotes (\"), not single quotes")
         default: throw error("expected a value (object, array, string, number, true, false or null)")
         }
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> ParameterValue {
+    private mutating func parseObject<Builder: JSONValueBuilder>(_ builder: inout Builder) throws(JSONParseError) -> Builder.Value {
+        let start = index
         try enter()
         index += 1
-        var object = OrderedDictionary<String, ParameterValue>()
+        var object = builder.members()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
             depth -= 1
-            return .dictionary(object)
+            return builder.object(object, at: start)
         }
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a key in double quotes") }
+            let keyStart = index
             let key = try parseString()
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the key \"\(key)\"") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            let value = try parseValue(&builder)
+            builder.add(key, at: keyStart, value, to: &object)
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 index += 1
@@ -100,25 +162,26 @@ public struct JSONParser {
             if peek(UInt8(ascii: "}")) {
                 index += 1
                 depth -= 1
-                return .dictionary(object)
+                return builder.object(object, at: start)
             }
             throw error("expected ',' or '}' in the object")
         }
     }
 
-    private mutating func parseArray() throws(JSONParseError) -> ParameterValue {
+    private mutating func parseArray<Builder: JSONValueBuilder>(_ builder: inout Builder) throws(JSONParseError) -> Builder.Value {
+        let start = index
         try enter()
         index += 1
-        var array: [ParameterValue] = []
+        var array: [Builder.Value] = []
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
             index += 1
             depth -= 1
-            return .array(array)
+            return builder.array(array, at: start)
         }
         while true {
             skipWhitespace()
-            array.append(try parseValue())
+            array.append(try parseValue(&builder))
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 index += 1
@@ -129,7 +192,7 @@ public struct JSONParser {
             if peek(UInt8(ascii: "]")) {
                 index += 1
                 depth -= 1
-                return .array(array)
+                return builder.array(array, at: start)
             }
             throw error("expected ',' or ']' in the array")
         }
@@ -285,14 +348,21 @@ public struct JSONParser {
     }
 
     private func error(_ reason: String) -> JSONParseError {
+        let place = Self.place(of: index, in: bytes)
+        return JSONParseError(reason: reason, line: place.line, column: place.column)
+    }
+
+    /// The 1-based line and column (in characters) of the byte at `offset`: where an error
+    /// about a value that starts there points.
+    public static func place(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0
-        let end = min(index, bytes.count)
+        let end = min(max(offset, 0), bytes.count)
         for position in 0..<end where bytes[position] == 0x0A {
             line += 1
             lineStart = position + 1
         }
         let column = String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1
-        return JSONParseError(reason: reason, line: line, column: column)
+        return (line, column)
     }
 }

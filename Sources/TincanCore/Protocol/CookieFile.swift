@@ -101,7 +101,7 @@ public enum CookieFile {
         }
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read(path, limit: maximumFileBytes)
+            bytes = try BoundedFile.readText(path, limit: maximumFileBytes)
         } catch {
             throw CookieFileError(place: place, reason: .unreadable(error.description))
         }

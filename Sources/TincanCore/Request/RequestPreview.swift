@@ -74,7 +74,8 @@ public enum RequestPreview {
         return "\(exact) (\(String(format1: value)) \(units[unit]))"
     }
 
-    private static func grouped(_ count: Int64) -> String {
+    /// A whole number with its thousands grouped, whatever the locale: `12,000`.
+    public static func grouped(_ count: Int64) -> String {
         let digits = Array(String(count))
         var result = ""
         for (offset, digit) in digits.enumerated() {

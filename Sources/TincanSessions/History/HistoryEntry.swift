@@ -47,7 +47,11 @@ public struct HistoryEntry: Sendable, Equatable {
             header.value = header.value.map { Redaction.headerValue(name: header.name, value: $0) }
             return header
         }
-        request.query = request.query.map { ($0.name, Redaction.isSecret(name: $0.name) ? Redaction.mask : $0.value) }
+        request.query = request.query.map { field in
+            var field = field
+            if Redaction.isSecret(name: field.name) { field.value = Redaction.mask }
+            return field
+        }
         request.params = request.params.map(Redaction.value)
         if case .text(let text)? = request.body { request.body = .text(Self.redactedBody(text)) }
         request.auth?.password = Redaction.mask
@@ -75,7 +79,11 @@ public struct HistoryEntry: Sendable, Equatable {
             header.value = header.value.map(hide)
             return header
         }
-        entry.request.query = request.query.map { ($0.name, hide($0.value)) }
+        entry.request.query = request.query.map { field in
+            var field = field
+            field.value = hide(field.value)
+            return field
+        }
         if case .text(let text)? = request.body { entry.request.body = .text(hide(text)) }
         return entry
     }
@@ -112,8 +120,9 @@ public struct HistoryEntry: Sendable, Equatable {
         if !sentHeaders.isEmpty {
             object["headers"] = .array(sentHeaders.map { .array([.string($0.name), $0.value.map(ParameterValue.string) ?? .null]) })
         }
-        if !request.query.isEmpty {
-            object["query"] = .array(request.query.map { .array([.string($0.name), .string($0.value)]) })
+        let sentQuery = request.query.filter(\.isEnabled)
+        if !sentQuery.isEmpty {
+            object["query"] = .array(sentQuery.map { .array([.string($0.name), .string($0.value)]) })
         }
         if let params = request.params { object["params"] = params }
         if case .text(let text)? = request.body { object["body"] = .string(text) }
@@ -184,7 +193,7 @@ public struct HistoryEntry: Sendable, Equatable {
             request.serializer = kind
         }
         request.headers = try pairs("headers").map { HeaderSetting(name: $0.0, value: $0.1) }
-        request.query = try pairs("query").map { ($0.0, $0.1 ?? "") }
+        request.query = try pairs("query").map { QuerySetting(name: $0.0, value: $0.1 ?? "") }
         request.params = object["params"]
         if let body = try string("body") { request.body = .text(body) }
         request.files = try pairs("files").map { SavedFile(field: $0.0, path: $0.1 ?? "") }

@@ -18,125 +18,65 @@ public struct ImportedCollection: Sendable {
     }
 }
 
-/// The formats `tincan import` reads besides curl and `.http`.
+/// The formats `tincan import` reads besides curl, `.http` and HAR.
 public enum CollectionFormat: String, Sendable, CaseIterable {
     case openapi
     case postman
     case insomnia
+    case bruno
 
     /// The largest file an import reads (a spec of thousands of operations is a few MiB).
     public static let maximumFileBytes = 64 << 20
 
-    /// Reads and imports a file.
+    /// Reads and imports a file (a folder for Bruno); local files the collection names are
+    /// confined to the file's folder (``ImportedPaths``).
     ///
+    /// - Parameter progress: Told where the import stands, as it goes.
     /// - Throws: ``ConfigFileError`` naming the file, line and column, and what was expected.
-    public func load(path: String) throws -> ImportedCollection {
-        try run { try ConfigFile.load(path: path, limit: Self.maximumFileBytes) }
+    public func load(path: String, progress: ImportProgress? = nil) throws -> ImportedCollection {
+        if self == .bruno { return try BrunoImporter.load(path: path, progress: progress) }
+        var imported = try run(ImportDocument.load(path: path, limit: Self.maximumFileBytes, expected: expected, progress: progress), progress: progress)
+        imported.finish(folder: Session.directory(of: path), progress: progress)
+        return imported
     }
 
-    /// Imports text; `path` names the file in errors.
+    /// Imports text; `path` names the file in errors, and its folder is where the collection's
+    /// relative file paths are read from.
     ///
     /// - Throws: ``ConfigFileError`` naming the file, line and column, and what was expected.
     public func parse(_ text: String, path: String) throws -> ImportedCollection {
-        try run { try ConfigFile.parse(text, path: path) }
+        if self == .bruno { return try BrunoImporter.parse(files: [(path, text)], root: Session.directory(of: path)) }
+        var imported = try run(ImportDocument.parse(Array(text.utf8), path: path, expected: expected), progress: nil)
+        imported.finish(folder: Session.directory(of: path))
+        return imported
     }
 
     /// What the format's files start with, for a file that is not one.
     var expected: String {
         switch self {
-        case .openapi: "an OpenAPI 3.x document (an `openapi: 3.x` key)"
-        case .postman: "a Postman v2.1 collection (`info.schema` naming collection/v2.1.0)"
-        case .insomnia: "an Insomnia v4 export (`_type: export` and `__export_format: 4`)"
+        case .openapi: "an OpenAPI 3.x document (an `openapi: 3.x` key) or a Swagger 2.0 one (`swagger: \"2.0\"`)"
+        case .postman: "a Postman collection (`info.schema` naming collection/v2.1.0 or v2.0.0)"
+        case .insomnia: "an Insomnia export: v4 (`_type: export`, `__export_format: 4`) or v5 (`type: collection.insomnia.rest/5.0`)"
+        case .bruno: "a Bruno collection: a folder with bruno.json and .bru files"
         }
     }
 
-    private func run(_ parse: () throws -> ConfigFile) throws -> ImportedCollection {
-        let file: ConfigFile
-        do {
-            file = try parse()
-        } catch let error as ConfigFileError where error.reason == .topLevelNotAMapping {
-            throw ConfigFileError(file: error.file, line: error.line, column: error.column, message: "expected \(expected)")
-        }
-        let document = ImportDocument(file: file)
+    private func run(_ document: ImportDocument, progress: ImportProgress?) throws -> ImportedCollection {
         switch self {
         case .openapi:
             var importer = OpenAPIImporter(document: document)
+            importer.progress = progress
             return try importer.run()
         case .postman:
             var importer = PostmanImporter(document: document)
+            importer.progress = progress
             return try importer.run()
         case .insomnia:
             var importer = InsomniaImporter(document: document)
+            importer.progress = progress
             return try importer.run()
-        }
-    }
-}
-
-/// A parsed JSON or YAML document with the helpers the importers share: members by key,
-/// text, typed values and errors at a node's line and column.
-struct ImportDocument {
-    let file: ConfigFile
-
-    var path: String { file.path }
-    var root: Node { .mapping(file.root) }
-
-    /// An error at a node (or at the top of the file).
-    func error(at node: Node?, _ message: String) -> ConfigFileError {
-        guard let node else { return ConfigFileError(file: path, line: 1, column: 1, message: message) }
-        return file.error(at: node, message)
-    }
-
-    /// A node's text, or an error naming what was expected.
-    func text(_ node: Node, _ expected: String) throws -> String {
-        guard let scalar = node.scalar else { throw error(at: node, "expected \(expected)") }
-        return scalar.string
-    }
-
-    /// A list, or an error naming what was expected.
-    func list(_ node: Node, _ expected: String) throws -> [Node] {
-        guard let sequence = node.sequence else { throw error(at: node, "expected \(expected)") }
-        return Array(sequence)
-    }
-}
-
-extension Node {
-    /// The value under `key` in a mapping (the last, as JSON parsers keep), or nil.
-    func member(_ key: String) -> Node? {
-        guard let mapping else { return nil }
-        var found: Node?
-        for (name, value) in mapping where name.scalar?.string == key { found = value }
-        return found
-    }
-
-    /// A scalar's text, or nil for collections.
-    var text: String? { scalar?.string }
-
-    /// The mapping's members as text keys and values, in order.
-    var members: [(key: String, value: Node)] {
-        guard let mapping else { return [] }
-        return mapping.compactMap { key, value in key.scalar.map { (key: $0.string, value: value) } }
-    }
-
-    /// Whether the value is `true` (a YAML or JSON boolean).
-    var isTrue: Bool { parameterValue == .bool(true) }
-
-    /// The value as a parameter tree: plain scalars take their YAML (and so JSON) type, quoted ones stay text.
-    var parameterValue: ParameterValue {
-        switch self {
-        case .scalar(let scalar):
-            switch ScalarTag.of(self) {
-            case .int: return (ScalarTag.decimalValue(scalar) ?? int.map(Int64.init)).map(ParameterValue.integer) ?? .string(scalar.string)
-            case .float: return float.map(ParameterValue.double) ?? .string(scalar.string)
-            case .bool: return .bool(bool ?? false)
-            case .null: return .null
-            default: return .string(scalar.string)
-            }
-        case .sequence(let sequence): return .array(sequence.map(\.parameterValue))
-        case .mapping(let mapping):
-            var members: OrderedDictionary<String, ParameterValue> = [:]
-            for (key, value) in mapping { members[key.scalar?.string ?? ""] = value.parameterValue }
-            return .dictionary(members)
-        case .alias: return .null
+        case .bruno:
+            throw document.error(at: nil, "expected \(expected)")
         }
     }
 }
@@ -148,6 +88,13 @@ extension ParameterValue {
         if case .array(let items) = self, !items.contains(where: \.isCollection) { return items.map(\.importedText).joined(separator: ",") }
         return self == .null ? "" : Template.text(self)
     }
+}
+
+/// A URL with `http://` before it when it names no scheme (`localhost:4010/x`), as Postman's
+/// and Insomnia's clients send it; one that starts with a variable or a tag is left as it is.
+func withDefaultScheme(_ url: String) -> String {
+    guard !url.isEmpty, !url.contains("://"), !url.hasPrefix("{{"), !url.hasPrefix("{%"), !url.hasPrefix("/") else { return url }
+    return "http://" + url
 }
 
 /// A folder path for ``SavedRequest/group``: names joined by `/`, a `/` inside a name

@@ -27,7 +27,9 @@ public enum CurlCommand {
     /// Parses a curl command (with or without the leading `curl`) into a saved request.
     ///
     /// File paths are kept as written; `@file` data that curl would change (line breaks taken out
-    /// by `-d`, escaping by `--data-urlencode`) is read now, as curl reads it when it runs.
+    /// by `-d`, escaping by `--data-urlencode`) is read now, as curl reads it when it runs. Only
+    /// files in `workingDirectory` are read or kept: another is a placeholder the user sets, or
+    /// left out, each named (``ImportedPaths``).
     /// - Parameter workingDirectory: Where the command would run: relative files are read from it.
     /// - Throws: ``InterchangeError`` naming the option that cannot be imported.
     public static func parse(_ command: String, workingDirectory: String = FileManager.default.currentDirectoryPath) throws(InterchangeError) -> Imported {
@@ -36,6 +38,10 @@ public enum CurlCommand {
         guard !words.isEmpty else { throw InterchangeError(.emptyCommand) }
         var reader = CurlCommandReader(workingDirectory: workingDirectory)
         try reader.read(words)
-        return try reader.finish()
+        var imported = try reader.finish()
+        var session = Session(requests: [imported.request])
+        imported.warnings += ImportChecks.finish(&session, folder: workingDirectory, origin: .commandLine)
+        imported.request = session.requests[0]
+        return imported
     }
 }

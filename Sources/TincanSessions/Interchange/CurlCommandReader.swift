@@ -112,12 +112,13 @@ struct CurlCommandReader {
         case .dataURLEncode:
             let encoded = CurlData.urlencoded(bytes ?? []) { path in readFile(path) }
             if let unreadable = encoded.unreadable {
-                warnings.append("--data-urlencode: \(unreadable) cannot be read, so nothing is sent for it (as curl does)")
+                warnings.append(isInside(unreadable)
+                    ? "--data-urlencode: \(unreadable) cannot be read, so nothing is sent for it (as curl does)"
+                    : "--data-urlencode: \(unreadable) is outside the current folder, and an import reads no file there without your consent, so nothing is sent for it; copy it here, or give its text")
             }
             data.append((.bytes(encoded.bytes), true))
         case .form, .formString:
-            let part = try formPart(text, option: option)
-            formParts.append(part)
+            if let part = try formPart(text, option: option) { formParts.append(part) }
         case .user:
             let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             request.auth = SavedAuth(scheme: request.auth?.scheme ?? .basic, user: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "")
@@ -194,8 +195,9 @@ struct CurlCommandReader {
         return HeaderSetting(name: line.name, value: line.separator == ":" && line.value.isEmpty ? nil : line.value)
     }
 
-    /// `-F name=value`, `name=@file;type=…`, `name=<file` (the file's text as the value).
-    mutating func formPart(_ text: String, option: CurlOption) throws(InterchangeError) -> FormPart {
+    /// `-F name=value`, `name=@file;type=…`, `name=<file` (the file's text as the value); nil
+    /// for a `<file` outside the current folder, which is not read.
+    mutating func formPart(_ text: String, option: CurlOption) throws(InterchangeError) -> FormPart? {
         guard let equals = text.firstIndex(of: "=") else { throw InterchangeError(.notAFormField(option: option == .form ? "-F" : option.spelling, text: text)) }
         let name = String(text[..<equals])
         let content = String(text[text.index(after: equals)...])
@@ -222,6 +224,10 @@ struct CurlCommandReader {
         }
         guard sigil == "<" else { return .file(name: name, path: path, type: type) }
         // The file's contents as a plain field: read now, as curl reads them when it runs.
+        guard isInside(path) else {
+            warnings.append("-F '\(name)=<\(path)': the file is outside the current folder, and an import reads no file there without your consent, so the field is left out; copy the file here, or give its text with -F '\(name)=TEXT'")
+            return nil
+        }
         guard let bytes = readFile(path), let value = String(validating: bytes, as: UTF8.self) else {
             throw InterchangeError(.formFieldFileUnreadable(name: name, path: path))
         }
@@ -249,9 +255,17 @@ struct CurlCommandReader {
     /// The most bytes of a file read into an imported body; a larger one stays a file.
     static let fileReadLimit = 16 << 20
 
-    /// A file's bytes, or nil when it is not a regular file of at most ``fileReadLimit`` bytes
-    /// that can be read: a device or a FIFO (`-d @/dev/zero`) would never end.
+    /// Whether a file curl would read is inside the current folder (``ImportedPaths``): only
+    /// those are read while importing; the others become placeholders or are left out, named.
+    func isInside(_ path: String) -> Bool {
+        ImportedPaths.isInside(path, folder: workingDirectory)
+    }
+
+    /// A file's bytes, or nil when it is outside the current folder, or not a regular file of
+    /// at most ``fileReadLimit`` bytes that can be read: a device or a FIFO (`-d @/dev/zero`)
+    /// would never end.
     func readFile(_ path: String) -> [UInt8]? {
+        guard isInside(path) else { return nil }
         let full = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
         var info = stat()
         guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -310,6 +324,11 @@ struct CurlCommandReader {
                 request.body = .file(path)
                 return
             }
+            guard isInside(path) else {
+                warnings.append("-d @\(path): the file is outside the current folder, so it is not read now; it is kept as a file body, and curl's taking the line breaks out of it is not (use --data-binary to say the file is sent as it is)")
+                request.body = .file(path)
+                return
+            }
             guard let bytes = readFile(path) else {
                 warnings.append("-d @\(path): the file cannot be read now (missing, not a regular file, or over \(RequestPreview.byteCount(Int64(Self.fileReadLimit)))), so it is kept as a file body; curl takes the line breaks out of it, Tincan will not (use --data-binary to send it as it is)")
                 request.body = .file(path)
@@ -328,13 +347,17 @@ struct CurlCommandReader {
     }
 
     /// The data pieces joined as curl joins them (`&` before each, except `--json`'s).
-    func joinedData() throws(InterchangeError) -> [UInt8] {
+    mutating func joinedData() throws(InterchangeError) -> [UInt8] {
         var joined: [UInt8] = []
         for (offset, item) in data.enumerated() {
             if offset > 0, item.separated { joined.append(UInt8(ascii: "&")) }
             switch item.piece {
             case .bytes(let bytes): joined += bytes
             case .file(let path, let binary):
+                guard isInside(path) else {
+                    warnings.append("@\(path): the file is outside the current folder, and an import reads no file there without your consent, so its data is left out of the body; copy it here")
+                    continue
+                }
                 guard let bytes = readFile(path) else { throw InterchangeError(.joinedFileUnreadable(path: path, directory: workingDirectory)) }
                 joined += binary ? bytes : CurlData.textFromFile(bytes)
             }

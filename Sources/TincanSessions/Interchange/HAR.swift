@@ -33,6 +33,8 @@ public enum HAR {
     ///
     /// - Throws: ``InterchangeError`` naming the file, line and column, and what was expected.
     public static func parse(_ bytes: [UInt8], path: String) throws(InterchangeError) -> Imported {
+        // Fiddler and some Chrome builds write a byte-order mark first.
+        let bytes = BoundedFile.startsWithByteOrderMark(bytes) ? Array(bytes.dropFirst(BoundedFile.byteOrderMark.count)) : bytes
         guard bytes.count <= maximumFileBytes else {
             throw InterchangeError(.harTooLarge(limit: maximumFileBytes), at: path)
         }
@@ -48,13 +50,15 @@ public enum HAR {
         } catch {
             throw InterchangeError(.expectedHAR(at: error.path.text, error.expected), at: place(of: error.path, in: bytes, path: path))
         }
-        return Imported(session: reader.session, warnings: reader.warnings)
+        var session = reader.session
+        let warnings = reader.warnings + ImportChecks.finish(&session, folder: Session.directory(of: path), origin: .file)
+        return Imported(session: session, warnings: warnings)
     }
 
-    /// `file:line:column` of the value at `path`, found again only once the file is refused: a
-    /// JSON file is YAML, and Yams keeps where each node starts. Just the file when it cannot.
+    /// `file:line:column` of the value at `path`, found again only once the file is refused.
+    /// Just the file when it cannot be.
     static func place(of path: HARPath, in bytes: [UInt8], path file: String) -> String {
-        guard let text = String(validating: bytes, as: UTF8.self), let location = HARPath.location(of: path, in: text) else { return file }
+        guard let location = HARPath.location(of: path, in: bytes) else { return file }
         return "\(file):\(location.line):\(location.column)"
     }
 

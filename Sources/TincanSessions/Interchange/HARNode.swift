@@ -1,7 +1,6 @@
 import Foundation
 import OrderedCollections
 import TincanCore
-import Yams
 
 /// Where a value stands in a HAR file: `log.entries[3].request.url`.
 struct HARPath: Sendable, Equatable {
@@ -29,21 +28,24 @@ struct HARPath: Sendable, Equatable {
         HARPath(steps: steps + [step])
     }
 
-    /// The 1-based line and column where the value at `path` starts in `text`, or nil when
-    /// `text` does not compose as YAML (JSON with tabs, say) or has no value there.
-    static func location(of path: HARPath, in text: String) -> (line: Int, column: Int)? {
-        guard var node = try? Yams.compose(yaml: text, .basic) else { return nil }
+    /// The 1-based line and column where the value at `path` starts in the JSON `bytes`, or nil
+    /// when it has no value there. The file is read again, keeping where each value starts, only
+    /// once it has been refused.
+    static func location(of path: HARPath, in bytes: [UInt8]) -> (line: Int, column: Int)? {
+        var builder = ImportNodeBuilder()
+        guard var node = try? JSONParser.parse(bytes: bytes, builder: &builder) else { return nil }
         for step in path.steps {
             switch step {
             case .key(let key):
-                guard let child = node.mapping?.first(where: { $0.key.string == key })?.value else { return nil }
+                guard let child = node.members.first(where: { $0.key == key })?.value else { return nil }
                 node = child
             case .index(let index):
                 guard let sequence = node.sequence, index >= 0, index < sequence.count else { return nil }
                 node = sequence[index]
             }
         }
-        return node.mark.map { ($0.line, $0.column) }
+        guard let offset = node.place.offset else { return nil }
+        return JSONParser.place(of: offset, in: bytes)
     }
 }
 

@@ -115,12 +115,12 @@ struct HARReader {
     /// request goes out as recorded; otherwise the query stays in the URL as it is.
     func readQuery(_ url: inout URLReference, into saved: inout SavedRequest) {
         guard let query = url.query, !query.isEmpty else { return }
-        var fields: [(name: String, value: String)] = []
+        var fields: [QuerySetting] = []
         for field in query.split(separator: "&", omittingEmptySubsequences: false) {
             guard let equals = field.firstIndex(of: "="),
                   let name = field[..<equals].removingPercentEncoding, let value = field[field.index(after: equals)...].removingPercentEncoding,
                   QueryStringPair(field: name, value: value).escaped == field else { return }
-            fields.append((HAR.literal(name), HAR.literal(value)))
+            fields.append(QuerySetting(name: HAR.literal(name), value: HAR.literal(value)))
         }
         saved.query = fields
         url.query = nil

@@ -27,9 +27,12 @@ public enum HTTPFile {
     ///   file's folder).
     /// - Throws: ``InterchangeError`` naming the file and line.
     public static func parse(_ text: String, path: String, directory: String? = nil) throws(InterchangeError) -> Imported {
-        var reader = HTTPFileReader(path: path, directory: directory ?? Session.directory(of: path))
-        try reader.read(text)
-        return Imported(session: reader.session, warnings: reader.warnings)
+        let folder = directory ?? Session.directory(of: path)
+        var reader = HTTPFileReader(path: path, directory: folder)
+        try reader.read(BoundedFile.droppingByteOrderMark(text))
+        var session = reader.session
+        let warnings = reader.warnings + ImportChecks.finish(&session, folder: folder, origin: .file)
+        return Imported(session: session, warnings: warnings)
     }
 
     /// REST Client's `{{$processEnv NAME}}` and `{{$guid}}` as Tincan writes them.

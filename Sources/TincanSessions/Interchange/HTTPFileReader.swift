@@ -256,9 +256,14 @@ struct HTTPFileReader {
         }
         var value = lines.joined(separator: "\n")
         if let file {
-            // A file's text as a plain field: read now, as the client reads it when it sends.
-            let full = file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
-            guard let data = FileManager.default.contents(atPath: full), let text = String(validating: Array(data), as: UTF8.self) else {
+            // A file's text as a plain field: read now, as the client reads it when it sends, but
+            // only from the .http file's folder (ImportedPaths).
+            guard ImportedPaths.isInside(file, folder: directory) else {
+                warnings.append("\(place): the part '\(name)' is the text of \(file), which is outside the .http file's folder, and an import reads no file there without your consent, so the field is left out; copy the file beside the .http file")
+                return
+            }
+            let full = (directory as NSString).appendingPathComponent(file)
+            guard let bytes = try? BoundedFile.readText(full, limit: CurlCommandReader.fileReadLimit), let text = String(validating: bytes, as: UTF8.self) else {
                 throw InterchangeError(.partFileUnreadable(name: name, path: file), at: place)
             }
             value = text

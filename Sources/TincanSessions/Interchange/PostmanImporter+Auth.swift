@@ -1,50 +1,62 @@
 import OrderedCollections
 import TincanCore
-import Yams
 
 /// Postman's auth, variables and scripts.
 extension PostmanImporter {
     /// An item's own auth, or nil when it inherits its parent's (no auth, or `inherit`).
-    static func inherited(_ auth: Node?) -> Node? {
-        guard let auth, let type = auth.member("type")?.text, type != "inherit" else { return nil }
+    static func inherited(_ auth: ImportNode?) -> ImportNode? {
+        guard let auth, let type = auth.member("type")?.nonNullText, type != "inherit" else { return nil }
         return auth
     }
 
-    /// One setting of an auth type (`[{key: token, value: …}]` in v2.1).
-    static func setting(_ auth: Node, _ type: String, _ key: String) -> String? {
-        auth.member(type)?.sequence?.first { $0.member("key")?.text == key }?.member("value")?.parameterValue.importedText
+    /// One setting of an auth type: `[{key: token, value: …}]` in v2.1, `{token: …}` in v2.0.
+    func setting(_ auth: ImportNode, _ type: String, _ key: String) -> String? {
+        guard let settings = auth.member(type) else { return nil }
+        if let list = settings.sequence {
+            return list.last { $0.member("key")?.text == key }?.member("value")?.parameterValue.importedText
+        }
+        return settings.member(key)?.parameterValue.importedText
     }
 
     /// Basic and Digest as the request's credentials, a bearer token and an API key as a
     /// header (or query field); any other type is reported.
-    mutating func apply(_ auth: Node?, to request: inout SavedRequest, place: String) {
-        guard let auth, let type = auth.member("type")?.text else { return }
+    mutating func apply(_ auth: ImportNode?, to request: inout SavedRequest, place: String) {
+        guard let auth, let type = auth.member("type")?.nonNullText else { return }
+        func value(_ key: String) -> String? {
+            setting(auth, type, key).map { PostmanImporter.convert($0) }
+        }
+        // Postman's runtime takes a header of the auth's name out of the request before it adds
+        // its own: the auth's wins.
+        func setHeader(_ name: String, _ value: String) {
+            request.headers.removeAll { HTTPHeaders.same($0.name, name) }
+            request.headers.append(HeaderSetting(name: name, value: value))
+        }
         switch type {
         case "noauth": break
         case "basic", "digest":
-            request.auth = SavedAuth(scheme: type == "digest" ? .digest : .basic, user: Self.setting(auth, type, "username") ?? "", password: Self.setting(auth, type, "password") ?? "")
+            request.headers.removeAll { HTTPHeaders.same($0.name, "Authorization") }
+            request.auth = SavedAuth(scheme: type == "digest" ? .digest : .basic, user: value("username") ?? "", password: value("password") ?? "")
         case "bearer":
-            request.headers.append(HeaderSetting(name: "Authorization", value: "Bearer \(Self.setting(auth, type, "token") ?? "")"))
+            setHeader("Authorization", "Bearer \(value("token") ?? "")")
         case "apikey":
-            let key = Self.setting(auth, type, "key") ?? "X-API-Key"
-            let value = Self.setting(auth, type, "value") ?? ""
-            if Self.setting(auth, type, "in") == "query" {
-                request.query.append((key, value))
+            let key = value("key") ?? "X-API-Key"
+            let secret = value("value") ?? ""
+            if value("in") == "query" {
+                request.query.append(QuerySetting(name: key, value: secret))
             } else {
-                request.headers.append(HeaderSetting(name: key, value: value))
+                setHeader(key, secret)
             }
         default:
             notCarried.append(NotCarried.auth(place, type))
         }
     }
 
-    /// Collection or folder variables; a folder's variable of a name already set to another
-    /// value is reported, since a session's variables are not per folder.
-    mutating func addVariables(_ node: Node?, place: String) throws {
-        guard let node else { return }
+    /// Collection variables; a disabled one is reported.
+    mutating func addVariables(_ node: ImportNode?, place: String) throws {
+        guard let node, node.nonNullText != nil || node.sequence != nil else { return }
         for variable in try document.list(node, "a list of variables, each with key: and value:") {
-            guard let key = variable.member("key")?.text, !key.isEmpty else { continue }
-            let value = ParameterValue.string(variable.member("value")?.parameterValue.importedText ?? "")
+            guard let key = (variable.member("key") ?? variable.member("id"))?.nonNullText, !key.isEmpty else { continue }
+            let value = Self.variableValue(variable)
             if variable.member("disabled")?.isTrue ?? false {
                 notCarried.append("\(place): the disabled variable \(key) is not carried over")
             } else if let line = NotCarried.add(key, value, to: &variables, place: place) {
@@ -53,13 +65,38 @@ extension PostmanImporter {
         }
     }
 
+    /// A variable's value: text as it is, a number or a boolean typed as Postman types it
+    /// (`"type": "number"`), nothing as empty text.
+    static func variableValue(_ variable: ImportNode) -> ParameterValue {
+        switch variable.member("value")?.parameterValue ?? .null {
+        case .null: .string("")
+        case let value: value
+        }
+    }
+
+    /// A folder's variables, for the requests under it.
+    mutating func folderScope(_ node: ImportNode?, place: String) throws -> OrderedDictionary<String, ParameterValue> {
+        var scope: OrderedDictionary<String, ParameterValue> = [:]
+        guard let node, node.nonNullText != nil || node.sequence != nil else { return scope }
+        for variable in try document.list(node, "a list of variables, each with key: and value:") {
+            guard let key = (variable.member("key") ?? variable.member("id"))?.nonNullText, !key.isEmpty else { continue }
+            if variable.member("disabled")?.isTrue ?? false {
+                notCarried.append("\(place): the disabled variable \(key) is not carried over")
+            } else {
+                scope[key] = Self.variableValue(variable)
+            }
+        }
+        return scope
+    }
+
     /// Pre-request and test scripts, which Tincan cannot run: each reported.
-    mutating func notCarry(events: Node?, place: String) {
+    mutating func notCarry(events: ImportNode?, place: String) {
         for event in events?.sequence ?? [] {
             let exec = event.member("script")?.member("exec")
-            let lines = exec?.sequence?.compactMap(\.text) ?? exec?.text.map { [$0] } ?? []
-            guard lines.contains(where: { !$0.trimmingWhitespace().isEmpty }) else { continue }
-            let kind = event.member("listen")?.text == "prerequest" ? "pre-request script" : "\(event.member("listen")?.text ?? "") script"
+            let lines = exec?.sequence?.compactMap(\.text) ?? exec?.nonNullText.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+            guard lines.contains(where: { !$0.trimmingWhitespace().isEmpty }), !(event.member("disabled")?.isTrue ?? false) else { continue }
+            let listen = event.member("listen")?.nonNullText ?? ""
+            let kind = listen == "prerequest" ? "pre-request script" : listen == "test" ? "test script" : "\(listen) script"
             notCarried.append("\(place): the \(kind) (\(lines.count) line\(lines.count == 1 ? "" : "s")) is not carried over; use capture: and assert: instead")
         }
     }

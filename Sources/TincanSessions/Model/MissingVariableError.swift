@@ -16,6 +16,9 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
         /// A `{{$demo…}}` address names a demo server this command did not start (a TLS one
         /// typed into the TUI, which started only the plain one).
         case demoServerNotStarted
+        /// `{{file:NAME}}` stands for a file an imported collection named outside its folder,
+        /// and nobody has said which file to use (``ImportedPaths``).
+        case fileNotChosen
     }
 
     /// The name referred to (for a cycle, the variable that repeats; for too many references,
@@ -43,6 +46,8 @@ public struct MissingVariableError: Error, Sendable, Equatable, CustomStringConv
             return "{{\(name)}}: the time is read only when the request's turn comes"
         case .demoServerNotStarted:
             return "{{\(name)}}: no demo server runs for it here; the TUI, replay and learn start Tincan's demo servers when the session file they open uses them"
+        case .fileNotChosen:
+            return "{{\(name)}} stands for a file that an import named outside the folder it came from, which Tincan does not read or write unless you say so; set it to the file: --var '\(name)=PATH', or \(name): PATH under variables:"
         case .tooManyReferences:
             return "{{\(name)}}: expanding it follows more than \(Template.expansionLimit) references; do its variables refer to one another many times over?"
         }

@@ -84,6 +84,21 @@ public struct HeaderSetting: Sendable, Equatable {
     }
 }
 
+/// One query field as saved: always in the URL (`name==value`). A disabled field stays in the
+/// file (and in the TUI's list, turned off) but is not sent; a name may come more than once.
+public struct QuerySetting: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public var isEnabled: Bool
+
+    /// Creates a query field.
+    public init(name: String, value: String, isEnabled: Bool = true) {
+        self.name = name
+        self.value = value
+        self.isEnabled = isEnabled
+    }
+}
+
 /// How responses are validated and decoded: AFNetworking's response serializer settings.
 public struct ResponseContract: Sendable, Equatable {
     /// The response serializer.
@@ -226,6 +241,9 @@ public struct SavedRequest: Sendable, Equatable {
     /// The folder the request sits in, a slash-separated path such as `pets/admin` (what an
     /// imported collection's folders or tags become); nil at the top.
     public var group: String?
+    /// Variables of this request alone, laid over the session's and the environment's (but not
+    /// over `--var`): what a folder's variables in another client become.
+    public var variables: OrderedDictionary<String, ParameterValue> = [:]
     /// The method.
     public var method: String = "GET"
     /// A path relative to the base, or an absolute URL.
@@ -234,8 +252,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var serializer: SerializerKind?
     /// Headers, laid over the session's by name.
     public var headers: [HeaderSetting] = []
-    /// Query-string fields, always in the URL (`name==value`).
-    public var query: [(name: String, value: String)] = []
+    /// Query-string fields, always in the URL (`name==value`), in order.
+    public var query: [QuerySetting] = []
     /// Parameters: the tree the serializer encodes.
     public var params: ParameterValue?
     /// A body sent as it is.
@@ -283,8 +301,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var displayName: String { name ?? "\(method) \(url)" }
 
     public static func == (lhs: SavedRequest, rhs: SavedRequest) -> Bool {
-        lhs.name == rhs.name && lhs.group == rhs.group && lhs.method == rhs.method && lhs.url == rhs.url && lhs.serializer == rhs.serializer
-            && lhs.headers == rhs.headers && lhs.query.elementsEqual(rhs.query, by: { $0 == $1 }) && lhs.params == rhs.params
+        lhs.name == rhs.name && lhs.group == rhs.group && lhs.variables == rhs.variables && lhs.method == rhs.method && lhs.url == rhs.url
+            && lhs.serializer == rhs.serializer && lhs.headers == rhs.headers && lhs.query == rhs.query && lhs.params == rhs.params
             && lhs.body == rhs.body && lhs.files == rhs.files && lhs.auth == rhs.auth && lhs.download == rhs.download
             && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response
             && lhs.captures == rhs.captures && lhs.assertions == rhs.assertions && lhs.recorded == rhs.recorded

@@ -100,6 +100,8 @@ public enum SessionKey {
         case name
         /// The folder the request sits in, as a slash-separated path (`pets/admin`); imports set it.
         case group
+        /// The request's own variables, over the session's and the environment's.
+        case variables
         case method, url, serializer, headers, query, params, body, files, auth, download, upload
         case properties, response, capture, assert
         case followRedirects = "follow-redirects"
@@ -116,6 +118,11 @@ public enum SessionKey {
 
     /// A header written as a mapping (a header turned off).
     public enum Header: String, Sendable, CaseIterable {
+        case value, enabled
+    }
+
+    /// A query field written as a mapping (a field turned off).
+    public enum QueryField: String, Sendable, CaseIterable {
         case value, enabled
     }
 

@@ -116,10 +116,8 @@ struct SessionReader {
                 sawURL = true
             case .serializer: request.serializer = try serializer(value)
             case .headers: request.headers = try headers(value, allowsDisabled: true)
-            case .query:
-                request.query = try pairs(value, "a mapping of query fields to values").map { name, _, value in
-                    (name, try text(value, "a query value"))
-                }
+            case .query: request.query = try query(value)
+            case .variables: request.variables = try variables(value, in: "the request's variables")
             case .params: request.params = try parameter(value)
             case .body: request.body = try body(value)
             case .files: request.files = try files(value)
@@ -521,6 +519,34 @@ struct SessionReader {
             }
             return HeaderSetting(name: name, value: try headerValue(value, allowsDisabled: allowsDisabled))
         }
+    }
+
+    /// Query field names to values: text, `{value: V, enabled: false}` (a field kept in the file
+    /// but not sent), or a list of those for a name sent more than once.
+    private func query(_ node: Node) throws -> [QuerySetting] {
+        var fields: [QuerySetting] = []
+        for (name, _, value) in try pairs(node, "a mapping of query fields to values") {
+            for item in value.sequence.map(Array.init) ?? [value] {
+                guard case .mapping = item else {
+                    fields.append(QuerySetting(name: name, value: try text(item, "a query value, {value: TEXT, enabled: false}, or a list of them")))
+                    continue
+                }
+                var field = QuerySetting(name: name, value: "")
+                var hasValue = false
+                for (key, _, member) in try entries(item, SessionKey.QueryField.self, in: "query field '\(name)'") {
+                    switch key {
+                    case .value:
+                        hasValue = true
+                        field.value = try text(member, "the query field's value")
+                    case .enabled:
+                        field.isEnabled = try bool(member)
+                    }
+                }
+                guard hasValue else { throw file.error(at: item, "query field '\(name)' needs a value: {value: TEXT, enabled: false}") }
+                fields.append(field)
+            }
+        }
+        return fields
     }
 
     private func headerValue(_ node: Node, allowsDisabled: Bool = false) throws -> String? {

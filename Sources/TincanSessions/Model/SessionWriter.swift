@@ -50,11 +50,12 @@ extension SavedRequest {
         var pairs = KeyedPairs<SessionKey.Request>()
         if let name { pairs.append((.name, .string(name))) }
         if let group { pairs.append((.group, .string(group))) }
+        if !variables.isEmpty { pairs.append((.variables, YAMLValue(.dictionary(variables)))) }
         pairs.append((.method, .string(method)))
         pairs.append((.url, .string(url)))
         if let serializer { pairs.append((.serializer, .string(serializer.rawValue))) }
         if !headers.isEmpty { pairs.append((.headers, headers.yaml)) }
-        if !query.isEmpty { pairs.append((.query, .mapping(query.map { ($0.name, .string($0.value)) }))) }
+        if !query.isEmpty { pairs.append((.query, query.yaml)) }
         if let params { pairs.append((.params, YAMLValue(params))) }
         if let body {
             switch body {
@@ -109,6 +110,21 @@ extension SavedRequest {
 extension HTTPVersionPreference {
     /// `auto`, `"1.1"`, `"2"`: quoted so the numbers stay text.
     var yaml: YAMLValue { self == .automatic ? .literal(rawValue) : .string(rawValue) }
+}
+
+extension [QuerySetting] {
+    /// Each name once, in the order of its first field: one value as text, a name given more
+    /// than once as the list of its values (so the mapping never names a key twice); a field
+    /// turned off as `{value: V, enabled: false}`.
+    var yaml: YAMLValue {
+        var values: OrderedDictionary<String, [YAMLValue]> = [:]
+        for field in self {
+            let value: YAMLValue = field.isEnabled ? .string(field.value)
+                : .mapping([(SessionKey.QueryField.value.rawValue, .string(field.value)), (SessionKey.QueryField.enabled.rawValue, .literal("false"))])
+            values[field.name, default: []].append(value)
+        }
+        return .mapping(values.map { ($0.key, $0.value.count == 1 ? $0.value[0] : .sequence($0.value)) })
+    }
 }
 
 extension [HeaderSetting] {

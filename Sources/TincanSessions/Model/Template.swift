@@ -19,6 +19,8 @@ public struct Template: Sendable {
     /// The variables, by name: the file's, the environment's and `--var`'s, layered. Their
     /// values are expanded when used.
     public var variables: [String: ParameterValue]
+    /// The names given on the command line (`--var`): a request's own variables do not replace them.
+    public var overridden: Set<String> = []
     /// Values captured from responses: they win over ``variables`` and are used as they are.
     public var captured: [String: ParameterValue] = [:]
     /// The process environment for `{{$env.NAME}}`.
@@ -28,6 +30,10 @@ public struct Template: Sendable {
     /// Names left as `{{name}}` when they have no value: captures, when a session is exported
     /// without being run.
     public var passthrough: Set<String> = []
+    /// The value of a name nothing defines (built-ins included), instead of an error: an
+    /// import's check that its requests can be built gives every variable a value this way,
+    /// and learns the names it gave one.
+    var fallback: (@Sendable (String) -> ParameterValue)?
     /// Whether `{{$timestamp}}` reads the clock. A replay that builds a request ahead of its turn
     /// turns it off, and builds a request that needs the time again at its turn.
     var readsClock = true
@@ -126,6 +132,8 @@ public struct Template: Sendable {
             return try expand(value, through: chain + [name], budget: &budget)
         }
         if passthrough.contains(name) { return .string("{{\(name)}}") }
+        if name.hasPrefix(ImportedPaths.placeholderPrefix) { throw MissingVariableError(name: name, .fileNotChosen) }
+        if let fallback { return fallback(name) }
         switch name {
         case "$uuid", "$guid": return .string(UUID().uuidString.lowercased())
         case "$timestamp":
@@ -143,6 +151,11 @@ public struct Template: Sendable {
             throw MissingVariableError(name: name, .environmentVariableNotSet(key))
         }
         throw MissingVariableError(name: name, .undefined(known: Set(variables.keys).union(captured.keys).sorted()))
+    }
+
+    /// Whether `name` is one of the built-ins (`$uuid`, `$guid`, `$timestamp`, `$env.NAME`).
+    static func isBuiltin(_ name: String) -> Bool {
+        ["$uuid", "$guid", "$timestamp"].contains(name) || name.hasPrefix("$env.")
     }
 
     /// The text of `{{'text'}}`: a quoted name is itself, which is how a literal `{{` is written.

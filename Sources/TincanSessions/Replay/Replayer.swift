@@ -109,7 +109,7 @@ public final class Replayer: Sendable {
     public func run(progress: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async throws -> (report: ReplayReport, session: Session) {
         let clock = ContinuousClock()
         let started = clock.now
-        var template = Template(variables: try session.variables(environment: options.environment, overrides: options.variables), environment: options.processEnvironment)
+        var template = try session.template(environment: options.environment, overrides: options.variables, processEnvironment: options.processEnvironment)
         template.demo = options.demo
         let directory = sessionDirectory(of: path)
         try checkDownloadFolders(template: template, directory: directory)

@@ -2,6 +2,16 @@ import Foundation
 import TincanCore
 
 extension Session {
+    /// A template of ``variables(environment:overrides:)``, which knows which names `--var`
+    /// gave, so that a request's own variables do not replace them.
+    ///
+    /// - Throws: ``SessionError`` for an unknown environment.
+    public func template(environment: String?, overrides: [String: String], processEnvironment: [String: String] = ProcessEnvironment.values) throws(SessionError) -> Template {
+        var template = Template(variables: try variables(environment: environment, overrides: overrides), environment: processEnvironment)
+        template.overridden = Set(overrides.keys)
+        return template
+    }
+
     /// The variables in effect before any request runs: the file's, then the environment's,
     /// then those given on the command line (`--var`), each replacing the one before.
     ///
@@ -26,6 +36,9 @@ extension Session {
     /// - Throws: ``RequestResolutionError`` naming the request and the missing variable or bad value.
     public func resolve(_ index: Int, template: Template, directory: String, file: String? = nil, proxyEnvironment: ProxyEnvironment = .current) throws(RequestResolutionError) -> ResolvedRequest {
         let saved = requests[index]
+        // The request's own variables, over the file's and the environment's but not over --var.
+        var template = template
+        for (name, value) in saved.variables where !template.overridden.contains(name) { template.variables[name] = value }
         // Absolute, so the draft (which reads its files from the same folder) does not add a
         // relative folder a second time (`other/dir/other/dir/../../a.txt`).
         let directory = resolveSessionPath(directory, in: FileManager.default.currentDirectoryPath)
@@ -69,7 +82,7 @@ extension Session {
                 draft.items.append(.removeHeader(name: header.name))
             }
         }
-        for field in saved.query {
+        for field in saved.query where field.isEnabled {
             draft.items.append(.query(name: try expand(field.name), value: try expand(field.value)))
         }
         if let params = saved.params {

@@ -15,9 +15,16 @@ public struct ConfigFile {
     /// Reads and parses a file whose top level must be a mapping (an empty file is an empty one),
     /// of at most `limit` bytes.
     public static func load(path: String, limit: Int = maximumFileBytes) throws -> ConfigFile {
+        try parse(String(decoding: readText(path: path, limit: limit), as: UTF8.self), path: path)
+    }
+
+    /// The UTF-8 text of a file of at most `limit` bytes, without a leading byte-order mark.
+    ///
+    /// - Throws: ``ConfigFileError`` when it cannot be read, or at the first byte that is not UTF-8.
+    static func readText(path: String, limit: Int) throws(ConfigFileError) -> [UInt8] {
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read(path, limit: limit)
+            bytes = try BoundedFile.readText(path, limit: limit)
         } catch .unreadable {
             throw ConfigFileError(file: path, line: nil, column: nil, reason: .unreadable)
         } catch {
@@ -30,7 +37,7 @@ public struct ConfigFile {
             let column = bytes[lineStart..<offset].lazy.filter { $0 & 0xC0 != 0x80 }.count + 1
             throw ConfigFileError(file: path, line: line, column: column, reason: .notUTF8(byte: bytes[offset], offset: offset))
         }
-        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
+        return bytes
     }
 
     /// The offset of the first byte that is not part of a well-formed UTF-8 sequence (RFC 3629:
@@ -65,8 +72,9 @@ public struct ConfigFile {
         return nil
     }
 
-    /// Parses YAML text, naming `path` in errors.
+    /// Parses YAML text, naming `path` in errors; a leading byte-order mark is skipped.
     public static func parse(_ text: String, path: String) throws -> ConfigFile {
+        let text = BoundedFile.droppingByteOrderMark(text)
         if let location = FlowDepth.firstTooDeep(in: text) {
             throw ConfigFileError(file: path, line: location.line, column: location.column,
                                   reason: .malformedYAML("flow collections ([ or {) nested deeper than \(FlowDepth.maximum) levels, the most YAML is read to"))

@@ -19,7 +19,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     // Headers table
     case addHeader = "add-header", editHeader = "edit-header", removeHeader = "remove-header", toggleHeader = "toggle-header"
     // Query fields
-    case addQuery = "add-query", editQuery = "edit-query", removeQuery = "remove-query"
+    case addQuery = "add-query", editQuery = "edit-query", removeQuery = "remove-query", toggleQuery = "toggle-query"
     // Parameter tree
     case addParameter = "add-parameter", editValue = "edit-value", renameParameter = "rename-parameter"
     case removeParameter = "remove-parameter", cycleType = "cycle-type", expand, collapse
@@ -108,6 +108,7 @@ public enum KeyBindings {
         KeyBinding([.char("a"), KeyEvent(.insert)], .addQuery, label: "add", help: "Add a query field (name==value, always in the URL)", scope: Scope.query.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editQuery, label: "edit", help: "Edit the selected query field", scope: Scope.query.rawValue, inFooter: true),
         KeyBinding([.char("d"), KeyEvent(.delete)], .removeQuery, label: "remove", help: "Remove the selected query field", scope: Scope.query.rawValue, inFooter: true),
+        KeyBinding([.char(" ")], .toggleQuery, label: "on/off", help: "Turn the selected query field off (kept in the file, not sent) or on", scope: Scope.query.rawValue, inFooter: true),
 
         KeyBinding([.char("a"), KeyEvent(.insert)], .addParameter, label: "add", help: "Add a parameter (inside an object or array, or after the selection): a key, where user[address][city] names its place from the top, then its type", scope: Scope.parameters.rawValue, inFooter: true),
         KeyBinding([KeyEvent(.enter), .char("e")], .editValue, label: "value", help: "Edit the selected value", scope: Scope.parameters.rawValue, inFooter: true),

@@ -99,6 +99,7 @@ extension AppState {
         case .addQuery: addQueryField()
         case .editQuery: editQueryField()
         case .removeQuery: removeQueryField()
+        case .toggleQuery: toggleQueryField()
         case .addParameter:
             let question = addsToAnArray
                 ? "Key path from the top (user[roles]), or enter alone for a new element here"

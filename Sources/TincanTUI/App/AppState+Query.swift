@@ -1,17 +1,20 @@
 import TerminalUI
 import TincanCore
 
-/// A query field (`query:`): always in the URL, as `name==value` puts it.
+/// A query field (`query:`): always in the URL, as `name==value` puts it, unless turned off.
 public struct QueryField: Sendable, Hashable {
     /// The name, as written (`{{variables}}` unexpanded).
     public var name: String
     /// The value, as written.
     public var value: String
+    /// Whether it is sent; a field turned off stays in the list and the file.
+    public var isEnabled: Bool
 
     /// Creates a field.
-    public init(name: String, value: String) {
+    public init(name: String, value: String, isEnabled: Bool = true) {
         self.name = name
         self.value = value
+        self.isEnabled = isEnabled
     }
 
     /// Reads `name==value` by the command line's item rules (backslash escapes included).
@@ -54,13 +57,22 @@ extension AppState {
         status = StatusMessage("Removed the query field \(removed.name).")
     }
 
+    /// Turns the selected field off (kept, not sent) or on again.
+    mutating func toggleQueryField() {
+        guard query.indices.contains(queryList.selected) else { return }
+        query[queryList.selected].isEnabled.toggle()
+        let field = query[queryList.selected]
+        status = StatusMessage("The query field \(field.name) is \(field.isEnabled ? "on" : "off: kept, not sent").")
+    }
+
     /// Answers the add or edit prompt.
     mutating func answerQueryField(_ text: String, at index: Int?) -> String? {
         switch QueryField.parse(text) {
         case .failure(let error): return error.description
         case .success(let field):
             if let index, query.indices.contains(index) {
-                query[index] = field
+                // An edit keeps the field on or off as it was.
+                query[index] = QueryField(name: field.name, value: field.value, isEnabled: query[index].isEnabled)
             } else {
                 query.append(field)
                 queryList.select(query.count - 1, count: query.count)

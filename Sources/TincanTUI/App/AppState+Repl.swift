@@ -182,10 +182,11 @@ extension AppState {
             try insertParameter(key, value)
         case let .parameterFromFile(key, path, isJSON):
             let resolved = (path as NSString).expandingTildeInPath
-            guard let data = FileManager.default.contents(atPath: resolved) else { throw ReplError("\(key): cannot read \(path)") }
+            // Text, as `tincan send` reads it: bounded, without a byte-order mark.
+            guard let data = try? BoundedFile.readText(resolved, limit: 64 << 20) else { throw ReplError("\(key): cannot read \(path)") }
             if isJSON {
                 do {
-                    try insertParameter(key, try JSONParser.parse(bytes: Array(data)))
+                    try insertParameter(key, try JSONParser.parse(bytes: data))
                 } catch let error as ReplError {
                     throw error
                 } catch {

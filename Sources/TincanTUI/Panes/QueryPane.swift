@@ -19,6 +19,13 @@ enum QueryPane {
             let selected = index == list.selected
             let base = selected ? theme.style(focused ? .selection : .selectionUnfocused) : theme.style(.base)
             buffer.fill(rows.row(line), style: base)
+            guard field.isEnabled else {
+                // A field turned off is drawn muted and marked, as a header turned off is.
+                let muted = selected ? base : theme.style(.muted)
+                buffer.write([Span("- ", muted), Span(field.name, muted), Span("==", muted), Span(field.value, muted), Span("  (off)", muted)],
+                             x: rows.x, y: rows.y + line, limit: rows.width)
+                continue
+            }
             buffer.write([Span("  ", base), Span(field.name, selected ? base : theme.style(.jsonKey)), Span("==", selected ? base : theme.style(.jsonPunctuation)),
                           Span(field.value, selected ? base : theme.style(.jsonString))], x: rows.x, y: rows.y + line, limit: rows.width)
         }
