@@ -15,14 +15,35 @@ struct PaintProbe {
 
     /// Seconds from spawn to the marker.
     func measureOnce(timeout: Double = 30) throws -> Double {
+        let program = try TerminalProgram(name: name, arguments: arguments, environment: environment)
+        defer { program.stop() }
+        try program.waitFor(marker, timeout: timeout)
+        return (ContinuousClock.now - program.started).inSeconds
+    }
+}
+
+/// A program running under a pseudo-terminal of 120x40, as a user starts it: keys are written to
+/// it and what it draws is read until a marker appears. ``stop()`` ends it (SIGTERM, then SIGKILL).
+final class TerminalProgram {
+    let name: String
+    let pid: pid_t
+    let started: ContinuousClock.Instant
+    private let master: Int32
+    private var output: [UInt8] = []
+
+    init(name: String, arguments: [String], environment extra: [String: String]) throws {
+        self.name = name
         let master = PTY.openpt(O_RDWR | O_NOCTTY)
         guard master >= 0, PTY.grantpt(master) == 0, PTY.unlockpt(master) == 0, let slaveName = PTY.ptsname(master) else {
             throw BenchFailure("cannot open a pseudo-terminal")
         }
+        self.master = master
         let slave = String(cString: slaveName)
-        defer { close(master) }
         // The window size comes from stty (Swift cannot call the variadic ioctl).
-        guard runQuietly(["stty", "-F", slave, "rows", "40", "cols", "120"]) == 0 else { throw BenchFailure("stty could not size \(slave)") }
+        guard runQuietly(["stty", "-F", slave, "rows", "40", "cols", "120"]) == 0 else {
+            close(master)
+            throw BenchFailure("stty could not size \(slave)")
+        }
 
         var attributes: posix_spawnattr_t = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -37,49 +58,75 @@ struct PaintProbe {
         posix_spawn_file_actions_addclose(&actions, master)
 
         var environment = ProcessInfo.processInfo.environment.merging(["TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"]) { $1 }
-        environment.merge(self.environment) { $1 }
+        environment.merge(extra) { $1 }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in envp + argv { free(pointer) } }
 
-        let clock = ContinuousClock()
-        let start = clock.now
+        started = ContinuousClock.now
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw BenchFailure("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
-        defer {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            // Give it a moment to restore the terminal, then make sure it is gone.
-            for _ in 0..<100 where waitpid(pid, &status, WNOHANG) == 0 { usleep(10_000) }
-            if waitpid(pid, &status, WNOHANG) == 0 {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-            }
+        guard spawned == 0 else {
+            close(master)
+            throw BenchFailure("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
+        self.pid = pid
+    }
 
-        let marker = Array(self.marker.utf8)
-        var output: [UInt8] = []
+    /// Reads what the program draws until `marker` appears in what it wrote since the last marker.
+    func waitFor(_ marker: String, timeout: Double = 30) throws {
+        let needle = Array(marker.utf8)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        while (clock.now - start).inSeconds < timeout {
+        while ContinuousClock.now < deadline {
+            if let found = Self.firstIndex(of: needle, in: output) {
+                output.removeFirst(found + needle.count)
+                return
+            }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 100) > 0 else { continue }
             let count = read(master, &chunk, chunk.count)
             if count <= 0 { break }
             output += chunk[0..<count]
-            if output.count >= marker.count, contains(output, marker) {
-                return (clock.now - start).inSeconds
-            }
         }
-        throw BenchFailure("\(name) drew no '\(self.marker)' within \(timeout) s; it wrote \(output.count) bytes")
+        let tail = String(decoding: output.suffix(600), as: UTF8.self).unicodeScalars.map { $0.value < 0x20 ? "·" : String($0) }.joined()
+        throw BenchFailure("\(name) drew no '\(marker)' within \(timeout) s; the last of what it drew: \(tail)")
     }
 
-    private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if Array(haystack[start..<(start + needle.count)]) == needle { return true }
+    /// Types `text` into the terminal.
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// A line of the program's /proc status (`VmHWM`, `VmRSS`), in bytes.
+    func status(_ field: String) throws -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else {
+            throw BenchFailure("no \(field) in /proc/\(pid)/status")
         }
-        return false
+        return kilobytes * 1024
+    }
+
+    /// Ends the program: SIGTERM, a moment to restore the terminal, then SIGKILL.
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<100 where waitpid(pid, &status, WNOHANG) == 0 { usleep(10_000) }
+        if waitpid(pid, &status, WNOHANG) == 0 {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+        }
+        close(master)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
     }
 }
 

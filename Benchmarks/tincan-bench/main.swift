@@ -173,7 +173,7 @@ do {
     }
     if wants("body") {
         print("")
-        try benchmarkBodyView()
+        try await benchmarkBodyView()
     }
     if wants("import") {
         print("")
