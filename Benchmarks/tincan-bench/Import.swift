@@ -9,21 +9,11 @@ func benchmarkImport() throws {
     let directory = try makeScratchDirectory("import")
     defer { try? FileManager.default.removeItem(atPath: directory) }
 
-    // One operation per path, since Posting saves a request to a file named after its path:
-    // GETs with a path and a query parameter, POSTs of a JSON body from a shared schema.
-    var spec = "openapi: 3.0.3\ninfo: {title: Import benchmark, version: '1.0'}\nservers: [{url: 'http://127.0.0.1:9'}]\npaths:\n"
-    for index in 0..<count {
-        spec += "  /items\(index)/{id}:\n"
-        if index.isMultiple(of: 2) {
-            spec += "    get:\n      operationId: get\(index)\n      tags: [group\(index % 10)]\n      responses: {'200': {description: OK}}\n"
-            spec += "      parameters: [{name: id, in: path, required: true, schema: {type: integer}}, {name: q, in: query, schema: {type: string}}]\n"
-        } else {
-            spec += "    post:\n      operationId: post\(index)\n      tags: [group\(index % 10)]\n      responses: {'200': {description: OK}}\n"
-            spec += "      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n"
-            spec += "      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}\n"
-        }
+    guard postingExecutable() != nil else {
+        print("posting: not installed (make bench installs it with pip install posting); no comparison")
+        return try benchmarkLargeImports(directory: directory)
     }
-    spec += "components:\n  schemas:\n    Item: {type: object, properties: {name: {type: string}, count: {type: integer}}}\n"
+    let spec = makeOpenAPISpec(operations: count)
     let specFile = directory + "/spec.yaml"
     try spec.write(toFile: specFile, atomically: true, encoding: .utf8)
     let session = directory + "/out.tincan.yaml"
@@ -57,4 +47,76 @@ func benchmarkImport() throws {
         printRow([command.name, String(format: "%.2f s", cost.seconds), mebibytes(cost.maxRSSBytes)])
     }
     print(String(format: "tincan import openapi: %.1fx as fast as posting import (target at least 10x), with all %d requests from each", medians[0].seconds / medians[1].seconds, count))
+    print("")
+    try benchmarkLargeImports(directory: directory)
+}
+
+/// An OpenAPI 3 document of `operations` operations, one per path (Posting saves a request to a
+/// file named after its path): GETs with a path and a query parameter, POSTs of a JSON body from
+/// a shared schema.
+func makeOpenAPISpec(operations count: Int) -> String {
+    var spec = "openapi: 3.0.3\ninfo: {title: Import benchmark, version: '1.0'}\nservers: [{url: 'http://127.0.0.1:9'}]\npaths:\n"
+    for index in 0..<count {
+        spec += "  /items\(index)/{id}:\n"
+        if index.isMultiple(of: 2) {
+            spec += "    get:\n      operationId: get\(index)\n      tags: [group\(index % 10)]\n      responses: {'200': {description: OK}}\n"
+            spec += "      parameters: [{name: id, in: path, required: true, schema: {type: integer}}, {name: q, in: query, schema: {type: string}}]\n"
+        } else {
+            spec += "    post:\n      operationId: post\(index)\n      tags: [group\(index % 10)]\n      responses: {'200': {description: OK}}\n"
+            spec += "      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n"
+            spec += "      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}\n"
+        }
+    }
+    return spec + "components:\n  schemas:\n    Item: {type: object, properties: {name: {type: string}, count: {type: integer}}}\n"
+}
+
+/// A 3 MB OpenAPI document (target: under a second), and the largest real file of each format in
+/// the test fixtures, each imported by `tincan import` and read back.
+func benchmarkLargeImports(directory: String) throws {
+    let rounds = 5
+    var operations = 10_000
+    var spec = makeOpenAPISpec(operations: operations)
+    while spec.utf8.count < 3_000_000 {
+        operations += 1_000
+        spec = makeOpenAPISpec(operations: operations)
+    }
+    let specFile = directory + "/large.yaml"
+    try spec.write(toFile: specFile, atomically: true, encoding: .utf8)
+    let session = directory + "/large.tincan.yaml"
+    var costs: [ProcessCost] = []
+    for _ in 0..<rounds {
+        settle(removing: [session])
+        costs.append(try measure([tincanBinary, "import", "openapi", specFile, "-o", session], limit: .seconds(60)))
+    }
+    let requests = try Session.load(path: session).requests.count
+    try require(requests == operations, "tincan import wrote \(requests) of \(operations) requests")
+    let cost = median(costs)
+    print(String(format: "Import a %.1f MB OpenAPI document of %d operations (median of %d): %.2f s, peak RSS %@ (target under 1 s); all %d requests", Double(spec.utf8.count) / 1e6, operations, rounds, cost.seconds, mebibytes(cost.maxRSSBytes), requests))
+
+    // The real files: each format's largest, as its tool wrote it.
+    let fixtures = "Tests/Fixtures/collections"
+    let formats: [(folder: String, format: String)] = [
+        ("openapi", "openapi"), ("swagger", "swagger"), ("postman-v2.0", "postman"), ("postman-v2.1", "postman"),
+        ("insomnia-v4", "insomnia"), ("insomnia-v5", "insomnia"),
+    ]
+    guard FileManager.default.fileExists(atPath: fixtures) else {
+        print("real files: \(fixtures) not found (run from the repository's root); no rows")
+        return
+    }
+    print("The largest real file of each format in \(fixtures), imported and read back")
+    printRow(["file", "size", "time", "requests"])
+    var largest = 0
+    for (folder, format) in formats {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(fixtures)/\(folder)")) ?? []
+        let files = names.filter { [".json", ".yaml", ".yml"].contains(where: $0.hasSuffix) }.map { "\(fixtures)/\(folder)/\($0)" }
+        guard let file = files.max(by: { fileSize($0) < fileSize($1) }) else { continue }
+        let output = directory + "/real.tincan.yaml"
+        settle(removing: [output])
+        let cost = try measure([tincanBinary, "import", format, file, "-o", output], limit: .seconds(60))
+        let count = try Session.load(path: output).requests.count
+        try require(count > 0, "\(file) imported no requests")
+        largest = max(largest, fileSize(file))
+        printRow([String(file.dropFirst(fixtures.count + 1)), String(format: "%.1f KB", Double(fileSize(file)) / 1e3), String(format: "%.0f ms", cost.seconds * 1000), "\(count)"])
+    }
+    print(String(format: "largest real file that imports: %.1f KB", Double(largest) / 1e3))
 }

@@ -54,8 +54,8 @@ struct ImportOutput: ParsableArguments {
                 for (variable, value) in environment where session.environments[name]?[variable] == nil { session.environments[name, default: [:]][variable] = value }
             }
         }
-        _ = try Self.readableText(session)
-        try saveSession(session, to: output, allowDroppingComments: force, hint: " (or pass --force)")
+        let text = try Self.readableText(session)
+        try saveSession(session, to: output, allowDroppingComments: force, hint: " (or pass --force)", text: text)
         StandardError.print("tincan: \(imported.requests.count) request\(imported.requests.count == 1 ? "" : "s") added to \(output)\n")
     }
 }
@@ -78,9 +78,9 @@ extension ImportOutput {
 /// Saves a session, mapping a refusal to exit 2 and a failed write to exit 23.
 ///
 /// - Parameter hint: Added to the message when comments would be dropped, naming the way out.
-func saveSession(_ session: Session, to path: String, allowDroppingComments: Bool = false, hint: String = "") throws {
+func saveSession(_ session: Session, to path: String, allowDroppingComments: Bool = false, hint: String = "", text: String? = nil) throws {
     do {
-        try SessionFile.save(session, to: path, allowDroppingComments: allowDroppingComments)
+        try SessionFile.save(session, to: path, allowDroppingComments: allowDroppingComments, text: text)
     } catch {
         switch error {
         case .writeFailed: throw CLIFailure(message: "error: \(error)", exitCode: .writeFailed)

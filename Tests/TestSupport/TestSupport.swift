@@ -382,3 +382,22 @@ extension TemporaryDirectory {
         return mknod(node, S_IFCHR | 0o666, 0x107) == 0 ? node : "/dev/full"
     }
 }
+
+/// Writes an executable script (mode 0755) through a descriptor that is closed on exec.
+///
+/// A script written with `String.write(toFile:)` is open for writing, without close-on-exec, for
+/// as long as the write takes; a child another test spawns meanwhile inherits that descriptor, and
+/// then running the script fails with "Text file busy" (ETXTBSY) for as long as the child lives.
+public func writeExecutable(_ text: String, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw SpawnError(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 || errno == EINTR else { throw SpawnError(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        written += max(count, 0)
+    }
+    guard fchmod(descriptor, 0o755) == 0 else { throw SpawnError(message: "cannot make \(path) executable: \(String(cString: strerror(errno)))") }
+}

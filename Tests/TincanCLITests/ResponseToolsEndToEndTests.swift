@@ -58,8 +58,7 @@ struct ResponseToolsEndToEndTests {
         let folder = try TemporaryDirectory()
         let received = folder.path + "/received.json"
         let script = folder.path + "/pager.sh"
-        try "#!/bin/sh\ncat \"$1\" > '\(received).part' && mv '\(received).part' '\(received)'\n".write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try writeExecutable("#!/bin/sh\ncat \"$1\" > '\(received).part' && mv '\(received).part' '\(received)'\n", to: script)
         let (tui, _) = try await start(width: 100, height: 30, environment: ["PAGER": script])
         try await tui.send("C-r")
         try await tui.waitFor(all: ["200 OK", "✓ valid"])

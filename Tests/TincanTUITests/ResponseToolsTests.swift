@@ -74,8 +74,7 @@ struct ResponseToolsTests {
         let folder = try TemporaryDirectory()
         let copy = folder.path + "/received"
         let script = folder.path + "/pager.sh"
-        try "#!/bin/sh\ncat \"$1\" > '\(copy)'\necho \"$1\" > '\(copy).path'\n".write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try writeExecutable("#!/bin/sh\ncat \"$1\" > '\(copy)'\necho \"$1\" > '\(copy).path'\n", to: script)
         let outcome = AppRunner.runViewer(.pager, Array("héllo\n".utf8), fileExtension: "txt", environment: ["PAGER": script])
         #expect(try outcome.get() == script)
         #expect(FileManager.default.contents(atPath: copy) == Data("héllo\n".utf8))

@@ -8,6 +8,9 @@ extension SavedRequest {
     /// An import uses it: curl's paths are relative to where curl runs, a `.http` file's to its
     /// folder, and a session's to the session file's folder.
     public func rebasingPaths(from source: String, to target: String) -> SavedRequest {
+        // Most requests name no file: no folder is resolved for them (a stat per path component).
+        let bodyFile = if case .file? = body { true } else { false }
+        guard !files.isEmpty || upload != nil || download != nil || bodyFile else { return self }
         let from = Self.realDirectory(source)
         let to = Self.realDirectory(target)
         guard from != to else { return self }

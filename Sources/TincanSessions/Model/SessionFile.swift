@@ -29,12 +29,14 @@ public enum SessionFile {
     /// Writes `session` to `path` through ``AtomicFile``, so that a reader sees the old file or the
     /// new one, never half of one, and a symbolic link stays a link to the saved file.
     ///
-    /// - Parameter allowDroppingComments: Whether to overwrite a file whose comments the writer would drop.
+    /// - Parameters:
+    ///   - allowDroppingComments: Whether to overwrite a file whose comments the writer would drop.
+    ///   - written: The session's text when the caller has it already (`session.yamlText()`).
     /// - Returns: The text written.
     /// - Throws: ``SaveError``.
     @discardableResult
-    public static func save(_ session: Session, to path: String, allowDroppingComments: Bool = false) throws(SaveError) -> String {
-        let text = session.yamlText()
+    public static func save(_ session: Session, to path: String, allowDroppingComments: Bool = false, text written: String? = nil) throws(SaveError) -> String {
+        let text = written ?? session.yamlText()
         // Only a regular file can hold a session to protect: reading a device such as
         // /dev/full or a FIFO would never end.
         var info = stat()

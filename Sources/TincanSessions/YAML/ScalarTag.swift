@@ -36,6 +36,17 @@ enum ScalarTag {
         return Resolver.default.resolveTag(of: node)
     }
 
+    /// The tag of `text` written as a plain scalar: ``of(_:)`` for a plain node of that text,
+    /// without making the node (a Yams `Node` builds its tag's tables each time) unless a rule
+    /// past the first byte, the words and decimals has to decide.
+    static func ofPlain(_ text: String) -> Tag.Name {
+        guard let first = text.utf8.first else { return .null }
+        if !typedStarts.contains(first) { return .str }
+        if let word = words[text] { return word }
+        if isDecimal(text.utf8) { return .int }
+        return of(Node(text))
+    }
+
     /// The value of a plain scalar whose text is a decimal integer as `isDecimal` says, as Yams
     /// reads it (nil past 64 bits, as there), without Yams' reading of bases, underscores and
     /// sexagesimal through Foundation's string search. Nil for any other text, such as `010`,

@@ -164,10 +164,20 @@ public enum YAMLWriter {
     static func isPlainSafe(_ string: String, flow: Bool) -> Bool {
         guard let first = string.first, let last = string.last else { return false }
         if indicators.contains(first) || first == " " || last == " " || last == ":" { return false }
-        if string.contains(": ") || string.contains(" #") || string.contains("\t") { return false }
-        if flow, string.contains(where: { ",[]{}".contains($0) }) { return false }
+        // One pass over the bytes for ": ", " #", a tab and (in a flow) the flow indicators:
+        // Foundation's substring search took a quarter of a large import's time.
+        var previous: UInt8 = 0
+        for byte in string.utf8 {
+            switch byte {
+            case 0x09: return false
+            case 0x20 where previous == 0x3A, 0x23 where previous == 0x20: return false
+            case 0x2C, 0x5B, 0x5D, 0x7B, 0x7D: if flow { return false }
+            default: break
+            }
+            previous = byte
+        }
         if string.unicodeScalars.contains(where: isSpecial) { return false }
-        return ScalarTag.of(Node(string)) == .str
+        return ScalarTag.ofPlain(string) == .str
     }
 
     /// Whether a scalar is written escaped: what YAML cannot hold as it is, and what a terminal
