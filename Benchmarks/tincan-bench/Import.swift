@@ -70,28 +70,61 @@ func makeOpenAPISpec(operations count: Int) -> String {
     return spec + "components:\n  schemas:\n    Item: {type: object, properties: {name: {type: string}, count: {type: integer}}}\n"
 }
 
-/// A 3 MB OpenAPI document (target: under a second), and the largest real file of each format in
-/// the test fixtures, each imported by `tincan import` and read back.
+/// An OpenAPI 3 document shaped as published ones are: 300 object schemas of 40 described
+/// properties, and operations (a GET and a POST a path) that return or take them, added until the
+/// text reaches `targetBytes`. Returns the text and its number of operations.
+func makeDescribedOpenAPISpec(targetBytes: Int) -> (text: String, operations: Int) {
+    let description = String(repeating: "A description of this field, as long as the prose of a published specification. ", count: 2)
+    var schemas = "components:\n  schemas:\n"
+    for schema in 0..<300 {
+        schemas += "    Model\(schema):\n      type: object\n      required: [field_0, field_1]\n      properties:\n"
+        for property in 0..<40 {
+            schemas += "        field_\(property): {type: \(["string", "integer", "boolean"][property % 3]), description: '\(description)'}\n"
+        }
+    }
+    var paths = "paths:\n"
+    var operations = 0
+    let head = "openapi: 3.0.3\ninfo: {title: Described, version: '1'}\nservers: [{url: 'http://127.0.0.1:9'}]\n"
+    while head.utf8.count + paths.utf8.count + schemas.utf8.count < targetBytes {
+        let index = operations / 2
+        let model = "'#/components/schemas/Model\(index % 300)'"
+        paths += "  /resources\(index)/{id}:\n"
+        paths += "    get:\n      operationId: get\(index)\n      tags: [tag\(index % 20)]\n      summary: '\(description)'\n"
+        paths += "      parameters: [{name: id, in: path, required: true, schema: {type: string}}, {name: expand, in: query, schema: {type: string}}]\n"
+        paths += "      responses: {'200': {description: OK, content: {application/json: {schema: {$ref: \(model)}}}}}\n"
+        paths += "    post:\n      operationId: post\(index)\n      tags: [tag\(index % 20)]\n"
+        paths += "      requestBody: {content: {application/json: {schema: {$ref: \(model)}}}}\n      responses: {'201': {description: Created}}\n"
+        operations += 2
+    }
+    return (head + paths + schemas, operations)
+}
+
+/// A 3 MB OpenAPI document shaped as published ones are (target: under a second), one of as many
+/// small operations as fit in 3 MB (no target: the cost per request), and the largest real file of
+/// each format in the test fixtures, each imported by `tincan import` and read back.
 func benchmarkLargeImports(directory: String) throws {
     let rounds = 5
-    var operations = 10_000
-    var spec = makeOpenAPISpec(operations: operations)
-    while spec.utf8.count < 3_000_000 {
-        operations += 1_000
-        spec = makeOpenAPISpec(operations: operations)
+    let described = makeDescribedOpenAPISpec(targetBytes: 3_000_000)
+    var small = (text: makeOpenAPISpec(operations: 10_000), operations: 10_000)
+    while small.text.utf8.count < 3_000_000 {
+        small = (makeOpenAPISpec(operations: small.operations + 1_000), small.operations + 1_000)
     }
-    let specFile = directory + "/large.yaml"
-    try spec.write(toFile: specFile, atomically: true, encoding: .utf8)
-    let session = directory + "/large.tincan.yaml"
-    var costs: [ProcessCost] = []
-    for _ in 0..<rounds {
-        settle(removing: [session])
-        costs.append(try measure([tincanBinary, "import", "openapi", specFile, "-o", session], limit: .seconds(60)))
+    for (index, document) in [described, small].enumerated() {
+        let specFile = directory + "/large.yaml"
+        try document.text.write(toFile: specFile, atomically: true, encoding: .utf8)
+        let session = directory + "/large.tincan.yaml"
+        var costs: [ProcessCost] = []
+        for _ in 0..<rounds {
+            settle(removing: [session])
+            costs.append(try measure([tincanBinary, "import", "openapi", specFile, "-o", session], limit: .seconds(60)))
+        }
+        let requests = try Session.load(path: session).requests.count
+        try require(requests == document.operations, "tincan import wrote \(requests) of \(document.operations) requests")
+        let cost = median(costs)
+        let shape = index == 0 ? "shaped as published ones (described schemas)" : "of small operations only"
+        let target = index == 0 ? "target under 1 s" : "no target: the cost per request"
+        print(String(format: "Import a %.1f MB OpenAPI document %@, %d operations (median of %d): %.2f s, peak RSS %@ (%@); all requests read back", Double(document.text.utf8.count) / 1e6, shape, document.operations, rounds, cost.seconds, mebibytes(cost.maxRSSBytes), target))
     }
-    let requests = try Session.load(path: session).requests.count
-    try require(requests == operations, "tincan import wrote \(requests) of \(operations) requests")
-    let cost = median(costs)
-    print(String(format: "Import a %.1f MB OpenAPI document of %d operations (median of %d): %.2f s, peak RSS %@ (target under 1 s); all %d requests", Double(spec.utf8.count) / 1e6, operations, rounds, cost.seconds, mebibytes(cost.maxRSSBytes), requests))
 
     // The real files: each format's largest, as its tool wrote it.
     let fixtures = "Tests/Fixtures/collections"
