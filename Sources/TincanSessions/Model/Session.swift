@@ -86,7 +86,7 @@ public struct HeaderSetting: Sendable, Equatable {
 
 /// One query field as saved: always in the URL (`name==value`). A disabled field stays in the
 /// file (and in the TUI's list, turned off) but is not sent; a name may come more than once.
-public struct QuerySetting: Sendable, Equatable {
+public struct QuerySetting: Sendable, Hashable {
     public var name: String
     public var value: String
     public var isEnabled: Bool

@@ -1,22 +1,12 @@
 import TerminalUI
 import TincanCore
+import TincanSessions
 
-/// A query field (`query:`): always in the URL, as `name==value` puts it, unless turned off.
-public struct QueryField: Sendable, Hashable {
-    /// The name, as written (`{{variables}}` unexpanded).
-    public var name: String
-    /// The value, as written.
-    public var value: String
-    /// Whether it is sent; a field turned off stays in the list and the file.
-    public var isEnabled: Bool
+/// A query field (`query:`): always in the URL, as `name==value` puts it, unless turned off; the
+/// session's own type, so the TUI's list and the file hold the same thing.
+public typealias QueryField = QuerySetting
 
-    /// Creates a field.
-    public init(name: String, value: String, isEnabled: Bool = true) {
-        self.name = name
-        self.value = value
-        self.isEnabled = isEnabled
-    }
-
+extension QuerySetting {
     /// Reads `name==value` by the command line's item rules (backslash escapes included).
     ///
     /// - Returns: The field, or why the text is not one.

@@ -112,7 +112,7 @@ extension PaneValues {
         url = saved.url
         headers = saved.headers.compactMap { header in header.value.map { HeaderRow(name: header.name, value: $0, isEnabled: header.isEnabled) } }
         removedHeaders = saved.headers.filter { $0.value == nil }.map(\.name)
-        query = saved.query.map { QueryField(name: $0.name, value: $0.value, isEnabled: $0.isEnabled) }
+        query = saved.query
         bodySource = BodySource(saved)
         auth = saved.auth
         var parameters = saved.params ?? .dictionary([:])
@@ -148,7 +148,7 @@ extension PaneValues {
             merged += removedHeaders.filter { !kept.contains($0) }.map { HeaderSetting(name: $0, value: nil) }
             request.headers = merged
         }
-        if query != loaded.query { request.query = query.map { QuerySetting(name: $0.name, value: $0.value, isEnabled: $0.isEnabled) } }
+        if query != loaded.query { request.query = query }
         if bodySource != loaded.bodySource { bodySource.write(into: &request) }
         if auth != loaded.auth { request.auth = auth }
         if parameters != loaded.parameters || serializer != loaded.serializer {
