@@ -41,6 +41,9 @@ public enum TerminalText {
     }
 
     private static func neutralized(_ text: some StringProtocol, keepsLines: Bool) -> String {
+        // Printable ASCII with tabs (and line feeds, where lines are kept), as almost every line
+        // is, is looked at byte by byte (a replay prints a line for every request).
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) || $0 == 0x09 || ($0 == 0x0A && keepsLines) }) { return String(text) }
         let scalars = text.unicodeScalars
         // Most text has nothing to change and is returned without a copy of its scalars.
         guard let first = scalars.indices.first(where: { mustReplace(scalars, at: $0, keepsLines: keepsLines) }) else { return String(text) }
