@@ -54,6 +54,16 @@ struct CookieJarLimitTests {
         #expect(list.isPublicSuffix("example") && list.registrableDomain("host.example") == "host.example")
     }
 
+    @Test("a list that is a device or a folder is refused with the reason, not read without end")
+    func listFileIsBounded() {
+        let device = PublicSuffixList(path: "/dev/zero")
+        #expect(!device.isAvailable)
+        #expect(device.problem?.hasPrefix("/dev/zero holds more than") == true)
+        let folder = PublicSuffixList(path: "/tmp")
+        #expect(!folder.isAvailable)
+        #expect(folder.problem == "/tmp is a folder, not a file")
+    }
+
     @Test("without the list, a Domain attribute never widens a cookie: it is kept for the host that set it, and the jar says so")
     func missingListKeepsCookiesHostOnly() {
         let missing = PublicSuffixList(path: "/nonexistent/public_suffix_list.dat")

@@ -52,18 +52,25 @@ public final class PublicSuffixList: Sendable {
     /// Exceptions to a wildcard (`!www.ck`), without the `!`: not suffixes.
     private let exceptions: Set<Substring>
 
+    /// The most of a list file read (Debian's is about 230 KB): `TINCAN_PUBLIC_SUFFIX_LIST` may
+    /// name any file, and a device or a huge file is refused rather than read without end.
+    static let maximumFileBytes = 16 << 20
+
     /// Reads the list at `path` (its rules are lower case, one a line; `//` starts a comment).
     public init(path: String) {
         self.path = path
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, limit: Self.maximumFileBytes)
+        } catch {
             isAvailable = false
-            problem = FileManager.default.fileExists(atPath: path) ? "\(path) cannot be read" : "\(path) is missing"
+            problem = FileManager.default.fileExists(atPath: path) ? "\(path) \(error)" : "\(path) is missing"
             names = []
             wildcards = []
             exceptions = []
             return
         }
-        let rules = Self.parse(String(decoding: data, as: UTF8.self))
+        let rules = Self.parse(String(decoding: bytes, as: UTF8.self))
         names = rules.names
         wildcards = rules.wildcards
         exceptions = rules.exceptions
