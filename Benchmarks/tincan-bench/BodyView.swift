@@ -136,14 +136,16 @@ func benchmarkBodyView() async throws {
     print("targets: frame at most 16 ms, first match at most 100 ms, the body painted at most 300 ms after its last byte")
     if !backFound { print("N did not come back to the only match of user1@") }
     if !found || !backFound { exit(1) }
-    try await benchmarkBodyViewPeak(bytes)
+    try await benchmarkBodyViewPeak(bytes, shape: "compact")
+    // The same records indented, a line per value: the Raw view's rows are lines then.
+    try await benchmarkBodyViewPeak(makeLargeJSON(targetBytes: 50_000_000, indent: 2), shape: "indented, a line per value")
 }
 
 /// The peak memory of the real TUI process (release binary, 120x40 pseudo-terminal) that sends a
 /// request for `bytes` (a JSON body) to a loopback server and opens it: the kernel's high-water
 /// mark (VmHWM) of the whole process, read once the response's validation is on screen, beside
 /// the same reading before the send (the TUI idle, its demo server running).
-func benchmarkBodyViewPeak(_ bytes: [UInt8]) async throws {
+func benchmarkBodyViewPeak(_ bytes: [UInt8], shape: String) async throws {
     let server = try await OneBodyServer.start(body: bytes, contentType: "application/json")
     defer { server.stop() }
     let directory = try makeScratchDirectory("bodyview")
@@ -165,7 +167,7 @@ func benchmarkBodyViewPeak(_ bytes: [UInt8]) async throws {
     try require(server.served == 1, "the server sent the body \(server.served) times, not once")
 
     let size = Double(bytes.count)
-    print("The TUI process itself (release build, 120x40 pseudo-terminal) sends for the \(bytes.count / 1_000_000) MB body over loopback and opens it")
+    print("The TUI process itself (release build, 120x40 pseudo-terminal) sends for the \(bytes.count / 1_000_000) MB body (\(shape)) over loopback and opens it")
     printRow(["measure", "value", "target", "ratio"])
     printRow(["peak (VmHWM) before the send, idle", String(format: "%.0f MB", Double(idle) / 1e6), "—", String(format: "%.2fx body", Double(idle) / size)])
     printRow(["peak (VmHWM) of the process, body open", String(format: "%.0f MB", Double(peak) / 1e6), String(format: "%.0f MB", 2 * size / 1e6), String(format: "%.2fx body", Double(peak) / size)])

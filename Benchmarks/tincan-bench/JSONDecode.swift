@@ -61,7 +61,9 @@ func benchmarkJSONDecode() throws {
 
 /// An API-like document: an array of records with strings (escapes and non-ASCII among them),
 /// integers, floats, booleans, nulls, nested objects and arrays.
-func makeLargeJSON(targetBytes: Int) -> [UInt8] {
+/// About `targetBytes` of JSON records; compact, or indented with `indent` spaces a level as
+/// some APIs send it (a line per value).
+func makeLargeJSON(targetBytes: Int, indent: Int? = nil) -> [UInt8] {
     var records: [ParameterValue] = []
     var size = 0
     var index = 0
@@ -77,9 +79,9 @@ func makeLargeJSON(targetBytes: Int) -> [UInt8] {
             "tags": .array((0..<(index % 6)).map { .string("tag\($0)") }),
             "address": ["street": .string("\(index % 999) Main St"), "city": "Springfield", "zip": .string(String(10_000 + index % 89_999))],
         ]
-        size += JSONWriter.bytes(record).count + 1
+        size += JSONWriter.bytes(record, indent: indent).count + 1 + (indent ?? 0)
         records.append(record)
         index += 1
     }
-    return JSONWriter.bytes(.array(records))
+    return JSONWriter.bytes(.array(records), indent: indent)
 }

@@ -128,6 +128,43 @@ struct BodyViewTests {
         #expect(compared >= document.rowCount - 4, "every row but the top-level containers' is compared")
     }
 
+    @Test("every row's bytes, parent and matching bracket agree with the pretty-printed text, across many blocks of rows")
+    func rowsAgreeWithThePrettyTextAcrossBlocks() throws {
+        // Deep nesting (its rows cross many blocks), a container of a thousand rows whose end is
+        // found by skipping blocks, empty containers with space inside, and a byte order mark.
+        var deep: ParameterValue = .array([.integer(0), [:], []])
+        for level in 0..<40 { deep = ["l\(level)": deep, "n": .integer(Int64(level))] }
+        let value: ParameterValue = ["deep": deep, "many": .array((0..<1_000).map { .string("item \($0)") }), "last": ["x": .null]]
+        let bodies = [
+            JSONWriter.bytes(value),
+            JSONWriter.bytes(value, indent: 3),
+            [0xEF, 0xBB, 0xBF] + Array(#"{ "a" : { }, "b": [ ], "c": [ [ ] , { "d" : [ 1 , "x" ] } ] }"#.utf8),
+        ]
+        for body in bodies {
+            let outline = try #require(JSONOutline(body))
+            let lines = String(decoding: outline.prettyBytes(), as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(lines.count == outline.totalRows)
+            let depths = lines.map { $0.prefix { $0 == " " }.count / 2 }
+            let closes = lines.map { line in line.drop { $0 == " " }.first.map { $0 == "}" || $0 == "]" } ?? false }
+            var covered = outline.byteRange(of: 0).lowerBound
+            for row in 0..<outline.totalRows {
+                // Rows cover the body in order, and each offset finds the row that covers it.
+                let range = outline.byteRange(of: row)
+                #expect(range.lowerBound == covered, "row \(row) starts where the last ended")
+                covered = range.upperBound
+                #expect(outline.row(containing: range.lowerBound) == row)
+                #expect(outline.row(containing: range.upperBound - 1) == row)
+                // The parent is the last row before that is less deep; a closing row's
+                // container is the last row before at its own depth.
+                let target = closes[row] ? (0..<row).last { depths[$0] == depths[row] } : row
+                let parent = target.flatMap { target in (0..<target).last { depths[$0] < depths[target] } }
+                #expect(outline.parent(of: row) == parent, "row \(row)")
+                if closes[row] { #expect(outline.container(at: row) == target, "row \(row)") }
+            }
+            #expect(covered == body.count || body[covered...].allSatisfy { [0x20, 0x0A, 0x0D, 0x09].contains($0) })
+        }
+    }
+
     @Test func searchIsSmartCaseWrapsAndUnfoldsWhatHidesTheMatch() throws {
         var document = try document()
         document.foldTopLevel(true)
@@ -183,6 +220,41 @@ struct BodyViewTests {
         var searchable = document
         let tab = SearchQuery("tab")!
         #expect(searchable.find(tab, from: 0, forward: true, skipCurrent: false) == BodyMatch(row: 3, before: 0))
+    }
+
+    @Test("text rows across many blocks start where a line-by-line reading says, and every offset finds its row")
+    func textRowsAcrossBlocksMatchALineByLineReading() {
+        // Short lines, empty lines, CRLF, lines of exactly 1,024 and 1,025 bytes, and long lines
+        // of multi-byte characters, repeated across many blocks of rows; with and without a
+        // final newline.
+        let pieces = ["a", "", "crlf\r", String(repeating: "x", count: 1_024), String(repeating: "y", count: 1_025), String(repeating: "é", count: 1_500), "last"]
+        for ending in ["", "\n"] {
+            let text = (0..<40).map { pieces[$0 % pieces.count] + " \($0)" }.joined(separator: "\n") + ending
+            let bytes = Array(text.utf8)
+            // The rows read line by line: each line cut at 1,024 bytes, back to a character's start.
+            var expected: [Range<Int>] = []
+            var lineStart = 0
+            while lineStart < bytes.count {
+                let newline = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+                var rowStart = lineStart
+                while newline - rowStart > TextIndex.rowBytes {
+                    var cut = rowStart + TextIndex.rowBytes
+                    while bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+                    expected.append(rowStart..<cut)
+                    rowStart = cut
+                }
+                expected.append(rowStart..<(newline > rowStart && bytes[newline - 1] == 0x0D ? newline - 1 : newline))
+                lineStart = newline + 1
+            }
+            let index = TextIndex(bytes)
+            #expect(index.rowCount == expected.count)
+            #expect(index.rowCount > 3 * 16, "many blocks of rows")
+            for (row, range) in expected.enumerated() where row < index.rowCount {
+                #expect(index.range(of: row) == range, "row \(row)")
+                #expect(index.row(containing: range.lowerBound) == row, "row \(row)")
+                if !range.isEmpty { #expect(index.row(containing: range.upperBound - 1) == row, "row \(row)") }
+            }
+        }
     }
 
     @Test func binaryBodiesShowAsAHexDump() {

@@ -168,7 +168,7 @@ public struct BodyDocument: Sendable {
     /// opening bracket, or nil when the row is not a container.
     public mutating func toggleFold(at display: Int) -> Int? {
         guard case var .json(outline) = layout, let row = outline.container(at: display) else { return nil }
-        outline.setFolded(row, !outline.folded.contains(Int32(row)))
+        outline.setFolded(row, !outline.isFolded(row))
         layout = .json(outline)
         return outline.display(of: row)
     }
@@ -178,7 +178,7 @@ public struct BodyDocument: Sendable {
     public mutating func fold(at display: Int, _ fold: Bool) -> Int {
         guard case var .json(outline) = layout else { return display }
         defer { layout = .json(outline) }
-        if let row = outline.container(at: display), outline.folded.contains(Int32(row)) != fold {
+        if let row = outline.container(at: display), outline.isFolded(row) != fold {
             outline.setFolded(row, fold)
             return outline.display(of: row)
         }

@@ -5,44 +5,73 @@ import TincanSessions
 /// A JSON body as an outline of rows read straight from its bytes: one row per scalar, per
 /// opening bracket and per closing bracket, as a pretty printer would write them.
 ///
-/// The outline keeps 9 bytes a row (kind, offset, extent) and no decoded values, so a 50 MB body
-/// costs less than its size; each row's text, and its depth, are worked out when it is drawn.
-/// Containers fold; a fold hides its rows through a map of the visible rows, built only while
-/// something is folded.
+/// The outline keeps one byte a row (its kind) and, for every block of 32 rows, where the
+/// block starts in the body and how deep its rows go: under 1.4 bytes a row, so a 50 MB body
+/// of 4 million rows costs 5.5 MB beside its bytes. Everything else is read from the bytes when
+/// it is asked for: a row's start by stepping over the rows before it in its block, a
+/// container's closing row by skipping the blocks that lie deeper than it, and each row's
+/// text and depth when it is drawn. Containers fold; a fold hides its rows through a map of
+/// the visible rows, built only while something is folded.
 struct JSONOutline: Sendable {
-    /// What a row holds. `keyed` is or-ed in when the row starts with an object key.
+    /// What a row holds. `keyed` is or-ed in when the row starts with an object key, `empty`
+    /// when an opening row's container has nothing in it (it has no closing row then).
     enum Kind: UInt8 {
         case objectOpen, arrayOpen, objectClose, arrayClose, string, number, literal
         static let keyed: UInt8 = 0x80
+        static let empty: UInt8 = 0x40
+        static let flags: UInt8 = keyed | empty
+    }
+
+    /// 32 rows of the outline: where the first starts in the body, its depth, and the
+    /// least depth of any of them (a block deeper than a container's own depth lies inside it).
+    private struct Block {
+        var start: UInt32
+        var depth: UInt32
+        var minimumDepth: UInt32
     }
 
     let bytes: [UInt8]
     private var kinds: [UInt8] = []
-    /// The depth of every ``depthStride``th row; a row's own is counted on from the one before it.
-    private var depthMarks: [UInt32] = []
-    private static let depthStride = 64
-    /// Where the row starts in the body: its key, its value, or its bracket.
-    private var starts: [UInt32] = []
-    /// For a scalar, where its value ends; for an opening bracket, its closing row (itself when
-    /// the container is empty); for a closing bracket, its opening row.
-    private var extents: [UInt32] = []
-    /// Opening rows that are folded.
-    private(set) var folded: Set<Int32> = []
+    private var blocks: [Block] = []
+    private static let blockShift = 5
+    private static let blockSize = 1 << blockShift
+    /// Folded opening rows, each with its number of members or elements (counted once).
+    private var folds: [Int32: Int] = [:]
     /// The visible rows in order, or nil when nothing is folded (every row is visible).
     private var visible: [Int32]?
     /// Whether object members that are null are marked as removed: the response serializer
     /// removed them (`removesKeysWithNullValues`), so the decoded value has no such keys.
     var marksRemovedNulls = false
 
-    /// Reads the outline; nil when the bytes are not one JSON value.
+    /// Reads the outline; nil when the bytes are not one JSON value, or are 4 GiB or more
+    /// (past what the offsets hold).
     init?(_ bytes: [UInt8]) {
         self.bytes = bytes
+        guard bytes.count < Int(UInt32.max) else { return nil }
         let estimate = bytes.count / 12 + 16
         kinds.reserveCapacity(estimate)
-        starts.reserveCapacity(estimate)
-        extents.reserveCapacity(estimate)
+        blocks.reserveCapacity(estimate / Self.blockSize + 1)
         let ok = bytes.withUnsafeBufferPointer { scan($0) }
         guard ok, !kinds.isEmpty else { return nil }
+    }
+
+    /// The bytes between rows: white space, the commas and colons between members (the rows
+    /// say where they were), and a byte order mark.
+    @inline(__always)
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x3A, 0xEF, 0xBB, 0xBF: true
+        default: false
+        }
+    }
+
+    /// The bytes that end a number or a literal.
+    @inline(__always)
+    private static func endsScalar(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x2C, 0x5D, 0x7D, 0x20, 0x09, 0x0A, 0x0D: true
+        default: false
+        }
     }
 
     private mutating func scan(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -52,19 +81,24 @@ struct JSONOutline: Sendable {
         var index = 0
         let count = buffer.count
         var roots = 0
-        func append(_ kind: Kind, start: Int, extent: Int) {
-            if kinds.count % Self.depthStride == 0 { depthMarks.append(UInt32(stack.count)) }
+        func append(_ kind: Kind, start: Int) {
+            let depth = UInt32(truncatingIfNeeded: stack.count)
+            if kinds.count & (Self.blockSize - 1) == 0 {
+                blocks.append(Block(start: UInt32(truncatingIfNeeded: key ?? start), depth: depth, minimumDepth: depth))
+            } else if depth < blocks[blocks.count - 1].minimumDepth {
+                blocks[blocks.count - 1].minimumDepth = depth
+            }
             kinds.append(kind.rawValue | (key == nil ? 0 : Kind.keyed))
-            starts.append(UInt32(truncatingIfNeeded: key ?? start))
-            extents.append(UInt32(truncatingIfNeeded: extent))
             key = nil
             if stack.isEmpty, kind != .objectClose, kind != .arrayClose { roots += 1 }
         }
         while index < count {
             let byte = buffer[index]
-            switch byte {
-            case 0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x3A, 0xEF, 0xBB, 0xBF: // whitespace , : and a BOM
+            if Self.isSeparator(byte) {
                 index += 1
+                continue
+            }
+            switch byte {
             case 0x22: // "
                 let start = index
                 index += 1
@@ -81,9 +115,9 @@ struct JSONOutline: Sendable {
                         continue
                     }
                 }
-                append(.string, start: start, extent: index)
+                append(.string, start: start)
             case 0x7B, 0x5B: // { [
-                append(byte == 0x7B ? .objectOpen : .arrayOpen, start: index, extent: 0)
+                append(byte == 0x7B ? .objectOpen : .arrayOpen, start: index)
                 stack.append(kinds.count - 1)
                 isObject.append(byte == 0x7B)
                 index += 1
@@ -91,18 +125,16 @@ struct JSONOutline: Sendable {
                 guard let open = stack.popLast() else { return false }
                 isObject.removeLast()
                 if open == kinds.count - 1 {
-                    extents[open] = UInt32(open) // empty: no closing row
+                    kinds[open] |= Kind.empty // no closing row
                 } else {
-                    let close = kinds.count
-                    extents[open] = UInt32(close)
-                    append(byte == 0x7D ? .objectClose : .arrayClose, start: index, extent: open)
+                    append(byte == 0x7D ? .objectClose : .arrayClose, start: index)
                 }
                 index += 1
             default:
                 let start = index
-                while index < count, ![0x2C, 0x5D, 0x7D, 0x20, 0x09, 0x0A, 0x0D].contains(buffer[index]) { index += 1 }
+                while index < count, !Self.endsScalar(buffer[index]) { index += 1 }
                 let first = buffer[start]
-                append(first == 0x2D || (0x30...0x39).contains(first) ? .number : .literal, start: start, extent: index)
+                append(first == 0x2D || (0x30...0x39).contains(first) ? .number : .literal, start: start)
             }
         }
         return stack.isEmpty && roots == 1
@@ -127,43 +159,146 @@ struct JSONOutline: Sendable {
         return TextIndex.lastIndex(in: visible, atMost: row)
     }
 
-    private func kind(_ row: Int) -> Kind { Kind(rawValue: kinds[row] & ~Kind.keyed)! }
+    /// Whether the container that opens at `row` is folded.
+    func isFolded(_ row: Int) -> Bool { folds[Int32(row)] != nil }
+
+    private func kind(_ row: Int) -> Kind { Kind(rawValue: kinds[row] & ~Kind.flags)! }
     private func isKeyed(_ row: Int) -> Bool { kinds[row] & Kind.keyed != 0 }
-    private func isOpen(_ row: Int) -> Bool { kind(row) == .objectOpen || kind(row) == .arrayOpen }
-    private func isClose(_ row: Int) -> Bool { kind(row) == .objectClose || kind(row) == .arrayClose }
-    private func isEmptyContainer(_ row: Int) -> Bool { isOpen(row) && Int(extents[row]) == row }
+    // On the raw kinds, as the walks over many rows ask these: the opening kinds are 0 and 1,
+    // the closing ones 2 and 3.
+    private func isOpen(_ row: Int) -> Bool { kinds[row] & ~Kind.flags < 2 }
+    private func isClose(_ row: Int) -> Bool { (kinds[row] & ~Kind.flags) &- 2 < 2 }
+    private func isEmptyContainer(_ row: Int) -> Bool { kinds[row] & Kind.empty != 0 }
+    /// Whether `row` opens a container with rows inside it (and a closing row).
+    private func opensRows(_ row: Int) -> Bool { kinds[row] & ~Kind.keyed < 2 }
+
+    // MARK: Depth, and the rows that match
 
     /// How deep `row` is: 0 for the top level, and a closing row as deep as its opening one.
     private func depth(of row: Int) -> Int {
-        var current = row - row % Self.depthStride
-        var depth = Int(depthMarks[current / Self.depthStride])
+        var current = row & ~(Self.blockSize - 1)
+        var depth = Int(blocks[row >> Self.blockShift].depth)
         while current < row {
-            if isOpen(current), !isEmptyContainer(current) { depth += 1 }
-            current += 1
-            if isClose(current) { depth -= 1 }
+            step(&current, &depth)
         }
         return depth
     }
 
-    /// The row after `row` and everything inside it.
-    private func next(after row: Int) -> Int {
-        isOpen(row) && !isEmptyContainer(row) ? Int(extents[row]) + 1 : row + 1
+    /// Moves from a row to the next, and from its depth to the next row's.
+    @inline(__always)
+    private func step(_ row: inout Int, _ depth: inout Int) {
+        if opensRows(row) { depth += 1 }
+        row += 1
+        if isClose(row) { depth -= 1 }
     }
 
-    /// The byte range of a string literal starting at `start`, quotes included.
+    /// The first row after `row` that is at most `limit` deep, stepping over every block whose
+    /// rows all lie deeper; nil when there is none.
+    private func firstRow(after row: Int, depthAtMost limit: Int) -> Int? {
+        var current = row
+        var depth = depth(of: row)
+        var block = row >> Self.blockShift
+        while true {
+            let end = min(kinds.count, (block + 1) << Self.blockShift)
+            while current + 1 < end {
+                step(&current, &depth)
+                if depth <= limit { return current }
+            }
+            block += 1
+            while block < blocks.count, Int(blocks[block].minimumDepth) > limit { block += 1 }
+            guard block < blocks.count else { return nil }
+            current = block << Self.blockShift
+            depth = Int(blocks[block].depth)
+            if depth <= limit { return current }
+        }
+    }
+
+    /// The last row before `row` that is at most `limit` deep, stepping over every block whose
+    /// rows all lie deeper; nil when there is none.
+    private func lastRow(before row: Int, depthAtMost limit: Int) -> Int? {
+        var block = row >> Self.blockShift
+        var end = row
+        while block >= 0 {
+            if Int(blocks[block].minimumDepth) <= limit {
+                var current = block << Self.blockShift
+                var depth = Int(blocks[block].depth)
+                var found: Int?
+                while current < end {
+                    if depth <= limit { found = current }
+                    step(&current, &depth)
+                }
+                if let found { return found }
+            }
+            end = block << Self.blockShift
+            block -= 1
+        }
+        return nil
+    }
+
+    /// The closing row of a container that opens at `row` with rows inside it.
+    private func closingRow(of row: Int) -> Int {
+        firstRow(after: row, depthAtMost: depth(of: row)) ?? kinds.count - 1
+    }
+
+    /// The opening row of a closing row.
+    private func openingRow(of row: Int) -> Int {
+        lastRow(before: row, depthAtMost: depth(of: row)) ?? 0
+    }
+
+    /// The row after `row` and everything inside it.
+    private func next(after row: Int) -> Int {
+        opensRows(row) ? closingRow(of: row) + 1 : row + 1
+    }
+
+    // MARK: Where rows are in the bytes
+
+    /// Steps over white space, commas, colons and a byte order mark, as the scan does.
+    private func skipSeparators(from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, Self.isSeparator(bytes[index]) { index += 1 }
+        return index
+    }
+
+    /// The end of a string literal starting at `start`, past its closing quote.
     private func stringEnd(from start: Int) -> Int {
         var index = start + 1
         while index < bytes.count, bytes[index] != 0x22 { index += bytes[index] == 0x5C ? 2 : 1 }
         return min(bytes.count, index + 1)
     }
 
-    /// Where the value of a keyed row starts.
-    private func valueStart(_ row: Int) -> Int {
-        var index = Int(starts[row])
-        guard isKeyed(row) else { return index }
-        index = stringEnd(from: index)
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0x3A].contains(bytes[index]) { index += 1 }
+    /// Where the value of a row that starts at `start` starts: after its key, when it has one.
+    private func valueStart(_ row: Int, at start: Int) -> Int {
+        isKeyed(row) ? skipSeparators(from: stringEnd(from: start)) : start
+    }
+
+    /// Where a scalar row's value, starting at `start`, ends.
+    private func scalarEnd(_ row: Int, from start: Int) -> Int {
+        if kind(row) == .string { return stringEnd(from: start) }
+        var index = start
+        while index < bytes.count, !Self.endsScalar(bytes[index]) { index += 1 }
         return index
+    }
+
+    /// Where the row after `row` starts, given where `row` starts.
+    private func nextStart(after row: Int, at start: Int) -> Int {
+        let value = valueStart(row, at: start)
+        let end = switch kind(row) {
+        case .objectOpen, .arrayOpen: isEmptyContainer(row) ? skipSeparators(from: value + 1) + 1 : value + 1
+        case .objectClose, .arrayClose: value + 1
+        case .string, .number, .literal: scalarEnd(row, from: value)
+        }
+        return skipSeparators(from: end)
+    }
+
+    /// Where `row` starts in the body: its key, its value, or its bracket.
+    private func start(of row: Int) -> Int {
+        var current = row & ~(Self.blockSize - 1)
+        var start = Int(blocks[row >> Self.blockShift].start)
+        while current < row {
+            start = nextStart(after: current, at: start)
+            current += 1
+        }
+        return start
     }
 
     /// The most bytes of one value drawn; the rest is counted.
@@ -172,19 +307,20 @@ struct JSONOutline: Sendable {
     /// The row shown at `display`, highlighted: indentation, key, value or bracket, and a comma.
     func line(_ display: Int) -> TokenLine {
         let row = row(at: display)
+        let start = start(of: row)
         // Indented as deep as 65,535 levels at most: deeper rows are not worth a wider row.
         var tokens = [Token(.base, String(repeating: "  ", count: min(depth(of: row), Int(UInt16.max))))]
         if isKeyed(row) {
-            let start = Int(starts[row])
             tokens.append(Token(.jsonKey, Self.text(bytes[start..<stringEnd(from: start)])))
             tokens.append(Token(.jsonPunctuation, ": "))
         }
+        let isFolded = isFolded(row)
         switch kind(row) {
         case .objectOpen, .arrayOpen:
             let isObject = kind(row) == .objectOpen
             if isEmptyContainer(row) {
                 tokens.append(Token(.jsonPunctuation, isObject ? "{}" : "[]"))
-            } else if folded.contains(Int32(row)) {
+            } else if isFolded {
                 let children = childCount(row)
                 tokens.append(Token(.jsonPunctuation, isObject ? "{…}" : "[…]"))
                 tokens.append(Token(.muted, " \(children) \(isObject ? (children == 1 ? "key" : "keys") : (children == 1 ? "item" : "items"))"))
@@ -194,27 +330,28 @@ struct JSONOutline: Sendable {
         case .objectClose: tokens.append(Token(.jsonPunctuation, "}"))
         case .arrayClose: tokens.append(Token(.jsonPunctuation, "]"))
         case .string, .number, .literal:
-            let start = valueStart(row)
-            let end = Int(extents[row])
+            let value = valueStart(row, at: start)
+            let end = scalarEnd(row, from: value)
             let element: ThemeElement = switch kind(row) {
             case .string: .jsonString
             case .number: .jsonNumber
-            default: bytes[start] == 0x6E ? .jsonNull : .jsonBool
+            default: bytes[value] == 0x6E ? .jsonNull : .jsonBool
             }
-            if end - start > Self.valueBytes {
-                var cut = start + Self.valueBytes
-                while cut > start + 1, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
-                tokens.append(Token(element, Self.text(bytes[start..<cut])))
+            if end - value > Self.valueBytes {
+                var cut = value + Self.valueBytes
+                while cut > value + 1, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+                tokens.append(Token(element, Self.text(bytes[value..<cut])))
                 tokens.append(Token(.muted, "… (\(end - cut) more bytes)"))
             } else {
-                tokens.append(Token(element, Self.text(bytes[start..<end])))
+                tokens.append(Token(element, Self.text(bytes[value..<end])))
             }
         }
         // An open container's comma goes on its closing row; a folded one's on its own row.
-        let isOpenAndShown = isOpen(row) && !isEmptyContainer(row) && !folded.contains(Int32(row))
-        let after = isClose(row) ? row + 1 : next(after: row)
-        if !isOpenAndShown, after < kinds.count, !isClose(after) { tokens.append(Token(.jsonPunctuation, ",")) }
-        if marksRemovedNulls, isKeyed(row), kind(row) == .literal, bytes[valueStart(row)] == 0x6E {
+        if !opensRows(row) || isFolded {
+            let after = isClose(row) ? row + 1 : next(after: row)
+            if after < kinds.count, !isClose(after) { tokens.append(Token(.jsonPunctuation, ",")) }
+        }
+        if marksRemovedNulls, isKeyed(row), kind(row) == .literal, bytes[valueStart(row, at: start)] == 0x6E {
             tokens.append(Token(.muted, "  ← removed by the serializer (remove-nulls)"))
         }
         return tokens
@@ -226,25 +363,27 @@ struct JSONOutline: Sendable {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 4)
         var depth = 0
+        var start = Int(blocks[0].start)
         for row in 0..<kinds.count {
             if isClose(row) { depth -= 1 }
             output += repeatElement(0x20, count: 2 * depth)
-            if isOpen(row), !isEmptyContainer(row) { depth += 1 }
+            if opensRows(row) { depth += 1 }
             if isKeyed(row) {
-                let start = Int(starts[row])
                 output += bytes[start..<stringEnd(from: start)]
                 output += [0x3A, 0x20]
             }
+            let value = valueStart(row, at: start)
             switch kind(row) {
             case .objectOpen: output += isEmptyContainer(row) ? [0x7B, 0x7D] : [0x7B]
             case .arrayOpen: output += isEmptyContainer(row) ? [0x5B, 0x5D] : [0x5B]
             case .objectClose: output.append(0x7D)
             case .arrayClose: output.append(0x5D)
-            case .string, .number, .literal: output += bytes[valueStart(row)..<Int(extents[row])]
+            case .string, .number, .literal: output += bytes[value..<scalarEnd(row, from: value)]
             }
-            let after = isClose(row) ? row + 1 : next(after: row)
-            if !(isOpen(row) && !isEmptyContainer(row)), after < kinds.count, !isClose(after) { output.append(0x2C) }
+            // Unfolded, a container's comma is on its closing row: only the next row's kind counts.
+            if !opensRows(row), row + 1 < kinds.count, !isClose(row + 1) { output.append(0x2C) }
             output.append(0x0A)
+            if row + 1 < kinds.count { start = nextStart(after: row, at: start) }
         }
         return output
     }
@@ -255,11 +394,12 @@ struct JSONOutline: Sendable {
 
     /// How many members or elements a container has.
     func childCount(_ row: Int) -> Int {
-        guard isOpen(row), !isEmptyContainer(row) else { return 0 }
+        if let count = folds[Int32(row)] { return count }
+        guard opensRows(row) else { return 0 }
         var count = 0
         var child = row + 1
-        let close = Int(extents[row])
-        while child < close {
+        // Each step passes a child whole, so the first closing row met is the container's.
+        while !isClose(child) {
             count += 1
             child = next(after: child)
         }
@@ -271,27 +411,31 @@ struct JSONOutline: Sendable {
     /// Whether the row shown at `display` is a container that can fold (or the closing bracket of one).
     func container(at display: Int) -> Int? {
         let row = row(at: display)
-        if isOpen(row), !isEmptyContainer(row) { return row }
-        if isClose(row) { return Int(extents[row]) }
+        if opensRows(row) { return row }
+        if isClose(row) { return openingRow(of: row) }
         return nil
     }
 
     /// Folds or unfolds a container's opening row.
     mutating func setFolded(_ row: Int, _ fold: Bool) {
-        guard isOpen(row), !isEmptyContainer(row) else { return }
-        if fold { folded.insert(Int32(row)) } else { folded.remove(Int32(row)) }
+        guard opensRows(row) else { return }
+        if fold {
+            if folds[Int32(row)] == nil { folds[Int32(row)] = childCount(row) }
+        } else {
+            folds[Int32(row)] = nil
+        }
         rebuildVisible()
     }
 
     /// Folds every member of the top-level container, for an overview; or unfolds everything.
     mutating func foldTopLevel(_ fold: Bool) {
-        folded = []
-        if fold, isOpen(0) {
+        folds = [:]
+        if fold, opensRows(0) {
             var child = 1
-            let close = isEmptyContainer(0) ? 0 : Int(extents[0])
-            while child < close {
-                if isOpen(child), !isEmptyContainer(child) { folded.insert(Int32(child)) }
-                child = next(after: child)
+            while !isClose(child) {
+                let after = next(after: child)
+                if opensRows(child) { folds[Int32(child)] = childCount(child) }
+                child = after
             }
         }
         rebuildVisible()
@@ -302,14 +446,14 @@ struct JSONOutline: Sendable {
         var changed = false
         var current = row
         while let parent = parent(of: current) {
-            if folded.remove(Int32(parent)) != nil { changed = true }
+            if folds.removeValue(forKey: Int32(parent)) != nil { changed = true }
             current = parent
         }
         if changed { rebuildVisible() }
     }
 
     private mutating func rebuildVisible() {
-        guard !folded.isEmpty else {
+        guard !folds.isEmpty else {
             visible = nil
             return
         }
@@ -317,7 +461,7 @@ struct JSONOutline: Sendable {
         var row = 0
         while row < kinds.count {
             rows.append(Int32(row))
-            row = folded.contains(Int32(row)) ? Int(extents[row]) + 1 : row + 1
+            row = isFolded(row) ? closingRow(of: row) + 1 : row + 1
         }
         visible = rows
     }
@@ -326,31 +470,23 @@ struct JSONOutline: Sendable {
 
     /// The container that holds `row`, or nil for the top level.
     func parent(of row: Int) -> Int? {
-        // Backwards over the siblings before it, a container in one step (from its closing row
-        // to its opening one): the first opening row met is not a sibling's, so it is the parent.
-        let target = isClose(row) ? Int(extents[row]) : row
-        var candidate = target - 1
-        while candidate >= 0 {
-            if isClose(candidate) {
-                candidate = Int(extents[candidate]) - 1
-            } else if isOpen(candidate), !isEmptyContainer(candidate) {
-                return candidate
-            } else {
-                candidate -= 1
-            }
-        }
-        return nil
+        // Every row inside a container is deeper than it: the parent is the last row before
+        // this one (or before its opening row) that is less deep.
+        let target = isClose(row) ? openingRow(of: row) : row
+        let depth = depth(of: target)
+        guard depth > 0 else { return nil }
+        return lastRow(before: target, depthAtMost: depth - 1)
     }
 
     /// The body path of the row shown at `display`, as session captures and assertions write it:
     /// `$.address.city`, `$.tags[0]`, `$["odd key"]`.
     func path(at display: Int) -> String {
         var row = row(at: display)
-        if isClose(row) { row = Int(extents[row]) }
+        if isClose(row) { row = openingRow(of: row) }
         var components: [String] = []
         while let parent = parent(of: row) {
             if isKeyed(row) {
-                let start = Int(starts[row])
+                let start = start(of: row)
                 let literal = String(decoding: bytes[start..<stringEnd(from: start)], as: UTF8.self)
                 let name: String
                 if case .string(let decoded)? = try? JSONParser.parse(literal) { name = decoded } else { name = String(literal.dropFirst().dropLast()) }
@@ -373,33 +509,45 @@ struct JSONOutline: Sendable {
     /// more than 16 KiB.
     func value(at display: Int) -> ParameterValue? {
         var row = row(at: display)
-        if isClose(row) { row = Int(extents[row]) }
-        let start = valueStart(row)
+        if isClose(row) { row = openingRow(of: row) }
+        let first = valueStart(row, at: start(of: row))
         let end: Int
         if isOpen(row) {
             // A container ends at its closing bracket, an empty one at the bracket after its opening one.
-            end = isEmptyContainer(row) ? (bytes[start...].firstIndex { $0 == 0x5D || $0 == 0x7D } ?? bytes.count - 1) + 1 : Int(starts[Int(extents[row])]) + 1
+            end = isEmptyContainer(row) ? skipSeparators(from: first + 1) + 1 : start(of: closingRow(of: row)) + 1
         } else {
-            end = Int(extents[row])
+            end = scalarEnd(row, from: first)
         }
         // A large container is not worth writing out as an expected value.
-        guard start < end, end <= bytes.count, end - start <= Self.valueBytes * 8 else { return nil }
-        return try? JSONParser.parse(bytes: Array(bytes[start..<end]))
+        guard first < end, end <= bytes.count, end - first <= Self.valueBytes * 8 else { return nil }
+        return try? JSONParser.parse(bytes: Array(bytes[first..<end]))
     }
 
     // MARK: - Search
 
     /// The outline row that holds byte `offset`.
     func row(containing offset: Int) -> Int {
-        TextIndex.lastIndex(in: starts, atMost: offset)
+        var low = 0
+        var high = blocks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(blocks[middle].start) <= offset { low = middle + 1 } else { high = middle }
+        }
+        var row = max(0, low - 1) << Self.blockShift
+        var start = Int(blocks[row >> Self.blockShift].start)
+        let end = min(kinds.count, row + Self.blockSize)
+        while row + 1 < end {
+            let next = nextStart(after: row, at: start)
+            guard next <= offset else { break }
+            row += 1
+            start = next
+        }
+        return row
     }
-}
 
-
-extension JSONOutline {
     /// The bytes a row covers: from its start to the next row's start.
     func byteRange(of row: Int) -> Range<Int> {
-        let start = Int(starts[row])
-        return start..<(row + 1 < totalRows ? Int(starts[row + 1]) : bytes.count)
+        let start = start(of: row)
+        return start..<(row + 1 < totalRows ? nextStart(after: row, at: start) : bytes.count)
     }
 }

@@ -6,46 +6,66 @@ import Glibc
 /// A text body as display rows, found in one pass over its bytes and decoded only when drawn.
 ///
 /// Rows break at newlines, and a line longer than ``rowBytes`` is cut into several rows (at a
-/// character boundary), so a minified body of many megabytes still scrolls row by row.
+/// character boundary), so a minified body of many megabytes still scrolls row by row. The
+/// index keeps where every ``blockSize``th row starts (a quarter of a byte a row) and finds the
+/// rows between by stepping over them, a line at a time.
 struct TextIndex: Sendable {
     /// The most bytes in one row.
     static let rowBytes = 1_024
+    private static let blockShift = 4
+    private static let blockSize = 1 << blockShift
 
     let bytes: [UInt8]
-    /// The byte offset where each row starts.
-    private(set) var starts: [UInt32] = []
+    /// The byte offset where every ``blockSize``th row starts.
+    private var blockStarts: [UInt32] = [0]
+    /// Rows in all (one for an empty body).
+    private(set) var rowCount = 1
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
+        var rows = 1
         var starts: [UInt32] = [0]
-        starts.reserveCapacity(bytes.count / 40 + 1)
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var lineStart = 0
-            let count = buffer.count
-            while lineStart < count {
-                let newline = memchr(base + lineStart, 0x0A, count - lineStart).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
-                // Long lines are cut into rows; a cut never splits a UTF-8 sequence.
-                var rowStart = lineStart
-                while newline - rowStart > Self.rowBytes {
-                    var cut = rowStart + Self.rowBytes
-                    while cut > rowStart + 1, buffer[cut] & 0xC0 == 0x80 { cut -= 1 }
-                    starts.append(UInt32(cut))
-                    rowStart = cut
-                }
-                lineStart = newline + 1
-                if newline < count, lineStart < count { starts.append(UInt32(lineStart)) }
-            }
+        starts.reserveCapacity(bytes.count / (40 * Self.blockSize) + 1)
+        var start = 0
+        while true {
+            start = Self.nextRowStart(in: bytes, after: start)
+            guard start < bytes.count else { break }
+            if rows & (Self.blockSize - 1) == 0 { starts.append(UInt32(truncatingIfNeeded: start)) }
+            rows += 1
         }
-        self.starts = starts
+        blockStarts = starts
+        rowCount = rows
     }
 
-    var rowCount: Int { starts.count }
+    /// Where the row after the one starting at `start` starts (past the end when it is the
+    /// last): after its newline, or at the cut of a line longer than ``rowBytes``, moved back
+    /// to the start of a UTF-8 sequence.
+    private static func nextRowStart(in bytes: [UInt8], after start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress, start < buffer.count else { return buffer.count + 1 }
+            // A newline further than a row's length away does not end this row.
+            let window = min(buffer.count - start, Self.rowBytes + 1)
+            if let newline = memchr(base + start, 0x0A, window) {
+                return base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            guard buffer.count - start > Self.rowBytes else { return buffer.count + 1 }
+            var cut = start + Self.rowBytes
+            while cut > start + 1, buffer[cut] & 0xC0 == 0x80 { cut -= 1 }
+            return cut
+        }
+    }
+
+    /// Where `row` starts.
+    private func start(of row: Int) -> Int {
+        var start = Int(blockStarts[row >> Self.blockShift])
+        for _ in 0..<(row & (Self.blockSize - 1)) { start = Self.nextRowStart(in: bytes, after: start) }
+        return start
+    }
 
     /// The byte range of a row, without its newline or carriage return.
     func range(of row: Int) -> Range<Int> {
-        let start = Int(starts[row])
-        var end = row + 1 < starts.count ? Int(starts[row + 1]) : bytes.count
+        let start = start(of: row)
+        var end = row + 1 < rowCount ? Self.nextRowStart(in: bytes, after: start) : bytes.count
         if end > start, bytes[end - 1] == 0x0A { end -= 1 }
         if end > start, bytes[end - 1] == 0x0D { end -= 1 }
         return start..<end
@@ -58,7 +78,15 @@ struct TextIndex: Sendable {
 
     /// The row that holds byte `offset`.
     func row(containing offset: Int) -> Int {
-        Self.lastIndex(in: starts, atMost: offset)
+        var row = Self.lastIndex(in: blockStarts, atMost: offset) << Self.blockShift
+        var start = Int(blockStarts[row >> Self.blockShift])
+        while row + 1 < rowCount {
+            let next = Self.nextRowStart(in: bytes, after: start)
+            guard next <= offset else { break }
+            row += 1
+            start = next
+        }
+        return row
     }
 
     /// Text for the screen: tabs become four spaces; other control characters are left to
