@@ -27,18 +27,11 @@ func importError<T>(_ body: () throws -> T) -> String {
     return "no error"
 }
 
-/// Imports a generated file of 1,000 items, checking that it is quick (a debug build takes
-/// well under a second; quadratic appends or lookups would take far longer). It parses off the
-/// pool, and the time is the parse's own, not a wait for a pool thread.
-func importedQuickly(_ format: CollectionFormat, _ text: String) async throws -> Session {
-    let (elapsed, result) = try await offThePool { () throws -> (Duration, ImportedCollection?) in
-        let clock = ContinuousClock()
-        var result: ImportedCollection?
-        let elapsed = try clock.measure { result = try format.parse(text, path: "big") }
-        return (elapsed, result)
-    }
-    #expect(elapsed < .seconds(20), "\(elapsed)")
-    let session = try #require(result).session
+/// Imports a generated file of 1,000 items, checking that every one of them arrived.
+func importedWhole(_ format: CollectionFormat, _ text: String) async throws -> Session {
+    // Off the pool, as a large document takes a while in a debug build; how long an import
+    // takes is measured by `make bench` (tincan-bench import), not here.
+    let session = try await offThePool { try format.parse(text, path: "big") }.session
     #expect(session.requests.count == 1_000)
     return session
 }

@@ -106,8 +106,8 @@ struct ReplayTests {
         }
     }
 
-    @Test func cookiesAndTheCacheCarryAcrossRequests() async throws {
-        // The first request sets a cookie; the third asserts it is gone when cookies are off.
+    @Test func aCookieSetByOneRequestIsSentWithTheNext() async throws {
+        // The first request sets a cookie; the second's echo shows it was sent.
         let session = try Session.parse("""
             base: "{{server}}/"
             requests:

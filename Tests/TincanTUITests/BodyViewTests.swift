@@ -162,6 +162,28 @@ struct BodyViewTests {
                 if closes[row] { #expect(outline.container(at: row) == target, "row \(row)") }
             }
             #expect(covered == body.count || body[covered...].allSatisfy { [0x20, 0x0A, 0x0D, 0x09].contains($0) })
+
+            // Folds, nested and side by side: display rows map to outline rows as a list of the
+            // rows left visible says.
+            var folded = outline
+            let opens = (0..<lines.count).filter { row in
+                !closes[row] && row + 1 < lines.count && depths[row + 1] > depths[row]
+            }
+            let chosen = opens.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)
+            for row in chosen { folded.setFolded(row, true) }
+            func closing(_ open: Int) -> Int { (open + 1..<lines.count).first { closes[$0] && depths[$0] == depths[open] }! }
+            var visible: [Int] = []
+            var row = 0
+            while row < lines.count {
+                visible.append(row)
+                row = chosen.contains(row) ? closing(row) + 1 : row + 1
+            }
+            #expect(folded.rowCount == visible.count)
+            #expect((0..<folded.rowCount).map(folded.row(at:)) == visible)
+            for row in 0..<lines.count {
+                let shownAt = visible.lastIndex { $0 <= row }!
+                #expect(folded.display(of: row) == shownAt, "row \(row)")
+            }
         }
     }
 

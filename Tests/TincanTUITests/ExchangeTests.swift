@@ -51,7 +51,10 @@ struct ExchangeTests {
         #expect(exchange.milestones.map(\.event) == ["completed: 404, 17 bytes, validation failed"])
         #expect(exchange.prettyBody.rowCount == 3, "the JSON body, pretty-printed over three rows")
         #expect(exchange.rawBody.rowCount == 1)
-        #expect(exchange.validation != nil)
+        // The explanation names the serializer and the verdict on the status, the failure.
+        let lines = try #require(exchange.validation).steps.flatMap(\.lines)
+        #expect(lines.first?.text.contains("response serializer") == true, "\(lines.first?.text ?? "")")
+        #expect(lines.contains { $0.tone == .failed && $0.text.hasPrefix("Status 404 is not in the acceptable codes") })
         #expect(abs(exchange.elapsed(now: 99) - 0.012) < 1e-9, "a finished exchange's time is the task's total")
     }
 

@@ -10,8 +10,8 @@ import TincanSessions
 /// of 4 million rows costs 5.5 MB beside its bytes. Everything else is read from the bytes when
 /// it is asked for: a row's start by stepping over the rows before it in its block, a
 /// container's closing row by skipping the blocks that lie deeper than it, and each row's
-/// text and depth when it is drawn. Containers fold; a fold hides its rows through a map of
-/// the visible rows, built only while something is folded.
+/// text and depth when it is drawn. Containers fold; the rows a fold hides are counted by the
+/// outermost folds alone, so a fold costs a few bytes however many rows it hides.
 struct JSONOutline: Sendable {
     /// What a row holds. `keyed` is or-ed in when the row starts with an object key, `empty`
     /// when an opening row's container has nothing in it (it has no closing row then).
@@ -37,8 +37,16 @@ struct JSONOutline: Sendable {
     private static let blockSize = 1 << blockShift
     /// Folded opening rows, each with its number of members or elements (counted once).
     private var folds: [Int32: Int] = [:]
-    /// The visible rows in order, or nil when nothing is folded (every row is visible).
-    private var visible: [Int32]?
+    /// The outermost folded containers in order (their opening and closing rows), each with the
+    /// rows hidden by the folds before it: what maps display rows to outline rows.
+    private var hidden: [HiddenRows] = []
+    private struct HiddenRows {
+        var open: Int
+        var close: Int
+        var before: Int
+    }
+    /// Rows hidden by folds.
+    private var hiddenCount = 0
     /// Whether object members that are null are marked as removed: the response serializer
     /// removed them (`removesKeysWithNullValues`), so the decoded value has no such keys.
     var marksRemovedNulls = false
@@ -146,17 +154,34 @@ struct JSONOutline: Sendable {
     var totalRows: Int { kinds.count }
 
     /// Rows shown.
-    var rowCount: Int { visible?.count ?? kinds.count }
+    var rowCount: Int { kinds.count - hiddenCount }
 
     /// The outline row shown at `display`.
     func row(at display: Int) -> Int {
-        visible.map { Int($0[display]) } ?? display
+        // The last fold shown before `display`: the rows it and the folds before it hide come first.
+        var low = 0
+        var high = hidden.count
+        while low < high {
+            let middle = (low + high) / 2
+            if hidden[middle].open - hidden[middle].before < display { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return display }
+        let fold = hidden[low - 1]
+        return display + fold.before + fold.close - fold.open
     }
 
     /// The display position of an outline row that is visible (or of the nearest visible row before it).
     func display(of row: Int) -> Int {
-        guard let visible else { return row }
-        return TextIndex.lastIndex(in: visible, atMost: row)
+        // The last fold that opens at or before `row`: a row inside it shows as its opening row.
+        var low = 0
+        var high = hidden.count
+        while low < high {
+            let middle = (low + high) / 2
+            if hidden[middle].open <= row { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return row }
+        let fold = hidden[low - 1]
+        return row <= fold.close ? fold.open - fold.before : row - fold.before - (fold.close - fold.open)
     }
 
     /// Whether the container that opens at `row` is folded.
@@ -452,18 +477,16 @@ struct JSONOutline: Sendable {
         if changed { rebuildVisible() }
     }
 
+    /// Lists the outermost folds, and the rows each hides, from the folded opening rows.
     private mutating func rebuildVisible() {
-        guard !folds.isEmpty else {
-            visible = nil
-            return
+        hidden = []
+        hiddenCount = 0
+        for open in folds.keys.map(Int.init).sorted() {
+            if let last = hidden.last, open <= last.close { continue } // inside a fold already
+            let close = closingRow(of: open)
+            hidden.append(HiddenRows(open: open, close: close, before: hiddenCount))
+            hiddenCount += close - open
         }
-        var rows: [Int32] = []
-        var row = 0
-        while row < kinds.count {
-            rows.append(Int32(row))
-            row = isFolded(row) ? closingRow(of: row) + 1 : row + 1
-        }
-        visible = rows
     }
 
     // MARK: - Paths
