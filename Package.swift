@@ -12,7 +12,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Pinned: the transport works around behaviour of this exact version, and an upgrade must
+        // re-check each workaround before it moves (docs/ARCHITECTURE.md, "The transport"):
+        // AbsoluteFormWriter (every proxied request tunnelled with CONNECT), the one event loop
+        // (`.delegateAndChannel(on:)` opened a second connection), the early response held back
+        // from the body stream, and the stream failed first on a timeout or cancel.
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Already in the graph through AsyncHTTPClient and Hummingbird; named because Tincan imports them
         // (swift-nio-extras for the HTTP parts the demo server's connection handler sees).
@@ -20,7 +25,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // HTTP/2 frames, for the connection guard that ends a connection at its first connection error.
-        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // Pinned: HTTP2ReadAligner (the frame decoder's buffer kept until a read ends on a frame
+        // boundary) and HTTP2ConnectionGuard (a connection error answered with GOAWAY but the
+        // connection kept) work around this exact version; re-check both before moving.
+        .package(url: "https://github.com/apple/swift-nio-http2", exact: "1.46.0"),
         // Hummingbird's service runner: the demo server stops gracefully through its ServiceGroup.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),

@@ -25,4 +25,20 @@ struct BoundedFileTests {
         #expect(throws: BoundedFile.Failure.folder) { try BoundedFile.read(directory.path, limit: 10) }
         #expect(throws: BoundedFile.Failure.unreadable(reason: "No such file or directory")) { try BoundedFile.read(directory.path + "/none", limit: 10) }
     }
+
+    @Test("a file that may not exist yet reads as nothing when missing, and is refused as any other when it is a folder or endless")
+    func filesThatMayBeMissing() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try BoundedFile.readIfPresent(directory.path + "/none", limit: 10) == nil)
+        #expect(try BoundedFile.readIfPresent(try directory.write("a", Array("abc".utf8)), limit: 10) == Array("abc".utf8))
+        #expect(throws: BoundedFile.Failure.folder) { try BoundedFile.readIfPresent(directory.path, limit: 10) }
+        #expect(throws: BoundedFile.Failure.tooLarge(limit: 10)) { try BoundedFile.readIfPresent("/dev/zero", limit: 10) }
+    }
+
+    @Test("certificate and key files are read within their bound: an endless file is refused with the reason")
+    func certificateFilesAreBounded() throws {
+        let error = try #require(throws: SecurityPolicyError.self) { try SecurityPolicy.certificates(inFile: "/dev/zero") }
+        #expect("\(error)".contains("/dev/zero: holds more than 16,777,216 bytes (16.0 MiB)"), "\(error)")
+        #expect(ClientIdentity.keyIsEncrypted(atPath: "/dev/zero") == false)
+    }
 }

@@ -207,6 +207,24 @@ struct ReplKeyScriptTests {
         #expect(request.url.string == "http://127.0.0.1:8080/anything?page=2&q=a%20b%26c")
     }
 
+    @Test("name=@file is read as tincan send reads it: UTF-8 text refused otherwise, JSON checked, relative to the directory requests read from")
+    func parameterFilesAreReadAsSendReadsThem() throws {
+        let directory = try TemporaryDirectory()
+        let text = try directory.write("note.txt", [0xEF, 0xBB, 0xBF] + Array("héllo".utf8))
+        let binary = try directory.write("blob.bin", [0x66, 0xFF, 0x00])
+        let json = try directory.write("n.json", Array("{\"a\": [1, 2]}".utf8))
+        var state = Fixtures.welcome()
+        _ = Self.run("post /post note=@\(text) n:=@\(json)", in: &state)
+        #expect(state.commandLine == nil, "\(state.commandLine?.error ?? "")")
+        #expect(AppState.parameterValue(state.parameters.root) == ["note": "héllo", "n": ["a": [1, 2]]])
+        // Bytes that are not UTF-8 are refused with the reason, not replaced.
+        _ = Self.run("post /post blob=@\(binary)", in: &state)
+        #expect(state.commandLine?.error?.contains("\(binary) is not UTF-8 text") == true, "\(state.commandLine?.error ?? "")")
+        Fixtures.press([.key(KeyEvent(.escape))], into: &state)
+        _ = Self.run("post /post n:=@\(text)", in: &state)
+        #expect(state.commandLine?.error?.contains("is not valid JSON") == true, "\(state.commandLine?.error ?? "")")
+    }
+
     @Test func aBadLineStaysWithItsErrorAndEscapeCloses() {
         var state = Fixtures.welcome()
         _ = Self.run("serializer yaml", in: &state)

@@ -45,6 +45,11 @@ extension RequestDraft {
 
     /// The bytes of ``standardInput`` for `reader`, or an error naming it when there are none.
     func standardInputBytes(for reader: String) throws(RequestItemError) -> [UInt8] {
+        try Self.standardInputBytes(standardInput, for: reader)
+    }
+
+    /// `standardInput`, or an error naming `reader` when there is none.
+    static func standardInputBytes(_ standardInput: [UInt8]?, for reader: String) throws(RequestItemError) -> [UInt8] {
         guard let standardInput else {
             throw RequestItemError(item: reader, reason: "'\(Self.standardInputPath)' reads standard input, and none was given here")
         }

@@ -174,14 +174,26 @@ public struct RequestDraft: Sendable {
     static let parameterFileLimit = 64 << 20
 
     private func readParameterFile(_ path: String, isJSON: Bool, key: String) throws -> ParameterValue {
+        try Self.parameterValue(fromFile: path, isJSON: isJSON, key: key, workingDirectory: path == Self.standardInputPath ? "" : workingDirectory, standardInput: standardInput)
+    }
+
+    /// The value of the item `key=@path` (text) or `key:=@path` (JSON): the one reading of a
+    /// parameter file, for `tincan send`, replay and the TUI's command line alike. The file is
+    /// read whole up to ``parameterFileLimit``, without a leading byte-order mark; text must be
+    /// UTF-8 and JSON valid, and each refusal names the item and the file.
+    ///
+    /// - Parameters:
+    ///   - workingDirectory: Where a relative path is read from (after `~` is expanded).
+    ///   - standardInput: What the path `-` reads, when the front end read its standard input.
+    public static func parameterValue(fromFile path: String, isJSON: Bool, key: String, workingDirectory: String, standardInput: [UInt8]? = nil) throws -> ParameterValue {
         let item = "\(key)\(isJSON ? ":=@" : "=@")\(path)"
         var bytes: [UInt8]
         let resolved: String
         if path == Self.standardInputPath {
             resolved = "standard input"
-            bytes = try standardInputBytes(for: item)
+            bytes = try standardInputBytes(standardInput, for: item)
         } else {
-            resolved = resolvePath(path)
+            resolved = resolvePath(path, in: workingDirectory)
             do {
                 bytes = try BoundedFile.read(resolved, limit: Self.parameterFileLimit)
             } catch .tooLarge(let limit) {
@@ -207,8 +219,13 @@ public struct RequestDraft: Sendable {
 
     /// A path from an item, with `~` expanded and relative paths taken from ``workingDirectory``.
     func resolvePath(_ path: String) -> String {
+        Self.resolvePath(path, in: workingDirectory)
+    }
+
+    /// A path from an item, with `~` expanded and a relative path taken from `directory`.
+    static func resolvePath(_ path: String, in directory: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
-        return expanded.hasPrefix("/") ? expanded : (workingDirectory as NSString).appendingPathComponent(expanded)
+        return expanded.hasPrefix("/") ? expanded : (directory as NSString).appendingPathComponent(expanded)
     }
 
     /// Streams the file at `path` as the body, as an upload task does. Unless the draft names a

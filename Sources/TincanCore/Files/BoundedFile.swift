@@ -48,8 +48,18 @@ public enum BoundedFile {
 
     /// The bytes of the file at `path`, at most `limit` of them.
     public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+        guard let bytes = try readIfPresent(path, limit: limit) else { throw .unreadable(reason: String(cString: strerror(ENOENT))) }
+        return bytes
+    }
+
+    /// The bytes of the file at `path`, at most `limit` of them; nil when there is no such
+    /// file (a history not written yet), while any other failure is thrown.
+    public static func readIfPresent(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .unreadable(reason: String(cString: strerror(errno)))
+        }
         defer { close(descriptor) }
         var info = stat()
         if fstat(descriptor, &info) == 0 {

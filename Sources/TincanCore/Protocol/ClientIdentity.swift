@@ -102,17 +102,22 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
     /// Whether the key file at `path` (or the certificate file, holding the key) is encrypted;
     /// false when it cannot be read (loading then says why).
     public static func keyIsEncrypted(atPath path: String) -> Bool {
-        FileManager.default.contents(atPath: path).map { isEncrypted(Array($0)) } ?? false
+        (try? BoundedFile.read(path, limit: SecurityPolicy.maximumCertificateFileBytes)).map(isEncrypted) ?? false
     }
 
     private static func read(_ path: String, role: ClientIdentityError.Role) throws(ClientIdentityError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ClientIdentityError(role, path: path, .missing) }
-        guard !isDirectory.boolValue else { throw ClientIdentityError(role, path: path, .unreadable("it is a directory")) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ClientIdentityError(role, path: path, .unreadable(String(cString: strerror(access(path, R_OK) == 0 ? EIO : errno))))
+        let bytes: [UInt8]?
+        do {
+            bytes = try BoundedFile.readIfPresent(path, limit: SecurityPolicy.maximumCertificateFileBytes)
+        } catch .folder {
+            throw ClientIdentityError(role, path: path, .unreadable("it is a directory"))
+        } catch .unreadable(let reason) {
+            throw ClientIdentityError(role, path: path, .unreadable(reason))
+        } catch {
+            throw ClientIdentityError(role, path: path, .unreadable("it \(error)"))
         }
-        return Array(data)
+        guard let bytes else { throw ClientIdentityError(role, path: path, .missing) }
+        return bytes
     }
 
     /// The certificate file, and the key file when it is another: as Explain names the identity.

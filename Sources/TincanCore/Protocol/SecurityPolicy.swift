@@ -45,14 +45,20 @@ public struct SecurityPolicy: Sendable {
         self.pinnedCertificates = pinnedCertificates
     }
 
+    /// The most bytes read from a certificate or key file: a system's whole CA bundle is
+    /// under a megabyte.
+    public static let maximumCertificateFileBytes = 16 << 20
+
     /// The certificates in a PEM or DER file, DER-encoded.
     ///
     /// - Throws: ``SecurityPolicyError`` naming the file when it cannot be read or holds none.
     public static func certificates(inFile path: String) throws -> [[UInt8]] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SecurityPolicyError(.unreadableFile(path: path, reason: "cannot read the file"))
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, limit: maximumCertificateFileBytes)
+        } catch {
+            throw SecurityPolicyError(.unreadableFile(path: path, reason: "\(error)"))
         }
-        let bytes = Array(data)
         do {
             if bytes.starts(with: Array("-----BEGIN".utf8)) || String(decoding: bytes.prefix(4096), as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {
                 return try NIOSSLCertificate.fromPEMBytes(bytes).map { try $0.toDERBytes() }

@@ -216,7 +216,8 @@ struct DownloadFile: Sendable {
     /// The validator saved by the download that wrote the partial file: a strong ETag or a
     /// Last-Modified date, for `If-Range`.
     func savedValidator() -> String? {
-        guard let text = try? String(contentsOfFile: validatorPath, encoding: .utf8) else { return nil }
+        // A validator is one short line; a file of more is not one Tincan wrote.
+        guard let bytes = try? BoundedFile.read(validatorPath, limit: 64 * 1024), let text = String(validating: bytes, as: UTF8.self) else { return nil }
         let line = text.split(separator: "\n").first.map(String.init)?.trimmingWhitespace()
         return line?.isEmpty == false ? line : nil
     }

@@ -13,6 +13,9 @@ import NIOHTTP1
 /// of each of that client's connections, turns the origin-form target AsyncHTTPClient writes
 /// into the absolute one: `http://`, the request's `Host` (the target's authority, which Tincan
 /// always sends), and the path.
+///
+/// No upstream issue is known for this (none found in AsyncHTTPClient's tracker, December 2026);
+/// the version is pinned with `exact:` in Package.swift, so an upgrade re-checks it first.
 final class AbsoluteFormWriter: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = HTTPClientRequestPart

@@ -131,7 +131,8 @@ public final class AsyncHTTPClientTransport: Transport {
         configuration.connectionPool.retryConnectionEstablishment = false
         // The client's group is the one loop, so every connection is on it; asking for the loop
         // per request instead (`.delegateAndChannel(on:)`) made AsyncHTTPClient 1.37 open a
-        // second, unused connection for the first request to each host.
+        // second, unused connection for the first request to each host. No upstream issue is
+        // known; AsyncHTTPClient is pinned to 1.37.0 in Package.swift, so an upgrade re-checks it.
         return HTTPClient(eventLoopGroupProvider: .shared(eventLoop), configuration: configuration)
     }
 

@@ -86,6 +86,9 @@ public struct HTTP2ConnectionError: Error, Sendable, Equatable, CustomStringConv
 /// connection. A GOAWAY from the server with an error code does the same (the aligner sees it
 /// first, since the HTTP/2 handler closes the streams with a reason of its own as it reads
 /// one). Used on the connection's event loop only.
+///
+/// No upstream issue is known for this (none found in swift-nio-http2's tracker, December 2026);
+/// swift-nio-http2 is pinned to 1.46.0 in Package.swift, so an upgrade re-checks it first.
 final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
 

@@ -20,6 +20,10 @@ import NIOSSL
 /// goes on with one) and tells the connection's ``HTTP2ConnectionGuard`` when one is a GOAWAY
 /// with an error code: the handler has met a connection error, which it reports next. Once the
 /// guard has ended the connection, nothing more is read into the HTTP/2 handler.
+///
+/// No upstream issue is known for the decoder's buffer (swift-nio-http2 #444 discards read bytes
+/// only while CONTINUATION frames accumulate); swift-nio-http2 is pinned to 1.46.0 in
+/// Package.swift, so an upgrade re-checks this first.
 final class HTTP2ReadAligner: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer

@@ -24,9 +24,14 @@ public struct CommandHistoryStore: Sendable {
         try HistoryStore.appendLine(line, to: path)
     }
 
-    /// The newest commands, oldest first; a missing file is an empty history.
+    /// The most bytes of commands read: far more than ``limit`` lines of any length typed.
+    public static let maximumFileBytes = 16 << 20
+
+    /// The newest commands, oldest first; a missing file is an empty history, and so is one
+    /// that cannot be read (a folder, or past ``maximumFileBytes``): recalling commands is a
+    /// convenience that never stops the command line.
     public func load() -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return Array(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).suffix(limit))
+        guard let bytes = (try? BoundedFile.readIfPresent(path, limit: Self.maximumFileBytes)) ?? nil else { return [] }
+        return Array(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init).suffix(limit))
     }
 }

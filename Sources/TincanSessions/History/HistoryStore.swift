@@ -15,6 +15,10 @@ public struct HistoryStore: Sendable {
     /// When the file holds more entries than this, loading rewrites it with the newest ones.
     public var capacity: Int
 
+    /// The most bytes of history read: a thousand entries with their text bodies fit many
+    /// times over; a larger file is reported and left as it is.
+    public static let maximumFileBytes = 256 << 20
+
     /// Creates a store for a file.
     public init(path: String, keepsSecrets: Bool = false, capacity: Int = 1000) {
         self.path = path
@@ -66,8 +70,14 @@ public struct HistoryStore: Sendable {
     /// When the file holds more than ``capacity`` entries and every line read, it is rewritten
     /// atomically with the newest ``capacity``; a file with unreadable lines is never rewritten.
     public func load() -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else { return Loaded(entries: [], problems: []) }
-        guard let text = String(data: data, encoding: .utf8) else {
+        let bytes: [UInt8]
+        do {
+            guard let read = try BoundedFile.readIfPresent(path, limit: Self.maximumFileBytes) else { return Loaded(entries: [], problems: []) }
+            bytes = read
+        } catch {
+            return Loaded(entries: [], problems: ["\(path): \(error); the history was not read"])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             return Loaded(entries: [], problems: ["\(path): not UTF-8 text; the history was not read"])
         }
         var entries: [HistoryEntry] = []

@@ -41,10 +41,13 @@ public enum SessionFile {
         // /dev/full or a FIFO would never end.
         var info = stat()
         let isRegular = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        if isRegular, let data = FileManager.default.contents(atPath: path) {
-            let existing = String(decoding: data, as: UTF8.self)
-            if existing == text { return text }
+        if isRegular {
+            // Read as a session is loaded (bounded, UTF-8): a file Tincan could not open is
+            // not one it may overwrite.
+            let existing: String
             do {
+                existing = String(decoding: try ConfigFile.readText(path: path, limit: ConfigFile.maximumFileBytes), as: UTF8.self)
+                if existing == text { return text }
                 _ = try Session.parse(existing, path: path)
             } catch {
                 throw .existingFileDoesNotParse(path: path, reason: "\(error)")

@@ -181,20 +181,14 @@ extension AppState {
         case let .parameter(key, value):
             try insertParameter(key, value)
         case let .parameterFromFile(key, path, isJSON):
-            let resolved = (path as NSString).expandingTildeInPath
-            // Text, as `tincan send` reads it: bounded, without a byte-order mark.
-            guard let data = try? BoundedFile.readText(resolved, limit: 64 << 20) else { throw ReplError("\(key): cannot read \(path)") }
-            if isJSON {
-                do {
-                    try insertParameter(key, try JSONParser.parse(bytes: data))
-                } catch let error as ReplError {
-                    throw error
-                } catch {
-                    throw ReplError("\(key): \(path) is not JSON: \(error)")
-                }
-            } else {
-                try insertParameter(key, .string(String(decoding: data, as: UTF8.self)))
+            // Read as `tincan send` reads it, from the directory the TUI's requests read files from.
+            let value: ParameterValue
+            do {
+                value = try RequestDraft.parameterValue(fromFile: path, isJSON: isJSON, key: key, workingDirectory: FileManager.default.currentDirectoryPath)
+            } catch {
+                throw ReplError("\(error)")
             }
+            try insertParameter(key, value)
         case let .query(name, value):
             // Added as the draft adds `name==value` when it builds (as `tincan send` does): escaped,
             // after the query, before a fragment.

@@ -254,6 +254,9 @@ public final class AppRunner: Sendable {
         (NSTemporaryDirectory() as NSString).appendingPathComponent("tincan-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(fileExtension)")
     }
 
+    /// The most bytes of text read back from the editor, as much as a parameter read from a file.
+    static let editedTextLimit = 64 << 20
+
     /// Writes text to a temporary file, runs `$VISUAL` or `$EDITOR` (else `vi`) on it through
     /// the shell (so an editor with arguments works), and reads it back.
     static func runEditor(_ text: String, fileExtension: String, environment: [String: String] = ProcessEnvironment.values) -> Result<String, EditorError> {
@@ -266,8 +269,14 @@ public final class AppRunner: Sendable {
         if let failure = runCommand(editor, on: path) {
             return .failure(EditorError(message: failure + "; the body was not changed"))
         }
-        guard let data = FileManager.default.contents(atPath: path), let edited = String(data: data, encoding: .utf8) else {
-            return .failure(EditorError(message: "could not read \(path) back as UTF-8"))
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, limit: Self.editedTextLimit)
+        } catch {
+            return .failure(EditorError(message: "could not read \(path) back: it \(error); the body was not changed"))
+        }
+        guard let edited = String(validating: bytes, as: UTF8.self) else {
+            return .failure(EditorError(message: "could not read \(path) back as UTF-8; the body was not changed"))
         }
         return .success(edited)
     }
