@@ -35,7 +35,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func line(_ request: Request, status: Int, since start: ContinuousClock.Instant) -> String {
         let milliseconds = (ContinuousClock.now - start).inMilliseconds
-        return "\(request.method.rawValue) \(request.uri.string) \(status) \(String(format: "%.1f", milliseconds)) ms"
+        return "\(request.method.rawValue) \(request.uri.string) \(status) \(DecimalText.fixed(milliseconds, decimals: 1)) ms"
     }
 }
 

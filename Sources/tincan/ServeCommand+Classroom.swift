@@ -76,7 +76,7 @@ enum ReceivedPrinter {
         while cut > 0, cut < request.body.count, (request.body[cut] & 0xC0) == 0x80 { cut -= 1 }
         let text = request.body.prefix(cut)
         guard RequestPreview.isText(text) else {
-            let hex = request.body.prefix(32).map { String($0 >> 4, radix: 16) + String($0 & 0x0F, radix: 16) }
+            let hex = request.body.prefix(32).map { HexText.bytes([$0]) }
             return ["<binary body: \(total); first bytes: \(hex.joined(separator: " "))\(request.bodyBytes > 32 ? " …" : "")>"]
         }
         var lines = ReceivedRequest.lines(text).map(TerminalText.line)

@@ -37,3 +37,31 @@ struct DecimalTextTests {
         #expect(differing.isEmpty, "\(differing.prefix(10))")
     }
 }
+
+@Suite("Widths, sizes and hexadecimal text")
+struct FixedWidthTextTests {
+    @Test("a width right-aligns as printf's %<width>.<decimals>f does, negative values included", arguments: [(-1.5, 1, 7), (3.14159, 3, 9), (42, 0, 8), (-0.04, 1, 5), (123_456.7, 1, 3)])
+    func widths(value: Double, decimals: Int, width: Int) {
+        #expect(DecimalText.fixed(value, decimals: decimals, width: width) == String(format: "%\(width).\(decimals)f", value))
+    }
+
+    @Test("a size in bytes gives one decimal of its unit")
+    func sizesHaveOneDecimal() {
+        #expect(RequestPreview.byteCount(16 << 20) == "16,777,216 bytes (16.0 MiB)")
+        #expect(RequestPreview.byteCount(1_536) == "1,536 bytes (1.5 KiB)")
+    }
+
+    @Test("hexadecimal text is what %02x and %0Nx write, for bytes and numbers", arguments: [0, 1, 0x0F, 0x10, 0xAB, 0xFF])
+    func hexadecimal(byte: Int) {
+        #expect(HexText.bytes([UInt8(byte)]) == String(format: "%02x", byte))
+        #expect(HexText.bytes([UInt8(byte)], uppercase: true) == String(format: "%02X", byte))
+        #expect(HexText.number(byte * 4_099, width: 8) == String(format: "%08x", byte * 4_099))
+        #expect(HexText.number(UInt32(byte) << 24 | 0xC0FFEE, width: 4, uppercase: true) == String(format: "%04X", UInt32(byte) << 24 | 0xC0FFEE))
+    }
+
+    @Test("a digest is written as two lowercase digits a byte")
+    func digests() {
+        #expect(HexText.bytes([0xDE, 0xAD, 0x00, 0x0F]) == "dead000f")
+        #expect(HexText.bytes([UInt8]()) == "")
+    }
+}

@@ -26,4 +26,15 @@ public enum DecimalText {
         }
         return text
     }
+
+    /// `value` as ``fixed(_:decimals:)`` writes it, right-aligned in `width` characters, as
+    /// `%<width>.<decimals>f` writes it.
+    public static func fixed(_ value: Double, decimals: Int, width: Int) -> String {
+        rightAligned(fixed(value, decimals: decimals), width: width)
+    }
+
+    /// `text` with spaces before it to fill `width` characters (a longer text is left whole).
+    public static func rightAligned(_ text: String, width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
 }

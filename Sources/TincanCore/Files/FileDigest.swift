@@ -12,6 +12,6 @@ public enum FileDigest {
         var reader = try RequestBody.file(path: path, length: 0).makeReader(chunkSize: 1 << 20)
         var hasher = SHA256()
         while let chunk = try reader.read() { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return HexText.bytes(hasher.finalize())
     }
 }

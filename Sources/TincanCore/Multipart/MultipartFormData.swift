@@ -50,12 +50,7 @@ public struct MultipartFormData: Sendable {
     public static func makeBoundary<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
         let high = UInt32.random(in: .min ... .max, using: &generator)
         let low = UInt32.random(in: .min ... .max, using: &generator)
-        return "Boundary+" + hex8(high) + hex8(low)
-    }
-
-    private static func hex8(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 8 - digits.count) + digits
+        return "Boundary+" + HexText.number(high, width: 8, uppercase: true) + HexText.number(low, width: 8, uppercase: true)
     }
 
     /// The Content-Type of the whole body, carrying the boundary.

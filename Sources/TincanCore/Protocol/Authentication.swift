@@ -133,7 +133,7 @@ public enum Authenticator {
     /// 16 random bytes in hex.
     public static func randomNonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return HexText.bytes((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     private static func digest(_ challenge: AuthenticationChallenge, credential: Credential, request: HTTPRequest, count: Int, clientNonce: String) -> String? {
@@ -152,7 +152,7 @@ public enum Authenticator {
         let qop: String? = offered.contains("auth") ? "auth" : (offered.contains("auth-int") && bodyBytes != nil ? "auth-int" : nil)
         if !offered.isEmpty, qop == nil { return nil }
         let uri = request.url.requestTarget
-        let nc = String(format: "%08x", count)
+        let nc = HexText.number(count, width: 8)
 
         let response = algorithm.response(
             credential: credential, realm: realm, nonce: nonce, method: request.method, uri: uri,
@@ -222,7 +222,7 @@ public struct DigestAlgorithm: Sendable, Hashable {
         case "SHA-256": digest = Array(SHA256.hash(data: bytes))
         default: digest = Array(SHA512_256.hash(bytes))
         }
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return HexText.bytes(digest)
     }
 }
 

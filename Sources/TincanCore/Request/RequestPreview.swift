@@ -71,7 +71,7 @@ public enum RequestPreview {
             value /= 1024
             unit += 1
         }
-        return "\(exact) (\(String(format1: value)) \(units[unit]))"
+        return "\(exact) (\(DecimalText.fixed(value, decimals: 1)) \(units[unit]))"
     }
 
     /// A whole number with its thousands grouped, whatever the locale: `12,000`.
@@ -114,10 +114,3 @@ public enum RequestPreview {
     }
 }
 
-extension String {
-    /// One decimal place, without Foundation's locale-dependent formatting.
-    init(format1 value: Double) {
-        let tenths = Int64((value * 10).rounded())
-        self = "\(tenths / 10).\(tenths % 10)"
-    }
-}

@@ -11,8 +11,7 @@ extension URLReference {
     /// - Returns: The reason, or nil when the text has no control character.
     public static func typedTextProblem(_ text: String) -> String? {
         for (offset, scalar) in text.unicodeScalars.enumerated() where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-            let code = String(scalar.value, radix: 16, uppercase: true)
-            return "it holds the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code) at character \(offset + 1)"
+            return "it holds the control character U+\(HexText.number(scalar.value, width: 4, uppercase: true)) at character \(offset + 1)"
         }
         return nil
     }

@@ -81,7 +81,6 @@ public struct DraftStore: Sendable {
             value ^= UInt64(byte)
             value &*= 0x0000_0100_0000_01B3
         }
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return HexText.number(value, width: 16)
     }
 }

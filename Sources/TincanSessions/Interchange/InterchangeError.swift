@@ -176,7 +176,7 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
         case .binaryBody(let request): "request '\(request)' has a binary body, which .http files cannot hold; save it to a file and use body: {file: PATH}"
         case .bodyLineIsSyntax(let line): "the body line '\(line)' would be read as .http syntax, not text; save the body to a file and use body: {file: PATH}"
         case .controlCharacter(let scalar, let line):
-            "the line '\(TerminalText.line(line))' holds the control character U+\(String(scalar, radix: 16, uppercase: true).leftPadded(to: 4)), which a .http file would hold raw (a terminal or an editor showing it could obey it); export as curl, which writes it as an escape, or save the body to a file and use body: {file: PATH}"
+            "the line '\(TerminalText.line(line))' holds the control character U+\(HexText.number(scalar, width: 4, uppercase: true)), which a .http file would hold raw (a terminal or an editor showing it could obey it); export as curl, which writes it as an escape, or save the body to a file and use body: {file: PATH}"
         case .binaryFormPart: "a form part holds bytes that are not text, which .http files cannot hold; send it as a file part"
         case .streamFormPart: "a form part is a stream, which .http files cannot hold; send it as a file part"
         case .harTooLarge(let limit): "the file holds more than the \(limit >> 20) MiB a HAR import reads"
@@ -186,8 +186,3 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

@@ -119,7 +119,7 @@ public enum ShellWords {
             case "\t": output += "\\t"
             default:
                 if TerminalText.isControl(scalar) {
-                    for byte in String(scalar).utf8 { output += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16) }
+                    for byte in String(scalar).utf8 { output += "\\x" + HexText.number(byte, width: 2) }
                 } else {
                     output.unicodeScalars.append(scalar)
                 }
@@ -136,7 +136,7 @@ public enum ShellWords {
             case 0x27: output += "\\'"
             case 0x5C: output += "\\\\"
             case 0x20...0x7E: output.unicodeScalars.append(Unicode.Scalar(byte))
-            default: output += String(format: "\\x%02x", byte)
+            default: output += "\\x" + HexText.number(byte, width: 2)
             }
         }
         return output + "'"

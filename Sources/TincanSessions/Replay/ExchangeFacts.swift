@@ -57,14 +57,9 @@ extension TaskResult {
     /// The body's size or digest (lowercase hexadecimal).
     static func bodyFact(_ fact: ResponseValue, of data: [UInt8]) -> ParameterValue {
         switch fact {
-        case .bodySHA256: .string(SHA256.hash(data: data).map { hex($0) }.joined())
-        case .bodyMD5: .string(Insecure.MD5.hash(data: data).map { hex($0) }.joined())
+        case .bodySHA256: .string(HexText.bytes(SHA256.hash(data: data)))
+        case .bodyMD5: .string(HexText.bytes(Insecure.MD5.hash(data: data)))
         default: .integer(Int64(data.count))
         }
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
     }
 }

@@ -1,3 +1,5 @@
+import TincanCore
+
 /// A session, theme, keymap or config file that could not be used: which file, where, and what
 /// was expected.
 public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -52,7 +54,7 @@ public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertib
         case .unreadable:
             "cannot be read"
         case .notUTF8(let byte, let offset):
-            "is not UTF-8 text: the byte 0x\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16, uppercase: true)) at byte offset \(offset) does not start or continue a character"
+            "is not UTF-8 text: the byte 0x\(HexText.number(byte, width: 2, uppercase: true)) at byte offset \(offset) does not start or continue a character"
         case .aliasInKey(let name):
             "the alias *\(name) is used in a key; keys are text, so write the key out"
         case .tooManyAliasNodes(let anchor):

@@ -198,7 +198,7 @@ public enum YAMLWriter {
             case "\r": output += "\\r"
             default:
                 if isSpecial(scalar) {
-                    output += scalar.value <= 0xFF ? String(format: "\\x%02X", scalar.value) : String(format: "\\u%04X", scalar.value)
+                    output += scalar.value <= 0xFF ? "\\x" + HexText.number(scalar.value, width: 2, uppercase: true) : "\\u" + HexText.number(scalar.value, width: 4, uppercase: true)
                 } else {
                     output.unicodeScalars.append(scalar)
                 }

@@ -57,7 +57,7 @@ enum ProgressPane {
         if outcome == .done {
             parts.append("100%")
         } else if let fraction = progress.fractionCompleted {
-            parts.append(String(format: "%3.0f%%", fraction * 100))
+            parts.append(DecimalText.fixed(fraction * 100, decimals: 0, width: 3) + "%")
         }
         let done = RequestPreview.shortSize(Double(progress.completed))
         parts.append(progress.expected.map { "\(done) / \(RequestPreview.shortSize(Double($0)))" } ?? done)

@@ -110,9 +110,9 @@ public enum Renderer {
         if let exchange = state.exchange, exchange.phase == .sending {
             let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][Int(state.now * 10) % 10]
             if let at = exchange.flow.sendsAt {
-                right = "\(spinner) next send in \(String(format: "%.1f", max(0, at - state.now))) s · " + right
+                right = "\(spinner) next send in \(DecimalText.fixed(max(0, at - state.now), decimals: 1)) s · " + right
             } else {
-                right = "\(spinner) sending \(String(format: "%.1f", exchange.elapsed(now: state.now))) s · " + right
+                right = "\(spinner) sending \(DecimalText.fixed(exchange.elapsed(now: state.now), decimals: 1)) s · " + right
             }
         }
         if state.showsZoomed { right = "zoomed · " + right }

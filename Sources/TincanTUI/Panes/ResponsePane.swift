@@ -155,7 +155,7 @@ extension AppState {
         case .timing:
             let metrics = result.metrics
             func ms(_ duration: Duration?) -> String {
-                duration.map { String(format: "%8.1f ms", $0.inSeconds * 1000) } ?? "       — "
+                duration.map { DecimalText.fixed($0.inSeconds * 1000, decimals: 1, width: 8) + " ms" } ?? "       — "
             }
             // One clock for the total and the events: when the task emitted each, from its start.
             let origin = exchange.milestones.first { $0.event == "resumed" }?.at ?? exchange.startedAt
@@ -167,13 +167,13 @@ extension AppState {
                 [Token(.label, "first byte  "), Token(.base, ms(metrics.firstByte))],
                 [Token(.label, "last byte   "), Token(.base, ms(metrics.total)), Token(.muted, "  the transfer's end; validating and decoding follow")],
                 [Token(.label, "total       "), Token(.base, ms(total)), Token(.muted, "  until the task completed, its last event below")],
-                [Token(.label, "requests    "), Token(.base, String(format: "%8d", metrics.requestCount)), Token(.muted, result.redirects.isEmpty ? "" : "  \(result.redirects.count) redirect(s)")],
+                [Token(.label, "requests    "), Token(.base, DecimalText.rightAligned(String(metrics.requestCount), width: 8)), Token(.muted, result.redirects.isEmpty ? "" : "  \(result.redirects.count) redirect(s)")],
                 [Token(.label, "size        "), Token(.base, RequestPreview.byteCount(Int64(result.data.count)))],
                 [],
                 [Token(.title, "events")],
             ]
             for milestone in exchange.milestones {
-                lines.append([Token(.muted, String(format: "%8.1f ms  ", max(0, milestone.at - origin) * 1000)), Token(.base, milestone.event)])
+                lines.append([Token(.muted, DecimalText.fixed(max(0, milestone.at - origin) * 1000, decimals: 1, width: 8) + " ms  "), Token(.base, milestone.event)])
             }
             return lines
         }

@@ -63,7 +63,7 @@ enum SlowMotionPane {
             lines.append([Token(.muted, "  none yet: the task has not started")])
         }
         for callback in motion.callbacks {
-            var line: TokenLine = [Token(.muted, String(format: "%7.1f ms  ", callback.at * 1000)), Token(.headerName, callback.name)]
+            var line: TokenLine = [Token(.muted, DecimalText.fixed(callback.at * 1000, decimals: 1, width: 7) + " ms  "), Token(.headerName, callback.name)]
             if !callback.detail.isEmpty { line.append(Token(.base, "  " + callback.detail)) }
             lines.append(line)
         }

@@ -11,7 +11,7 @@ enum StreamPane {
     /// The log's events as rows.
     static func lines(_ log: StreamLog) -> [TokenLine] {
         log.entries.map { entry in
-            var tokens = [Token(.muted, String(format: "%7.3fs ", entry.time))]
+            var tokens = [Token(.muted, DecimalText.fixed(entry.time, decimals: 3, width: 7) + "s ")]
             if log.format == .eventStream {
                 tokens.append(Token(.headerName, "\(entry.event.id ?? "-") "))
                 tokens.append(Token(.method, "\(entry.event.type ?? "message") "))
