@@ -38,4 +38,27 @@ struct LessonEndToEndTests {
         let list = try await run(BuiltProducts.tincan, ["learn"], environment: ["LANG": "en_US.UTF-8", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
         #expect(list.stdout.contains("✓ done"), "\(list.stdout)")
     }
+
+    @Test("a saved copy whose goals were edited opens with the lesson's own goals, and says so")
+    func editedGoalsAreNotUsed() async throws {
+        let home = try TemporaryDirectory()
+        let work = try TemporaryDirectory()
+        let lessons = (examplesDirectory as NSString).appendingPathComponent("lessons")
+        let shipped = try String(contentsOfFile: lessons + "/13-redirects.tincan.yaml", encoding: .utf8)
+        // The learner made step 1 pass as shipped: its goal now asks for the three hops followed.
+        let easier = shipped.replacingOccurrences(of: "          status: 302\n          redirects: 0\n", with: "          status: 200\n          redirects: 3\n")
+        #expect(easier != shipped)
+        _ = try work.write("13-redirects.tincan.yaml", Array(easier.utf8))
+        let command = "sh -c 'cd \(work.path) && \(BuiltProducts.tincan) learn 13 --no-mouse; echo \"EXIT=$?\"; sleep 60'"
+        let tui = try await TmuxSession(command: command, width: 120, height: 40,
+                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path], keeping: [home, work])
+        try await tui.waitFor(all: ["goals differ from lesson 13-redirects's (step 1's goals)", "Step 1 of 3"])
+        try await tui.send("C-r")
+        try await tui.waitFor("✗ The 302 itself came back, unfollowed")
+        try await tui.send("C-c")
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
+        let progress = (try? String(contentsOfFile: home.path + "/state/tincan/lessons.json", encoding: .utf8)) ?? ""
+        #expect(!progress.contains("13-redirects"), "edited goals never count: \(progress)")
+    }
 }
