@@ -12,7 +12,10 @@ struct LessonEndToEndTests {
         let command = "sh -c 'cd \(work.path) && \(BuiltProducts.tincan) learn 1 --no-mouse; echo \"EXIT=$?\"; sleep 60'"
         let tui = try await TmuxSession(command: command, width: 100, height: 34,
                                         environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path], keeping: [home, work])
-        try await tui.waitFor(all: ["Step 1 of 2", "✗ The URL is the base's directory", "judged when the request is sent"])
+        // The instructions come first; the border says the goals are below, and alt+l pages to them.
+        try await tui.waitFor(all: ["Step 1 of 2", "goals below: alt+l"])
+        try await tui.send("M-l")
+        try await tui.waitFor(all: ["✗ The URL is the base's directory", "judged when the request is sent"])
         // The step: a relative path. The URL field has the focus and holds /users.
         try await tui.send("M-n")
         try await tui.waitFor("unlocks when every goal of step 1 passes")
@@ -55,10 +58,33 @@ struct LessonEndToEndTests {
         try await tui.waitFor(all: ["goals differ from lesson 13-redirects's (step 1's goals)", "Step 1 of 3"])
         try await tui.send("C-r")
         try await tui.waitFor("✗ The 302 itself came back, unfollowed")
-        try await tui.send("C-c")
-        try await tui.send("C-c")
-        try await tui.waitFor("EXIT=0")
+        try await tui.quitDiscardingChanges(until: "EXIT=0")
         let progress = (try? String(contentsOfFile: home.path + "/state/tincan/lessons.json", encoding: .utf8)) ?? ""
         #expect(!progress.contains("13-redirects"), "edited goals never count: \(progress)")
+    }
+
+    @Test("reopened at step 2, the cookies lesson sends step 1 again, so the jar holds its cookie and step 3 passes")
+    func aRestartRebuildsWhatEarlierStepsLeft() async throws {
+        let home = try TemporaryDirectory()
+        let work = try TemporaryDirectory()
+        let lessons = (examplesDirectory as NSString).appendingPathComponent("lessons")
+        // Step 1 passed and saved in an earlier run; the jar it filled is gone with that run.
+        _ = try work.write("07-cookies.tincan.yaml", Array(try String(contentsOfFile: lessons + "/solutions/07-cookies.tincan.yaml", encoding: .utf8).utf8))
+        try FileManager.default.createDirectory(atPath: home.path + "/state/tincan", withIntermediateDirectories: true)
+        _ = try home.write("state/tincan/lessons.json", Array(#"{"lessons": {"07-cookies": {"steps": 3, "passed": [1]}}}"#.utf8))
+        let command = "sh -c 'cd \(work.path) && \(BuiltProducts.tincan) learn 7 --no-mouse; echo \"EXIT=$?\"; sleep 60'"
+        let tui = try await TmuxSession(command: command, width: 120, height: 40,
+                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path], keeping: [home, work])
+        try await tui.waitFor(all: ["Step 1 sent again, so what they left (captures, cookies, cache) is back", "Step 2 of 3"])
+        try await tui.send("M-j")
+        try await tui.waitFor("flavour")
+        try await tui.send("Escape")
+        try await tui.send("C-r")
+        try await tui.waitFor("Step 2 of 3 ✓")
+        try await tui.send("M-n")
+        try await tui.waitFor("Step 3 of 3")
+        try await tui.send("C-r")
+        try await tui.waitFor(all: ["✓ The jar still sends flavour", "Lesson done"])
+        try await tui.quitDiscardingChanges(until: "EXIT=0")
     }
 }
