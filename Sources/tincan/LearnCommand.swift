@@ -148,6 +148,22 @@ struct LessonSource {
     /// The folder of the files the lesson sends (`{{lesson-files}}`): the pack's `files/`, or for
     /// a built-in lesson a private folder they are written to, removed by ``removeFiles()``.
     var filesFolder: String
+    /// Whether ``filesFolder`` is a private folder written for this run (removed by ``removeFiles()``).
+    var ownsFilesFolder = false
+
+    /// Why a saved copy of a built-in lesson is judged by the built-in goals instead of its own
+    /// (they were edited), for the TUI to say; nil when they are the lesson's.
+    var goalsNotice: String?
+
+    /// The lesson as shipped, which the TUI's resets put back: the built-in lesson, or the file
+    /// as it was opened.
+    var shipped: Session? {
+        guard let builtinName, let builtin = BuiltinLessons.named(builtinName) else { return originalSession }
+        return try? Session.parse(builtin.text, path: "built-in lesson \(builtinName)")
+    }
+
+    /// The file's session as read, before anything was put back.
+    private var originalSession: Session?
 
     /// The variables a lesson reads its files from.
     var variables: [String: String] { ["lesson-files": filesFolder] }
@@ -162,9 +178,21 @@ struct LessonSource {
         return !FileManager.default.fileExists(atPath: beside) && FileManager.default.fileExists(atPath: above) ? above : beside
     }
 
-    /// Removes the folder a built-in lesson's files were written to.
+    /// The folder of the files the lesson at `path` sends, as ``filesFolder(forLessonAt:)`` finds
+    /// it; for a saved copy of a built-in lesson with no `files/` beside it or above (a lesson
+    /// saved from `tincan learn N` and checked later, when the run's private copy is gone), the
+    /// built-in files written to a new private folder, which the caller removes (`isPrivate`).
+    ///
+    /// - Throws: ``CLIFailure`` when that private folder cannot be written.
+    static func filesFolder(forLessonAt path: String, titled title: String?) throws -> (path: String, isPrivate: Bool) {
+        let found = filesFolder(forLessonAt: path)
+        guard !FileManager.default.fileExists(atPath: found), BuiltinLessons.original(ofFile: path, titled: title) != nil else { return (found, false) }
+        return (try BuiltinLessons.writeSupportFiles(), true)
+    }
+
+    /// Removes the private folder the lesson's files were written to.
     func removeFiles() {
-        guard builtinName != nil else { return }
+        guard ownsFilesFolder else { return }
         try? FileManager.default.removeItem(atPath: filesFolder)
     }
 
@@ -176,12 +204,13 @@ struct LessonSource {
             path = name
             builtinName = nil
             fileExists = true
-            filesFolder = Self.filesFolder(forLessonAt: name)
+            filesFolder = ""
             do {
                 session = try Session.load(path: name)
             } catch {
                 throw CLIFailure.badInput("\(error)")
             }
+            originalSession = session
         } else if let builtin = BuiltinLessons.named(name) {
             builtinName = builtin.name
             path = builtin.name + BuiltinLessons.suffix
@@ -192,6 +221,7 @@ struct LessonSource {
             } catch {
                 throw CLIFailure.badInput("\(error)")
             }
+            if fileExists { try judgeByBuiltinGoals(builtin.name) }
         } else {
             let names = BuiltinLessons.all.map(\.name).joined(separator: ", ")
             throw CLIFailure.badInput("LESSON: '\(name)' is neither a file nor a built-in lesson; expected a lesson file or one of: \(names)")
@@ -200,6 +230,32 @@ struct LessonSource {
             throw CLIFailure.badInput("\(path): not a lesson: a lesson file has a lesson: block with steps (see docs/session-format.md, Lessons)")
         }
         // Written last, so nothing is left behind when the lesson cannot be opened.
-        if builtinName != nil { filesFolder = try BuiltinLessons.writeSupportFiles() }
+        if builtinName != nil {
+            filesFolder = try BuiltinLessons.writeSupportFiles()
+            ownsFilesFolder = true
+        } else {
+            (filesFolder, ownsFilesFolder) = try Self.filesFolder(forLessonAt: path, titled: session.lesson?.title)
+        }
+    }
+}
+
+extension LessonSource {
+    /// Puts the built-in lesson's goals back when the saved copy's were edited: a built-in lesson
+    /// is judged by its own `lesson:` block, so progress never records goals the learner wrote.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when a step's request is no longer in the file.
+    fileprivate mutating func judgeByBuiltinGoals(_ name: String) throws {
+        guard let saved = session.lesson, let original = BuiltinLessons.original(ofFile: path, titled: nil)?.lesson,
+              let difference = BuiltinLessons.goalDifference(from: original, saved) else { return }
+        var lesson = original
+        for index in lesson.steps.indices {
+            let wanted = lesson.steps[index].requestName
+            guard let found = wanted.flatMap({ wanted in session.requests.firstIndex { $0.name == wanted } }) ?? (session.requests.indices.contains(lesson.steps[index].requestIndex) ? lesson.steps[index].requestIndex : nil) else {
+                throw CLIFailure.badInput("\(path): step \(index + 1) of built-in lesson \(name) starts from the request \(wanted ?? "at its position"), which this file no longer has; rename the file to start the lesson afresh")
+            }
+            lesson.steps[index].requestIndex = found
+        }
+        session.lesson = lesson
+        goalsNotice = "This file's goals differ from lesson \(name)'s (\(difference)): the lesson's own goals are used, and saving writes them back."
     }
 }

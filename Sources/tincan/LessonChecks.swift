@@ -92,6 +92,11 @@ struct LessonChecks {
                 if let lessonPath = item.lesson, let difference = Self.difference(try Session.load(path: lessonPath).lesson, session.lesson) {
                     output += "FAIL  \(item.path): its lesson: block is not the lesson's\n"
                     problems.messages.append("\(item.path): its lesson: block is not \(lessonPath)'s (\(difference)); a solution changes only the requests")
+                } else if item.lesson == nil, let lesson = session.lesson, let original = BuiltinLessons.original(ofFile: item.path, titled: lesson.title),
+                          let difference = BuiltinLessons.goalDifference(from: original.lesson, lesson) {
+                    // A saved copy of a built-in lesson is judged by the lesson's goals, never by edited ones.
+                    output += "FAIL  \(item.path): its goals are not built-in lesson \(original.name)'s\n"
+                    problems.messages.append("\(item.path): its goals differ from built-in lesson \(original.name)'s (\(difference)); a lesson is passed by changing its requests, not its goals")
                 } else {
                     try await check(session, item, servers: servers, output: &output, problems: &problems)
                 }
@@ -117,7 +122,9 @@ struct LessonChecks {
 
     /// Checks one file against what it is expected to do, and says how it went.
     private func check(_ session: Session, _ item: Item, servers: DemoServers, output: inout String, problems: inout Problems) async throws {
-        let variables = servers.lessonVariables.merging(["lesson-files": LessonSource.filesFolder(forLessonAt: item.path)]) { $1 }
+        let files = try LessonSource.filesFolder(forLessonAt: item.path, titled: session.lesson?.title)
+        defer { if files.isPrivate { try? FileManager.default.removeItem(atPath: files.path) } }
+        let variables = servers.lessonVariables.merging(["lesson-files": files.path]) { $1 }
         let report = try await LessonCheck.run(session, path: item.path, variables: variables, demo: servers.addresses)
         let counts = report.goalCounts
         switch item.expectation {

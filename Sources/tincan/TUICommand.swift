@@ -136,6 +136,9 @@ struct TUICommand: AsyncParsableCommand {
                 }
                 let progressPath = LessonProgress.defaultPath()
                 var context = LessonContext(key: LessonProgress.key(builtinName: lesson.builtinName, path: lesson.path), progressPath: progressPath)
+                context.notice = lesson.goalsNotice
+                context.shipped = lesson.shipped
+                context.nextLesson = lesson.builtinName.flatMap(BuiltinLessons.next(after:))
                 do {
                     context.progress = try LessonProgress.load(path: progressPath)
                 } catch {

@@ -103,6 +103,25 @@ struct LearnCommandTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
+    @Test("a built-in lesson saved in a folder of its own checks there: its files are the built-in ones")
+    func aSavedLessonFindsItsFiles() async throws {
+        let folder = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        let lessons = (examplesDirectory as NSString).appendingPathComponent("lessons")
+        // As `tincan learn 4` saves it: the lesson's own default, files/, which is not there.
+        let solved = try String(contentsOfFile: lessons + "/solutions/04-request-serializers.tincan.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "lesson-files: ../files", with: "lesson-files: files")
+        let path = try folder.write("04-request-serializers.tincan.yaml", Array(solved.utf8))
+        let result = try await learn(["--check", path], state: state.path)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stderr.contains("not reachable"), "\(result.stderr)")
+        // A lesson of the learner's own finds nothing it does not have.
+        let own = try folder.write("own.tincan.yaml", Array(solved.replacingOccurrences(of: "title: One tree, four bodies", with: "title: My serializers").utf8))
+        let alone = try await learn(["--check", own], state: state.path)
+        #expect(alone.status == 3, "\(alone.stdout)\(alone.stderr)")
+        #expect(alone.stderr.contains("notes.txt"), "\(alone.stderr)")
+    }
+
     @Test("--handout writes a lesson as Markdown: each step's text, goals, request on the wire and why, and the server's answer, with secrets hidden")
     func writesAHandout() async throws {
         let folder = try TemporaryDirectory()

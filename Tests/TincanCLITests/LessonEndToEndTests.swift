@@ -5,14 +5,22 @@ import TestSupport
 /// A learner in a real terminal: `tincan learn 1` in tmux, the first lesson completed by typing.
 @Suite("A lesson end to end in tmux", .serialized)
 struct LessonEndToEndTests {
+    /// `tincan learn LESSON` in tmux, started in `work` with its state in `home`.
+    private static func learnInTmux(_ lesson: String, in work: TemporaryDirectory, home: TemporaryDirectory, width: Int = 120, height: Int = 40) async throws -> TmuxSession {
+        let command = "sh -c 'cd \(work.path) && \(BuiltProducts.tincan) learn \(lesson) --no-mouse; echo \"EXIT=$?\"; sleep 60'"
+        return try await TmuxSession(command: command, width: width, height: height,
+                                     environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path], keeping: [home, work])
+    }
+
     @Test("the first lesson is completed by typing: each step's goals tick, the next step unlocks, and progress is saved")
     func theFirstLessonIsCompletedByTyping() async throws {
         let home = try TemporaryDirectory()
         let work = try TemporaryDirectory()
-        let command = "sh -c 'cd \(work.path) && \(BuiltProducts.tincan) learn 1 --no-mouse; echo \"EXIT=$?\"; sleep 60'"
-        let tui = try await TmuxSession(command: command, width: 100, height: 34,
-                                        environment: ["XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path], keeping: [home, work])
-        try await tui.waitFor(all: ["Step 1 of 2", "✗ The URL is the base's directory", "judged when the request is sent"])
+        let tui = try await Self.learnInTmux("1", in: work, home: home, width: 100, height: 34)
+        // The instructions come first; the border says the goals are below, and alt+l pages to them.
+        try await tui.waitFor(all: ["Step 1 of 2", "goals below: alt+l"])
+        try await tui.send("M-l")
+        try await tui.waitFor(all: ["✗ The URL is the base's directory", "judged when the request is sent"])
         // The step: a relative path. The URL field has the focus and holds /users.
         try await tui.send("M-n")
         try await tui.waitFor("unlocks when every goal of step 1 passes")
@@ -37,5 +45,47 @@ struct LessonEndToEndTests {
         try await tui.waitFor("EXIT=0")
         let list = try await run(BuiltProducts.tincan, ["learn"], environment: ["LANG": "en_US.UTF-8", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
         #expect(list.stdout.contains("✓ done"), "\(list.stdout)")
+    }
+
+    @Test("a saved copy whose goals were edited opens with the lesson's own goals, and says so")
+    func editedGoalsAreNotUsed() async throws {
+        let home = try TemporaryDirectory()
+        let work = try TemporaryDirectory()
+        let lessons = (examplesDirectory as NSString).appendingPathComponent("lessons")
+        let shipped = try String(contentsOfFile: lessons + "/13-redirects.tincan.yaml", encoding: .utf8)
+        // The learner made step 1 pass as shipped: its goal now asks for the three hops followed.
+        let easier = shipped.replacingOccurrences(of: "          status: 302\n          redirects: 0\n", with: "          status: 200\n          redirects: 3\n")
+        #expect(easier != shipped)
+        _ = try work.write("13-redirects.tincan.yaml", Array(easier.utf8))
+        let tui = try await Self.learnInTmux("13", in: work, home: home)
+        try await tui.waitFor(all: ["goals differ from lesson 13-redirects's (step 1's goals)", "Step 1 of 3"])
+        try await tui.send("C-r")
+        try await tui.waitFor("✗ The 302 itself came back, unfollowed")
+        try await tui.quitDiscardingChanges(until: "EXIT=0")
+        let progress = (try? String(contentsOfFile: home.path + "/state/tincan/lessons.json", encoding: .utf8)) ?? ""
+        #expect(!progress.contains("13-redirects"), "edited goals never count: \(progress)")
+    }
+
+    @Test("reopened at step 2, the cookies lesson sends step 1 again, so the jar holds its cookie and step 3 passes")
+    func aRestartRebuildsWhatEarlierStepsLeft() async throws {
+        let home = try TemporaryDirectory()
+        let work = try TemporaryDirectory()
+        let lessons = (examplesDirectory as NSString).appendingPathComponent("lessons")
+        // Step 1 passed and saved in an earlier run; the jar it filled is gone with that run.
+        _ = try work.write("07-cookies.tincan.yaml", Array(try String(contentsOfFile: lessons + "/solutions/07-cookies.tincan.yaml", encoding: .utf8).utf8))
+        try FileManager.default.createDirectory(atPath: home.path + "/state/tincan", withIntermediateDirectories: true)
+        _ = try home.write("state/tincan/lessons.json", Array(#"{"lessons": {"07-cookies": {"steps": 3, "passed": [1]}}}"#.utf8))
+        let tui = try await Self.learnInTmux("7", in: work, home: home)
+        try await tui.waitFor(all: ["Step 1 sent again, so what they left (captures, cookies, cache) is back", "Step 2 of 3"])
+        try await tui.send("M-j")
+        try await tui.waitFor("flavour")
+        try await tui.send("Escape")
+        try await tui.send("C-r")
+        try await tui.waitFor("Step 2 of 3 ✓")
+        try await tui.send("M-n")
+        try await tui.waitFor("Step 3 of 3")
+        try await tui.send("C-r")
+        try await tui.waitFor(all: ["✓ The jar still sends flavour", "Lesson done"])
+        try await tui.quitDiscardingChanges(until: "EXIT=0")
     }
 }

@@ -101,6 +101,95 @@ struct LessonModeTests {
         #expect(state.status?.text.contains("the lesson") == true)
     }
 
+    @Test("the notes give the instructions before the goals, and a passed step or lesson stays said, pointing to what comes next")
+    func passingStaysOnScreen() throws {
+        var state = try Self.lessonState()
+        state.lesson?.context.nextLesson = "tincan learn 2 (Where parameters go)"
+        Fixtures.press([.key(KeyEvent(.home)), .key(KeyEvent(.delete))], into: &state)
+        let passed = try #require(state.lesson)
+        let tokens = NotesPane.lines(passed, width: 60)
+        var lines = tokens.map { $0.map(\.text).joined() }
+        let instructions = try #require(lines.firstIndex { $0.contains("starts again at the host") })
+        let goals = try #require(NotesPane.goalsLine(in: tokens))
+        #expect(instructions < goals)
+        #expect(lines[goals] == "Goals (1 of 1 reached)")
+        #expect(lines.contains("✓ Step passed: alt+n goes to step 2."), "\(lines)")
+
+        Fixtures.press([.key(.alt("n"))], into: &state)
+        Fixtures.send(&state, body: #"{"url": "http://127.0.0.1:8080/anything/v1/users"}"#)
+        // Typing on does not take the news away: it is in the notes until the learner moves on.
+        Fixtures.press([.key(.alt("t"))], into: &state)
+        let done = try #require(state.lesson)
+        lines = NotesPane.lines(done, width: 80).map { $0.map(\.text).joined() }
+        #expect(lines.contains("✓ Lesson done: every step passes. Next: tincan learn 2 (Where parameters go)."), "\(lines)")
+    }
+
+    @Test("a lesson opened at a later step first sends the earlier steps again, on the first tick, and says so")
+    func earlierStepsAreSentAgain() throws {
+        var progress = LessonProgress()
+        progress.lessons["lesson"] = .init(passedSteps: [0], stepCount: 2)
+        var state = try Self.lessonState(progress: progress)
+        #expect(state.needsTick)
+        let effects = state.update(.tick(at: 0.5))
+        guard case let .send(id, request, plan)? = effects.first else {
+            Issue.record("the rebuild sent nothing: \(effects)")
+            return
+        }
+        #expect(request.url.string == Self.server + "/users", "step 1's request as the file has it")
+        #expect(state.lesson?.step == 0)
+        #expect(state.status?.text.hasPrefix("Rebuilding: step 1 of step 1 sent again") == true, "\(String(describing: state.status))")
+        _ = state.update(.task(exchange: id, .completed(Fixtures.result(for: request, status: 200, contentType: "application/json", body: "{}", serializer: plan.options.responseSerializer)), at: 0.6))
+        #expect(state.lesson?.step == 1)
+        #expect(state.lesson?.rebuild == nil)
+        #expect(!state.needsTick)
+        #expect(state.status?.text.hasPrefix("Step 1 sent again, so what they left (captures, cookies, cache) is back") == true, "\(String(describing: state.status))")
+    }
+
+    @Test("alt+R puts the step's request back as shipped and empties the stores; alt+E starts the lesson afresh and saves that")
+    func resetsPutTheLessonBack() throws {
+        var state = try Self.lessonState()
+        state.lesson?.context.shipped = try Session.parse(tuiLesson, path: "/tmp/lesson.tincan.yaml")
+        Fixtures.press([.key(KeyEvent(.home)), .key(KeyEvent(.delete))], into: &state)
+        #expect(state.lesson?.passed == [0])
+        state.commitPanes()
+        #expect(state.workspace.session.requests[0].url == "users")
+        let step = state.update(.input(.key(.alt("R"))))
+        guard case .clearStores? = step.first else {
+            Issue.record("the stores are not emptied: \(step)")
+            return
+        }
+        #expect(state.workspace.session.requests[0].url == "/users")
+        #expect(state.urlField.text == "/users")
+        #expect(state.lesson?.passed == [0], "a reset step keeps what was passed")
+
+        workspaceCapture(&state)
+        let lesson = state.update(.input(.key(.alt("E"))))
+        guard case .clearStores? = lesson.first else {
+            Issue.record("the stores are not emptied: \(lesson)")
+            return
+        }
+        #expect(state.workspace.captured.isEmpty)
+        #expect(state.lesson?.passed == [])
+        guard case let .saveLessonProgress(entry, _, _)? = lesson.last else {
+            Issue.record("the reset is not saved: \(lesson)")
+            return
+        }
+        #expect(entry.passedSteps.isEmpty)
+    }
+
+    private func workspaceCapture(_ state: inout AppState) {
+        state.workspace.captured["etag"] = .string("\"v1\"")
+    }
+
+    @Test("at 80x24 the preview box says when the goals are below its fold")
+    func goalsBelowTheFoldAreCued() throws {
+        var state = try Self.lessonState(width: 80, height: 24)
+        state.lesson?.lesson.steps[0].text = Array(repeating: "A line of instructions long enough to take a row.", count: 30).joined(separator: "\n\n")
+        let buffer = Renderer.render(&state)
+        let screen = buffer.lines.joined(separator: "\n")
+        #expect(screen.contains("goals below ↓"), "\(screen)")
+    }
+
     @Test("hints come one at a time, and alt+l switches between the Notes and the wire preview")
     func hintsComeOnDemand() throws {
         var state = try Self.lessonState()

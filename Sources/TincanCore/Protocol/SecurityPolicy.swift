@@ -103,6 +103,14 @@ public struct SecurityPolicy: Sendable {
         return caFile.map(TLSDiagnosis.Trust.caFile) ?? .system
     }
 
+    /// What decides whether a server's certificate is trusted under this policy, in a session
+    /// file's words (a lesson's `trusted-by:` goal).
+    public var trustBasis: TrustBasis {
+        if pinningMode != .none { return .pins }
+        if allowInvalidCertificates { return .insecure }
+        return caFile == nil ? .system : .caFile
+    }
+
     /// What in this policy trusts servers less than the default does (verification off, an
     /// old TLS version, a CA file instead of the system's roots), for the warnings, marks and
     /// Explain lines that say so.
@@ -147,6 +155,19 @@ public struct SecurityPolicy: Sendable {
         configuration.certificateVerification = validatesDomainName && !allowInvalidCertificates ? .fullVerification : .noHostnameVerification
         return configuration
     }
+}
+
+/// What decided to trust a server's certificate: the rule that accepted the handshake, named
+/// as a session file's `security:` block names it (`trusted-by:` in `assert:`).
+public enum TrustBasis: String, Sendable, CaseIterable {
+    /// The pinned certificates, the only anchors: any other certificate was refused.
+    case pins
+    /// The authorities of a CA file, instead of the system's.
+    case caFile = "ca-file"
+    /// The system's trust roots.
+    case system
+    /// Nothing: verification was off, so any certificate was accepted.
+    case insecure
 }
 
 /// Why a security policy cannot be used.

@@ -112,9 +112,18 @@ public struct TaskResult: Sendable {
     /// Why the last response or error was not retried although a retrier could have retried it
     /// (its limit was reached, the body cannot be sent again, the wait would pass the deadline).
     public var retryNote: String?
+    /// What decided to trust the server's certificate, when the last response came over TLS
+    /// (https); nil for plain http or when no response arrived.
+    public var trustedBy: TrustBasis?
     /// What was kept of a body streamed as it arrived (``TaskOptions/stream``): the count and
     /// the first and last events; nil when the body was not streamed.
     public var stream: StreamSummary?
+
+    /// Whether the cache answered without asking the server.
+    public var cameFromCache: Bool {
+        if case .hit? = cache { return true }
+        return false
+    }
 
     /// Creates a result (the core makes them; saved sessions and tests replay recorded ones).
     public init(request: HTTPRequest, response: HTTPResponse? = nil, data: [UInt8] = [], redirects: [Redirect] = [],

@@ -106,8 +106,13 @@ public final class URLSessionManager: Sendable {
         // own completion goes to the completion queue, so a task without one wakes no thread there.
         let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, monitors: eventMonitors,
                                ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } },
-                               completion: completion) { [transport, cookieJar, cache] task in
-            await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache).run()
+                               completion: completion) { [transport, cookieJar, cache, securityPolicy] task in
+            var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache).run()
+            // A response from the cache went through no handshake of its own.
+            if result.response != nil, !result.cameFromCache, result.request.url.scheme?.lowercased() == "https" {
+                result.trustedBy = securityPolicy.trustBasis
+            }
+            return result
         }
         registry.withLock { $0.tasks[identifier] = task }
         return task

@@ -57,7 +57,7 @@ public enum CheckLine {
             let name = try argument(&scanner, after: keyWord, "a cookie name, or NAME[ATTRIBUTE]")
             try validate(name) { reader in _ = try reader.cookie(name.text, at: Node(name.text)) }
             return .response(.cookie(name.text), try predicate(&scanner))
-        case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5, .streamEvents, .streamFirst, .streamLast:
+        case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5, .streamEvents, .streamFirst, .streamLast, .decodedBy, .trustedBy, .cache:
             return .response(ResponseValue(key: key.rawValue) ?? .url, try predicate(&scanner))
         case .request:
             return .request(try requestCheck(&scanner, after: keyWord))

@@ -409,6 +409,15 @@ public enum ResponseValue: Sendable, Equatable {
     case streamLast
     /// The value of the cookie of this name that the final response set.
     case cookie(String)
+    /// The kind of response serializer that decoded the body, named as `response: serializer:`
+    /// names it (`json`, `xml`, `plist`, `image`; `http` for bytes kept as they came).
+    case decodedBy
+    /// What decided to trust the server's certificate, named as `security:` names it (`pins`,
+    /// `ca-file`, `insecure`; `system` for the system's roots).
+    case trustedBy
+    /// What the response cache did: `hit` (answered without asking the server), `not-modified`
+    /// (the server was asked and answered 304, and the stored response was used), `stored`.
+    case cache
 
     /// The value that `capture:` and `assert:` name with `key` (`url`, `body-sha256`); cookies
     /// have their own keys.
@@ -424,6 +433,9 @@ public enum ResponseValue: Sendable, Equatable {
         case "stream-events": self = .streamEvents
         case "stream-first": self = .streamFirst
         case "stream-last": self = .streamLast
+        case "decoded-by": self = .decodedBy
+        case "trusted-by": self = .trustedBy
+        case "cache": self = .cache
         default: return nil
         }
     }
@@ -442,6 +454,9 @@ public enum ResponseValue: Sendable, Equatable {
         case .streamFirst: "stream-first"
         case .streamLast: "stream-last"
         case .cookie: "cookie"
+        case .decodedBy: "decoded-by"
+        case .trustedBy: "trusted-by"
+        case .cache: "cache"
         }
     }
 }

@@ -174,6 +174,9 @@ public enum SessionKey {
         case maxDuration = "max-duration"
         case request
         case transportError = "transport-error"
+        case decodedBy = "decoded-by"
+        case trustedBy = "trusted-by"
+        case cache
     }
 
     /// `request:` in `assert:`: checks on the request as built, before it is sent.

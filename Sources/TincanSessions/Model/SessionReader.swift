@@ -410,7 +410,7 @@ struct SessionReader {
                 for (name, nameNode, predicate) in try pairs(value, "a mapping of cookie names (NAME or NAME[Path]) to expected values") {
                     assertions.append(.response(.cookie(try cookie(name, at: nameNode)), try self.predicate(predicate)))
                 }
-            case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5, .streamEvents, .streamFirst, .streamLast:
+            case .url, .redirects, .location, .duration, .bodySize, .bodySHA256, .bodyMD5, .streamEvents, .streamFirst, .streamLast, .decodedBy, .trustedBy, .cache:
                 assertions.append(.response(ResponseValue(key: key.rawValue) ?? .url, try predicate(value)))
             case .request:
                 assertions += try requestChecks(value).map(Assertion.request)

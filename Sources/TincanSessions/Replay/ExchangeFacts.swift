@@ -29,6 +29,31 @@ extension TaskResult {
         case .streamEvents, .streamFirst, .streamLast:
             if let download { return .failure(.bodyDownloaded(download.path)) }
             return streamFact(fact)
+        case .decodedBy:
+            guard let serialization else { return .failure(.noResponse) }
+            return Self.decoder(of: serialization.body).map { .success(.string($0.rawValue)) } ?? .failure(.unusable("no serializer decoded the body"))
+        case .trustedBy:
+            if let trustedBy { return .success(.string(trustedBy.rawValue)) }
+            return .failure(response == nil ? .noResponse : .unusable(cameFromCache ? "the response came from the cache, with no handshake" : "the response did not come over TLS"))
+        case .cache:
+            return switch cache {
+            case .hit?: .success("hit")
+            case .notModified?: .success("not-modified")
+            case .stored?: .success("stored")
+            case .revalidating?, nil: .failure(.unusable("the cache took no part"))
+            }
+        }
+    }
+
+    /// The kind of serializer that makes `body`: the compound serializer's is the one it chose.
+    static func decoder(of body: DecodedBody) -> ResponseSerializerKind? {
+        switch body {
+        case .none: nil
+        case .data: .http
+        case .json: .json
+        case .xml: .xml
+        case .propertyList: .plist
+        case .image: .image
         }
     }
 

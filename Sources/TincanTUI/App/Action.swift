@@ -12,6 +12,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache, slowMotion = "slow-motion"
     // Lessons (tincan learn)
     case lessonNotes = "lesson-notes", nextStep = "next-step", previousStep = "previous-step", lessonHint = "lesson-hint"
+    case resetStep = "reset-step", resetLesson = "reset-lesson"
     // Collection
     case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
     // Pickers (method, serializer)
@@ -87,6 +88,8 @@ public enum KeyBindings {
         KeyBinding([.alt("n")], .nextStep, label: "next step", help: "In a lesson: go to the next step (unlocked once every goal of this one passes)"),
         KeyBinding([.alt("g")], .previousStep, label: "step back", help: "In a lesson: go back to the previous step"),
         KeyBinding([.alt("t")], .lessonHint, label: "hint", help: "In a lesson: show the step's next hint"),
+        KeyBinding([.alt("R")], .resetStep, label: "reset step", help: "In a lesson: put this step's request back as shipped, and send the earlier steps again to rebuild what they left"),
+        KeyBinding([.alt("E")], .resetLesson, label: "reset lesson", help: "In a lesson: start it afresh: every request as shipped, the cookies, cache and captures emptied, no step passed"),
         KeyBinding([.alt("z")], .toggleWrap, label: "wrap", help: "Wrap long lines in the preview and response boxes, or cut them at the edge again"),
         KeyBinding([.alt("p")], .slowMotion, label: "slow motion", help: "Send in slow motion: stop before each stage (build, serialize, connect, request body, response head, response body, validate, decode); alt+p again goes on to the next"),
 

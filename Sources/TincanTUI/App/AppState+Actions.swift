@@ -126,6 +126,8 @@ extension AppState {
         case .applyBody: applyBody()
         case .toggleWrap: toggleWrap()
         case .lessonNotes, .nextStep, .previousStep, .lessonHint: performLesson(action)
+        case .resetStep: return resetLessonStep()
+        case .resetLesson: return resetLesson()
         case .cookieJar: return openCookieJar()
         case .cache: return openCache()
         case .viewInPager: return viewBody(in: .pager)

@@ -17,8 +17,12 @@ extension AppState {
         self.lesson = state
         previewView = .notes
         showLessonStep(state.lastUnlocked)
+        // A later step needs what the earlier ones left: they are sent again first.
+        scheduleLessonRebuild(upTo: state.lastUnlocked)
         if let problem = context.progressProblem {
             status = StatusMessage("Progress is not saved this time: \(problem)", .warning)
+        } else if let notice = context.notice {
+            status = StatusMessage(notice, .warning)
         }
     }
 
@@ -197,7 +201,7 @@ extension AppState {
         lesson = state
         let total = state.lesson.steps.count
         if state.isComplete {
-            status = StatusMessage("✓ Step \(state.step + 1) done, and with it the lesson: every step of “\(state.lesson.title)” passes.", .success)
+            status = StatusMessage("✓ Step \(state.step + 1) done, and with it the lesson: every step of “\(state.lesson.title)” passes." + (state.context.nextLesson.map { " Next: \($0)." } ?? ""), .success)
         } else if state.step + 1 < total {
             status = StatusMessage("✓ Step \(state.step + 1) done: step \(state.step + 2) is unlocked (alt+n).", .success)
         } else {

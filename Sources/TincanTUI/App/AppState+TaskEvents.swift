@@ -38,7 +38,8 @@ extension AppState {
         // Captured values change what later requests resolve to.
         refreshPreview()
         effects += judgeLessonSend(current, result: result)
-        return effects + continueFlow(failed: failed)
+        let flow = continueFlow(failed: failed)
+        return effects + (flow.isEmpty && isRebuildingLesson ? continueLessonRebuild() : flow)
     }
 
     /// Puts the response's views at the top of the Pretty view of `exchange`'s new body, with the

@@ -40,9 +40,11 @@ extension AppState {
             guard exchange?.id == id else { break }
             exchange?.phase = .finished
             status = StatusMessage("Not sent: \(reason)", .error)
+            if isRebuildingLesson { effects = continueLessonRebuild() }
         case let .tick(time):
             now = max(now, time)
             effects = sendPendingIfDue()
+            if lesson?.rebuild != nil { effects += continueLessonRebuild() }
         case let .editorFinished(text):
             requestMayChange = true
             if requestTab != .body { loadBodyEditor() }

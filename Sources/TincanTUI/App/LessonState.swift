@@ -11,6 +11,15 @@ public struct LessonContext: Sendable {
     public var progress: LessonProgress
     /// Why the progress file could not be read (it is then not written either).
     public var progressProblem: String?
+    /// What the learner should know as the lesson opens (a saved copy whose goals were edited is
+    /// judged by the lesson's own), shown in the status line.
+    public var notice: String?
+    /// The lesson as shipped (the built-in lesson, or the file as opened): what a reset puts
+    /// back; nil when there is nothing to put back.
+    public var shipped: Session?
+    /// The lesson to take after this one, as the learner opens it (`tincan learn 7 (Cookies on and
+    /// off)`); nil for the last one, or a lesson that is not built in.
+    public var nextLesson: String?
 
     /// Creates a context.
     public init(key: String, progressPath: String?, progress: LessonProgress = LessonProgress(), progressProblem: String? = nil) {
@@ -42,6 +51,8 @@ public struct LessonState: Sendable {
     public var notesScroll = ScrollState()
     /// Where progress is kept.
     public var context: LessonContext
+    /// The earlier steps being sent again to rebuild what they left; nil when none are.
+    public var rebuild: LessonRebuild?
 
     /// The shown step.
     public var current: LessonStep { lesson.steps[step] }
@@ -58,4 +69,17 @@ public struct LessonState: Sendable {
     var progressEntry: LessonProgress.Entry {
         LessonProgress.Entry(passedSteps: passed, stepCount: lesson.steps.count)
     }
+}
+
+/// Earlier steps sent again, in order, so that what they leave (captures, cookies, cached
+/// responses) is there when the learner takes up a later step (issue 37 §2).
+public struct LessonRebuild: Sendable, Equatable {
+    /// The steps still to send, in order.
+    public var pending: [Int]
+    /// The step shown once they are sent.
+    public var target: Int
+    /// Why the rebuild stopped short, when it did.
+    public var failure: String?
+    /// Whether its first step was sent: the runner's first tick starts it, before any key.
+    public var started = false
 }

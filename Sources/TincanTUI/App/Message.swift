@@ -57,6 +57,8 @@ public enum Effect: Sendable {
     case viewExternally(bytes: [UInt8], fileExtension: String, viewer: ExternalViewer)
     /// List (or delete from) the live cookie jars or response caches.
     case inspectStores(StoreCommand)
+    /// Empty every cookie jar and response cache, listing nothing (a lesson reset).
+    case clearStores
     /// Put text on the terminal's clipboard (OSC 52).
     case copyToClipboard(String)
     /// Append an entry to the history file.

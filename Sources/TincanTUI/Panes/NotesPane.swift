@@ -12,7 +12,8 @@ enum NotesPane {
         var scroll = state.notesScroll
         Renderer.drawLines(&buffer, lines, in: inside, scroll: &scroll, theme: theme)
         if lines.count > inside.height {
-            let position = "\(scroll.offset + 1)-\(min(lines.count, scroll.offset + inside.height))/\(lines.count) alt+l more"
+            let goalsBelow = goalsLine(in: lines).map { $0 >= scroll.offset + inside.height } ?? false
+            let position = "\(scroll.offset + 1)-\(min(lines.count, scroll.offset + inside.height))/\(lines.count) " + (goalsBelow ? "goals below: alt+l" : "alt+l more")
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
         }
     }
@@ -20,13 +21,20 @@ enum NotesPane {
     /// The width the notes are wrapped to in a column of `rect`.
     static func columnWidth(_ rect: Rect) -> Int { max(10, rect.width - 3) }
 
+    /// The notes' lines: the step, what passing it means (kept until the learner moves on), its
+    /// instructions, then its goals as they stand, the hints asked for and the keys.
     static func lines(_ state: LessonState, width: Int) -> [TokenLine] {
         let step = state.current
         let total = state.lesson.steps.count
         var lines = ExplainPane.wrap([Token(.label, "Step \(state.step + 1) of \(total)\(state.passed.contains(state.step) ? " ✓" : "") · \(state.lesson.title)")], width: width, indent: 2)
-        lines += ExplainPane.wrap([Token(.title, step.title)], width: width, indent: 2) + [[]]
-        // The goals come first: they tick as the learner works, and must stay in sight.
-        lines.append([Token(.title, "Goals")])
+        lines += ExplainPane.wrap([Token(.title, step.title)], width: width, indent: 2)
+        if let passed = passedBanner(state) { lines += ExplainPane.wrap([Token(.success, passed)], width: width, indent: 2) }
+        lines.append([])
+        // The instructions first, as the learner reads them; the goals follow, and the border
+        // says when they are below the fold.
+        lines += text(step.text, width: width)
+        lines.append([])
+        lines.append([Token(.title, "\(goalsHeading) (\(state.goals.count(where: \.passed)) of \(state.goals.count) reached)")])
         for goal in state.goals {
             let (mark, element): (String, ThemeElement) = goal.passed ? ("✓ ", .success) : goal.isPending ? ("· ", .muted) : ("✗ ", .error)
             lines += ExplainPane.wrap([Token(element, mark)] + inline(goal.title, .base), width: width, indent: 2)
@@ -43,8 +51,6 @@ enum NotesPane {
             }
         }
         lines.append([])
-        lines += text(step.text, width: width)
-        lines.append([])
         var keys = [String]()
         if state.hintsShown < step.hints.count { keys.append("alt+t a hint (\(step.hints.count - state.hintsShown) left)") }
         if state.step + 1 < total {
@@ -56,6 +62,25 @@ enum NotesPane {
         keys.append("F9 explain")
         lines += ExplainPane.wrap([Token(.muted, keys.joined(separator: " · "))], width: width, indent: 0)
         return lines
+    }
+
+    /// The heading of the goals, which the scroll cue names.
+    static let goalsHeading = "Goals"
+
+    /// Where the goals start in ``lines(_:width:)``, for the cue that says they are below.
+    static func goalsLine(in lines: [TokenLine]) -> Int? {
+        lines.firstIndex { $0.first?.text.hasPrefix(goalsHeading + " (") == true }
+    }
+
+    /// What passing the shown step means, kept in the notes until the learner moves on: the step
+    /// to go to, or, with the lesson done, the lesson to take next.
+    static func passedBanner(_ state: LessonState) -> String? {
+        guard state.passed.contains(state.step) else { return nil }
+        if state.isComplete {
+            return "✓ Lesson done: every step passes." + (state.context.nextLesson.map { " Next: \($0)." } ?? " It was the last lesson.")
+        }
+        if state.step + 1 < state.lesson.steps.count { return "✓ Step passed: alt+n goes to step \(state.step + 2)." }
+        return "✓ Step passed; step \(state.lastUnlocked + 1) is still open (alt+g goes back)."
     }
 
     /// The step's text, a short Markdown subset: paragraphs (lines joined until an empty line),

@@ -10,7 +10,9 @@ enum PreviewPane {
         let lines = state.previewBoxRows(width: rect.width)
         Renderer.drawLines(&buffer, lines, in: inside, scroll: &scroll, theme: theme)
         if lines.count > inside.height, inside.height > 0 {
-            let position = "\(scroll.offset + 1)-\(min(lines.count, scroll.offset + inside.height))/\(lines.count)"
+            var position = "\(scroll.offset + 1)-\(min(lines.count, scroll.offset + inside.height))/\(lines.count)"
+            // A lesson's goals follow its instructions: say so while they are out of sight.
+            if state.shownPreviewView == .notes, let goals = NotesPane.goalsLine(in: lines), goals >= scroll.offset + inside.height { position += " goals below ↓" }
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
         }
         Renderer.drawColumnMark(&buffer, rect, column: state.lineView.previewColumn, theme: theme)

@@ -76,7 +76,8 @@ public final class AppRunner: Sendable {
         var draft = DraftKeeper(store: drafts)
         draft.begin(state)
         while !state.shouldQuit {
-            let busy = state.exchange?.phase == .sending
+            // A lesson rebuilding earlier steps sends them without waiting for a key.
+            let busy = state.exchange?.phase == .sending || state.needsTick
             let waits = [busy ? 100 : nil, draft.timeout(now: seconds())].compactMap { $0 }
             let events = terminal.waitForEvents(timeout: waits.min())
             if terminal.stopRequested {
@@ -115,6 +116,9 @@ public final class AppRunner: Sendable {
                     previous = nil
                 case let .inspectStores(command):
                     _ = state.update(.storesListed(managers.perform(command, now: Date())))
+                case .clearStores:
+                    _ = managers.perform(.deleteAllCookies, now: Date())
+                    _ = managers.perform(.clearCache, now: Date())
                 case let .fetchReceived(id, url, security):
                     fetchReceived(id, url: url, security: security)
                 case let .copyToClipboard(text):
