@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         // Theme, keymap and config files (and saved sessions, issue 6).
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The demo server's /graphql: parsing, validation, execution and introspection.
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
     ],
     targets: [
         .target(
@@ -99,6 +101,7 @@ let package = Package(
                 // Certificates made on the spot for the lessons' TLS demo server (DemoCertificate).
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GraphQL", package: "GraphQL"),
             ]
         ),
         .executableTarget(

@@ -105,6 +105,7 @@ public enum DemoRoutes {
         }
         FlakyRoute().register(on: router)
         StreamRoutes.register(on: router)
+        GraphQLRoute.register(on: router)
         ReceivedRoutes.register(on: router, received: received)
         return router
     }

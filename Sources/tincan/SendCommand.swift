@@ -94,6 +94,12 @@ struct SendCommand: AsyncParsableCommand {
         if let serializer = request.serializer, let flag = request.serializerFlag, serializer != flag.kind {
             throw ValidationError("--serializer \(serializer.rawValue) and --\(flag.rawValue) ask for different serializers; give one")
         }
+        if request.graphql == nil, request.graphqlVariables != nil || request.operationName != nil {
+            throw ValidationError("--\(request.graphqlVariables != nil ? "graphql-variables" : "operation-name") belongs to a GraphQL operation; it needs --graphql QUERY")
+        }
+        if request.graphql != nil, request.upload != nil || request.paramsJSON != nil {
+            throw ValidationError("--graphql is the body; it does not go with --\(request.upload != nil ? "upload" : "params-json")")
+        }
         if output.continueDownload, output.download == nil { throw ValidationError("--continue resumes a download; it needs --output FILE") }
         if output.download != nil, request.upload != nil { throw ValidationError("--output and --upload cannot go together; send the upload, then download") }
         if output.stream == true, output.download != nil { throw ValidationError("--stream prints the body as it arrives and --output saves it to a file; give one") }
@@ -311,7 +317,7 @@ extension SendCommand {
     /// The response serializer the options ask for.
     func makeResponseSerializer() throws -> any ResponseSerializer {
         let types = response.acceptType.map { Set($0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }) }
-        var serializer = response.responseSerializer.makeSerializer()
+        var serializer = (response.responseSerializer ?? (request.graphql != nil ? .graphql : .compound)).makeSerializer()
         if let statuses = response.acceptStatus { serializer.acceptableStatusCodes = statuses }
         if let types { serializer.acceptableContentTypes = types }
         return response.removeNulls ? NullRemoval.applied(to: serializer) : serializer
@@ -369,8 +375,25 @@ extension SendCommand {
             }
             draft.upload(fromFile: uploadPath ?? RequestDraft.standardInputPath)
         }
+        if let query = request.graphql { draft.body = .graphql(try graphQLOperation(query)) }
         if method == nil, draft.hasBodyItems || request.upload != nil { draft.method = "POST" }
         return draft
+    }
+
+    /// The GraphQL operation `--graphql`, `--graphql-variables` and `--operation-name` say.
+    private func graphQLOperation(_ query: String) throws -> GraphQLQuery {
+        var operation = GraphQLQuery(query: query, operationName: request.operationName)
+        if let text = request.graphqlVariables {
+            let variables: ParameterValue
+            do {
+                variables = try JSONParser.parse(text)
+            } catch {
+                throw CLIFailure.badInput("--graphql-variables is not valid JSON: \(error)")
+            }
+            if let problem = GraphQLQuery.variablesProblem(variables) { throw CLIFailure.badInput("--graphql-variables: \(problem)") }
+            operation.variables = variables
+        }
+        return operation
     }
 
     // MARK: - Standard input as the body (issue 18 §7)

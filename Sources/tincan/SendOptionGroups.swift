@@ -26,6 +26,15 @@ struct SendRequestOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stream FILE as the body (curl -T); - for standard input.", valueName: "FILE"))
     var upload: String?
 
+    @Option(help: ArgumentHelp("A GraphQL document to send: POSTed as JSON, or in the URL when the method is GET.", valueName: "QUERY"))
+    var graphql: String?
+
+    @Option(name: .customLong("graphql-variables"), help: ArgumentHelp("The GraphQL operation's variables, a JSON object.", valueName: "JSON"))
+    var graphqlVariables: String?
+
+    @Option(name: .customLong("operation-name"), help: ArgumentHelp("Which operation of the GraphQL document to run.", valueName: "NAME"))
+    var operationName: String?
+
     @Option(help: ArgumentHelp("Pace the upload, in bytes a second (64k, 1M; 1 to 1T).", valueName: "RATE"),
             transform: { text in try OptionValue.checked { () throws(NumericRangeError) in try ByteRate.checked(text, range: NumericRange.uploadRate.named("--throttle")) } })
     var throttle: Int?
@@ -235,8 +244,8 @@ struct SendTLSOptions: ParsableArguments {
 
 /// How the response is judged and decoded.
 struct SendResponseOptions: ParsableArguments {
-    @Option(name: .customLong("response-serializer"), help: ArgumentHelp("How the body is checked and decoded (default: compound).", valueName: "KIND"))
-    var responseSerializer: ResponseSerializerKind = .compound
+    @Option(name: .customLong("response-serializer"), help: ArgumentHelp("How the body is checked and decoded (default: compound; graphql with --graphql).", valueName: "KIND"))
+    var responseSerializer: ResponseSerializerKind?
 
     @Option(name: .customLong("accept-status"), help: ArgumentHelp("Acceptable statuses, such as 200-299,304 or 2xx.", valueName: "CODES"),
             transform: { try StatusCodeSet(parsing: $0) })

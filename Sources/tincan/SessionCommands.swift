@@ -140,13 +140,15 @@ struct ImportHTTP: ParsableCommand {
     }
 }
 
-/// `tincan export FILE --format curl|http|har|postman|bruno [DESTINATION]`.
+/// `tincan export FILE --format curl|http|har|postman|bruno|python|javascript|go|httpie|swift|alamofire [DESTINATION]`.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a session's requests as curl commands, a .http file, a HAR log, a Postman collection or a Bruno collection.",
+        abstract: "Export a session's requests as curl commands, a .http file, a HAR log, a Postman or Bruno collection, or code (Python, JavaScript, Go, HTTPie, Swift, Alamofire).",
         discussion: """
-            curl, http and har build each request as a replay would: variables are expanded from the file, --env and --var, and values captured while replaying stay as {{name}}. postman and bruno write the session as it is saved, variables and all, for the other tool's users to edit. A request that cannot be exported is named, the others are written, and the exit code is 2.
+            python (requests), javascript (fetch), go (net/http), swift (URLSession) and alamofire write one request as a program that sends the bytes Tincan sends and prints the response body (choose it with --request when the session has several); httpie writes a command per request. What a library does otherwise is printed as a warning.
+
+            curl, http, har and the code formats build each request as a replay would: variables are expanded from the file, --env and --var, and values captured while replaying stay as {{name}}. postman and bruno write the session as it is saved, variables and all, for the other tool's users to edit. A request that cannot be exported is named, the others are written, and the exit code is 2.
             """
     )
 
@@ -156,7 +158,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Where to write: a file, or a folder for --format bruno (required there); standard output when left out.")
     var destination: String?
 
-    @Option(help: "The format written: a curl command line, a .http file, a HAR log, a Postman collection (v2.1) or a Bruno collection (a folder).")
+    @Option(help: "The format written: a curl command line, a .http file, a HAR log, a Postman collection (v2.1), a Bruno collection (a folder), or code: python, javascript, go, httpie, swift, alamofire.")
     var format: ExportFormat = .curl
 
     @Flag(name: .customLong("show-secrets"), help: "Keep credentials, tokens and cookies in a HAR log or a Postman or Bruno collection instead of hiding them.")
@@ -173,7 +175,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         if showSecrets, ![.har, .postman, .bruno].contains(format) {
-            throw CLIFailure.badInput("--show-secrets applies to --format har, postman and bruno; curl commands and .http files always hold the request as sent")
+            throw CLIFailure.badInput("--show-secrets applies to --format har, postman and bruno; curl commands, .http files and code always hold the request as sent")
         }
         if format == .bruno, destination == nil {
             throw CLIFailure.badInput("--format bruno writes a folder: give it after the session (tincan export \(file) --format bruno DIR)")
@@ -187,6 +189,9 @@ struct ExportCommand: ParsableCommand {
             throw CLIFailure.badInput("\(file): \(SessionError(.unknownEnvironment(env, defined: Array(session.environments.keys))))")
         }
         let indices = try selectedIndices(session)
+        if let language = format.language, language != .httpie, indices.count > 1 {
+            throw CLIFailure.badInput("--format \(format.rawValue) writes one program, and \(file) has \(indices.count) requests: choose one with --request NUMBER or NAME")
+        }
         if format == .postman || format == .bruno {
             var selected = session
             selected.requests = indices.map { session.requests[$0] }
@@ -233,6 +238,12 @@ struct ExportCommand: ParsableCommand {
                 warnings += exported.warnings.map { "request '\(item.name)': \($0)" }
                 return "# \(TerminalText.line(item.name))\n" + exported.command
             }.joined(separator: "\n\n") + "\n"
+        } else if let language = format.language {
+            text = built.map { item in
+                let exported = CodeExport.export(item.request, resolved: item.resolved, as: language)
+                warnings += exported.warnings.map { "request '\(item.name)': \($0)" }
+                return language == .httpie && built.count > 1 ? "# \(TerminalText.line(item.name))\n" + exported.code : exported.code
+            }.joined(separator: "\n")
         } else {
             do {
                 let exported = try HTTPFile.export(built.map { ($0.name, $0.request, $0.resolved) })
@@ -355,6 +366,15 @@ enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
     case har
     case postman
     case bruno
+    case python
+    case javascript
+    case go
+    case httpie
+    case swift
+    case alamofire
+
+    /// The language of a code format, nil for the others.
+    var language: CodeExport.Language? { CodeExport.Language(rawValue: rawValue) }
 }
 
 extension ReportWriter.Format: ExpressibleByArgument {}

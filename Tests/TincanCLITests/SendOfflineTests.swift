@@ -145,6 +145,11 @@ struct SendBadInputTests {
         (["--serializer", "plist", "-j", "http://h/"], "--serializer plist and --json ask for different serializers; give one"),
         (["-p", "xyz", "http://h/"], "The value 'xyz' is invalid for '-p <HBhbm>'"),
         (["--no-follow", "--max-redirects", "3", "http://h/"], "--no-follow follows no redirect and --max-redirects 3 follows some; give one"),
+        (["--graphql-variables", "{}", "http://h/"], "--graphql-variables belongs to a GraphQL operation; it needs --graphql QUERY"),
+        (["--operation-name", "Q", "http://h/"], "--operation-name belongs to a GraphQL operation; it needs --graphql QUERY"),
+        (["--graphql", "{ a }", "--graphql-variables", "[1]", "http://h/"], "--graphql-variables: GraphQL variables must be an object (name: value), not an array"),
+        (["--graphql", "{ a }", "--graphql-variables", "{", "http://h/"], "--graphql-variables is not valid JSON"),
+        (["--graphql", "{ a }", "--upload", "/tmp/x", "http://h/"], "--graphql is the body; it does not go with --upload"),
     ])
     func namesTheBadArgumentAndWhatWasExpected(arguments: [String], message: String) async throws {
         let ending = await ending(of: ["send", "--offline"] + arguments)
@@ -155,7 +160,7 @@ struct SendBadInputTests {
 
     @Test("Each kind of option takes only its values, and names them", arguments: [
         (["replay", "s.tincan.yaml", "--report", "xml"], "Please provide one of 'text', 'json' or 'junit'."),
-        (["export", "s.tincan.yaml", "--format", "xml"], "Please provide one of 'curl', 'http', 'har', 'postman' or 'bruno'."),
+        (["export", "s.tincan.yaml", "--format", "xml"], "Please provide one of 'curl', 'http', 'har', 'postman', 'bruno', 'python', 'javascript', 'go', 'httpie', 'swift' or 'alamofire'."),
     ])
     func sessionCommandKinds(arguments: [String], message: String) async throws {
         let ending = await ending(of: arguments)

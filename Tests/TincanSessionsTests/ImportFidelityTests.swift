@@ -18,7 +18,7 @@ struct ImportFidelityTests {
                "body": {"mimeType": "application/graphql", "text": "{\"query\": \"{ a }\", \"variables\": \"{ \\\"n\\\": {{ _.count }} }\"}"}}]}
             """#
         let session = try imported(.insomnia, insomnia, path: "i.json").session
-        #expect(try importedRequest(session, "parsed").params == .dictionary(["query": "{ a }", "variables": ["n": 1]]))
+        #expect(try importedRequest(session, "parsed").body == .graphql(GraphQLQuery(query: "{ a }", variables: ["n": 1])))
         let templated = try importedRequest(session, "templated")
         #expect(templated.params == nil)
         #expect(templated.body == .text(#"{"query":"{ a }","variables":{ "n": {{count}} }}"#))
@@ -33,7 +33,7 @@ struct ImportFidelityTests {
                 "graphql": {"query": "{ a }", "variables": "{\"n\": {{count}}}"}}}}]}
             """#
         let fromPostman = try imported(.postman, postman, path: "p.json").session
-        #expect(try importedRequest(fromPostman, "op").params == .dictionary(["query": "query Q { a }", "operationName": "Q", "variables": ["n": 2]]))
+        #expect(try importedRequest(fromPostman, "op").body == .graphql(GraphQLQuery(query: "query Q { a }", variables: ["n": 2], operationName: "Q")))
         #expect(try importedRequest(fromPostman, "templated").body == .text(#"{"query":"{ a }","variables":{"n": {{count}}}}"#))
 
         // Bruno takes the variables' comments out before it parses them.
@@ -54,7 +54,7 @@ struct ImportFidelityTests {
               }
             }
             """, path: "g.bru").session
-        #expect(bruno.requests[0].params == .dictionary(["query": "{ a }", "variables": ["n": 3]]))
+        #expect(bruno.requests[0].body == .graphql(GraphQLQuery(query: "{ a }", variables: ["n": 3])))
     }
 
     @Test("a form with no field sent is no body, so a GET with an empty form sends as Postman and Insomnia send it")

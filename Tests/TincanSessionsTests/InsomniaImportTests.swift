@@ -76,7 +76,7 @@ struct InsomniaImportTests {
         #expect(upload.files == [SavedFile(field: "photo", path: "{{file:cat.png}}")])
         #expect(upload.headers == [HeaderSetting(name: "X-API-Key", value: "{{key}}")])
         let query = try importedRequest(session, "Query")
-        #expect(query.params == .dictionary(["query": .string("{ pets { id } }"), "variables": .dictionary(["first": .integer(2)])]))
+        #expect(query.body == .graphql(GraphQLQuery(query: "{ pets { id } }", variables: ["first": 2])))
         #expect(try importedRequest(session, "Blob").upload == SavedUpload(file: "{{file:blob.bin}}"))
     }
 

@@ -125,7 +125,7 @@ struct PostmanImportTests {
         #expect(result.notCarried.contains("item 'Query': oauth2 auth is not carried over"))
     }
 
-    @Test("Bodies: JSON raw as parameters, urlencoded, form data with files, a file as the upload, GraphQL as JSON, other raw as text")
+    @Test("Bodies: JSON raw as parameters, urlencoded, form data with files, a file as the upload, GraphQL as a graphql body, other raw as text")
     func bodies() throws {
         let result = try imported(.postman, Self.collection)
         let session = result.session
@@ -142,8 +142,8 @@ struct PostmanImportTests {
         // An absolute path is outside the collection's folder: a placeholder the user sets.
         #expect(try importedRequest(session, "Put file").upload == SavedUpload(file: "{{file:blob.bin}}"))
         let query = try importedRequest(session, "Query")
-        #expect(query.serializer == .json)
-        #expect(query.params == .dictionary(["query": .string("query { orders { id } }"), "variables": .dictionary(["first": .integer(3)])]))
+        #expect(query.serializer == nil)
+        #expect(query.body == .graphql(GraphQLQuery(query: "query { orders { id } }", variables: ["first": 3])))
         #expect(try importedRequest(session, "Note").body == .text("plain {{word}}"))
         #expect(try importedRequest(session, "Note").headers.first == HeaderSetting(name: "X-Note", value: "yes"))
     }

@@ -546,6 +546,7 @@ struct SessionSchemaTests {
         ("$[\"$defs\"].headers.additionalProperties.oneOf[1].properties", names(SessionKey.Header.self)),
         ("$[\"$defs\"][\"query-field\"].oneOf[1].properties", names(SessionKey.QueryField.self)),
         ("$.properties.requests.items.properties.body.oneOf[1].properties", names(SessionKey.Body.self)),
+        ("$.properties.requests.items.properties.body.oneOf[1].properties.graphql.properties", names(SessionKey.GraphQL.self)),
         ("$.properties.requests.items.properties.files.items.properties", names(SessionKey.FilePart.self)),
         ("$.properties.requests.items.properties.auth.properties", names(SessionKey.Auth.self)),
         ("$.properties.requests.items.properties.upload.oneOf[1].properties", names(SessionKey.Upload.self)),

@@ -88,6 +88,12 @@ public struct RequestDraft: Sendable {
             return nil
         }
         Self.appendQuery(queryItems, to: &url)
+        if case .graphql(let operation) = body {
+            if let variables = operation.variables, let problem = GraphQLQuery.variablesProblem(variables) {
+                throw RequestSerializationError(.invalidJSONParameters(problem))
+            }
+            if GraphQLQuery.sendsInURL(method: method) { Self.appendQuery(operation.queryPairs, to: &url) }
+        }
 
         let parameters = try mergedParameters()
         let files = items.compactMap { item -> (field: String, path: String, mimeType: String?)? in
@@ -125,6 +131,12 @@ public struct RequestDraft: Sendable {
             }
             if case .file(Self.standardInputPath) = body {
                 request.body = .bytes(try standardInputBytes(for: "a body file of \(Self.standardInputPath)"))
+            } else if case .graphql = body {
+                // A GET carries the operation in its URL (above); any other method in a JSON body.
+                if !GraphQLQuery.sendsInURL(method: method) {
+                    request.body = try body.requestBody(resolvingPathsWith: resolvePath)
+                    request.headers.set(name: "Content-Type", value: GraphQLQuery.contentType)
+                }
             } else {
                 request.body = try body.requestBody(resolvingPathsWith: resolvePath)
             }
@@ -278,6 +290,8 @@ public enum RawBody: Sendable, Hashable {
     case text(String)
     case bytes([UInt8])
     case file(path: String)
+    /// A GraphQL operation: its JSON as the body, or its fields in the URL of a GET.
+    case graphql(GraphQLQuery)
 
     /// The request body; a relative file path is resolved with `resolve`.
     func requestBody(resolvingPathsWith resolve: (String) -> String) throws -> RequestBody {
@@ -285,6 +299,7 @@ public enum RawBody: Sendable, Hashable {
         case .text(let text): return .bytes(Array(text.utf8))
         case .bytes(let bytes): return .bytes(bytes)
         case .file(let path): return try RequestBody.file(atPath: resolve(path))
+        case .graphql(let operation): return .bytes(operation.jsonBody)
         }
     }
 }

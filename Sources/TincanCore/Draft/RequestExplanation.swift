@@ -367,6 +367,10 @@ extension RequestDraft {
             } else {
                 "streamed from `\(path)`"
             }
+        case .graphql(let operation):
+            GraphQLQuery.sendsInURL(method: request.method)
+                ? "a GraphQL operation in the URL's query (`query`\(operation.variables == nil ? "" : ", `variables` as JSON")\(operation.operationName == nil ? "" : ", `operationName`")), as a GET carries it"
+                : "a GraphQL operation as JSON (`query`\(operation.variables == nil ? "" : ", `variables`")\(operation.operationName == nil ? "" : ", `operationName`")), \(RequestPreview.byteCount(Int64(operation.jsonBody.count)))"
         }
     }
 }

@@ -120,8 +120,9 @@ public struct MultipartFormData: Sendable {
 
     // MARK: - Layout
 
-    /// The bytes before part `index`'s content: its boundary line and headers.
-    func head(ofPart index: Int) -> [UInt8] {
+    /// The bytes before part `index`'s content: its boundary line and headers (exports write
+    /// the body piece by piece with them).
+    public func head(ofPart index: Int) -> [UInt8] {
         var text = index == 0 ? "--\(boundary)\r\n" : "\r\n--\(boundary)\r\n"
         for field in parts[index].headers {
             text += "\(field.name): \(field.value)\r\n"
@@ -131,7 +132,7 @@ public struct MultipartFormData: Sendable {
     }
 
     /// The bytes after the last part.
-    var tail: [UInt8] { Array("\r\n--\(boundary)--\r\n".utf8) }
+    public var tail: [UInt8] { Array("\r\n--\(boundary)--\r\n".utf8) }
 
     /// The exact length of the whole body in bytes; zero when there are no parts.
     public var contentLength: Int64 {

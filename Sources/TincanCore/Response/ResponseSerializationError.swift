@@ -8,6 +8,8 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
     public static let domain = "io.tincan.error.serialization.response"
     /// The error domain of decoding errors (the role of Cocoa's 3840 errors).
     public static let decodingDomain = "io.tincan.error.decoding"
+    /// The error domain of a GraphQL response's `errors`.
+    public static let graphQLDomain = "io.tincan.error.graphql"
 
     /// What went wrong.
     public enum Reason: Sendable, Equatable {
@@ -20,13 +22,16 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
         /// The body is not valid text in its charset (code -1016, as AFNetworking's "Data failed
         /// decoding as a UTF-8 string").
         case undecodableText(charset: String)
+        /// A GraphQL response carried errors (code 1 in the GraphQL domain), each with its
+        /// message and path, whatever its status.
+        case graphQLErrors([GraphQLResponseError])
     }
 
     /// Whether this error says the response was not acceptable (its status or content type),
     /// rather than that its body could not be decoded.
     public var isValidationFailure: Bool {
         switch reason {
-        case .unacceptableStatusCode, .unacceptableContentType: true
+        case .unacceptableStatusCode, .unacceptableContentType, .graphQLErrors: true
         case .decodingFailed, .undecodableText: false
         }
     }
@@ -60,8 +65,11 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
 
     /// The domain this error belongs to.
     public var domain: String {
-        if case .decodingFailed = reason { return Self.decodingDomain }
-        return Self.domain
+        switch reason {
+        case .decodingFailed: return Self.decodingDomain
+        case .graphQLErrors: return Self.graphQLDomain
+        default: return Self.domain
+        }
     }
 
     /// AFNetworking's code for this kind of failure.
@@ -71,6 +79,7 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
         case .unacceptableContentType: -1016
         case .decodingFailed: 3840
         case .undecodableText: -1016
+        case .graphQLErrors: 1
         }
     }
 
@@ -85,6 +94,10 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
             "The \(format) body could not be decoded: \(detail)"
         case .undecodableText(let charset):
             "Data failed decoding as a UTF-8 string" + (charset == "utf-8" ? "" : " (from its charset \(charset))")
+        case .graphQLErrors(let errors):
+            errors.count == 1
+                ? "GraphQL error: \(errors[0])"
+                : "\(errors.count) GraphQL errors: " + errors.map(\.description).joined(separator: "; ")
         }
     }
 

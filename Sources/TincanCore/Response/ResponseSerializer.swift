@@ -92,6 +92,8 @@ extension ResponseSerializer {
 /// The response serializers, by the names users pick them with.
 public enum ResponseSerializerKind: String, Sendable, CaseIterable, Codable {
     case http, json, xml, plist, image, compound
+    /// JSON whose `errors` array fails validation: the default for a GraphQL body.
+    case graphql
 
     /// A serializer of this kind with its defaults.
     public func makeSerializer() -> any ResponseSerializer {
@@ -102,6 +104,7 @@ public enum ResponseSerializerKind: String, Sendable, CaseIterable, Codable {
         case .plist: PropertyListResponseSerializer()
         case .image: ImageResponseSerializer()
         case .compound: CompoundResponseSerializer()
+        case .graphql: GraphQLResponseSerializer()
         }
     }
 }
@@ -189,6 +192,10 @@ public enum NullRemoval {
             compound.serializers = compound.serializers.map(applied(to:))
             return compound
         }
+        if var graphQL = serializer as? GraphQLResponseSerializer {
+            graphQL.json.removesKeysWithNullValues = true
+            return graphQL
+        }
         return serializer
     }
 
@@ -196,6 +203,7 @@ public enum NullRemoval {
     public static func isOn(in serializer: any ResponseSerializer) -> Bool {
         if let json = serializer as? JSONResponseSerializer { return json.removesKeysWithNullValues }
         if let compound = serializer as? CompoundResponseSerializer { return compound.serializers.contains(where: isOn(in:)) }
+        if let graphQL = serializer as? GraphQLResponseSerializer { return graphQL.json.removesKeysWithNullValues }
         return false
     }
 }

@@ -310,7 +310,7 @@ extension BrunoImporter {
             let query = Self.convert(file.text("body:graphql") ?? "")
             var variables = ParameterValue.dictionary([:])
             if let text = file.text("body:graphql:vars").map({ Self.decommented(Self.convert($0)) }), !text.trimmingWhitespaceAndNewlines().isEmpty {
-                if let parsed = try? JSONParser.parse(bytes: Array(text.utf8)) {
+                if let parsed = try? JSONParser.parse(bytes: Array(text.utf8)), GraphQLQuery.variablesProblem(parsed) == nil {
                     variables = parsed
                 } else if Template.mayHoldReferences(text) {
                     request.body = .text("{\"query\":" + JSONWriter.string(.string(query)) + ",\"variables\":" + text.trimmingWhitespaceAndNewlines() + "}")
@@ -322,8 +322,8 @@ extension BrunoImporter {
                     notCarried.append("\(place): the GraphQL variables are not JSON, so they are left out: \(text)")
                 }
             }
-            request.serializer = .json
-            request.params = .dictionary(["query": .string(query), "variables": variables])
+            // Bruno always sends the variables, `{}` when there are none.
+            request.body = .graphql(GraphQLQuery(query: query, variables: variables))
         case "file":
             // The selected file (a pair turned on) is the body; the others are choices Bruno keeps.
             guard let selected = file.pairs("body:file").first(where: \.isEnabled) else {

@@ -175,6 +175,15 @@ extension CollectionExport {
         case .file(let path)?:
             mode = "file"
             bodyBlocks.pairs("body:file", [("file", "@file(\(path))", true)])
+        case .graphql(let operation)?:
+            mode = "graphql"
+            bodyBlocks.textBlock("body:graphql", operation.query)
+            if let variables = operation.variables, variables != .dictionary([:]) {
+                bodyBlocks.textBlock("body:graphql:vars", JSONWriter.string(variables, indent: 2))
+            }
+            if let name = operation.operationName {
+                warnings.append("\(place): the GraphQL operation name \(name) is not carried over; Bruno sends none (the document's only operation runs)")
+            }
         case .base64?, nil: break
         }
         if let upload = request.upload {

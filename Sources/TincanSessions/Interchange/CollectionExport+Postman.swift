@@ -140,6 +140,12 @@ extension CollectionExport {
             body = .dictionary(raw)
         case .file(let path)?:
             body = .dictionary(["mode": "file", "file": ["src": .string(path)]])
+        case .graphql(let operation)?:
+            // Postman keeps the variables as JSON text.
+            var graphql: OrderedDictionary<String, ParameterValue> = ["query": .string(operation.query)]
+            if let variables = operation.variables { graphql["variables"] = .string(JSONWriter.string(variables, indent: 2)) }
+            if let name = operation.operationName { graphql["operationName"] = .string(name) }
+            body = .dictionary(["mode": "graphql", "graphql": .dictionary(graphql)])
         case .base64?, nil: break
         }
         if let upload = request.upload { body = .dictionary(["mode": "file", "file": ["src": .string(upload.file)]]) }

@@ -103,6 +103,8 @@ extension InsomniaImporter {
                var value = try? JSONParser.parse(bytes: Array(converted.utf8)), value.isCollection {
                 if type == "application/graphql", let text = Self.graphQLVariables(&value) {
                     request.body = .text(text)
+                } else if type == "application/graphql", let operation = Self.graphQLOperation(value) {
+                    request.body = .graphql(operation)
                 } else {
                     request.serializer = .json
                     request.params = value
@@ -111,9 +113,28 @@ extension InsomniaImporter {
                 request.body = .text(converted)
             }
         }
-        if type == "application/graphql", !request.headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) {
+        if type == "application/graphql", !request.body.isGraphQL, !request.headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") }) {
             request.headers.append(HeaderSetting(name: "Content-Type", value: "application/json"))
         }
+    }
+
+    /// The GraphQL operation Insomnia's body object says (`query`, parsed `variables`,
+    /// `operationName`), or nil when it holds other members or no query.
+    static func graphQLOperation(_ body: ParameterValue) -> GraphQLQuery? {
+        guard case .dictionary(let members) = body, case .string(let query)? = members["query"],
+              members.keys.allSatisfy(["query", "variables", "operationName"].contains) else { return nil }
+        var operation = GraphQLQuery(query: query)
+        switch members["variables"] {
+        case nil, .null?: break
+        case let variables? where GraphQLQuery.variablesProblem(variables) == nil: operation.variables = variables
+        default: return nil
+        }
+        switch members["operationName"] {
+        case nil, .null?: break
+        case .string(let name)?: operation.operationName = name
+        default: return nil
+        }
+        return operation
     }
 
     /// Insomnia keeps a GraphQL body's variables as text, and sends them parsed

@@ -242,26 +242,27 @@ struct PostmanImporter {
                 notCarried.append("\(place): the file body names no file, so it is not carried over")
             }
         case "graphql":
-            // As Postman's runtime sends it: query, operationName and variables as JSON; variables
-            // written as text go in as they are, parsed when they are JSON (``ParameterValue``)
-            // and else (JSON only once `{{variables}}` are filled in) kept as the body's text.
+            // A GraphQL body (`body: {graphql: …}`), sent as Postman's runtime sends it: query,
+            // operationName and variables as JSON; variables written as text are parsed when they
+            // are a JSON object, and else (JSON only once `{{variables}}` are filled in) the
+            // whole body is kept as text, as Postman sends it.
             let graphql = body.member("graphql")
-            var members: OrderedDictionary<String, ParameterValue> = [:]
+            var operation = GraphQLQuery(query: "")
             var written: [String] = []
             if let query = graphql?.member("query")?.text {
-                members["query"] = .string(Self.convert(query))
+                operation.query = Self.convert(query)
                 written.append("\"query\":" + JSONWriter.string(.string(Self.convert(query))))
             }
-            if let operation = graphql?.member("operationName")?.text {
-                members["operationName"] = .string(operation)
-                written.append("\"operationName\":" + JSONWriter.string(.string(operation)))
+            if let name = graphql?.member("operationName")?.text {
+                operation.operationName = name
+                written.append("\"operationName\":" + JSONWriter.string(.string(name)))
             }
             let variablesNode = graphql?.member("variables")
-            if let object = variablesNode, object.isMapping || object.sequence != nil {
-                members["variables"] = object.parameterValue
-            } else if let text = variablesNode?.text.map(Self.convert), !text.isEmpty {
-                if let parsed = try? JSONParser.parse(bytes: Array(text.utf8)) {
-                    members["variables"] = parsed
+            if let object = variablesNode, object.isMapping {
+                operation.variables = object.parameterValue
+            } else if let text = variablesNode?.text.map(Self.convert), !text.trimmingWhitespaceAndNewlines().isEmpty {
+                if let parsed = try? JSONParser.parse(bytes: Array(text.utf8)), GraphQLQuery.variablesProblem(parsed) == nil {
+                    operation.variables = parsed
                 } else {
                     request.body = .text("{" + (written + ["\"variables\":" + text]).joined(separator: ",") + "}")
                     if !request.headers.contains(where: { HTTPHeaders.same($0.name, "Content-Type") && $0.isEnabled }) {
@@ -270,8 +271,7 @@ struct PostmanImporter {
                     break
                 }
             }
-            request.serializer = .json
-            request.params = .dictionary(members)
+            request.body = .graphql(operation)
         case let mode:
             notCarried.append("\(place): the body mode \(mode) is not carried over")
         }

@@ -300,6 +300,13 @@ public struct SavedRequest: Sendable, Equatable {
     /// The name to show: the given one, or the method and URL.
     public var displayName: String { name ?? "\(method) \(url)" }
 
+    /// The response serializer used when neither the request nor the defaults name one: the
+    /// GraphQL one for a GraphQL body (its `errors` fail the response), else the compound one.
+    public var defaultResponseSerializer: ResponseSerializerKind {
+        if case .graphql? = body { return .graphql }
+        return .compound
+    }
+
     public static func == (lhs: SavedRequest, rhs: SavedRequest) -> Bool {
         lhs.name == rhs.name && lhs.group == rhs.group && lhs.variables == rhs.variables && lhs.method == rhs.method && lhs.url == rhs.url
             && lhs.serializer == rhs.serializer && lhs.headers == rhs.headers && lhs.query == rhs.query && lhs.params == rhs.params
@@ -318,6 +325,17 @@ public enum SavedBody: Sendable, Equatable {
     case base64([UInt8])
     /// A file read when the request is sent.
     case file(String)
+    /// A GraphQL operation (`graphql: {query, variables, operation-name}`); variables expand in
+    /// the query, the operation name and the variables' values.
+    case graphql(GraphQLQuery)
+}
+
+extension Optional where Wrapped == SavedBody {
+    /// Whether the body is a GraphQL operation.
+    public var isGraphQL: Bool {
+        if case .graphql? = self { return true }
+        return false
+    }
 }
 
 /// A multipart file part.

@@ -128,7 +128,13 @@ public enum SessionKey {
 
     /// `body:` written as a mapping.
     public enum Body: String, Sendable, CaseIterable {
-        case text, base64, file
+        case text, base64, file, graphql
+    }
+
+    /// `graphql:` in `body:`: a GraphQL operation.
+    public enum GraphQL: String, Sendable, CaseIterable {
+        case query, variables
+        case operationName = "operation-name"
     }
 
     /// One part of `files:`.

@@ -101,6 +101,7 @@ struct SessionReader {
         request.line = node.mark?.line ?? 0
         references.begin()
         var sawURL = false
+        var sawMethod = false
         for (key, _, value) in try file.entries(of: mapping, SessionKey.Request.self, in: "a request") {
             switch key {
             case .name: request.name = try text(value, "the request's name")
@@ -111,6 +112,7 @@ struct SessionReader {
                     throw file.error(at: value, "'\(method)' is not a method; expected GET, HEAD, POST, PUT, PATCH, DELETE or another token")
                 }
                 request.method = method
+                sawMethod = true
             case .url:
                 request.url = try text(value, "a path relative to the base, or an absolute URL")
                 sawURL = true
@@ -141,6 +143,8 @@ struct SessionReader {
             }
         }
         guard sawURL else { throw file.error(at: node, "a request needs url: (a path relative to the base, or an absolute URL)") }
+        // A GraphQL operation is POSTed unless the request says otherwise, as GraphQL clients send it.
+        if !sawMethod, case .graphql? = request.body { request.method = GraphQLQuery.defaultMethod }
         if request.body != nil, request.upload != nil {
             throw file.error(at: node, "a request has either body: or upload:, not both")
         }
@@ -270,7 +274,26 @@ struct SessionReader {
                 throw file.error(at: value, "expected base64 bytes (A–Z, a–z, 0–9, + and /)")
             }
             return .base64(Array(data))
+        case .graphql: return .graphql(try graphql(value))
         }
+    }
+
+    private func graphql(_ node: Node) throws -> GraphQLQuery {
+        var operation = GraphQLQuery(query: "")
+        var sawQuery = false
+        for (key, _, value) in try entries(node, SessionKey.GraphQL.self, in: "graphql") {
+            switch key {
+            case .query:
+                operation.query = try text(value, "the GraphQL document, such as query { hello }")
+                sawQuery = true
+            case .variables:
+                guard value.mapping != nil else { throw file.error(at: value, "expected the GraphQL variables as a mapping of names to values") }
+                operation.variables = try parameter(value)
+            case .operationName: operation.operationName = try text(value, "the name of the operation to run")
+            }
+        }
+        guard sawQuery else { throw file.error(at: node, "graphql needs query: (the GraphQL document, such as query { hello })") }
+        return operation
     }
 
     private func files(_ node: Node) throws -> [SavedFile] {

@@ -62,6 +62,7 @@ extension SavedRequest {
             case .text(let text): pairs.append((.body, .string(text)))
             case .base64(let bytes): pairs.append((.body, .mapping([(SessionKey.Body.base64.rawValue, .string(Data(bytes).base64EncodedString()))])))
             case .file(let path): pairs.append((.body, .mapping([(SessionKey.Body.file.rawValue, .string(path))])))
+            case .graphql(let operation): pairs.append((.body, .mapping([(SessionKey.Body.graphql.rawValue, operation.yaml)])))
             }
         }
         if !files.isEmpty {
@@ -364,5 +365,16 @@ struct GroupedPairs<Key: RawRepresentable<String> & Hashable> {
 
     var pairs: [(String, YAMLValue)] {
         items.map { ($0.key.rawValue, $0.value ?? .mapping(groups[$0.key] ?? [])) }
+    }
+}
+
+extension GraphQLQuery {
+    /// `graphql:`'s mapping: the query, then the variables and the operation name when given.
+    var yaml: YAMLValue {
+        var pairs = KeyedPairs<SessionKey.GraphQL>()
+        pairs.append((.query, .string(query)))
+        if let variables { pairs.append((.variables, YAMLValue(variables))) }
+        if let operationName { pairs.append((.operationName, .string(operationName))) }
+        return .mapping(pairs.pairs)
     }
 }

@@ -96,12 +96,22 @@ extension Session {
         case .text(let text)?: draft.body = .text(try expand(text))
         case .base64(let bytes)?: draft.body = .bytes(bytes)
         case .file(let path)?: draft.body = .file(path: try resolvePath(path))
+        case .graphql(let operation)?:
+            do {
+                var expanded = GraphQLQuery(query: try template.expand(operation.query))
+                if let variables = operation.variables { expanded.variables = try template.expand(variables) }
+                if let name = operation.operationName { expanded.operationName = try template.expand(name) }
+                draft.body = .graphql(expanded)
+            } catch {
+                throw fail(error)
+            }
         case nil: break
         }
         for part in saved.files {
             draft.items.append(.file(field: try expand(part.field), path: try resolvePath(part.path), mimeType: part.type))
         }
         var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
+        if resolved.contract.serializer == nil { resolved.contract.serializer = saved.defaultResponseSerializer }
         resolved.security = try defaults.security.resolvingPaths(in: directory, expand: expand)
         do {
             resolved.options.proxy = try ProxySettings(proxy: defaults.proxy, noProxy: defaults.noProxy, environment: proxyEnvironment)

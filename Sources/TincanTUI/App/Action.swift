@@ -7,7 +7,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextTab = "next-tab", nextResponseView = "next-response-view", editExternally = "edit-externally"
     case cycleTheme = "cycle-theme", zoom, suspend
     case jump, previousTab = "previous-tab", focusURL = "focus-url", focusMethod = "focus-method", focusBody = "focus-body"
-    case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl"
+    case save, saveAs = "save-as", openSession = "open-session", environment, history, copyCurl = "copy-curl", copyCode = "copy-code"
     case commandLine = "command-line", explain, received, compare, variables
     case toggleWrap = "toggle-wrap", cookieJar = "cookie-jar", cache, slowMotion = "slow-motion"
     // Lessons (tincan learn)
@@ -82,6 +82,7 @@ public enum KeyBindings {
         KeyBinding([.alt("r")], .received, label: "received", help: "Show the last request as a Tincan demo server received it, line by line against the preview (transport details named), or the preview again"),
         KeyBinding([.alt("v")], .variables, label: "variables", help: "Show every variable: its value now and where it comes from (file, environment, --var, a capture, $env)"),
         KeyBinding([.alt("c")], .copyCurl, label: "curl", help: "Copy the request as a curl command (shown, and put on the clipboard)"),
+        KeyBinding([.alt("C")], .copyCode, label: "code", help: "Copy the request as code: a menu of curl, Python, JavaScript, Go, HTTPie, Swift and Alamofire"),
         KeyBinding([.alt("j")], .cookieJar, label: "cookies", help: "List the cookie jar (values hidden until revealed); delete one cookie or all"),
         KeyBinding([.alt("m")], .cache, label: "cache", help: "List the response cache: URL, status, freshness left, validators; delete one or all"),
         KeyBinding([.alt("l")], .lessonNotes, label: "notes", help: "In a lesson: show the step's notes and goals, or the wire preview again"),

@@ -28,6 +28,7 @@ extension AppState {
         case .history: pickHistory()
         case .compare: pickComparison()
         case .copyCurl: return copyAsCurl()
+        case .copyCode: pickCodeLanguage()
         case .commandLine, .commandLineColon:
             mode = .commandLine(CommandLineState())
         case .openRequest:

@@ -16,6 +16,7 @@ extension AppState {
         case nil: body = TextArea(JSONWriter.string(Self.parameterValue(parameters.root), indent: 2))
         case .text(let text)?: body = TextArea(text)
         case .base64(let bytes)?: body = TextArea(Data(bytes).base64EncodedString())
+        case .graphql(let operation)?: body = TextArea(GraphQLEditorText.text(operation))
         case .file?, .upload?: body = TextArea()
         }
         bodyIsDirty = false
@@ -37,6 +38,13 @@ extension AppState {
                 return false
             }
             bodySource = .base64(Array(data))
+        case .graphql?:
+            do {
+                bodySource = .graphql(try GraphQLEditorText.operation(body.text))
+            } catch {
+                status = StatusMessage("The GraphQL body cannot be applied: \(error). Your text is kept; fix it and press alt+s.", .error)
+                return false
+            }
         case .file?, .upload?:
             break
         }
@@ -82,6 +90,7 @@ extension AppState {
             // Suffixes such as `+xml` count: an editor highlights by the extension alone.
             let type = contentType?.lowercased() ?? ""
             return type.contains("xml") ? "xml" : type.contains("html") ? "html" : type.contains("json") ? "json" : "txt"
+        case .graphql?: return "graphql"
         case .base64?, .file?, .upload?: return "txt"
         }
     }
@@ -138,6 +147,7 @@ extension AppState {
                 }
                 bodySource = .text(text)
             case .text?: break
+            case .graphql(let operation)?: bodySource = .text(JSONWriter.string(operation.object, indent: 2))
             case .file?, .upload?: bodySource = .text("")
             }
             mode = .modal(.prompt(Prompt(.bodyContentType, title: "Content-Type of the text", question: "Media type (application/xml, text/plain…); empty for none of your own",
@@ -159,6 +169,19 @@ extension AppState {
             mode = .modal(.prompt(Prompt(.bodyFile, title: "Body from a file", question: "File read when the request is sent (relative to the session file)", text: path)))
         case .upload:
             promptUploadFile()
+        case .graphql:
+            switch previous {
+            case .graphql?: break
+            case .text(let text)?:
+                // A GraphQL request's JSON, as a text body holds it, becomes the operation it says.
+                bodySource = .graphql(Self.graphQLOperation(json: text) ?? GraphQLQuery(query: text))
+            default:
+                if previous == nil { clearParameters() }
+                bodySource = .graphql(GraphQLQuery(query: "query {\n  \n}"))
+            }
+            if method == "GET" { method = GraphQLQuery.defaultMethod }
+            if responseSerializer == .compound { responseSerializer = .graphql }
+            status = StatusMessage("GraphQL: the query, then its variables as JSON under a \(GraphQLEditorText.variablesMarker) line; alt+s applies.")
         }
         loadBodyEditor()
     }
@@ -179,6 +202,15 @@ extension AppState {
     }
 
     private var isEmptyTree: Bool { parameters.root.children.isEmpty }
+
+    /// The operation a GraphQL request's JSON text says (`{"query", "variables", "operationName"}`), or nil.
+    private static func graphQLOperation(json text: String) -> GraphQLQuery? {
+        guard case .dictionary(let members)? = try? JSONParser.parse(text), case .string(let query)? = members["query"] else { return nil }
+        var operation = GraphQLQuery(query: query)
+        if let variables = members["variables"], variables != .null { operation.variables = variables }
+        if case .string(let name)? = members["operationName"] { operation.operationName = name }
+        return operation
+    }
 
     private mutating func clearParameters() {
         var root = TreeNode(key: "", value: parameters.root.value == .array ? .array : .object)

@@ -187,6 +187,7 @@ extension AppState {
         case .responseSerializer: responseSerializer = ResponseSerializerKind(rawValue: option) ?? responseSerializer
         case .bodyKind: chooseBodyKind(BodySource.Kind.allCases[index])
         case .authType: chooseAuthScheme(option)
+        case .copyFormat: return index == 0 ? copyAsCurl() : copyAsCode(CodeExport.Language.allCases[index - 1])
         case .parameterType(let key): addParameter(key: key, type: option)
         case .httpVersion: chooseHTTPVersion(option)
         case let .responsePath(path, assertion): return choosePathAction(at: index, path: path, assertion: assertion)

@@ -409,7 +409,13 @@ extension AppState {
                                                            captured: workspace.captured, processEnvironment: processEnvironment))
     }
 
-    // MARK: - Copy as curl
+    // MARK: - Copy as curl or code
+
+    /// Opens the copy menu: curl, then each language ``CodeExport`` writes.
+    mutating func pickCodeLanguage() {
+        let options = ["curl"] + CodeExport.Language.allCases.map(\.title)
+        mode = .modal(.picker(Picker(.copyFormat, title: "Copy the request as", options: options, selected: options[0])))
+    }
 
     /// The request in the preview as a curl command, shown and put on the clipboard.
     mutating func copyAsCurl() -> [Effect] {
@@ -418,12 +424,26 @@ extension AppState {
             return []
         }
         let exported = CurlCommand.export(request, resolved: resolved)
-        let command = exported.command
+        return copied(exported.command, as: "curl", what: "the curl command", warnings: exported.warnings, tool: "curl")
+    }
+
+    /// The request in the preview as a program in `language`, shown and put on the clipboard.
+    mutating func copyAsCode(_ language: CodeExport.Language) -> [Effect] {
+        guard case .request(let request, _) = preview else {
+            if case .error(let reason) = preview { status = StatusMessage("Nothing to copy: \(reason)", .error) }
+            return []
+        }
+        let exported = CodeExport.export(request, resolved: resolved, as: language)
+        return copied(exported.code, as: language.title, what: "the \(language.title) code", warnings: exported.warnings, tool: language.title)
+    }
+
+    /// Shows `command` in a dialog (secrets as dots, warnings above it) and copies it whole.
+    private mutating func copied(_ command: String, as title: String, what: String, warnings: [String], tool: String) -> [Effect] {
         // Long lines fold at the dialog's width (the clipboard gets them whole).
         let width = max(20, self.width - 10)
         var lines: [StyledLine] = []
-        // What curl will not do as Tincan does is shown above the command, not copied.
-        let notes = exported.warnings.map { "# warning: \($0)" }
+        // What the tool will not do as Tincan does is shown above the command, not copied.
+        let notes = warnings.map { "# warning: \($0)" }
         // On screen the secrets are dots, as everywhere (a projector shows this dialog); the
         // clipboard gets the command as it runs.
         let shown = hiddenSecrets.hiding(in: command)
@@ -435,10 +455,10 @@ extension AppState {
                 rest = rest.dropFirst(piece.count)
             } while !rest.isEmpty
         }
-        mode = .modal(.message(Dialog(title: "Copied as curl (OSC 52 clipboard)", lines: lines, hint: "↑↓ scroll · esc close")))
-        status = exported.warnings.isEmpty
-            ? StatusMessage("Copied the curl command to the clipboard (through the terminal: OSC 52).", .success)
-            : StatusMessage("Copied the curl command (OSC 52); \(exported.warnings.count) setting\(exported.warnings.count == 1 ? "" : "s") curl does not carry out as Tincan does, listed in the dialog.", .warning)
+        mode = .modal(.message(Dialog(title: "Copied as \(title) (OSC 52 clipboard)", lines: lines, hint: "↑↓ scroll · esc close")))
+        status = warnings.isEmpty
+            ? StatusMessage("Copied \(what) to the clipboard (through the terminal: OSC 52).", .success)
+            : StatusMessage("Copied \(what) (OSC 52); \(warnings.count) setting\(warnings.count == 1 ? "" : "s") \(tool) does not carry out as Tincan does, listed in the dialog.", .warning)
         return [.copyToClipboard(command)]
     }
 }

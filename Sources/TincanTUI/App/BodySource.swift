@@ -12,10 +12,12 @@ public enum BodySource: Sendable, Equatable {
     case file(String)
     /// A file streamed as the body, with an optional rate limit (`upload:`).
     case upload(SavedUpload)
+    /// A GraphQL operation (`body: {graphql: …}`), edited as ``GraphQLEditorText``.
+    case graphql(GraphQLQuery)
 
     /// The kinds the Body tab offers: the parameters, then each raw kind.
     enum Kind: String, CaseIterable {
-        case parameters, text, base64, file, upload
+        case parameters, text, base64, file, upload, graphql
 
         /// What the picker says about it.
         var choice: String {
@@ -25,6 +27,7 @@ public enum BodySource: Sendable, Equatable {
             case .base64: "bytes: written as base64"
             case .file: "file: read when the request is sent"
             case .upload: "upload: a file streamed, at a rate if given"
+            case .graphql: "graphql: a query with its variables, sent as JSON"
             }
         }
     }
@@ -39,6 +42,7 @@ public enum BodySource: Sendable, Equatable {
         case .text(let text)?: self = .text(text)
         case .base64(let bytes)?: self = .base64(bytes)
         case .file(let path)?: self = .file(path)
+        case .graphql(let operation)?: self = .graphql(operation)
         case nil: return nil
         }
     }
@@ -49,6 +53,7 @@ public enum BodySource: Sendable, Equatable {
         case .base64: .base64
         case .file: .file
         case .upload: .upload
+        case .graphql: .graphql
         }
     }
 }
@@ -63,6 +68,7 @@ extension Optional where Wrapped == BodySource {
         case .base64(let bytes)?: request.body = .base64(bytes)
         case .file(let path)?: request.body = .file(path)
         case .upload(let upload)?: request.upload = upload
+        case .graphql(let operation)?: request.body = .graphql(operation)
         case nil: break
         }
     }

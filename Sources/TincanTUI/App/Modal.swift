@@ -89,6 +89,8 @@ public struct Picker: Sendable, Equatable {
         case bodyKind
         /// The Auth tab's scheme.
         case authType
+        /// What the copy menu copies the request as: curl, or a language of ``CodeExport``.
+        case copyFormat
         /// The type of a parameter being added under the key given (`user[address][city]`).
         case parameterType(key: String)
         case environment

@@ -123,7 +123,7 @@ extension PaneValues {
         self.parameters = parameters
         observed = saved.properties
         let contract = session.defaults.response.merged(with: saved.response)
-        responseSerializer = contract.serializer ?? .compound
+        responseSerializer = contract.serializer ?? saved.defaultResponseSerializer
         acceptableStatusCodes = contract.acceptStatus.flatMap { try? StatusSet($0).codes } ?? .successful
         removesNulls = contract.removesNulls ?? false
         maxBody = contract.maxBody
