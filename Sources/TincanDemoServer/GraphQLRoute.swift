@@ -109,7 +109,8 @@ enum GraphQLRoute {
                     resolve: { _, args, _, _ in
                         let id = args["id"].string ?? ""
                         guard let found = books.first(where: { $0["id"] as? String == id }) else {
-                            throw GraphQLError(message: "no book has the id \(id)")
+                            // Not a GraphQLError: the executor places any other error at the field's path.
+                            throw NoSuchBook(id: id)
                         }
                         return found
                     }),
@@ -138,4 +139,10 @@ enum GraphQLRoute {
             fatalError("the demo GraphQL schema is invalid: \(error)")
         }
     }()
+}
+
+/// What `book` throws for an id no book has; the executor reports it with the field's path.
+private struct NoSuchBook: Error, CustomStringConvertible {
+    var id: String
+    var description: String { "no book has the id \(id)" }
 }

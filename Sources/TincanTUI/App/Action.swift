@@ -16,6 +16,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     // Collection
     case openRequest = "open-request", addRequest = "add-request", removeRequest = "remove-request", renameRequest = "rename-request"
     // Pickers (method, serializer)
+    case graphQLSchema = "graphql-schema", completeField = "complete-field"
     case nextChoice = "next-choice", previousChoice = "previous-choice", openPicker = "open-picker"
     // Headers table
     case addHeader = "add-header", editHeader = "edit-header", removeHeader = "remove-header", toggleHeader = "toggle-header"
@@ -146,6 +147,8 @@ public enum KeyBindings {
 
         KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Apply the body: JSON into the parameters, base64 into bytes", scope: Scope.body.rawValue, inFooter: true),
         KeyBinding([.alt("k")], .bodyKind, label: "kind", help: "Choose what the body is: the parameters, text (any Content-Type), bytes, a file, an upload", scope: Scope.body.rawValue, inFooter: true),
+        KeyBinding([.alt("q")], .graphQLSchema, label: "schema", help: "GraphQL: ask the server for its schema (introspection) and list its queries, mutations and types", scope: Scope.body.rawValue),
+        KeyBinding([.alt("/")], .completeField, label: "complete", help: "GraphQL: complete the field name at the cursor from the schema (alt+q loads it)", scope: Scope.body.rawValue),
 
         KeyBinding([KeyEvent(.enter), .char("e")], .changeAuth, label: "change", help: "Change the selected field: the type (none, basic, digest, bearer), the user, the password or token", scope: Scope.auth.rawValue, inFooter: true),
         KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show secrets (credentials, tokens, cookies, URL passwords) as they are in every view, or as dots again", scope: Scope.auth.rawValue, inFooter: true),

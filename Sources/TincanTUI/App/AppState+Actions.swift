@@ -138,6 +138,8 @@ extension AppState {
         case .scrollLeft: scrollSideways(by: -1)
         case .scrollRight: scrollSideways(by: 1)
         case .bodyKind: pickBodyKind()
+        case .graphQLSchema: return introspectSchema()
+        case .completeField: completeGraphQLField()
         case .changeAuth: changeAuth()
         case .revealSecrets: toggleSecrets()
         case .addCheck, .addCapture, .editCheck, .removeCheck: performCheck(action)

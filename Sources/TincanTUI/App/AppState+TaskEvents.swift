@@ -20,6 +20,7 @@ extension AppState {
         }
         guard case let .completed(result) = event else { return [] }
         if !current.keptEarlyLayout { resetBodyViews(of: current) }
+        if current.introspection { return receivedSchema(result) }
         let failed: Bool
         if let evaluation {
             for (name, value) in evaluation.captures { workspace.captured[name] = value }

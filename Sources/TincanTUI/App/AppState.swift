@@ -117,6 +117,9 @@ public struct AppState: Sendable {
     public var bodyIsDirty = false
     /// A body sent as it is (text, bytes, a file, an upload), or nil for the parameters.
     public var bodySource: BodySource?
+    /// The GraphQL schema the server gave by introspection (alt+q), for the field names the
+    /// Body tab completes; nil until asked.
+    var graphQLSchema: GraphQLSchema?
     /// The Content-Type the Body tab gave a text body: it goes with the text when the body
     /// becomes another kind (issue 34 §6), while one the user typed in the Headers tab stays.
     var bodyContentType: String?

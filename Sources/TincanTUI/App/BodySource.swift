@@ -1,4 +1,5 @@
 import Foundation
+import TincanCore
 import TincanSessions
 
 /// A body the request sends as it is, rather than the parameters its serializer encodes: what a

@@ -39,6 +39,9 @@ public struct Exchange: Sendable {
     public var rawBody = BodyDocument()
     /// The saved request it was sent from, as written (for history, assertions and captures).
     public var saved: SavedRequest?
+    /// Whether this send asks a GraphQL server for its schema (alt+q) rather than sends the
+    /// request: its answer fills the schema list, and no check runs on it.
+    public var introspection = false
     /// The base URL as written.
     public var base: String?
     /// The variables in effect when it was sent, for checking its assertions.

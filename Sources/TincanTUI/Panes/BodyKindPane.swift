@@ -11,7 +11,7 @@ enum BodyKindPane {
         // The type first: on a narrow screen it is what must show.
         case .text?: return "\(state.contentType ?? "text, no Content-Type") · alt+k kind · F4 $EDITOR"
         case .base64(let bytes)?: return "\(RequestPreview.byteCount(Int64(bytes.count))) as base64 · alt+k kind"
-        case .graphql?: return "GraphQL · \(GraphQLEditorText.variablesMarker) then JSON · alt+k kind · F4 $EDITOR"
+        case .graphql?: return state.graphQLCompletionNote ?? "GraphQL · \(GraphQLEditorText.variablesMarker) then JSON · alt+q schema · alt+k kind"
         default: return "the parameters as JSON · alt+k kind · F4 $EDITOR"
         }
     }
