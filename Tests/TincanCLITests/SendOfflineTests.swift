@@ -160,7 +160,7 @@ struct SendBadInputTests {
 
     @Test("Each kind of option takes only its values, and names them", arguments: [
         (["replay", "s.tincan.yaml", "--report", "xml"], "Please provide one of 'text', 'json' or 'junit'."),
-        (["export", "s.tincan.yaml", "--format", "xml"], "Please provide one of 'curl', 'http', 'har', 'postman', 'bruno', 'python', 'javascript', 'go', 'httpie', 'swift' or 'alamofire'."),
+        (["export", "s.tincan.yaml", "--format", "xml"], "The value 'xml' is invalid for '--format <format>'. Please provide one of the following:\n  - curl\n  - http\n  - har\n  - postman\n  - bruno\n  - python\n  - javascript\n  - go\n  - httpie\n  - swift\n  - alamofire"),
     ])
     func sessionCommandKinds(arguments: [String], message: String) async throws {
         let ending = await ending(of: arguments)

@@ -373,7 +373,7 @@ struct SessionFormatTests {
         #expect(throws: ConfigFileError(file: "s.yaml", line: 4, column: 7, reason: .expectedMapping(context: "properties", keys: ObservedProperty.listingOrder.map(\.sessionKey)))) {
             try Session.parse("requests:\n  - url: /x\n    properties:\n      - timeout\n", path: "s.yaml")
         }
-        #expect(throws: ConfigFileError(file: "s.yaml", line: 3, column: 11, message: "expected exactly one of text:, base64: or file: in body")) {
+        #expect(throws: ConfigFileError(file: "s.yaml", line: 3, column: 11, message: "expected exactly one of text:, base64:, file: or graphql: in body")) {
             try Session.parse("requests:\n  - url: /x\n    body: {}\n", path: "s.yaml")
         }
     }
