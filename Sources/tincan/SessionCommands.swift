@@ -359,22 +359,38 @@ func parseVariables(_ items: [String]) throws -> [String: String] {
     return variables
 }
 
-/// What `tincan export` writes.
-enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
+/// What `tincan export` writes: a format of its own, or a language of ``CodeExport``.
+enum ExportFormat: RawRepresentable, CaseIterable, Hashable, ExpressibleByArgument {
     case curl
     case http
     case har
     case postman
     case bruno
-    case python
-    case javascript
-    case go
-    case httpie
-    case swift
-    case alamofire
+    case code(CodeExport.Language)
+
+    static var allCases: [ExportFormat] { [.curl, .http, .har, .postman, .bruno] + CodeExport.Language.allCases.map(ExportFormat.code) }
+
+    init?(rawValue: String) {
+        guard let format = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = format
+    }
+
+    var rawValue: String {
+        switch self {
+        case .curl: "curl"
+        case .http: "http"
+        case .har: "har"
+        case .postman: "postman"
+        case .bruno: "bruno"
+        case .code(let language): language.rawValue
+        }
+    }
 
     /// The language of a code format, nil for the others.
-    var language: CodeExport.Language? { CodeExport.Language(rawValue: rawValue) }
+    var language: CodeExport.Language? {
+        if case .code(let language) = self { return language }
+        return nil
+    }
 }
 
 extension ReportWriter.Format: ExpressibleByArgument {}

@@ -44,13 +44,9 @@ extension CodeExport {
             "let session = URLSession(configuration: .ephemeral, delegate: \(delegate), delegateQueue: nil)",
             "let done = DispatchSemaphore(value: 0)",
             "session.dataTask(with: request) { data, _, error in",
-            "    if let error {",
-            "        FileHandle.standardError.write(Data(\"\\(error)\\n\".utf8))",
-            "        exit(1)",
-            "    }",
         ]
-        lines += swiftWriteBody(plan, indent: "    ")
-        lines += ["    done.signal()", "}.resume()", "done.wait()"]
+        lines += swiftCompletion(plan, failure: "let error", indent: "    ")
+        lines += ["}.resume()", "done.wait()"]
         swiftWarnings(plan, library: "URLSession", warnings: &warnings)
         return lines.joined(separator: "\n") + "\n"
     }
@@ -79,14 +75,10 @@ extension CodeExport {
             "let done = DispatchSemaphore(value: 0)",
             // .response: the body as it came, with no serializer to refuse an empty one.
             chain + "\n    .response(queue: .global()) { response in",
-            "        if let error = response.error, response.response == nil {",
-            "            FileHandle.standardError.write(Data(\"\\(error)\\n\".utf8))",
-            "            exit(1)",
-            "        }",
             "        let data = response.data",
         ]
-        lines += swiftWriteBody(plan, indent: "        ")
-        lines += ["        done.signal()", "    }", "done.wait()"]
+        lines += swiftCompletion(plan, failure: "let error = response.error, response.response == nil", indent: "        ")
+        lines += ["    }", "done.wait()"]
         swiftWarnings(plan, library: "Alamofire (through URLSession)", warnings: &warnings)
         return lines.joined(separator: "\n") + "\n"
     }
@@ -147,12 +139,21 @@ extension CodeExport {
         return lines
     }
 
-    /// The response body to standard output, or to the download file.
-    private static func swiftWriteBody(_ plan: Plan, indent: String) -> [String] {
+    /// The completion handler's body: exit 1 on `failure` (which binds `error`), else the
+    /// response body (`data`) to standard output or the download file, then `done.signal()`.
+    private static func swiftCompletion(_ plan: Plan, failure: String, indent: String) -> [String] {
+        var lines = [
+            indent + "if \(failure) {",
+            indent + "    FileHandle.standardError.write(Data(\"\\(error)\\n\".utf8))",
+            indent + "    exit(1)",
+            indent + "}",
+        ]
         if let download = plan.download {
-            return [indent + "FileManager.default.createFile(atPath: \(CodeLiteral.swift(download)), contents: data ?? Data())"]
+            lines.append(indent + "FileManager.default.createFile(atPath: \(CodeLiteral.swift(download)), contents: data ?? Data())")
+        } else {
+            lines.append(indent + "if let data { FileHandle.standardOutput.write(data) }")
         }
-        return [indent + "if let data { FileHandle.standardOutput.write(data) }"]
+        return lines + [indent + "done.signal()"]
     }
 
     /// What URLSession sends otherwise, on Linux (FoundationNetworking, over libcurl).

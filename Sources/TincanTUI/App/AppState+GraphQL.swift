@@ -13,15 +13,7 @@ extension AppState {
             status = StatusMessage("The schema is asked of a GraphQL server: make the body GraphQL first (alt+k, graphql).", .warning)
             return []
         }
-        if let exchange, exchange.phase == .sending {
-            status = StatusMessage("A request is already being sent; ctrl+g cancels it.", .warning)
-            return []
-        }
-        if bodyIsDirty {
-            guard applyBody() else { return [] }
-            refreshPreview()
-        }
-        guard let (request, prepared) = preparedSend() else { return [] }
+        guard let (request, prepared) = readyToSend() else { return [] }
         var asking = request
         asking.method = GraphQLQuery.defaultMethod
         // A GET's operation in the URL is not this query's.
@@ -59,7 +51,8 @@ extension AppState {
         }
         graphQLSchema = schema
         mode = .modal(.message(Dialog(
-            title: "GraphQL schema: \(schema.queries.count) queries, \(schema.mutations.count) mutations, \(schema.types.count) types",
+            title: "GraphQL schema: " + [(schema.queries.count, "query", "queries"), (schema.mutations.count, "mutation", "mutations"), (schema.types.count, "type", "types")]
+                .map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }.joined(separator: ", "),
             lines: schema.listing.map { [Span($0)] }, hint: "↑↓ scroll · esc close · alt+/ completes field names")))
         status = StatusMessage("Schema loaded: alt+/ completes field names in the query.", .success)
         return []

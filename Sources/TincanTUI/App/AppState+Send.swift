@@ -8,15 +8,7 @@ extension AppState {
     /// - Parameter inSlowMotion: Whether the task stops before each stage (alt+p); a plain
     ///   send ends a slow-motion send that had not reached the core.
     mutating func send(inSlowMotion: Bool = false) -> [Effect] {
-        if let exchange, exchange.phase == .sending {
-            status = StatusMessage("A request is already being sent; ctrl+g cancels it.", .warning)
-            return []
-        }
-        if bodyIsDirty {
-            guard applyBody() else { return [] }
-            refreshPreview()
-        }
-        guard let (request, prepared) = preparedSend() else { return [] }
+        guard let (request, prepared) = readyToSend() else { return [] }
         var plan = prepared
         plan.slowMotion = inSlowMotion
         if !inSlowMotion { slowMotion = nil }
@@ -42,6 +34,20 @@ extension AppState {
             ? "Waiting \(ParameterValue.format(delay)) s (delay:) before sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)… (ctrl+g cancels)"
             : "Sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)…")
         return dispatch(after: delay)
+    }
+
+    /// The request to send now and its plan: nil, with the reason in the status line, while
+    /// another is being sent or when the body's edits do not apply or it cannot be sent.
+    mutating func readyToSend() -> (HTTPRequest, SendPlan)? {
+        if let exchange, exchange.phase == .sending {
+            status = StatusMessage("A request is already being sent; ctrl+g cancels it.", .warning)
+            return nil
+        }
+        if bodyIsDirty {
+            guard applyBody() else { return nil }
+            refreshPreview()
+        }
+        return preparedSend()
     }
 
     /// The request in the preview and how it is sent: the panes' response settings over the

@@ -6,12 +6,14 @@ import TincanCore
 enum BodyKindPane {
     /// The line under the editor: what it holds and the keys that matter.
     static func editorNote(_ state: AppState) -> String {
+        // While a GraphQL field name is typed, the fields that complete it come first.
+        if let completions = state.graphQLCompletionNote { return completions }
         if state.bodyIsDirty { return "edited · alt+s applies · F4 opens $EDITOR" }
         switch state.bodySource {
         // The type first: on a narrow screen it is what must show.
         case .text?: return "\(state.contentType ?? "text, no Content-Type") · alt+k kind · F4 $EDITOR"
         case .base64(let bytes)?: return "\(RequestPreview.byteCount(Int64(bytes.count))) as base64 · alt+k kind"
-        case .graphql?: return state.graphQLCompletionNote ?? "GraphQL · \(GraphQLEditorText.variablesMarker) then JSON · alt+q schema · alt+k kind"
+        case .graphql?: return "GraphQL · \(GraphQLEditorText.variablesMarker) then JSON · alt+q schema · alt+k kind"
         default: return "the parameters as JSON · alt+k kind · F4 $EDITOR"
         }
     }
