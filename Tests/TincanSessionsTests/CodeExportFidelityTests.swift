@@ -123,6 +123,21 @@ struct CodeExportFidelityTests {
         #expect(exported.warnings.isEmpty, "\(exported.warnings)")
     }
 
+    /// Alamofire is not among the packages here, so its programs are parsed, not run: every
+    /// literal a hostile value made must still be Swift.
+    @Test("an Alamofire program is valid Swift for every request, hostile values and all",
+          .enabled(if: CodeToolchain.path("swiftc") != nil), arguments: sessions)
+    func alamofireIsValidSwift(_ request: String) async throws {
+        let folder = try fidelityFolder()
+        let session = try Session.parse("requests:\n  - " + request.replacingOccurrences(of: "URL", with: "http://127.0.0.1:9/anything") + "\n", path: folder.path + "/s.tincan.yaml")
+        let resolved = try session.resolve(0, template: Template(variables: [:]), directory: folder.path)
+        let exported = CodeExport.export(try resolved.draft.build(), resolved: resolved, as: .alamofire)
+        #expect(exported.code.contains("session.request(request)"))
+        try folder.write("main.swift", Array(exported.code.utf8))
+        let parsed = try await TestSupport.run(CodeToolchain.path("swiftc")!, ["-parse", "main.swift"], currentDirectory: folder.path)
+        #expect(parsed.status == 0, "\(exported.code)\n\(parsed.stderr)")
+    }
+
     @Test("a Go net/http program sends exactly what Tincan sends", .enabled(if: CodeToolchain.path("go") != nil), arguments: sessions)
     func goSendsWhatTincanSends(_ request: String) async throws {
         let (tincan, program, exported) = try await exchange(request, .go) { code, folder in
