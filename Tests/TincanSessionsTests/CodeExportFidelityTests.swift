@@ -55,11 +55,7 @@ struct CodeExportFidelityTests {
     func exchange(_ request: String, _ language: CodeExport.Language, run: (String, TemporaryDirectory) async throws -> ProcessResult) async throws -> (tincan: Received, program: Received, exported: CodeExport.Exported) {
         let folder = try fidelityFolder()
         let server = try CapturingServer()
-        let session = try Session.parse("requests:\n  - " + request.replacingOccurrences(of: "URL", with: server.url) + "\n", path: folder.path + "/s.tincan.yaml")
-        try await sendWithTincan(session, in: folder)
-        let sentByTincan = server.take()
-
-        let resolved = try session.resolve(0, template: Template(variables: [:]), directory: folder.path)
+        let (sentByTincan, resolved) = try await sentByTincan(request, to: server, in: folder)
         let exported = CodeExport.export(try resolved.draft.build(), resolved: resolved, as: language)
         let result = try await run(exported.code, folder)
         #expect(result.status == 0, "\(exported.code)\n\(result.stderr)")

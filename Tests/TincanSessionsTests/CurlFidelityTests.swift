@@ -102,6 +102,14 @@ func fidelityFolder() throws -> TemporaryDirectory {
     return folder
 }
 
+/// Sends `request` (a request's YAML, `URL` standing for the server's) with Tincan's core:
+/// what the server received, and the request resolved as an export resolves it.
+func sentByTincan(_ request: String, to server: CapturingServer, in folder: TemporaryDirectory) async throws -> (received: [Received], resolved: ResolvedRequest) {
+    let session = try Session.parse("requests:\n  - " + request.replacingOccurrences(of: "URL", with: server.url) + "\n", path: folder.path + "/s.tincan.yaml")
+    try await sendWithTincan(session, in: folder)
+    return (server.take(), try session.resolve(0, template: Template(variables: [:]), directory: folder.path))
+}
+
 /// Sends `session`'s only request with Tincan's core, as `tincan replay` does.
 func sendWithTincan(_ session: Session, in folder: TemporaryDirectory) async throws {
     let (report, _) = try await Replayer(session: session, path: folder.path + "/s.tincan.yaml").run()
@@ -183,12 +191,7 @@ struct CurlFidelityTests {
     func exportedSessionsSendWhatTincanSends(_ request: String) async throws {
         let folder = try fidelityFolder()
         let server = try CapturingServer()
-        let session = try Session.parse("requests:\n  - " + request.replacingOccurrences(of: "URL", with: server.url) + "\n", path: folder.path + "/s.tincan.yaml")
-
-        try await sendWithTincan(session, in: folder)
-        let sentByTincan = server.take()
-
-        let resolved = try session.resolve(0, template: Template(variables: [:]), directory: folder.path)
+        let (sentByTincan, resolved) = try await sentByTincan(request, to: server, in: folder)
         let exported = CurlCommand.export(try resolved.draft.build(), resolved: resolved)
         let curl = try await run("/bin/sh", ["-c", exported.command.replacingOccurrences(of: "curl ", with: "/usr/bin/curl -s -o /dev/null ")], currentDirectory: folder.path)
         #expect(curl.status == 0, "\(exported.command)\n\(curl.stderr)")

@@ -33,8 +33,7 @@ enum CodeLiteral {
 
     /// `value` in upper-case hexadecimal, at least `digits` long.
     static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+        HexText.number(value, width: digits, uppercase: true)
     }
 
     /// Bytes as a C-family literal whose non-printable bytes are `\xNN` (Python `b'…'`, Go).
