@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         // Theme, keymap and config files (and saved sessions, issue 6).
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Tests only: TestClock, so OAuth 2.0's polling and token expiry are tested by advancing time.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         .target(
@@ -158,7 +160,10 @@ let package = Package(
             dependencies: ["TerminalUI", "TincanTUI", "TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "TincanIntegrationTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
+        .testTarget(
+            name: "TincanIntegrationTests",
+            dependencies: ["TincanCore", "TincanDemoServer", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]
+        ),
         .testTarget(
             name: "TincanSessionsTests",
             // Crypto: the digest checks are compared with digests the tests compute themselves.

@@ -547,7 +547,7 @@ struct SessionSchemaTests {
         ("$[\"$defs\"][\"query-field\"].oneOf[1].properties", names(SessionKey.QueryField.self)),
         ("$.properties.requests.items.properties.body.oneOf[1].properties", names(SessionKey.Body.self)),
         ("$.properties.requests.items.properties.files.items.properties", names(SessionKey.FilePart.self)),
-        ("$.properties.requests.items.properties.auth.properties", names(SessionKey.Auth.self)),
+        ("$[\"$defs\"].auth.properties", names(SessionKey.Auth.self)),
         ("$.properties.requests.items.properties.upload.oneOf[1].properties", names(SessionKey.Upload.self)),
         ("$.properties.requests.items.properties.capture.additionalProperties.oneOf[1].properties", names(SessionKey.Capture.self)),
         ("$[\"$defs\"].assert.properties", names(SessionKey.Assert.self)),

@@ -146,7 +146,7 @@ public enum KeyBindings {
         KeyBinding([.alt("s")], .applyBody, label: "apply", help: "Apply the body: JSON into the parameters, base64 into bytes", scope: Scope.body.rawValue, inFooter: true),
         KeyBinding([.alt("k")], .bodyKind, label: "kind", help: "Choose what the body is: the parameters, text (any Content-Type), bytes, a file, an upload", scope: Scope.body.rawValue, inFooter: true),
 
-        KeyBinding([KeyEvent(.enter), .char("e")], .changeAuth, label: "change", help: "Change the selected field: the type (none, basic, digest, bearer), the user, the password or token", scope: Scope.auth.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.enter), .char("e")], .changeAuth, label: "change", help: "Change the selected field: the type (none, basic, digest, bearer, oauth2), the user, the password, the token or a grant's field", scope: Scope.auth.rawValue, inFooter: true),
         KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show secrets (credentials, tokens, cookies, URL passwords) as they are in every view, or as dots again", scope: Scope.auth.rawValue, inFooter: true),
 
         KeyBinding([.char("?")], .helpQuestion, label: "help", help: "Show every key binding", scope: Scope.list.rawValue),

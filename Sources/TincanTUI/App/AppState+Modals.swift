@@ -187,6 +187,8 @@ extension AppState {
         case .responseSerializer: responseSerializer = ResponseSerializerKind(rawValue: option) ?? responseSerializer
         case .bodyKind: chooseBodyKind(BodySource.Kind.allCases[index])
         case .authType: chooseAuthScheme(option)
+        case .oauth2Grant: chooseOAuth2Grant(option)
+        case .oauth2ClientAuth: chooseOAuth2ClientAuthentication(option)
         case .parameterType(let key): addParameter(key: key, type: option)
         case .httpVersion: chooseHTTPVersion(option)
         case let .responsePath(path, assertion): return choosePathAction(at: index, path: path, assertion: assertion)

@@ -89,6 +89,8 @@ public struct Picker: Sendable, Equatable {
         case bodyKind
         /// The Auth tab's scheme.
         case authType
+        /// The Auth tab's OAuth 2.0 grant and client authentication.
+        case oauth2Grant, oauth2ClientAuth
         /// The type of a parameter being added under the key given (`user[address][city]`).
         case parameterType(key: String)
         case environment
