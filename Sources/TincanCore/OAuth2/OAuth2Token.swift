@@ -50,8 +50,8 @@ enum OAuth2Response {
             members = [:]
         }
         if case .string(let code)? = members["error"] {
-            throw OAuth2Error(.server(endpoint: endpoint, status: status, code: code, description: members["error_description"]?.text,
-                                      uri: members["error_uri"]?.text))
+            throw OAuth2Error(.server(endpoint: endpoint, status: status, code: code, description: members["error_description"]?.oauth2Text,
+                                      uri: members["error_uri"]?.oauth2Text))
         }
         guard (200..<300).contains(status) else {
             throw OAuth2Error(.badResponse(endpoint: endpoint, "status \(status) without an OAuth 2.0 error"))
@@ -65,16 +65,16 @@ enum OAuth2Response {
     /// The token in a successful token response.
     static func token(status: Int, body: [UInt8], endpoint: String, now: Duration) throws(OAuth2Error) -> OAuth2Token {
         let members = try members(status: status, body: body, endpoint: endpoint)
-        guard let access = members["access_token"]?.text, !access.isEmpty else {
+        guard let access = members["access_token"]?.oauth2Text, !access.isEmpty else {
             throw OAuth2Error(.badResponse(endpoint: endpoint, "no access_token in the response"))
         }
-        let type = members["token_type"]?.text ?? "Bearer"
+        let type = members["token_type"]?.oauth2Text ?? "Bearer"
         guard type.lowercased() == "bearer" else {
             throw OAuth2Error(.badResponse(endpoint: endpoint, "token_type '\(type)' is not Bearer, the only type Tincan sends"))
         }
-        let expiresIn = members["expires_in"]?.integer.map { max(0, min($0, 10 * 365 * 86_400)) }
-        return OAuth2Token(accessToken: access, tokenType: type, refreshToken: members["refresh_token"]?.text, expiresIn: expiresIn,
-                           scope: members["scope"]?.text, expiresAt: expiresIn.map { now + .seconds($0) })
+        let expiresIn = members["expires_in"]?.oauth2Integer.map { max(0, min($0, 10 * 365 * 86_400)) }
+        return OAuth2Token(accessToken: access, tokenType: type, refreshToken: members["refresh_token"]?.oauth2Text, expiresIn: expiresIn,
+                           scope: members["scope"]?.oauth2Text, expiresAt: expiresIn.map { now + .seconds($0) })
     }
 }
 
@@ -127,7 +127,7 @@ public struct OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension ParameterValue {
     /// A string member as text, a number as its digits.
-    fileprivate var text: String? {
+    var oauth2Text: String? {
         switch self {
         case .string(let text): text
         case .integer(let value): String(value)
@@ -136,7 +136,7 @@ extension ParameterValue {
     }
 
     /// An integer member, or a string of digits (some servers quote `expires_in`).
-    fileprivate var integer: Int? {
+    var oauth2Integer: Int? {
         switch self {
         case .integer(let value): Int(exactly: value)
         case .double(let value): value.isFinite && abs(value) < 1e12 ? Int(value) : nil

@@ -238,17 +238,8 @@ struct OAuth2Flow {
     private mutating func deviceCode(reason: OAuth2TokenReason) async throws(OAuth2Error) -> OAuth2Token {
         let answer = try await send(configuration.deviceAuthorizationRequest(), purpose: "device authorization", reason: reason)
         let members = try OAuth2Response.members(status: answer.status, body: answer.body, endpoint: "device authorization endpoint")
-        func text(_ name: String) -> String? {
-            if case .string(let value)? = members[name] { return value }
-            return nil
-        }
-        func seconds(_ name: String) -> Int? {
-            switch members[name] {
-            case .integer(let value)?: Int(exactly: value)
-            case .string(let value)?: Int(value)
-            default: nil
-            }
-        }
+        func text(_ name: String) -> String? { members[name]?.oauth2Text }
+        func seconds(_ name: String) -> Int? { members[name]?.oauth2Integer }
         // Google's endpoint says verification_url.
         guard let deviceCode = text("device_code"), let userCode = text("user_code"),
               let verification = text("verification_uri") ?? text("verification_url")
