@@ -57,31 +57,31 @@ struct SendAuthOptions: ParsableArguments {
             help: ArgumentHelp("Credentials (a name alone asks for the password).", valueName: "NAME:PASSWORD"))
     var user: String?
 
-    @Option(name: .customLong("auth-type"), help: ArgumentHelp("basic sends them at once; digest answers a challenge; oauth2 gets a bearer token through --grant.", valueName: "TYPE"))
+    @Option(name: .customLong("auth-type"), help: ArgumentHelp("basic sends them; digest answers a challenge; oauth2: --grant.", valueName: "TYPE"))
     var authType: AuthType = .basic
 
-    @Option(help: ArgumentHelp("The OAuth 2.0 grant (with --auth-type oauth2; password takes --user NAME:PASSWORD).", valueName: "GRANT"))
+    @Option(help: ArgumentHelp("The OAuth 2.0 grant (password takes --user).", valueName: "GRANT"))
     var grant: OAuth2Grant?
 
     @Option(name: .customLong("token-url"), help: ArgumentHelp("The OAuth 2.0 token endpoint.", valueName: "URL"))
     var tokenURL: String?
 
-    @Option(name: .customLong("auth-url"), help: ArgumentHelp("The authorization endpoint (authorization-code, with PKCE S256).", valueName: "URL"))
+    @Option(name: .customLong("auth-url"), help: ArgumentHelp("The authorization endpoint (authorization-code).", valueName: "URL"))
     var authURL: String?
 
     @Option(name: .customLong("device-url"), help: ArgumentHelp("The device authorization endpoint (device-code).", valueName: "URL"))
     var deviceURL: String?
 
-    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The loopback redirect Tincan listens on (default http://127.0.0.1:<free port>/callback).", valueName: "URL"))
+    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The loopback redirect (default: 127.0.0.1, a free port).", valueName: "URL"))
     var redirectURI: String?
 
     @Option(name: .customLong("client-id"), help: ArgumentHelp("The OAuth 2.0 client identifier.", valueName: "ID"))
     var clientID: String?
 
-    @Option(name: .customLong("client-secret"), help: ArgumentHelp("The client secret (sent only to the token and device endpoints).", valueName: "SECRET"))
+    @Option(name: .customLong("client-secret"), help: ArgumentHelp("Sent only to the token and device endpoints.", valueName: "SECRET"))
     var clientSecret: String?
 
-    @Option(name: .customLong("client-auth"), help: ArgumentHelp("How the client authenticates: basic (RFC 6749 §2.3.1, the default) or body.", valueName: "HOW"))
+    @Option(name: .customLong("client-auth"), help: ArgumentHelp("Client authentication (default: basic).", valueName: "HOW"))
     var clientAuth: OAuth2ClientAuthentication?
 
     @Option(help: ArgumentHelp("The scopes asked for, space-separated.", valueName: "SCOPES"))
@@ -93,7 +93,7 @@ struct SendAuthOptions: ParsableArguments {
     @Option(name: .customLong("refresh-token"), help: ArgumentHelp("The refresh token the refresh-token grant exchanges.", valueName: "TOKEN"))
     var refreshToken: String?
 
-    @Option(name: .customLong("token-param"), help: ArgumentHelp("A further token request parameter, passed through. Repeatable.", valueName: "NAME=VALUE"),
+    @Option(name: .customLong("token-param"), help: ArgumentHelp("A token request parameter, passed through.", valueName: "NAME=VALUE"),
             transform: { text in
                 guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
                     throw ValidationError("--token-param '\(text)' is not NAME=VALUE")
