@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The demo server's /graphql: parsing, validation, execution and introspection.
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        // Tests only: TestClock, so OAuth 2.0's polling and token expiry are tested by advancing time.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         .target(
@@ -161,7 +163,10 @@ let package = Package(
             dependencies: ["TerminalUI", "TincanTUI", "TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "TincanIntegrationTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport"]),
+        .testTarget(
+            name: "TincanIntegrationTests",
+            dependencies: ["TincanCore", "TincanDemoServer", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]
+        ),
         .testTarget(
             name: "TincanSessionsTests",
             // Crypto: the digest checks are compared with digests the tests compute themselves.

@@ -104,6 +104,7 @@ public enum DemoRoutes {
             return response
         }
         FlakyRoute().register(on: router)
+        OAuthServer().register(on: router)
         StreamRoutes.register(on: router)
         GraphQLRoute.register(on: router)
         ReceivedRoutes.register(on: router, received: received)

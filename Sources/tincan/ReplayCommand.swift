@@ -167,6 +167,7 @@ extension ReplayCommand {
         // The HAR is written after the run, with every response's body; nothing else needs them then.
         options.keepsResponseBodies = recordHAR != nil
         if let maxBody { options.maximumBodyBytes = maxBody.bytes }
+        options.oauth2Interaction = SendCommand.oauth2Interaction()
         // A body file, upload or multipart file of `-` (issue 18 §7): standard input, read once
         // for every request that names it, never from a terminal.
         if let reader = batch.first(where: { $0.session.readsStandardInput }) {

@@ -168,6 +168,7 @@ extension SendCommand {
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
+        options.oauth2 = try oauth2Authorization
         if let limit = connection.maxHeaderSize { options.maximumHeaderBytes = limit }
         let presentation = SendPresentation(output, terminal: isatty(STDOUT_FILENO) == 1)
         let printer = streamSelection.map { selection in
@@ -475,6 +476,8 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
 enum AuthType: String, CaseIterable, ExpressibleByArgument {
     case basic
     case digest
+    /// A bearer token obtained through `--grant`.
+    case oauth2
 }
 
 /// `--pin-mode` takes the words a session's `pin-mode:` takes.

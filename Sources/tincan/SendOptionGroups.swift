@@ -66,9 +66,84 @@ struct SendAuthOptions: ParsableArguments {
             help: ArgumentHelp("Credentials (a name alone asks for the password).", valueName: "NAME:PASSWORD"))
     var user: String?
 
-    @Option(name: .customLong("auth-type"), help: ArgumentHelp("basic sends them at once; digest answers a challenge.", valueName: "TYPE"))
+    @Option(name: .customLong("auth-type"), help: ArgumentHelp("basic sends them; digest answers a challenge; oauth2: --grant.", valueName: "TYPE"))
     var authType: AuthType = .basic
+
+    @Option(help: ArgumentHelp("The OAuth 2.0 grant (password takes --user).", valueName: "GRANT"))
+    var grant: OAuth2Grant?
+
+    @Option(name: .customLong("token-url"), help: ArgumentHelp("The OAuth 2.0 token endpoint.", valueName: "URL"))
+    var tokenURL: String?
+
+    @Option(name: .customLong("auth-url"), help: ArgumentHelp("The authorization endpoint (authorization-code).", valueName: "URL"))
+    var authURL: String?
+
+    @Option(name: .customLong("device-url"), help: ArgumentHelp("The device authorization endpoint (device-code).", valueName: "URL"))
+    var deviceURL: String?
+
+    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The loopback redirect (default: 127.0.0.1, a free port).", valueName: "URL"))
+    var redirectURI: String?
+
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("The OAuth 2.0 client identifier.", valueName: "ID"))
+    var clientID: String?
+
+    @Option(name: .customLong("client-secret"), help: ArgumentHelp("Sent only to the token and device endpoints.", valueName: "SECRET"))
+    var clientSecret: String?
+
+    @Option(name: .customLong("client-auth"), help: ArgumentHelp("Client authentication (default: basic).", valueName: "HOW"))
+    var clientAuth: OAuth2ClientAuthentication?
+
+    @Option(help: ArgumentHelp("The scopes asked for, space-separated.", valueName: "SCOPES"))
+    var scope: String?
+
+    @Option(help: ArgumentHelp("The audience, passed through to the token endpoint.", valueName: "AUDIENCE"))
+    var audience: String?
+
+    @Option(name: .customLong("refresh-token"), help: ArgumentHelp("The refresh token the refresh-token grant exchanges.", valueName: "TOKEN"))
+    var refreshToken: String?
+
+    @Option(name: .customLong("token-param"), help: ArgumentHelp("A token request parameter, passed through.", valueName: "NAME=VALUE"),
+            transform: { text in
+                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                    throw ValidationError("--token-param '\(text)' is not NAME=VALUE")
+                }
+                return OAuth2Parameter(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+            })
+    var tokenParams: [OAuth2Parameter] = []
+
+    /// The OAuth 2.0 options given, by name, for `validate()`.
+    var oauth2OptionsGiven: [String] {
+        let given: [(String, Bool)] = [("--grant", grant != nil), ("--token-url", tokenURL != nil), ("--auth-url", authURL != nil),
+                                       ("--device-url", deviceURL != nil), ("--redirect-uri", redirectURI != nil), ("--client-id", clientID != nil),
+                                       ("--client-secret", clientSecret != nil), ("--client-auth", clientAuth != nil), ("--scope", scope != nil),
+                                       ("--audience", audience != nil), ("--refresh-token", refreshToken != nil), ("--token-param", !tokenParams.isEmpty)]
+        return given.filter(\.1).map(\.0)
+    }
+
+    /// Refuses OAuth 2.0 options without `--auth-type oauth2`, and a grant without what it needs.
+    func validate() throws {
+        guard authType == .oauth2 else {
+            if let first = oauth2OptionsGiven.first { throw ValidationError("\(first) is for --auth-type oauth2") }
+            return
+        }
+        guard let grant else { throw ValidationError("--auth-type oauth2 needs --grant (\(OAuth2Grant.allCases.map(\.rawValue).joined(separator: ", ")))") }
+        guard tokenURL != nil, clientID != nil else { throw ValidationError("--auth-type oauth2 needs --token-url and --client-id") }
+        switch grant {
+        case .authorizationCode where authURL == nil: throw ValidationError("--grant authorization-code needs --auth-url")
+        case .deviceCode where deviceURL == nil: throw ValidationError("--grant device-code needs --device-url")
+        case .refreshToken where refreshToken == nil: throw ValidationError("--grant refresh-token needs --refresh-token")
+        case .password where user == nil: throw ValidationError("--grant password needs --user NAME:PASSWORD")
+        default: break
+        }
+        if grant != .password, user != nil { throw ValidationError("--user goes with --auth-type oauth2 only for --grant password") }
+        if let redirectURI, let problem = OAuth2RedirectListener.problem(with: URLReference(parsing: redirectURI)) {
+            throw ValidationError("--redirect-uri: \(problem)")
+        }
+    }
 }
+
+extension OAuth2Grant: ExpressibleByArgument {}
+extension OAuth2ClientAuthentication: ExpressibleByArgument {}
 
 /// What is printed, and how.
 struct SendOutputOptions: ParsableArguments {

@@ -129,7 +129,7 @@ struct SendBadInputTests {
         (["GET", "http://h:99999/"], "the port 99999 is out of range (0…65535)"),
         (["GET", "http://h/", "-H", "NoColon"], "-H 'NoColon' is not a header; expected 'Name: value'"),
         (["--format", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--format <FORMAT>'. Please provide one of 'text', 'json' or 'markdown'."),
-        (["--auth-type", "ntlm", "GET", "http://h/"], "The value 'ntlm' is invalid for '--auth-type <TYPE>'. Please provide one of 'basic' and 'digest'."),
+        (["--auth-type", "ntlm", "GET", "http://h/"], "The value 'ntlm' is invalid for '--auth-type <TYPE>'. Please provide one of 'basic', 'digest' or 'oauth2'."),
         (["--pin-mode", "spki", "GET", "http://h/"], "The value 'spki' is invalid for '--pin-mode <MODE>'. Please provide one of 'certificate' and 'public-key'."),
         (["--response-serializer", "yaml", "GET", "http://h/"], "The value 'yaml' is invalid for '--response-serializer <KIND>'."),
         (["GET H", "http://h/"], "METHOD 'GET H' is not a method"),

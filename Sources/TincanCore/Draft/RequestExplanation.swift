@@ -7,6 +7,8 @@ public struct Explanation: Sendable, Equatable {
     /// What a step explains.
     public enum Topic: String, Sendable, CaseIterable {
         case url, parameters, contentType, encoding, headers, properties, connection, validation, errors
+        /// Where an OAuth 2.0 bearer token comes from.
+        case authorization
     }
 
     /// One line of a step. Text between backticks is a literal (a URL, a header, a key).

@@ -118,6 +118,9 @@ public struct TaskResult: Sendable {
     /// What was kept of a body streamed as it arrived (``TaskOptions/stream``): the count and
     /// the first and last events; nil when the body was not streamed.
     public var stream: StreamSummary?
+    /// The OAuth 2.0 token requests this task made before (or, after a 401, between) its
+    /// requests, and why; empty when the token was cached or the task names no grant.
+    public var tokenRequests: [OAuth2TokenRecord] = []
 
     /// Whether the cache answered without asking the server.
     public var cameFromCache: Bool {

@@ -61,7 +61,7 @@ public enum SendStage: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .build: [.url]
         case .serialize: [.parameters, .contentType, .encoding, .headers]
-        case .connect: [.connection]
+        case .connect: [.authorization, .connection]
         case .requestHead: [.headers, .properties]
         case .requestBody: [.contentType, .encoding]
         case .responseHead, .validate: [.validation]

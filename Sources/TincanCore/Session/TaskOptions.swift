@@ -46,6 +46,10 @@ public struct TaskOptions: Sendable {
     public var httpVersion = HTTPVersionPreference.automatic
     /// How a transient failure (a 503, a refused connection) is retried, or nil for never.
     public var retryPolicy: RetryPolicy?
+    /// The OAuth 2.0 grant whose access token is sent as `Authorization: Bearer` to the
+    /// request's own origin (never to another a redirect names), or nil. The token comes from
+    /// the manager's ``URLSessionManager/oauth2Tokens``; a 401 from that origin refreshes it once.
+    public var oauth2: OAuth2Authorization?
     /// The task's own request interceptors, run after the credential's
     /// ``AuthenticationInterceptor`` and before ``retryPolicy``; each task gets its own copies.
     public var interceptors: [any RequestInterceptor] = []
@@ -99,6 +103,20 @@ public struct TaskOptions: Sendable {
     var kind: SessionTask.Kind {
         if let download { return .download(path: download.path, resuming: download.resuming) }
         return uploadFile == nil ? .data : .upload
+    }
+}
+
+/// A task's OAuth 2.0 grant and how it reaches the user.
+public struct OAuth2Authorization: Sendable {
+    /// The grant and its endpoints, every value resolved.
+    public var configuration: OAuth2Configuration
+    /// How the user is shown an authorization URL or a device code.
+    public var interaction: OAuth2Interaction
+
+    /// Creates an authorization.
+    public init(configuration: OAuth2Configuration, interaction: OAuth2Interaction = .none) {
+        self.configuration = configuration
+        self.interaction = interaction
     }
 }
 

@@ -15,6 +15,7 @@ struct TaskRunner {
     let options: TaskOptions
     let cookieJar: CookieJar
     let cache: ResponseCache
+    let tokens: OAuth2TokenStore
 
     /// What the response head decided, for the loop to act on once the body has arrived.
     enum Disposition: Sendable {
@@ -70,6 +71,7 @@ struct TaskRunner {
         var interceptors = options.interceptorChain
         var retries: [RetryReason] = []
         var retryNote: String?
+        var bearer = BearerState(origin: request.url)
 
         let download: DownloadFile?
         var resumeOffset: Int64 = 0
@@ -103,6 +105,7 @@ struct TaskRunner {
             result.retries = retries
             result.retryNote = retryNote
             result.stream = body.streamSummary
+            result.tokenRequests = bearer.records
             return result
         }
 
@@ -135,10 +138,15 @@ struct TaskRunner {
             options.deadline.map { $0 - (clock.now - start).inSeconds }
         }
 
+        if let oauth2 = options.oauth2 {
+            if let error = await bearer.obtain(oauth2, from: tokens, exchange: tokenExchange(deadline: remaining())) { return finish(error) }
+        }
+
         while true {
             // MARK: Before the request
             var outgoing = request
             for index in interceptors.indices { interceptors[index].adapt(&outgoing) }
+            bearer.adapt(&outgoing)
             if handlesCookies, let cookies = cookieJar.headerValue(for: outgoing.url) {
                 let own = outgoing.headers["Cookie"]
                 outgoing.headers.set(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)
@@ -187,6 +195,7 @@ struct TaskRunner {
             let method = outgoing.method
             let task = self.task
             let cookieJar = self.cookieJar
+            let refreshesOn401 = bearer.refreshesOn401(sentURL)
             do {
                 let left = remaining()
                 let route = try Self.route(to: sentURL, options.proxy)
@@ -212,6 +221,7 @@ struct TaskRunner {
                         if handlesCookies { cookieJar.store(from: head, for: sentURL) }
                         let hop = try Self.decide(head, method: method, canRedirect: canRedirect, validating: isValidating,
                                                   body: body, resumeOffset: offset) {
+                            if refreshesOn401, head.statusCode == 401 { return .retry(.authentication(scheme: "Bearer", realm: nil), after: 0) }
                             let asked = chain.withLock { Self.ask(&$0, RequestAttempt(request: sent, response: head, retryCount: retryCount)) }
                             return Self.fitting(asked, remaining: deadline.map { $0 - (clock.now - start).inSeconds })
                         }
@@ -284,6 +294,12 @@ struct TaskRunner {
                 request = next.request
                 continue
             case .retry(let reason, let delay):
+                if reason == .authentication(scheme: "Bearer", realm: nil), let oauth2 = options.oauth2 {
+                    // The token was refused: refreshed (or obtained anew) once, and the request sent again.
+                    if let error = await bearer.obtain(oauth2, from: tokens, exchange: tokenExchange(deadline: remaining()), rejecting: true) {
+                        return finish(error)
+                    }
+                }
                 if let stop = await retrying(reason, after: delay) { return finish(stop) }
                 continue
             case .notModified:
@@ -428,7 +444,7 @@ extension TransportError {
     /// deadline, not a limit that keeps the response out.
     var isRetryable: Bool {
         switch reason {
-        case .cancelled, .timedOut(.deadline, _), .limitExceeded, .fileWrite, .notCached: false
+        case .cancelled, .timedOut(.deadline, _), .limitExceeded, .fileWrite, .notCached, .authorization: false
         default: true
         }
     }

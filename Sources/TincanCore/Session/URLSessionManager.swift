@@ -15,6 +15,8 @@ public final class URLSessionManager: Sendable {
     public let cookieJar = CookieJar()
     /// The session's response cache, used as each request's cache policy says.
     public let cache = ResponseCache()
+    /// The session's OAuth 2.0 tokens, for tasks whose options name a grant.
+    public let oauth2Tokens: OAuth2TokenStore
     /// Where completion handlers run.
     public let completionQueue: DispatchQueue
     /// Where tasks run their work between the transport's callbacks.
@@ -51,8 +53,9 @@ public final class URLSessionManager: Sendable {
     /// Creates a manager that sends through `transport`.
     public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(),
                 completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared,
-                eventMonitors: [any EventMonitor] = []) {
+                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore()) {
         self.http = http
+        self.oauth2Tokens = oauth2Tokens
         self.transport = transport
         self.securityPolicy = .default
         self.completionQueue = completionQueue
@@ -66,9 +69,10 @@ public final class URLSessionManager: Sendable {
     ///   on a base URL that is not https) or its files cannot be read.
     public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy,
                 completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared,
-                eventMonitors: [any EventMonitor] = []) throws {
+                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore()) throws {
         try securityPolicy.validate(baseURL: http.baseURL)
         self.http = http
+        self.oauth2Tokens = oauth2Tokens
         self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration(), trust: securityPolicy.trust)
         self.securityPolicy = securityPolicy
         self.completionQueue = completionQueue
@@ -106,8 +110,8 @@ public final class URLSessionManager: Sendable {
         // own completion goes to the completion queue, so a task without one wakes no thread there.
         let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, monitors: eventMonitors,
                                ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } },
-                               completion: completion) { [transport, cookieJar, cache, securityPolicy] task in
-            var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache).run()
+                               completion: completion) { [transport, cookieJar, cache, securityPolicy, oauth2Tokens] task in
+            var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache, tokens: oauth2Tokens).run()
             // A response from the cache went through no handshake of its own.
             if result.response != nil, !result.cameFromCache, result.request.url.scheme?.lowercased() == "https" {
                 result.trustedBy = securityPolicy.trustBasis

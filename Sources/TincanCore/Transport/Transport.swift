@@ -162,6 +162,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case limitExceeded(String)
         /// The proxy could not be reached, or refused to open the tunnel.
         case proxy(String)
+        /// No OAuth 2.0 access token could be had for the request (``OAuth2Error``'s words).
+        case authorization(String)
         case other(String)
     }
 
@@ -188,6 +190,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case .badResponse(let detail): "unusable response: \(detail)"
         case .limitExceeded(let detail): "response too large: \(detail)"
         case .proxy(let detail): "proxy failed: \(detail)"
+        case .authorization(let detail): detail
         case .other(let detail): detail
         }
     }

@@ -54,7 +54,7 @@ public struct HistoryEntry: Sendable, Equatable {
         }
         request.params = request.params.map(Redaction.value)
         if case .text(let text)? = request.body { request.body = .text(Self.redactedBody(text)) }
-        request.auth?.password = Redaction.mask
+        request.auth = request.auth.map(Redaction.auth)
         entry.request = request
         entry.base = base.map(Redaction.url)
         entry.sentURL = Redaction.url(sentURL)

@@ -77,4 +77,48 @@ public enum Redaction {
         default: return value
         }
     }
+
+    // MARK: - OAuth 2.0
+
+    /// The fields of an OAuth 2.0 token or device request that are secret besides those
+    /// ``isSecret(name:)`` finds by name (`client_secret`, `refresh_token`, `password`): the
+    /// codes that a token is exchanged for.
+    static let oauth2FormSecrets: Set<String> = ["code", "code_verifier", "device_code"]
+
+    /// `auth:` with its secrets hidden: the password, and an OAuth 2.0 client secret and
+    /// refresh token (a `{{…}}` reference is no secret and stays, so the entry still reads).
+    public static func auth(_ auth: SavedAuth) -> SavedAuth {
+        var auth = auth
+        auth.password = mask
+        if var oauth2 = auth.oauth2 {
+            oauth2.clientSecret = oauth2.clientSecret.map { Template.mayHoldReferences($0) ? $0 : mask }
+            oauth2.refreshToken = oauth2.refreshToken.map { Template.mayHoldReferences($0) ? $0 : mask }
+            auth.oauth2 = oauth2
+        }
+        return auth
+    }
+
+    /// A token request's form body with its secrets hidden: the secret-named fields and the codes.
+    public static func oauth2Form(_ body: String) -> String {
+        body.split(separator: "&", omittingEmptySubsequences: false).map { field in
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            guard parts.count == 2, isSecret(name: name) || oauth2FormSecrets.contains(name) else { return String(field) }
+            return "\(name)=\(mask)"
+        }.joined(separator: "&")
+    }
+
+    /// A token or device request as lines (request line, headers, form), secrets hidden
+    /// unless `showingSecrets`, for the Explain view and `send --explain`.
+    public static func oauth2Request(_ request: HTTPRequest, showingSecrets: Bool = false) -> [String] {
+        var lines = ["\(request.method) \(request.url.string)"]
+        for field in request.headers.fields {
+            lines.append("\(field.name): \(showingSecrets ? field.value : headerValue(name: field.name, value: field.value))")
+        }
+        if case .bytes(let bytes) = request.body {
+            let form = String(decoding: bytes, as: UTF8.self)
+            lines.append(showingSecrets ? form : oauth2Form(form))
+        }
+        return lines
+    }
 }

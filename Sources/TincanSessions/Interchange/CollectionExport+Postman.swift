@@ -151,7 +151,9 @@ extension CollectionExport {
         if let upload = request.upload { body = .dictionary(["mode": "file", "file": ["src": .string(upload.file)]]) }
 
         var postmanRequest: OrderedDictionary<String, ParameterValue> = ["method": .string(request.method.uppercased())]
-        if let auth = request.auth {
+        if let auth = request.auth, auth.scheme == .oauth2 {
+            warnings.append("\(request.displayName): auth: oauth2 is not carried over; set it up in Postman's Authorization tab")
+        } else if let auth = request.auth {
             let type = auth.scheme == .digest ? "digest" : "basic"
             postmanRequest["auth"] = .dictionary(["type": .string(type), type: .array([
                 ["key": "username", "value": .string(auth.user), "type": "string"],

@@ -65,6 +65,9 @@ public struct RequestDefaults: Sendable, Equatable {
     /// How transient failures are retried, unless a request says otherwise.
     public var retryPolicy: SavedRetryPolicy?
 
+    /// Credentials for every request that has no `auth:` of its own (an OAuth 2.0 grant, most often).
+    public var auth: SavedAuth?
+
     /// Creates empty defaults.
     public init() {}
 }
@@ -352,22 +355,29 @@ public struct SavedFile: Sendable, Equatable {
     }
 }
 
-/// Credentials: Basic sends them with the request; Digest answers the server's challenge.
+/// Credentials: Basic sends them with the request; Digest answers the server's challenge;
+/// OAuth 2.0 gets a token through its grant and sends it as a bearer token.
 public struct SavedAuth: Sendable, Equatable {
     public enum Scheme: String, Sendable, CaseIterable {
         case basic
         case digest
+        case oauth2
     }
 
     public var scheme: Scheme = .basic
+    /// The user (Basic, Digest, and OAuth 2.0's password grant).
     public var user: String
+    /// The password (Basic, Digest, and OAuth 2.0's password grant).
     public var password: String
+    /// The grant and its endpoints, for ``Scheme/oauth2``.
+    public var oauth2: SavedOAuth2?
 
     /// Creates credentials.
-    public init(scheme: Scheme = .basic, user: String, password: String) {
+    public init(scheme: Scheme = .basic, user: String, password: String, oauth2: SavedOAuth2? = nil) {
         self.scheme = scheme
         self.user = user
         self.password = password
+        self.oauth2 = oauth2
     }
 }
 

@@ -115,7 +115,11 @@ extension Session {
         }
         let headers = defaults.headers + requests.flatMap(\.headers)
         if headers.contains(where: { Redaction.isSecret(name: $0.name) && literal($0.value) }) { return true }
-        if requests.contains(where: { literal($0.auth?.password) || $0.query.contains { Redaction.isSecret(name: $0.name) && literal($0.value) } }) { return true }
+        func literalCredentials(_ auth: SavedAuth?) -> Bool {
+            literal(auth?.password) || literal(auth?.oauth2?.clientSecret) || literal(auth?.oauth2?.refreshToken)
+        }
+        if literalCredentials(defaults.auth) { return true }
+        if requests.contains(where: { literalCredentials($0.auth) || $0.query.contains { Redaction.isSecret(name: $0.name) && literal($0.value) } }) { return true }
         let variableSets = [variables] + Array(environments.values)
         return variableSets.contains { $0.contains { secretValue($0.key, $0.value) } }
     }

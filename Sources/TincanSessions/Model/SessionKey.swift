@@ -44,6 +44,8 @@ public enum SessionKey {
         case serializer, headers, properties, response, security, proxy, noproxy, tls
         case httpVersion = "http-version"
         case retryPolicy = "retry-policy"
+        /// Credentials for every request without its own `auth:`.
+        case auth
     }
 
     /// `retry-policy:`, in the defaults and in a request.
@@ -145,6 +147,19 @@ public enum SessionKey {
     /// `auth:`.
     public enum Auth: String, Sendable, CaseIterable {
         case type, user, password
+        /// `type: oauth2`'s keys (RFC 6749, 7636, 8628).
+        case grant
+        case tokenURL = "token-url"
+        case authURL = "auth-url"
+        case deviceURL = "device-url"
+        case redirectURI = "redirect-uri"
+        case clientID = "client-id"
+        case clientSecret = "client-secret"
+        case clientAuth = "client-auth"
+        case scope, audience
+        case refreshToken = "refresh-token"
+        /// Further parameters of the token request, a mapping of names to values.
+        case tokenParams = "token-params"
     }
 
     /// `upload:` written as a mapping.

@@ -88,6 +88,7 @@ struct SessionReader {
             case .tls: defaults.tls = try clientCertificate(value)
             case .httpVersion: defaults.httpVersion = try httpVersion(value)
             case .retryPolicy: defaults.retryPolicy = try retryPolicy(value)
+            case .auth: defaults.auth = try auth(value)
             }
         }
         return defaults
@@ -314,20 +315,66 @@ struct SessionReader {
 
     private func auth(_ node: Node) throws -> SavedAuth {
         var auth = SavedAuth(user: "", password: "")
-        var sawUser = false
+        var seen: [SessionKey.Auth: Node] = [:]
+        var grant: OAuth2Grant?
+        var oauth2 = SavedOAuth2(grant: .clientCredentials, tokenURL: "", clientID: "")
         for (key, _, value) in try entries(node, SessionKey.Auth.self, in: "auth") {
+            seen[key] = value
             switch key {
             case .type:
-                let name = try text(value, "basic or digest")
-                guard let scheme = SavedAuth.Scheme(rawValue: name) else { throw file.error(at: value, "'\(name)' is not an auth type; expected basic or digest") }
+                let name = try text(value, "basic, digest or oauth2")
+                guard let scheme = SavedAuth.Scheme(rawValue: name) else { throw file.error(at: value, "'\(name)' is not an auth type; expected basic, digest or oauth2") }
                 auth.scheme = scheme
-            case .user:
-                auth.user = try text(value, "a user name")
-                sawUser = true
+            case .user: auth.user = try text(value, "a user name")
             case .password: auth.password = try text(value, "a password, or {{$env.NAME}} to read it from the environment")
+            case .grant:
+                let name = try text(value, "an OAuth 2.0 grant")
+                guard let read = OAuth2Grant(rawValue: name) else {
+                    throw file.error(at: value, "'\(name)' is not a grant; expected \(OAuth2Grant.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                grant = read
+            case .tokenURL: oauth2.tokenURL = try text(value, "the token endpoint's URL")
+            case .authURL: oauth2.authURL = try text(value, "the authorization endpoint's URL")
+            case .deviceURL: oauth2.deviceURL = try text(value, "the device authorization endpoint's URL")
+            case .redirectURI:
+                let uri = try text(value, "a loopback redirect URI such as http://127.0.0.1:8765/callback")
+                if !uri.contains("{{"), let problem = OAuth2RedirectListener.problem(with: URLReference(parsing: uri)) { throw file.error(at: value, problem) }
+                oauth2.redirectURI = uri
+            case .clientID: oauth2.clientID = try text(value, "the client identifier")
+            case .clientSecret: oauth2.clientSecret = try text(value, "the client secret, or {{$env.NAME}} to read it from the environment")
+            case .clientAuth:
+                let name = try text(value, "basic or body")
+                guard let method = OAuth2ClientAuthentication(rawValue: name) else { throw file.error(at: value, "'\(name)' is not a client authentication; expected basic or body") }
+                oauth2.clientAuth = method
+            case .scope: oauth2.scope = try text(value, "space-separated scopes")
+            case .audience: oauth2.audience = try text(value, "an audience")
+            case .refreshToken: oauth2.refreshToken = try text(value, "a refresh token, or {{$env.NAME}}")
+            case .tokenParams:
+                guard let pairs = value.mapping else { throw file.error(at: value, "expected a mapping of token request parameters to values") }
+                for (name, parameter) in pairs {
+                    oauth2.tokenParams.append(OAuth2Parameter(name: try text(name, "a parameter name"), value: try text(parameter, "a parameter value")))
+                }
             }
         }
-        guard sawUser else { throw file.error(at: node, "auth needs user:") }
+        let oauth2Keys = SessionKey.Auth.allCases.filter { ![.type, .user, .password].contains($0) }
+        guard auth.scheme == .oauth2 else {
+            if let key = oauth2Keys.first(where: { seen[$0] != nil }), let place = seen[key] {
+                throw file.error(at: place, "\(key.rawValue): is for type: oauth2")
+            }
+            guard seen[.user] != nil else { throw file.error(at: node, "auth needs user:") }
+            return auth
+        }
+        guard let grant else { throw file.error(at: node, "type: oauth2 needs grant: (\(OAuth2Grant.allCases.map(\.rawValue).joined(separator: ", ")))") }
+        oauth2.grant = grant
+        for key in [SessionKey.Auth.tokenURL, .clientID] + (oauth2.requiredKey.map { [$0] } ?? []) where seen[key] == nil {
+            throw file.error(at: node, "the \(grant.rawValue) grant needs \(key.rawValue):")
+        }
+        if grant == .password {
+            guard seen[.user] != nil, seen[.password] != nil else { throw file.error(at: node, "the password grant needs user: and password:") }
+        } else if let place = seen[.user] ?? seen[.password] {
+            throw file.error(at: place, "user: and password: are for the password grant")
+        }
+        auth.oauth2 = oauth2
         return auth
     }
 

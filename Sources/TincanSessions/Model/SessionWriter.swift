@@ -41,7 +41,39 @@ extension RequestDefaults {
         if !tlsPairs.pairs.isEmpty { pairs.append((.tls, .mapping(tlsPairs.pairs))) }
         if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
         if let retryPolicy { pairs.append((.retryPolicy, .mapping(retryPolicy.yamlPairs()))) }
+        if let auth { pairs.append((.auth, .mapping(auth.yamlPairs()))) }
         return pairs.pairs
+    }
+}
+
+extension SavedAuth {
+    func yamlPairs() -> [(String, YAMLValue)] {
+        var part = KeyedPairs<SessionKey.Auth>()
+        if scheme != .basic { part.append((.type, .string(scheme.rawValue))) }
+        guard let oauth2, scheme == .oauth2 else {
+            part.append((.user, .string(user)))
+            part.append((.password, .string(password)))
+            return part.pairs
+        }
+        part.append((.grant, .string(oauth2.grant.rawValue)))
+        part.append((.tokenURL, .string(oauth2.tokenURL)))
+        if let url = oauth2.authURL { part.append((.authURL, .string(url))) }
+        if let url = oauth2.deviceURL { part.append((.deviceURL, .string(url))) }
+        if let uri = oauth2.redirectURI { part.append((.redirectURI, .string(uri))) }
+        part.append((.clientID, .string(oauth2.clientID)))
+        if let secret = oauth2.clientSecret { part.append((.clientSecret, .string(secret))) }
+        if let method = oauth2.clientAuth { part.append((.clientAuth, .string(method.rawValue))) }
+        if let scope = oauth2.scope { part.append((.scope, .string(scope))) }
+        if let audience = oauth2.audience { part.append((.audience, .string(audience))) }
+        if oauth2.grant == .password {
+            part.append((.user, .string(user)))
+            part.append((.password, .string(password)))
+        }
+        if let token = oauth2.refreshToken { part.append((.refreshToken, .string(token))) }
+        if !oauth2.tokenParams.isEmpty {
+            part.append((.tokenParams, .mapping(oauth2.tokenParams.map { ($0.name, YAMLValue.string($0.value)) })))
+        }
+        return part.pairs
     }
 }
 
@@ -74,13 +106,7 @@ extension SavedRequest {
                 return .mapping(part.pairs)
             })))
         }
-        if let auth {
-            var part = KeyedPairs<SessionKey.Auth>()
-            if auth.scheme != .basic { part.append((.type, .string(auth.scheme.rawValue))) }
-            part.append((.user, .string(auth.user)))
-            part.append((.password, .string(auth.password)))
-            pairs.append((.auth, .mapping(part.pairs)))
-        }
+        if let auth { pairs.append((.auth, .mapping(auth.yamlPairs()))) }
         if let download { pairs.append((.download, .string(download))) }
         if let upload {
             if let rate = upload.rate {

@@ -169,6 +169,7 @@ struct ReplayPass {
         // and so may the decoding of its body, which only they read.
         let checksMayWait = flow.sends == 1 && saved.captures.isEmpty && !options.failFast
         var sendOptions = taskOptions
+        sendOptions.oauth2?.interaction = options.oauth2Interaction
         if checksMayWait { sendOptions.responseSerializer = Self.undecoded }
         // `retry:` sends the request again while its checks fail or nothing arrives, as Hurl's
         // polling does: the last send is the one reported, and its captures are the ones kept.

@@ -28,6 +28,9 @@ public struct ReplayOptions: Sendable {
     /// Standard input as the front end read it, for every request whose body file, upload or
     /// multipart file is `-` (``Session/readsStandardInput``); nil when none was read.
     public var standardInput: [UInt8]?
+    /// How an OAuth 2.0 grant that needs the user reaches them (the command line prints the URL
+    /// or code and opens `$BROWSER`); by default nobody is asked.
+    public var oauth2Interaction = OAuth2Interaction.none
 
     /// Creates the default options.
     public init() {}

@@ -12,6 +12,8 @@ public struct RequestResolutionError: Error, Sendable, Equatable, CustomStringCo
         case clientCertificate(ClientIdentityError)
         /// The session's `proxy:` cannot be used.
         case proxy(ProxyError)
+        /// The OAuth 2.0 grant, once its variables are expanded, cannot be used.
+        case oauth2(String)
     }
 
     /// The request, as `#1 name`.
@@ -45,6 +47,7 @@ public struct RequestResolutionError: Error, Sendable, Equatable, CustomStringCo
         case .invalidUploadRate(let error): error.description
         case .clientCertificate(let error): "tls: \(error)"
         case .proxy(let error): "proxy: \(error)"
+        case .oauth2(let problem): "auth: \(problem)"
         }
         return "\(location)request '\(request)': \(why)"
     }

@@ -123,11 +123,14 @@ extension Session {
         } catch {
             throw fail(.clientCertificate(error))
         }
-        if let auth = saved.auth {
-            let credential = Credential(user: try expand(auth.user), password: try expand(auth.password))
+        if let auth = saved.auth ?? defaults.auth {
             switch auth.scheme {
-            case .basic: resolved.draft.credentials = credential
-            case .digest: resolved.options.credential = credential
+            case .basic: resolved.draft.credentials = Credential(user: try expand(auth.user), password: try expand(auth.password))
+            case .digest: resolved.options.credential = Credential(user: try expand(auth.user), password: try expand(auth.password))
+            case .oauth2:
+                guard let grant = auth.oauth2 else { throw fail(.oauth2("type: oauth2 needs grant:")) }
+                let configuration = try grant.configuration(user: auth.user, password: auth.password, expand: expand, fail: { fail(.oauth2($0)) })
+                resolved.options.oauth2 = OAuth2Authorization(configuration: configuration)
             }
         }
         var properties = defaults.properties

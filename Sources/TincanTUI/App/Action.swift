@@ -150,7 +150,7 @@ public enum KeyBindings {
         KeyBinding([.alt("q")], .graphQLSchema, label: "schema", help: "GraphQL: ask the server for its schema (introspection) and list its queries, mutations and types", scope: Scope.body.rawValue),
         KeyBinding([.alt("/")], .completeField, label: "complete", help: "GraphQL: complete the field name at the cursor from the schema (alt+q loads it)", scope: Scope.body.rawValue),
 
-        KeyBinding([KeyEvent(.enter), .char("e")], .changeAuth, label: "change", help: "Change the selected field: the type (none, basic, digest, bearer), the user, the password or token", scope: Scope.auth.rawValue, inFooter: true),
+        KeyBinding([KeyEvent(.enter), .char("e")], .changeAuth, label: "change", help: "Change the selected field: the type (none, basic, digest, bearer, oauth2), the user, the password, the token or a grant's field", scope: Scope.auth.rawValue, inFooter: true),
         KeyBinding([.char("v")], .revealSecrets, label: "show/hide", help: "Show secrets (credentials, tokens, cookies, URL passwords) as they are in every view, or as dots again", scope: Scope.auth.rawValue, inFooter: true),
 
         KeyBinding([.char("?")], .helpQuestion, label: "help", help: "Show every key binding", scope: Scope.list.rawValue),

@@ -5,6 +5,8 @@ import TincanSessions
 /// A row of the Auth tab.
 public enum AuthRow: Sendable, Equatable {
     case scheme, user, password, token
+    /// `type: oauth2`'s keys.
+    case grant, tokenURL, authURL, deviceURL, redirectURI, clientID, clientSecret, clientAuth, scope, audience, refreshToken
     /// The session's client certificate and key (`defaults: tls:`), shown here, changed in Props.
     case clientCertificate, clientKey
 
@@ -16,14 +18,28 @@ public enum AuthRow: Sendable, Equatable {
         case .token: "token"
         case .clientCertificate: "client cert"
         case .clientKey: "client key"
+        case .grant: "grant"
+        case .tokenURL: "token url"
+        case .authURL: "auth url"
+        case .deviceURL: "device url"
+        case .redirectURI: "redirect uri"
+        case .clientID: "client id"
+        case .clientSecret: "client secret"
+        case .clientAuth: "client auth"
+        case .scope: "scope"
+        case .audience: "audience"
+        case .refreshToken: "refresh token"
         }
     }
+
+    /// Whether the row holds a secret, shown as dots until v.
+    var isSecret: Bool { [.password, .token, .clientSecret, .refreshToken].contains(self) }
 }
 
 /// The Auth tab's schemes: what `auth:` can say, and a bearer token, which is the request's
 /// `Authorization: Bearer …` header.
 enum AuthScheme: String, CaseIterable, Sendable {
-    case none, basic, digest, bearer
+    case none, basic, digest, bearer, oauth2
 }
 
 /// The Auth tab: none, Basic, Digest (`auth:`) or a bearer token (an `Authorization` header),
@@ -31,7 +47,13 @@ enum AuthScheme: String, CaseIterable, Sendable {
 extension AppState {
     /// The scheme the request uses now.
     var authScheme: AuthScheme {
-        if let auth { return auth.scheme == .basic ? .basic : .digest }
+        if let auth {
+            switch auth.scheme {
+            case .basic: return .basic
+            case .digest: return .digest
+            case .oauth2: return .oauth2
+            }
+        }
         return bearerHeaderIndex == nil ? .none : .bearer
     }
 
@@ -55,6 +77,7 @@ extension AppState {
         case .none: []
         case .basic, .digest: [.user, .password]
         case .bearer: [.token]
+        case .oauth2: oauth2Rows
         }
         return [.scheme] + fields + [.clientCertificate, .clientKey]
     }
@@ -75,6 +98,9 @@ extension AppState {
         case .token: return shownSecret(bearerToken ?? "")
         case .clientCertificate: return tls.certificate ?? "none"
         case .clientKey: return tls.key ?? (tls.certificate == nil ? "none" : "in the cert file")
+        default:
+            let value = oauth2Value(row)
+            return row.isSecret ? (value.isEmpty ? "(none)" : shownSecret(value)) : value
         }
     }
 
@@ -91,6 +117,14 @@ extension AppState {
             editAuthField(rows[authList.selected])
         case .clientCertificate, .clientKey:
             status = StatusMessage("The client certificate is the session's (defaults: tls:): change it in the Props tab.")
+        case .grant:
+            mode = .modal(.picker(Picker(.oauth2Grant, title: "OAuth 2.0 grant", options: OAuth2Grant.allCases.map(\.rawValue),
+                                         selected: auth?.oauth2?.grant.rawValue ?? OAuth2Grant.clientCredentials.rawValue)))
+        case .clientAuth:
+            mode = .modal(.picker(Picker(.oauth2ClientAuth, title: "Client authentication", options: OAuth2ClientAuthentication.allCases.map(\.rawValue),
+                                         selected: (auth?.oauth2?.clientAuth ?? .basic).rawValue)))
+        case .tokenURL, .authURL, .deviceURL, .redirectURI, .clientID, .clientSecret, .scope, .audience, .refreshToken:
+            editAuthField(rows[authList.selected])
         }
     }
 
@@ -102,18 +136,20 @@ extension AppState {
         case .user: auth?.user ?? ""
         case .password: auth?.password ?? ""
         case .token: bearerToken ?? ""
-        default: ""
+        default: oauth2Value(row)
         }
         var field = TextField(value)
-        field.isSecret = (row == .password || row == .token) && !revealsSecrets
+        field.isSecret = row.isSecret && !revealsSecrets
         mode = .inlineEdit(InlineEdit(target: .auth(row), field: field, then: next.map { .auth($0) }))
         if let index = authRows.firstIndex(of: row) { authList.select(index, count: authRows.count) }
         let what = switch row {
         case .user: "the user name"
         case .password: "the password (a {{variable}} such as {{$env.API_PASSWORD}} keeps it out of the file)"
-        default: "the bearer token, sent as Authorization: Bearer … (a {{variable}} keeps it out of the file)"
+        case .token: "the bearer token, sent as Authorization: Bearer … (a {{variable}} keeps it out of the file)"
+        case .clientSecret: "the client secret (a {{variable}} such as {{$env.CLIENT_SECRET}} keeps it out of the file)"
+        default: "the \(row.label)"
         }
-        status = StatusMessage("Editing \(what): enter keeps it\(next == nil ? "" : " and goes on to the password"), esc leaves it as it was.")
+        status = StatusMessage("Editing \(what): enter keeps it\(next.map { " and goes on to the \($0.label)" } ?? ""), esc leaves it as it was.")
     }
 
     /// Keeps an edited field's text: the credentials' user or password, or the bearer header.
@@ -132,7 +168,7 @@ extension AppState {
             guard !token.isEmpty else { return "expected a token (the type none sends none)" }
             return setOwnHeader("Authorization", "Bearer " + token)
         default:
-            break
+            return applyOAuth2Field(row, text)
         }
         return nil
     }
@@ -144,16 +180,25 @@ extension AppState {
     mutating func chooseAuthScheme(_ option: String) {
         guard let scheme = AuthScheme(rawValue: option), scheme != authScheme else { return }
         // Keep what the current type holds.
-        if let auth { authStash.credentials = auth }
+        if let auth {
+            if auth.scheme == .oauth2 { authStash.oauth2 = auth } else { authStash.credentials = auth }
+        }
         if let token = bearerToken { authStash.token = token }
         if scheme != .bearer, let index = bearerHeaderIndex { headers.remove(at: index) }
         switch scheme {
         case .none:
             auth = nil
             status = StatusMessage(authStash.isEmpty ? "No authentication." : "No authentication; the credentials are kept until another request is loaded, should you switch back.")
+        case .oauth2:
+            auth = authStash.oauth2 ?? SavedAuth(scheme: .oauth2, user: "", password: "", oauth2: SavedOAuth2(grant: .clientCredentials, tokenURL: "", clientID: ""))
+            if auth?.oauth2?.tokenURL.isEmpty == true {
+                editAuthField(.tokenURL, then: .clientID)
+            } else {
+                status = StatusMessage("OAuth 2.0, \(auth?.oauth2?.grant.rawValue ?? "") grant.")
+            }
         case .basic, .digest:
             let kind: SavedAuth.Scheme = scheme == .basic ? .basic : .digest
-            var credentials = auth ?? authStash.credentials ?? SavedAuth(scheme: kind, user: "", password: "")
+            var credentials = (auth?.scheme == .oauth2 ? nil : auth) ?? authStash.credentials ?? SavedAuth(scheme: kind, user: "", password: "")
             credentials.scheme = kind
             auth = credentials
             if credentials.user.isEmpty, credentials.password.isEmpty {
@@ -180,6 +225,8 @@ struct AuthStash: Sendable, Equatable {
     var credentials: SavedAuth?
     /// The bearer token.
     var token: String?
+    /// The OAuth 2.0 grant.
+    var oauth2: SavedAuth?
 
-    var isEmpty: Bool { credentials == nil && token == nil }
+    var isEmpty: Bool { credentials == nil && token == nil && oauth2 == nil }
 }

@@ -188,6 +188,8 @@ extension AppState {
         case .bodyKind: chooseBodyKind(BodySource.Kind.allCases[index])
         case .authType: chooseAuthScheme(option)
         case .copyFormat: return index == 0 ? copyAsCurl() : copyAsCode(CodeExport.Language.allCases[index - 1])
+        case .oauth2Grant: chooseOAuth2Grant(option)
+        case .oauth2ClientAuth: chooseOAuth2ClientAuthentication(option)
         case .parameterType(let key): addParameter(key: key, type: option)
         case .httpVersion: chooseHTTPVersion(option)
         case let .responsePath(path, assertion): return choosePathAction(at: index, path: path, assertion: assertion)

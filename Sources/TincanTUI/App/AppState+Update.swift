@@ -41,6 +41,9 @@ extension AppState {
             exchange?.phase = .finished
             status = StatusMessage("Not sent: \(reason)", .error)
             if isRebuildingLesson { effects = continueLessonRebuild() }
+        case let .oauth2Prompt(id, text):
+            guard exchange?.id == id else { break }
+            status = StatusMessage(text)
         case let .tick(time):
             now = max(now, time)
             effects = sendPendingIfDue()

@@ -300,6 +300,13 @@ public struct AppState: Sendable {
             if previewView == .explain {
                 var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile,
                                                                 httpVersion: resolved.options.httpVersion)
+                if let oauth2 = resolved.options.oauth2 {
+                    // The token requests of the last send, shown as the v key says.
+                    let reveals = revealsSecrets
+                    explained.steps.append(Explanation.oauth2(oauth2, for: request.url, records: exchange?.result?.tokenRequests ?? []) {
+                        Redaction.oauth2Request($0, showingSecrets: reveals)
+                    })
+                }
                 explained.steps.append(Explanation.connection(to: request.url, options: resolved.options, weakenings: weakenings(in: session)))
                 explanation = explained
             } else {

@@ -13,6 +13,9 @@ public enum Message: Sendable {
     case stageWaiting(exchange: Int, SendStage, at: Double)
     /// A send failed before its task started (the request could not be handed to the core).
     case sendFailed(exchange: Int, String, at: Double)
+    /// A send's OAuth 2.0 grant asks the user to act: open the authorization URL, or enter the
+    /// device code at the verification URL (the words, made safe for the screen).
+    case oauth2Prompt(exchange: Int, String)
     /// Time passed (while a send runs, so its elapsed time and rate stay current).
     case tick(at: Double)
     /// `$EDITOR` closed with this text.

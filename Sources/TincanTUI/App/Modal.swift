@@ -91,6 +91,8 @@ public struct Picker: Sendable, Equatable {
         case authType
         /// What the copy menu copies the request as: curl, or a language of ``CodeExport``.
         case copyFormat
+        /// The Auth tab's OAuth 2.0 grant and client authentication.
+        case oauth2Grant, oauth2ClientAuth
         /// The type of a parameter being added under the key given (`user[address][city]`).
         case parameterType(key: String)
         case environment

@@ -35,6 +35,7 @@ enum AuthPane {
             case .basic: "sent with the request · v \(state.revealsSecrets ? "hides" : "shows") secrets"
             case .digest: "answers the server's challenge · v \(state.revealsSecrets ? "hides" : "shows") secrets"
             case .bearer: "the Authorization header · v \(state.revealsSecrets ? "hides" : "shows") the token"
+            case .oauth2: "a bearer token from the grant (token-params: in the file) · v \(state.revealsSecrets ? "hides" : "shows") secrets"
             }
         }
         buffer.write(note, x: rect.x + 1, y: rect.maxY - 1, style: theme.style(.muted), limit: rect.width - 1)

@@ -219,6 +219,19 @@ public final class AppRunner: Sendable {
                 stream.keepsBody = true
                 options.stream = stream
             }
+            if options.oauth2 != nil {
+                // A grant that needs the user says so in the status line (the URL whole, for
+                // copying) and opens $BROWSER when it is set.
+                let showAuthorization: @Sendable (URLReference) async -> Void = { url in
+                    inbox.post(.oauth2Prompt(exchange: id, "OAuth 2.0: open \(TerminalText.line(url.string)) to authorize; waiting for the redirect…"))
+                }
+                let showDeviceCode: @Sendable (OAuth2DevicePrompt) async -> Void = { prompt in
+                    inbox.post(.oauth2Prompt(exchange: id, TerminalText.line(prompt.text.split(separator: "\n").joined(separator: " "))))
+                }
+                var open: (@Sendable (String) -> Void)?
+                if let browser = Browser(environment: ProcessInfo.processInfo.environment) { open = { browser.open($0) } }
+                options.oauth2?.interaction = OAuth2Interaction(showAuthorization: showAuthorization, showDeviceCode: showDeviceCode, openBrowser: open)
+            }
             if plan.slowMotion {
                 let motion = SlowMotion { [self] stage in inbox.post(.stageWaiting(exchange: id, stage, at: seconds())) }
                 options.stageGate = motion.gate
