@@ -7,7 +7,7 @@ import Synchronization
 import TincanCore
 
 /// The replay benchmark's requests sent through AsyncHTTPClient's delegate API and nothing else:
-/// the floor under `tincan replay`, whose transport is that API (DESIGN.md).
+/// the floor under `tincan replay`, whose transport is that API (docs/ARCHITECTURE.md, "The shape of the product").
 ///
 /// Run as `tincan-bench --library-replay BASE COUNT`, a process of its own like every other row.
 /// It sends what `tincan replay` sends (the same headers and bodies, one kept-alive connection on

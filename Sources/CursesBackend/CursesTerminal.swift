@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 import TerminalUI
 
-/// The ncurses terminal: the only code that talks to ncurses (see ../shared/DESIGN.md, TUI).
+/// The ncurses terminal: the only code that talks to ncurses (docs/ARCHITECTURE.md, "What ncurses from Swift needs").
 ///
 /// One thread owns it: the UI loop that calls ``waitForEvents(timeout:)`` and ``draw(_:cursor:)``.
 /// Other threads only call ``wake()``, which writes one byte to a self-pipe that the loop polls
