@@ -90,7 +90,9 @@ struct AuthTabTests {
         Self.pick("body", &state)
         #expect(state.auth?.oauth2?.clientAuth == .body)
         let screen = Snapshot.text(Renderer.render(&state))
-        #expect(screen.contains(" grant       device-code"), "\(screen)")
+        // Labels are as wide as the longest shown, so the longest keeps a space before its value.
+        #expect(screen.contains(" grant" + String(repeating: " ", count: 9) + "device-code"), "\(screen)")
+        #expect(screen.contains(" client secret ••••••••"), "\(screen)")
         #expect(!screen.contains("demo-secret"))
         #expect(state.editedSession.requests[0].auth?.scheme == .oauth2, "the panes' grant is the request's auth:")
         // Switching away and back keeps the grant.

@@ -6,7 +6,8 @@ enum AuthPane {
     static func draw(_ buffer: inout ScreenBuffer, _ rect: Rect, _ state: AppState, _ list: inout ListState, _ mode: inout InputMode, focused: Bool) {
         let theme = state.theme
         let rows = state.authRows
-        let labelWidth = 13
+        // The longest label shown and a space on either side: OAuth 2.0's are the longest.
+        let labelWidth = (rows.map { TextWidth.of($0.label) }.max() ?? 11) + 2
         let range = list.visibleRange(count: rows.count, viewport: rect.height - 1)
         for (line, index) in range.enumerated() {
             let row = rows[index]
