@@ -80,7 +80,7 @@ struct RequestBodyEcho {
     }
 
     static func formDecode(_ text: Substring) -> String {
-        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+        OAuth2Form.unescape(text)
     }
 
     static func boundary(_ contentType: String) -> String? {

@@ -23,7 +23,7 @@ public enum OAuth2Form {
             case UInt8(ascii: " "):
                 escaped += "+"
             default:
-                escaped += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                escaped += "%" + HexText.number(byte, width: 2, uppercase: true)
             }
         }
         return escaped
@@ -38,7 +38,9 @@ public enum OAuth2Form {
         }
     }
 
-    private static func unescape(_ text: Substring) -> String {
+    /// One name or value of a form decoded: `+` is a space, `%XX` a byte, and a `%` not
+    /// followed by two hex digits stays as it is.
+    public static func unescape(_ text: Substring) -> String {
         var bytes: [UInt8] = []
         var index = text.utf8.startIndex
         let utf8 = text.utf8
@@ -66,8 +68,3 @@ public enum OAuth2Form {
     }
 }
 
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

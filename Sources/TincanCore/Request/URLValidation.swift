@@ -111,7 +111,7 @@ extension URLReference {
     private static func describe(_ byte: UInt8) -> String {
         switch byte {
         case UInt8(ascii: " "): "a space"
-        case 0..<0x20, 0x7F: "the control character U+00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        case 0..<0x20, 0x7F: "the control character U+" + HexText.number(byte, width: 4, uppercase: true)
         default: "'\(Character(Unicode.Scalar(byte)))'"
         }
     }

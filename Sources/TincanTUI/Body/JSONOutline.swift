@@ -449,7 +449,7 @@ struct JSONOutline: Sendable {
         } else {
             folds[Int32(row)] = nil
         }
-        rebuildVisible()
+        rebuildHidden()
     }
 
     /// Folds every member of the top-level container, for an overview; or unfolds everything.
@@ -463,7 +463,7 @@ struct JSONOutline: Sendable {
                 child = after
             }
         }
-        rebuildVisible()
+        rebuildHidden()
     }
 
     /// Unfolds every container around `row`, so that it shows.
@@ -474,11 +474,11 @@ struct JSONOutline: Sendable {
             if folds.removeValue(forKey: Int32(parent)) != nil { changed = true }
             current = parent
         }
-        if changed { rebuildVisible() }
+        if changed { rebuildHidden() }
     }
 
     /// Lists the outermost folds, and the rows each hides, from the folded opening rows.
-    private mutating func rebuildVisible() {
+    private mutating func rebuildHidden() {
         hidden = []
         hiddenCount = 0
         for open in folds.keys.map(Int.init).sorted() {
