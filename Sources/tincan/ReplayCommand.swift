@@ -10,6 +10,8 @@ import TincanSessions
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
+        // As `send`'s (SendCommand.configuration).
+        _superCommandName: "tincan",
         abstract: "Run saved sessions' requests in order and check their assertions.",
         discussion: """
             Exit codes: 0 when every request passed its checks, 3 when any failed, 2 for a session

@@ -10,6 +10,13 @@ import TincanSessions
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
+        // Parsed directly (TincanCommand.execute), `send` is its parser's root, and a root
+        // first parses the arguments as two commands of the parser's own to see whether they
+        // ask for a completion script: 0.5 ms of its start-up, for words that only the root
+        // `tincan` takes. A command with a super-command skips that; the name is shown only
+        // when the command is the root of its help, which it never is (help goes through
+        // `tincan`).
+        _superCommandName: "tincan",
         abstract: "Send one request (or print it with --offline), HTTPie's way.",
         usage: "tincan send [METHOD] URL [ITEM...] [OPTIONS]",
         discussion: """
@@ -465,7 +472,7 @@ extension SendCommand {
 }
 
 /// The output formats of `send`.
-enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+enum OutputFormat: String, OptionWord {
     case text
     case json
     /// Only with `--explain` (a handout); refused otherwise.
@@ -473,7 +480,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
 }
 
 /// How `--user` is used: sent with the first request, or kept for a Digest challenge.
-enum AuthType: String, CaseIterable, ExpressibleByArgument {
+enum AuthType: String, OptionWord {
     case basic
     case digest
     /// A bearer token obtained through `--grant`.
@@ -481,9 +488,9 @@ enum AuthType: String, CaseIterable, ExpressibleByArgument {
 }
 
 /// `--pin-mode` takes the words a session's `pin-mode:` takes.
-extension SessionKey.PinMode: ExpressibleByArgument {}
+extension SessionKey.PinMode: OptionWord {}
 
-extension TLSMinimum: ExpressibleByArgument {}
+extension TLSMinimum: OptionWord {}
 
-extension SerializerKind: ExpressibleByArgument {}
-extension ResponseSerializerKind: ExpressibleByArgument {}
+extension SerializerKind: OptionWord {}
+extension ResponseSerializerKind: OptionWord {}

@@ -142,8 +142,8 @@ struct SendAuthOptions: ParsableArguments {
     }
 }
 
-extension OAuth2Grant: ExpressibleByArgument {}
-extension OAuth2ClientAuthentication: ExpressibleByArgument {}
+extension OAuth2Grant: OptionWord {}
+extension OAuth2ClientAuthentication: OptionWord {}
 
 /// What is printed, and how.
 struct SendOutputOptions: ParsableArguments {
@@ -216,7 +216,7 @@ struct PrintParts: ExpressibleByArgument, Equatable {
 }
 
 /// `--pretty`, as HTTPie names it.
-enum Pretty: String, ExpressibleByArgument, CaseIterable {
+enum Pretty: String, OptionWord {
     case all, colors, format, none
 
     var colors: Bool { self == .all || self == .colors }
@@ -224,7 +224,7 @@ enum Pretty: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `--color`.
-enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+enum ColorChoice: String, OptionWord {
     case auto, always, never
 }
 

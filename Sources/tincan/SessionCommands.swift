@@ -360,7 +360,7 @@ func parseVariables(_ items: [String]) throws -> [String: String] {
 }
 
 /// What `tincan export` writes: a format of its own, or a language of ``CodeExport``.
-enum ExportFormat: RawRepresentable, CaseIterable, Hashable, ExpressibleByArgument {
+enum ExportFormat: Hashable, OptionWord {
     case curl
     case http
     case har
@@ -393,4 +393,4 @@ enum ExportFormat: RawRepresentable, CaseIterable, Hashable, ExpressibleByArgume
     }
 }
 
-extension ReportWriter.Format: ExpressibleByArgument {}
+extension ReportWriter.Format: OptionWord {}

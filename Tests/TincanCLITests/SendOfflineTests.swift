@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import tincan
 import TincanCore
+import TincanSessions
 
 /// Runs `tincan send --offline …` with a fixed locale, so default headers are the same everywhere.
 private func send(_ arguments: [String], in directory: String? = nil) async throws -> ProcessResult {
@@ -191,6 +192,29 @@ struct SendBadInputTests {
         // (reached in process) is the same text.
         let parsed = await ending(of: ["--version"])
         #expect(parsed == TincanCommand.Ending(status: 0, standardOutput: TincanCommand.versionText))
+    }
+
+    @Test func theHelpListsEveryWordOfAnOptionThatTakesOneOfAFewWords() async throws {
+        // OptionWord gives the parser these lists; they are the raw values, in case order.
+        #expect(SessionKey.PinMode.allValueStrings == SessionKey.PinMode.allCases.map(\.rawValue))
+        #expect(TLSMinimum.allValueStrings == TLSMinimum.allCases.map(\.rawValue))
+        #expect(ExportFormat.allValueStrings.contains("python"))
+        let help = try await run(BuiltProducts.tincan, ["send", "--help"], environment: ["COLUMNS": "200"])
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("(values: certificate, public-key; default: certificate)"))
+        #expect(text.contains("(values: " + AuthType.allCases.map(\.rawValue).joined(separator: ", ") + "; default: basic)"))
+        #expect(text.contains("(values: " + OAuth2Grant.allCases.map(\.rawValue).joined(separator: ", ") + ")"))
+    }
+
+    @Test func sendParsedDirectlyStillHandsCompletionScriptsToTheRoot() async throws {
+        // `send` has `tincan` as its super-command, so its own parse does not look for the
+        // root's completion flag; the root still answers it, before and after `send`.
+        for arguments in [["--generate-completion-script", "bash"], ["send", "--generate-completion-script", "bash"]] {
+            let result = try await run(BuiltProducts.tincan, arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("#!/bin/bash"))
+            #expect(result.stdout.contains("__tincan_cursor_index_in_current_word"))
+        }
     }
 
     @Test func versionNamesTheCommitTheBinaryWasBuiltFrom() async throws {
