@@ -156,7 +156,7 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "TincanCoreTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "TincanCoreTests", dependencies: ["TincanCore", "TincanDemoServer", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "TincanCLITests", dependencies: ["tincan", "TincanCore", "TincanSessions", "TincanDemoServer", "TestSupport"]),
         .testTarget(
             name: "TincanTUITests",

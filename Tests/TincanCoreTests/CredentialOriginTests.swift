@@ -1,37 +1,19 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import TincanCore
-
-/// A transport that answers from a script, by path, and keeps every request it was given.
-private final class ScriptedTransport: Transport {
-    let requests = Mutex<[HTTPRequest]>([])
-    let answer: @Sendable (HTTPRequest) -> HTTPResponse
-
-    init(answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
-        self.answer = answer
-    }
-
-    func send(_ request: HTTPRequest, options: TransportOptions, events: @escaping @Sendable (TransportEvent) throws -> Void) async throws -> HTTPResponse {
-        requests.withLock { $0.append(request) }
-        let response = answer(request)
-        try events(.responseHead(response))
-        return response
-    }
-
-    func shutdown() async throws {}
-}
 
 /// Credentials follow only the origin (scheme, host and port: RFC 6454) they were given for.
 @Suite("Credentials follow only their origin")
 struct CredentialOriginTests {
     /// Sends GET `start` with an Authorization and a Cookie header; the server redirects once to `location`.
     private func redirected(from start: String, to location: String) async throws -> HTTPRequest {
-        let transport = ScriptedTransport { request in
+        let transport = ScriptedTransport { request, _ in
             if request.url.path == "/start" {
-                return HTTPResponse(url: request.url, statusCode: 302, headers: ["Location": location, "Content-Length": "0"])
+                return .response(HTTPResponse(url: request.url, statusCode: 302, headers: ["Location": location, "Content-Length": "0"]))
             }
-            return HTTPResponse(url: request.url, statusCode: 200, headers: ["Content-Length": "0"])
+            return .response(HTTPResponse(url: request.url, statusCode: 200, headers: ["Content-Length": "0"]))
         }
         let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), transport: transport)
         var draft = RequestDraft(method: "GET", url: start)
@@ -42,7 +24,7 @@ struct CredentialOriginTests {
         task.resume()
         let result = await task.result()
         #expect(result.transportError == nil)
-        let sent = transport.requests.withLock { $0 }
+        let sent = transport.requests
         try #require(sent.count == 2)
         return sent[1]
     }

@@ -12,7 +12,7 @@ import TincanDemoServer
 struct OAuth2GrantTests {
     /// A manager whose token store reads `clock`.
     static func manager<C: Clock>(_ clock: C) throws -> URLSessionManager where C.Duration == Duration {
-        URLSessionManager(http: try HTTPSessionManager(baseURL: nil), oauth2Tokens: OAuth2TokenStore(timing: OAuth2Timing(clock)))
+        URLSessionManager(http: try HTTPSessionManager(baseURL: nil), oauth2Tokens: OAuth2TokenStore(timing: Timing(clock)))
     }
 
     static func configuration(_ server: DemoServer, _ grant: OAuth2Grant, clientID: String = "tincan-demo", secret: String? = "demo-secret") -> OAuth2Configuration {

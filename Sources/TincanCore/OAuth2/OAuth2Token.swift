@@ -10,7 +10,7 @@ public struct OAuth2Token: Sendable, Hashable {
     public var expiresIn: Int?
     /// The scope granted, when the server said.
     public var scope: String?
-    /// When it expires on the store's clock (``OAuth2Timing/now``), or nil for never known.
+    /// When it expires on the store's clock (``Timing/now``), or nil for never known.
     public var expiresAt: Duration?
 
     /// Creates a token.

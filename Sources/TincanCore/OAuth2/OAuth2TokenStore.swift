@@ -8,18 +8,18 @@ public typealias OAuth2Exchange = @Sendable (HTTPRequest) async throws(OAuth2Err
 ///
 /// A ``URLSessionManager`` holds one, as it holds the cookie jar, so every request of a session
 /// (a replayed file, the TUI's open session) shares its tokens. Time is read from an
-/// ``OAuth2Timing``, so tests advance it instead of waiting.
+/// ``Timing``, so tests advance it instead of waiting.
 public actor OAuth2TokenStore {
     /// The most bytes read from a token or device endpoint.
     public static let maximumResponseBytes = OAuth2Response.maximumBytes
 
     /// The clock expiry and polling use.
-    public nonisolated let timing: OAuth2Timing
+    public nonisolated let timing: Timing
     private var tokens: [OAuth2Configuration: OAuth2Token] = [:]
     private var pending: [OAuth2Configuration: Task<OAuth2Outcome, any Error>] = [:]
 
     /// A store reading `timing`.
-    public init(timing: OAuth2Timing = .continuous) {
+    public init(timing: Timing = .continuous) {
         self.timing = timing
     }
 
@@ -132,12 +132,12 @@ public struct OAuth2TokenRecord: Sendable {
 /// One carrying-out of a grant, with the records of what it sent.
 struct OAuth2Flow {
     let configuration: OAuth2Configuration
-    let timing: OAuth2Timing
+    let timing: Timing
     let exchange: OAuth2Exchange
     let interaction: OAuth2Interaction
     var records: [OAuth2TokenRecord] = []
 
-    init(configuration: OAuth2Configuration, timing: OAuth2Timing, exchange: @escaping OAuth2Exchange, interaction: OAuth2Interaction) {
+    init(configuration: OAuth2Configuration, timing: Timing, exchange: @escaping OAuth2Exchange, interaction: OAuth2Interaction) {
         self.configuration = configuration
         self.timing = timing
         self.exchange = exchange
@@ -212,7 +212,7 @@ struct OAuth2Flow {
 
     /// The code, unless `timeout` passes first on `timing`'s clock.
     private static func first(_ code: @escaping @Sendable () async throws(OAuth2Error) -> String, orTimeout timeout: Duration,
-                              timing: OAuth2Timing) async throws(OAuth2Error) -> String {
+                              timing: Timing) async throws(OAuth2Error) -> String {
         do {
             return try await withThrowingTaskGroup(of: String?.self) { group in
                 group.addTask { try await code() }

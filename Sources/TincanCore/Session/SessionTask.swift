@@ -312,11 +312,16 @@ public final class SessionTask: Sendable {
         }
         guard started else { return }
         emit(.resumed)
-        let runner = Task(executorPreference: executor) { [self] in
-            let result = await work(self)
-            finish(result)
+        // The work starts, and its runner is stored, in one step with the check that no cancel
+        // came first (a monitor told of `.resumed` may have cancelled): a cancel then either
+        // finds the runner to cancel, or finds none and ends the task before any work starts.
+        inner.withLock { inner in
+            guard inner.state == .running else { return }
+            inner.runner = Task(executorPreference: executor) { [self] in
+                let result = await work(self)
+                finish(result)
+            }
         }
-        inner.withLock { $0.runner = runner }
     }
 
     /// Cancels the task; it completes with a cancelled transport error.

@@ -16,6 +16,8 @@ struct TaskRunner {
     let cookieJar: CookieJar
     let cache: ResponseCache
     let tokens: OAuth2TokenStore
+    /// The clock of retry waits, the deadline and the metrics.
+    let timing: Timing
 
     /// What the response head decided, for the loop to act on once the body has arrived.
     enum Disposition: Sendable {
@@ -59,8 +61,8 @@ struct TaskRunner {
 
     /// Runs the hops; the result's serialization is left to ``run()``.
     private func runHops() async -> TaskResult {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let timing = timing
+        let start = timing.now()
         var metrics = TaskMetrics()
         var request = task.originalRequest
         var redirects: [Redirect] = []
@@ -92,7 +94,7 @@ struct TaskRunner {
         let handlesCookies = request.properties.httpShouldHandleCookies
 
         func finish(_ error: TransportError?) -> TaskResult {
-            metrics.total = clock.now - start
+            metrics.total = timing.now() - start
             var downloadResult: DownloadResult?
             if let download {
                 let whole = transportError == nil && error == nil && hop.disposition.isFinal && (hop.alreadyComplete || response.map { (200..<300).contains($0.statusCode) } ?? false)
@@ -125,7 +127,7 @@ struct TaskRunner {
             task.emit(.retried(reason))
             if delay > 0 {
                 do {
-                    try await Task.sleep(for: .seconds(delay))
+                    try await timing.sleep(.seconds(delay))
                 } catch {
                     return TransportError(.cancelled)
                 }
@@ -135,7 +137,7 @@ struct TaskRunner {
 
         /// What is left of the deadline, in seconds, or nil for none.
         func remaining() -> Double? {
-            options.deadline.map { $0 - (clock.now - start).inSeconds }
+            options.deadline.map { $0 - (timing.now() - start).inSeconds }
         }
 
         if let oauth2 = options.oauth2 {
@@ -212,7 +214,7 @@ struct TaskRunner {
                 response = try await transport.send(outgoing, options: hopOptions) { event in
                     switch event {
                     case .requestHeadSent:
-                        decision.withLock { $0.connect = $0.connect ?? (clock.now - start) }
+                        decision.withLock { $0.connect = $0.connect ?? (timing.now() - start) }
                     case .uploadProgress(let progress):
                         task.emit(.uploadProgress(progress))
                     case .requestSent:
@@ -223,13 +225,13 @@ struct TaskRunner {
                                                   body: body, resumeOffset: offset) {
                             if refreshesOn401, head.statusCode == 401 { return .retry(.authentication(scheme: "Bearer", realm: nil), after: 0) }
                             let asked = chain.withLock { Self.ask(&$0, RequestAttempt(request: sent, response: head, retryCount: retryCount)) }
-                            return Self.fitting(asked, remaining: deadline.map { $0 - (clock.now - start).inSeconds })
+                            return Self.fitting(asked, remaining: deadline.map { $0 - (timing.now() - start).inSeconds })
                         }
                         decision.withLock { state in
                             let connect = state.connect
                             state = hop
                             state.connect = connect
-                            state.firstByte = clock.now - start
+                            state.firstByte = timing.now() - start
                         }
                         task.emit(.responseHead(head))
                     case .bodyChunk(let buffer, var progress):

@@ -23,6 +23,8 @@ public final class URLSessionManager: Sendable {
     public let scheduling: TaskScheduling
     /// Told every event of every task, in order.
     public let eventMonitors: [any EventMonitor]
+    /// The clock tasks wait on (retry backoff) and measure by (deadlines, metrics).
+    public let timing: Timing
     private let registry = Mutex(Registry())
 
     private struct Registry {
@@ -53,8 +55,9 @@ public final class URLSessionManager: Sendable {
     /// Creates a manager that sends through `transport`.
     public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(),
                 completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared,
-                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore()) {
+                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore(), timing: Timing = .continuous) {
         self.http = http
+        self.timing = timing
         self.oauth2Tokens = oauth2Tokens
         self.transport = transport
         self.securityPolicy = .default
@@ -69,9 +72,10 @@ public final class URLSessionManager: Sendable {
     ///   on a base URL that is not https) or its files cannot be read.
     public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy,
                 completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared,
-                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore()) throws {
+                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore(), timing: Timing = .continuous) throws {
         try securityPolicy.validate(baseURL: http.baseURL)
         self.http = http
+        self.timing = timing
         self.oauth2Tokens = oauth2Tokens
         self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration(), trust: securityPolicy.trust)
         self.securityPolicy = securityPolicy
@@ -110,8 +114,8 @@ public final class URLSessionManager: Sendable {
         // own completion goes to the completion queue, so a task without one wakes no thread there.
         let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, monitors: eventMonitors,
                                ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } },
-                               completion: completion) { [transport, cookieJar, cache, securityPolicy, oauth2Tokens] task in
-            var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache, tokens: oauth2Tokens).run()
+                               completion: completion) { [transport, cookieJar, cache, securityPolicy, oauth2Tokens, timing] task in
+            var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache, tokens: oauth2Tokens, timing: timing).run()
             // A response from the cache went through no handshake of its own.
             if result.response != nil, !result.cameFromCache, result.request.url.scheme?.lowercased() == "https" {
                 result.trustedBy = securityPolicy.trustBasis

@@ -1,22 +1,3 @@
-/// The clock OAuth 2.0 waits on and judges expiry by: any `Clock` (a `ContinuousClock` when
-/// Tincan runs, a test clock that tests advance), seen as time since the store was made.
-public struct OAuth2Timing: Sendable {
-    /// The time since the timing was made.
-    public let now: @Sendable () -> Duration
-    /// Waits `duration` (a cancel ends the wait with an error).
-    public let sleep: @Sendable (Duration) async throws -> Void
-
-    /// Timing read from `clock`.
-    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
-        let origin = clock.now
-        now = { origin.duration(to: clock.now) }
-        sleep = { try await clock.sleep(for: $0) }
-    }
-
-    /// The real clock.
-    public static var continuous: OAuth2Timing { OAuth2Timing(ContinuousClock()) }
-}
-
 /// What a device authorization response asks the user to do (RFC 8628 §3.2).
 public struct OAuth2DevicePrompt: Sendable, Hashable {
     /// Where the user goes to enter the code.
