@@ -76,10 +76,13 @@ let package = Package(
         // zlib, which NIO's decompression already links: response decoding in the core, and the
         // demo server's /gzip and /deflate.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // glibc's malloc.h (malloc_trim), which the Glibc module leaves out.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "CursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),
         .target(
             name: "TincanTUI",
             dependencies: [
+                "CMalloc",
                 "TincanCore",
                 "TincanSessions",
                 "TerminalUI",
@@ -170,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "TincanSessionsTests",
             // Crypto: the digest checks are compared with digests the tests compute themselves.
-            dependencies: ["TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Clocks", package: "swift-clocks")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -149,7 +149,7 @@ struct ReplayPass {
             // The last response is not left unchecked through a pause.
             checkWaitingResponse()
             // A replay stopped during the pause sends nothing more.
-            guard (try? await Task.sleep(for: .seconds(delay))) != nil else {
+            guard (try? await manager.timing.sleep(.seconds(delay))) != nil else {
                 outcome.state = .failed
                 outcome.error = "cancelled before it was sent"
                 return outcome
@@ -175,7 +175,7 @@ struct ReplayPass {
         // polling does: the last send is the one reported, and its captures are the ones kept.
         for attempt in 1...flow.sends {
             if attempt > 1 {
-                try? await Task.sleep(for: .seconds(flow.pauseBeforeResend))
+                try? await manager.timing.sleep(.seconds(flow.pauseBeforeResend))
                 if Task.isCancelled { return outcome }
             }
             outcome.attempts = attempt

@@ -31,6 +31,9 @@ public struct ReplayOptions: Sendable {
     /// How an OAuth 2.0 grant that needs the user reaches them (the command line prints the URL
     /// or code and opens `$BROWSER`); by default nobody is asked.
     public var oauth2Interaction = OAuth2Interaction.none
+    /// The clock of `delay:`, `retry-interval:`, retry backoff, OAuth 2.0 expiry and the report's
+    /// durations: the real one, or a test's that it advances.
+    public var timing = Timing.continuous
 
     /// Creates the default options.
     public init() {}
@@ -110,8 +113,8 @@ public final class Replayer: Sendable {
     /// - Returns: The report, and the session with responses recorded when ``ReplayOptions/record`` is set.
     /// - Throws: ``SessionError`` when the session cannot start (an unknown environment, an invalid security policy).
     public func run(progress: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async throws -> (report: ReplayReport, session: Session) {
-        let clock = ContinuousClock()
-        let started = clock.now
+        let timing = options.timing
+        let started = timing.now()
         var template = try session.template(environment: options.environment, overrides: options.variables, processEnvironment: options.processEnvironment)
         template.demo = options.demo
         let directory = sessionDirectory(of: path)
@@ -135,7 +138,7 @@ public final class Replayer: Sendable {
         try? await manager.invalidate(cancelingTasks: true)
         try session.saveCookies(from: manager.cookieJar, directory: directory)
         let report = ReplayReport(sessionName: session.name ?? (path as NSString).lastPathComponent, file: path, outcomes: pass.outcomes,
-                                  duration: (clock.now - started).inSeconds)
+                                  duration: (timing.now() - started).inSeconds)
         return (report, pass.recordedSession)
     }
 
@@ -168,7 +171,8 @@ public final class Replayer: Sendable {
             throw SessionError("security: \(error)")
         }
         do {
-            return try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try security.policy(), scheduling: .transportLoop)
+            return try URLSessionManager(http: try HTTPSessionManager(baseURL: base), securityPolicy: try security.policy(), scheduling: .transportLoop,
+                                         oauth2Tokens: OAuth2TokenStore(timing: options.timing), timing: options.timing)
         } catch {
             throw SessionError("\(self.path): the session's security settings or base cannot be used: \(error)")
         }

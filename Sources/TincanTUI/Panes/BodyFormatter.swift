@@ -1,10 +1,8 @@
+import CMalloc
 import Foundation
 import TerminalUI
 import TincanCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Lays out a response body for the Pretty and Raw views, once, when the response arrives.
 ///
@@ -93,15 +91,10 @@ enum BodyFormatter {
         }
     }
 
-    /// Hands freed heap pages back to the system (glibc's `malloc_trim`, looked up at run time as
-    /// the Glibc module does not export malloc.h): the tree was many small allocations.
+    /// Hands freed heap pages back to the system (glibc's `malloc_trim`): the tree was many
+    /// small allocations.
     private static func trimHeap() {
-        #if canImport(Glibc)
-        typealias Trim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
-            _ = unsafeBitCast(symbol, to: Trim.self)(0)
-        }
-        #endif
+        _ = malloc_trim(0)
     }
 
     /// A decoded value written as JSON and outlined (as text, should the writer ever produce
