@@ -57,8 +57,7 @@ struct PipelineOverScriptTests {
         let executor = HeldExecutor()
         let worked = Mutex(false)
         let request = try RequestDraft(method: "GET", url: "http://127.0.0.1:9/").build()
-        let task = SessionTask(identifier: 1, request: request, kind: .data, completionQueue: .global(), executor: executor,
-                               monitors: [CancelOnResume()], completion: nil) { task in
+        let task = SessionTask(identifier: 1, request: request, kind: .data, executor: executor, monitors: [CancelOnResume()]) { task in
             worked.withLock { $0 = true }
             return TaskResult(request: task.originalRequest)
         }

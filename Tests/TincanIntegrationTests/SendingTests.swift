@@ -427,45 +427,20 @@ struct TaskEventTests {
         try await manager.invalidate(cancelingTasks: true)
     }
 
-    @Test func completionsRunOnTheChosenQueueAndTasksHaveDistinctIdentifiers() async throws {
+    @Test("tasks have distinct identifiers, and each is forgotten by its manager as it ends, before its result is handed out")
+    func tasksAreKeyedAndForgottenAsTheyEnd() async throws {
         try await withDemoServer { server in
-            let queue = DispatchQueue(label: "test.completions")
-            let key = DispatchSpecificKey<String>()
-            queue.setSpecific(key: key, value: "mine")
-            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), completionQueue: queue)
+            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL))
             let request = try draft("GET", "get", on: server).build()
-            let (completions, completed) = AsyncStream.makeStream(of: String?.self)
-            let tasks = try (0..<3).map { _ in
-                try manager.dataTask(with: request) { _ in completed.yield(DispatchQueue.getSpecific(key: key)) }
-            }
+            let tasks = try (0..<3).map { _ in try manager.dataTask(with: request) }
             #expect(Set(tasks.map(\.identifier)).count == 3)
-            #expect(manager.tasks.count == 3)
+            #expect(Set(manager.tasks.keys) == Set(tasks.map(\.identifier)))
             tasks.forEach { $0.resume() }
-            var seen: [String?] = []
-            for await queue in completions {
-                seen.append(queue)
-                if seen.count == 3 { break }
+            for task in tasks {
+                let result = await task.result()
+                #expect(result.response?.statusCode == 200)
+                #expect(manager.tasks[task.identifier] == nil, "task \(task.identifier) was still kept when its result came")
             }
-            #expect(seen == ["mine", "mine", "mine"])
-            #expect(manager.tasks.isEmpty)
-            try await manager.invalidate(cancelingTasks: true)
-        }
-    }
-
-    @Test("a task is forgotten by its manager as it ends, before its result is handed out, whatever its completion queue is doing")
-    func aTaskIsForgottenAsItEnds() async throws {
-        try await withDemoServer { server in
-            // A held queue: the manager's bookkeeping must not wait on it (it did, and a replay
-            // woke that queue's thread once a request).
-            let queue = DispatchQueue(label: "test.held")
-            queue.suspend()
-            defer { queue.resume() }
-            let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), completionQueue: queue)
-            let task = try manager.dataTask(with: try draft("GET", "get", on: server).build())
-            #expect(Array(manager.tasks.keys) == [task.identifier])
-            task.resume()
-            let result = await task.result()
-            #expect(result.response?.statusCode == 200)
             #expect(manager.tasks.isEmpty)
             try await manager.invalidate(cancelingTasks: true)
         }

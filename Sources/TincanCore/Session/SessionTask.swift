@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -228,8 +227,6 @@ public final class SessionTask: Sendable {
 
     private let inner = Mutex(Inner())
     private let work: @Sendable (SessionTask) async -> TaskResult
-    private let completion: (@Sendable (TaskResult) -> Void)?
-    private let completionQueue: DispatchQueue
     /// Told, on the ending thread, that the task ended: before its waiters resume.
     private let ended: @Sendable () -> Void
     /// Where the work runs, or nil for Swift's shared pool.
@@ -241,21 +238,17 @@ public final class SessionTask: Sendable {
         identifier: Int,
         request: HTTPRequest,
         kind: Kind,
-        completionQueue: DispatchQueue,
         executor: (any TaskExecutor)? = nil,
         monitors: [any EventMonitor] = [],
         ended: @escaping @Sendable () -> Void = {},
-        completion: (@Sendable (TaskResult) -> Void)?,
         work: @escaping @Sendable (SessionTask) async -> TaskResult
     ) {
         self.identifier = identifier
         self.originalRequest = request
         self.kind = kind
-        self.completionQueue = completionQueue
         self.executor = executor
         self.monitors = monitors
         self.ended = ended
-        self.completion = completion
         self.work = work
     }
 
@@ -417,6 +410,5 @@ public final class SessionTask: Sendable {
         notifyMonitors(finished.closing)
         for subscriber in finished.subscribers { subscriber.finish() }
         for waiter in finished.waiters { waiter.resume(returning: result) }
-        if let completion { completionQueue.async { completion(result) } }
     }
 }

@@ -1,9 +1,8 @@
-import Dispatch
 import Foundation
 import Synchronization
 
 /// The sending half of the session manager (AFNetworking's `AFURLSessionManager`): tasks keyed by
-/// identifier, each with its own delegate state, events and completion.
+/// identifier, each with its own delegate state, events and result.
 public final class URLSessionManager: Sendable {
     /// The request-building half: base URL, serializer and verbs.
     public let http: HTTPSessionManager
@@ -17,8 +16,6 @@ public final class URLSessionManager: Sendable {
     public let cache = ResponseCache()
     /// The session's OAuth 2.0 tokens, for tasks whose options name a grant.
     public let oauth2Tokens: OAuth2TokenStore
-    /// Where completion handlers run.
-    public let completionQueue: DispatchQueue
     /// Where tasks run their work between the transport's callbacks.
     public let scheduling: TaskScheduling
     /// Told every event of every task, in order.
@@ -54,14 +51,13 @@ public final class URLSessionManager: Sendable {
 
     /// Creates a manager that sends through `transport`.
     public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(),
-                completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared,
+                scheduling: TaskScheduling = .shared,
                 eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore(), timing: Timing = .continuous) {
         self.http = http
         self.timing = timing
         self.oauth2Tokens = oauth2Tokens
         self.transport = transport
         self.securityPolicy = .default
-        self.completionQueue = completionQueue
         self.scheduling = scheduling
         self.eventMonitors = eventMonitors
     }
@@ -71,7 +67,7 @@ public final class URLSessionManager: Sendable {
     /// - Throws: ``SecurityPolicyError`` when the policy is invalid for the base URL (pinning
     ///   on a base URL that is not https) or its files cannot be read.
     public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy,
-                completionQueue: DispatchQueue = DispatchQueue(label: "tincan.session.completion"), scheduling: TaskScheduling = .shared,
+                scheduling: TaskScheduling = .shared,
                 eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore(), timing: Timing = .continuous) throws {
         try securityPolicy.validate(baseURL: http.baseURL)
         self.http = http
@@ -79,7 +75,6 @@ public final class URLSessionManager: Sendable {
         self.oauth2Tokens = oauth2Tokens
         self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration(), trust: securityPolicy.trust)
         self.securityPolicy = securityPolicy
-        self.completionQueue = completionQueue
         self.scheduling = scheduling
         self.eventMonitors = eventMonitors
     }
@@ -93,28 +88,26 @@ public final class URLSessionManager: Sendable {
     /// to send it. This is the one way a task is made: the options decide its kind (a download
     /// when they name a destination, else an upload when they name a file, else a data task).
     ///
-    /// - Parameter completion: Runs on ``completionQueue`` when the task ends.
     /// - Throws: ``RequestSerializationError`` when the upload file is missing, not a regular
     ///   file or unreadable; ``SecurityPolicyError`` when the policy refuses the URL; ``TransportError`` once
     ///   the session is invalidated.
-    public func task(with request: HTTPRequest, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+    public func task(with request: HTTPRequest, options: TaskOptions = TaskOptions()) throws -> SessionTask {
         var request = request
         if let path = options.uploadFile { request.body = try RequestBody.file(atPath: path) }
-        return try makeTask(request, kind: options.kind, options: options, completion: completion)
+        return try makeTask(request, kind: options.kind, options: options)
     }
 
-    private func makeTask(_ request: HTTPRequest, kind: SessionTask.Kind, options: TaskOptions, completion: (@Sendable (TaskResult) -> Void)?) throws -> SessionTask {
+    private func makeTask(_ request: HTTPRequest, kind: SessionTask.Kind, options: TaskOptions) throws -> SessionTask {
         try securityPolicy.validate(requestURL: request.url)
         let identifier = try registry.withLock { registry -> Int in
             guard !registry.invalidated else { throw TransportError(.invalidRequest("the session was invalidated")) }
             defer { registry.nextIdentifier += 1 }
             return registry.nextIdentifier
         }
-        // The registry forgets the task as it ends, on the thread that ends it: only a caller's
-        // own completion goes to the completion queue, so a task without one wakes no thread there.
-        let task = SessionTask(identifier: identifier, request: request, kind: kind, completionQueue: completionQueue, executor: taskExecutor, monitors: eventMonitors,
-                               ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } },
-                               completion: completion) { [transport, cookieJar, cache, securityPolicy, oauth2Tokens, timing] task in
+        // The registry forgets the task as it ends, on the thread that ends it, before its
+        // result is handed out.
+        let task = SessionTask(identifier: identifier, request: request, kind: kind, executor: taskExecutor, monitors: eventMonitors,
+                               ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } }) { [transport, cookieJar, cache, securityPolicy, oauth2Tokens, timing] task in
             var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache, tokens: oauth2Tokens, timing: timing).run()
             // A response from the cache went through no handshake of its own.
             if result.response != nil, !result.cameFromCache, result.request.url.scheme?.lowercased() == "https" {
@@ -127,30 +120,30 @@ public final class URLSessionManager: Sendable {
     }
 
     /// Makes a suspended data task (AFNetworking's `dataTaskWithRequest:`).
-    public func dataTask(with request: HTTPRequest, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+    public func dataTask(with request: HTTPRequest, options: TaskOptions = TaskOptions()) throws -> SessionTask {
         var options = options
         options.uploadFile = nil
         options.download = nil
-        return try task(with: request, options: options, completion: completion)
+        return try task(with: request, options: options)
     }
 
     /// Makes a suspended upload task that sends `data` as the body (AFNetworking's `uploadTaskWithRequest:fromData:`).
-    public func uploadTask(with request: HTTPRequest, from data: [UInt8], options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+    public func uploadTask(with request: HTTPRequest, from data: [UInt8], options: TaskOptions = TaskOptions()) throws -> SessionTask {
         var request = request
         request.body = .bytes(data)
         var options = options
         options.uploadFile = nil
         options.download = nil
-        return try makeTask(request, kind: .upload, options: options, completion: completion)
+        return try makeTask(request, kind: .upload, options: options)
     }
 
     /// Makes a suspended upload task that streams the file at `path` from disk as the body
     /// (AFNetworking's `uploadTaskWithRequest:fromFile:`).
-    public func uploadTask(with request: HTTPRequest, fromFile path: String, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+    public func uploadTask(with request: HTTPRequest, fromFile path: String, options: TaskOptions = TaskOptions()) throws -> SessionTask {
         var options = options
         options.uploadFile = path
         options.download = nil
-        return try task(with: request, options: options, completion: completion)
+        return try task(with: request, options: options)
     }
 
     /// Makes a suspended download task that streams the body to `path`, never holding it in memory.
@@ -158,10 +151,10 @@ public final class URLSessionManager: Sendable {
     /// The bytes go to `path.part` and replace `path` only when complete. With `resuming`, an
     /// existing `path.part` is continued with `Range` (and `If-Range` with the validator saved
     /// beside it): a 206 appends, a 200 starts again, and a 416 for a file already whole completes it.
-    public func downloadTask(with request: HTTPRequest, to path: String, resuming: Bool = false, options: TaskOptions = TaskOptions(), completion: (@Sendable (TaskResult) -> Void)? = nil) throws -> SessionTask {
+    public func downloadTask(with request: HTTPRequest, to path: String, resuming: Bool = false, options: TaskOptions = TaskOptions()) throws -> SessionTask {
         var options = options
         options.download = TaskOptions.Download(path: path, resuming: resuming)
-        return try task(with: request, options: options, completion: completion)
+        return try task(with: request, options: options)
     }
 
     /// Builds, sends and awaits one request.
