@@ -156,6 +156,8 @@ let package = Package(
                 // RawHTTP2Server: a TLS server that writes HTTP/2 frames by hand.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // Test clocks, advanced by tests instead of waiting.
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Tests/TestSupport"
         ),

@@ -25,11 +25,6 @@ private struct CancelOnResume: EventMonitor {
     }
 }
 
-/// Returns once something sleeps on `clock`.
-private func untilSomethingSleeps(on clock: TestClock<Duration>) async {
-    while (try? await clock.checkSuspension()) != nil { await Task.yield() }
-}
-
 private func ok(_ request: HTTPRequest, _ headers: HTTPHeaders = ["Content-Length": "0"]) -> ScriptedTransport.Reply {
     .response(HTTPResponse(url: request.url, statusCode: 200, headers: headers))
 }
@@ -79,14 +74,14 @@ struct PipelineOverScriptTests {
         task.resume()
 
         await transport.waitForRequests(1)
-        await untilSomethingSleeps(on: clock)
+        await clock.untilSomethingSleeps()
         await clock.advance(by: .milliseconds(1_999))
         #expect(transport.requests.count == 1)
         await clock.advance(by: .milliseconds(1))
         await transport.waitForRequests(2)
 
         // The second backoff is twice the first.
-        await untilSomethingSleeps(on: clock)
+        await clock.untilSomethingSleeps()
         await clock.advance(by: .milliseconds(3_999))
         #expect(transport.requests.count == 2)
         await clock.advance(by: .milliseconds(1))
@@ -105,7 +100,7 @@ struct PipelineOverScriptTests {
         let manager = try Self.manager(transport, clock: clock)
         let task = try manager.task(with: try RequestDraft(method: "GET", url: "http://127.0.0.1:9/").build(), options: Self.options(retries: 1, delay: 0.5))
         task.resume()
-        await untilSomethingSleeps(on: clock)
+        await clock.untilSomethingSleeps()
         await clock.advance(by: .milliseconds(6_999))
         #expect(transport.requests.count == 1)
         await clock.advance(by: .milliseconds(1))
@@ -121,7 +116,7 @@ struct PipelineOverScriptTests {
         let manager = try Self.manager(transport, clock: clock)
         let task = try manager.task(with: try RequestDraft(method: "GET", url: "http://127.0.0.1:9/").build(), options: Self.options(retries: 5))
         task.resume()
-        await untilSomethingSleeps(on: clock)
+        await clock.untilSomethingSleeps()
         task.cancel()
         let result = await task.result()
         #expect(result.transportError?.reason == .cancelled)

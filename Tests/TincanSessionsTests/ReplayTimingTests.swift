@@ -5,11 +5,6 @@ import Testing
 import TincanCore
 import TincanSessions
 
-/// Returns once something sleeps on `clock`.
-private func untilSomethingSleeps(on clock: TestClock<Duration>) async {
-    while (try? await clock.checkSuspension()) != nil { await Task.yield() }
-}
-
 /// A replay's pauses (`delay:`, `retry-interval:`) are waited on the replay's clock, which a
 /// test advances.
 @Suite("A replay waits on its own clock")
@@ -33,7 +28,7 @@ struct ReplayTimingTests {
                     finished.withLock { $0.append(outcome.url) }
                 }
             }
-            await untilSomethingSleeps(on: clock)
+            await clock.untilSomethingSleeps()
             await clock.advance(by: .milliseconds(29_999))
             #expect(finished.withLock { $0.count } == 1, "the second request waits out its delay")
             await clock.advance(by: .milliseconds(1))
@@ -60,7 +55,7 @@ struct ReplayTimingTests {
             options.timing = Timing(clock)
             let replay = Task { try await Replayer(session: session, path: "/tmp/s.tincan.yaml", options: options).run() }
             for _ in 1...2 {
-                await untilSomethingSleeps(on: clock)
+                await clock.untilSomethingSleeps()
                 await clock.advance(by: .seconds(10))
             }
             let (report, _) = try await replay.value
