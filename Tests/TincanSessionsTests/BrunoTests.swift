@@ -193,6 +193,20 @@ struct BrunoTests {
         #expect(try session.resolve(2, template: template, directory: directory.path).draft.url == "https://pets.example/?page=1")
     }
 
+    @Test("auth:oauth2 is carried over as auth: oauth2, its credentials where credentials_placement puts them; a session that loads again")
+    func oauth2IsCarriedOver() throws {
+        let text = "get {\n  url: {{host}}/me\n  auth: oauth2\n}\n\nauth:oauth2 {\n  grant_type: client_credentials\n  access_token_url: {{host}}/oauth/token\n"
+            + "  client_id: {{client_id}}\n  client_secret: {{client_secret}}\n  scope: read\n  credentials_placement: basic_auth_header\n}\n"
+        let result = try CollectionFormat.bruno.parse(text, path: "me.bru")
+        let request = result.session.requests[0]
+        #expect(request.auth == SavedAuth(scheme: .oauth2, user: "", password: "", oauth2: SavedOAuth2(
+            grant: .clientCredentials, tokenURL: "{{host}}/oauth/token", clientID: "{{client_id}}", clientSecret: "{{client_secret}}", clientAuth: .basic, scope: "read")))
+        #expect(!result.notCarried.contains { $0.contains("oauth2") })
+        // The session written reads back with the same grant.
+        let again = try Session.parse(result.session.yamlText(), path: "me.tincan.yaml")
+        #expect(again.requests[0].auth == request.auth)
+    }
+
     @Test("Bruno's dynamic variables: {{$guid}} and {{$randomUUID}} are {{$uuid}}, {{$timestamp}} is itself, one Tincan has not is named")
     func dynamicVariables() throws {
         let result = try CollectionFormat.bruno.parse("get {\n  url: http://h/?a={{$guid}}&b={{$timestamp}}&c={{$randomInt}}\n}\n", path: "r.bru")

@@ -27,7 +27,7 @@ struct InsomniaImportTests {
              "authentication": {"type": "apikey", "key": "X-API-Key", "value": "{{ _.key }}", "addTo": "header"}},
             {"_id": "req_4", "_type": "request", "parentId": "wrk_1", "name": "Query", "method": "POST", "url": "{{ _.base_url }}/graphql",
              "body": {"mimeType": "application/graphql", "text": "{\"query\":\"{ pets { id } }\",\"variables\":{\"first\":2}}"},
-             "authentication": {"type": "oauth2", "grantType": "authorization_code"}},
+             "authentication": {"type": "oauth2", "grantType": "password", "accessTokenUrl": "https://{{ _.auth }}/token", "clientId": "app", "clientSecret": "{{ _.secret }}", "username": "ada", "password": "pw", "credentialsInBody": true, "scope": "read"}},
             {"_id": "req_5", "_type": "request", "parentId": "wrk_1", "name": "Blob", "method": "PUT", "url": "{{ _.base_url }}/blob",
              "body": {"mimeType": "application/octet-stream", "fileName": "/data/blob.bin"}},
             {"_id": "req_6", "_type": "request", "parentId": "wrk_1", "name": "Chained", "method": "GET",
@@ -60,7 +60,7 @@ struct InsomniaImportTests {
         #expect(session.environments == ["Production": ["base_url": .string("https://pets.example")]])
     }
 
-    @Test("Bodies and auth: JSON, form, multipart with files, GraphQL, a file; basic, bearer, API key")
+    @Test("Bodies and auth: JSON, form, multipart with files, GraphQL, a file; basic, bearer, API key, OAuth 2.0")
     func bodiesAndAuth() throws {
         let session = try imported(.insomnia, Self.export).session
         let create = try importedRequest(session, "Create pet")
@@ -77,6 +77,9 @@ struct InsomniaImportTests {
         #expect(upload.headers == [HeaderSetting(name: "X-API-Key", value: "{{key}}")])
         let query = try importedRequest(session, "Query")
         #expect(query.body == .graphql(GraphQLQuery(query: "{ pets { id } }", variables: ["first": 2])))
+        // OAuth 2.0 as auth: oauth2, the credentials in the form as credentialsInBody says.
+        #expect(query.auth == SavedAuth(scheme: .oauth2, user: "ada", password: "pw", oauth2: SavedOAuth2(
+            grant: .password, tokenURL: "https://{{auth}}/token", clientID: "app", clientSecret: "{{secret}}", clientAuth: .body, scope: "read")))
         #expect(try importedRequest(session, "Blob").upload == SavedUpload(file: "{{file:blob.bin}}"))
     }
 
@@ -85,7 +88,6 @@ struct InsomniaImportTests {
         let notCarried = try imported(.insomnia, Self.export).notCarried
         #expect(notCarried == [
             "request 'Login': the disabled form field otp is not carried over (a session's form fields cannot be turned off)",
-            "request 'Query': oauth2 auth is not carried over",
             "request 'Chained': a template tag ({% … %}) in '{{ _.base_url }}/pets/{% response 'body', 'req_1', '$.id' %}' is kept as written; Tincan does not run Insomnia's tags",
             "request 'Upload': the form file photo names /tmp/cat.png, outside the imported file's folder; Tincan reads no such file without your consent, so the request keeps {{file:cat.png}}: set it to the file (--var 'file:cat.png=PATH', or file:cat.png: PATH under variables:)",
             "request 'Blob': the upload names /data/blob.bin, outside the imported file's folder; Tincan reads no such file without your consent, so the request keeps {{file:blob.bin}}: set it to the file (--var 'file:blob.bin=PATH', or file:blob.bin: PATH under variables:)",

@@ -122,7 +122,45 @@ struct PostmanImportTests {
         #expect(try importedRequest(session, "Search").query.map { "\($0.name)=\($0.value)" } == ["api_key={{key}}"])
         #expect(try importedRequest(session, "Login").headers.isEmpty)
         #expect(try importedRequest(session, "Upload").headers == [HeaderSetting(name: "Authorization", value: "Bearer {{token}}")])
-        #expect(result.notCarried.contains("item 'Query': oauth2 auth is not carried over"))
+        #expect(result.notCarried.contains("item 'Query': its OAuth 2.0 auth has no token URL or no client id, and is not carried over"))
+    }
+
+    @Test("OAuth 2.0 auth is carried over as auth: oauth2: the grant, endpoints, client, scope and where the credentials go")
+    func oauth2IsCarriedOver() throws {
+        func auth(_ settings: String) throws -> (SavedAuth?, [String]) {
+            let text = #"{"info": {"name": "O", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [{"name": "Me", "request": {"method": "GET", "url": "https://api.example/me", "header": [{"key": "Authorization", "value": "Bearer old"}], "auth": {"type": "oauth2", "oauth2": ["#
+                + settings + #"]}}}]}"#
+            let result = try imported(.postman, text)
+            let request = try importedRequest(result.session, "Me")
+            if request.auth != nil {
+                #expect(!request.headers.contains { $0.name == "Authorization" }, "the auth's header replaces the request's, as Postman sends it")
+            }
+            return (request.auth, result.notCarried)
+        }
+        func setting(_ key: String, _ value: String) -> String { #"{"key": "\#(key)", "value": "\#(value)", "type": "string"}"# }
+
+        let credentials = try auth([setting("grant_type", "client_credentials"), setting("accessTokenUrl", "https://{{auth}}/token"), setting("clientId", "app"),
+                                    setting("clientSecret", "{{secret}}"), setting("scope", "read write"), setting("client_authentication", "body")].joined(separator: ","))
+        #expect(credentials.0 == SavedAuth(scheme: .oauth2, user: "", password: "", oauth2: SavedOAuth2(
+            grant: .clientCredentials, tokenURL: "https://{{auth}}/token", clientID: "app", clientSecret: "{{secret}}", clientAuth: .body, scope: "read write")))
+        #expect(credentials.1.isEmpty)
+
+        let code = try auth([setting("grant_type", "authorization_code_with_pkce"), setting("accessTokenUrl", "https://id.example/token"),
+                             setting("authUrl", "https://id.example/authorize"), setting("clientId", "app"),
+                             setting("redirect_uri", "https://oauth.pstmn.io/v1/callback")].joined(separator: ","))
+        #expect(code.0?.oauth2?.grant == .authorizationCode)
+        #expect(code.0?.oauth2?.authURL == "https://id.example/authorize")
+        #expect(code.0?.oauth2?.redirectURI == nil, "Tincan's own loopback redirect")
+        #expect(code.1 == ["item 'Me': the redirect URI https://oauth.pstmn.io/v1/callback is not carried over: Tincan listens on a loopback redirect (http://127.0.0.1:<free port>/callback unless redirect-uri: names one), which the authorization server must allow"])
+
+        let password = try auth([setting("grant_type", "password_credentials"), setting("accessTokenUrl", "https://id.example/token"), setting("clientId", "app"),
+                                 setting("username", "ada"), setting("password", "{{pw}}")].joined(separator: ","))
+        #expect(password.0?.oauth2?.grant == .password)
+        #expect(password.0?.user == "ada" && password.0?.password == "{{pw}}")
+
+        let implicit = try auth([setting("grant_type", "implicit"), setting("authUrl", "https://id.example/authorize"), setting("clientId", "app")].joined(separator: ","))
+        #expect(implicit.0 == nil)
+        #expect(implicit.1 == ["item 'Me': the OAuth 2.0 implicit grant is not carried over; Tincan's grants are client credentials, authorization code (with PKCE), device code, password and refresh token"])
     }
 
     @Test("Bodies: JSON raw as parameters, urlencoded, form data with files, a file as the upload, GraphQL as a graphql body, other raw as text")
@@ -157,7 +195,7 @@ struct PostmanImportTests {
             "item 'Orders/Admin/Create order': the test script (2 lines) is not carried over; use capture: and assert: instead",
             "item 'Orders/Admin/Create order': 1 saved example response is not carried over",
             "item 'Login': the disabled form field otp is not carried over (a session's form fields cannot be turned off)",
-            "item 'Query': oauth2 auth is not carried over",
+            "item 'Query': its OAuth 2.0 auth has no token URL or no client id, and is not carried over",
             "request 'Upload': the form file photo reads the local file photos/cat.png, in the imported file's folder",
             "request 'Put file': the upload names /data/blob.bin, outside the imported file's folder; Tincan reads no such file without your consent, so the request keeps {{file:blob.bin}}: set it to the file (--var 'file:blob.bin=PATH', or file:blob.bin: PATH under variables:)",
         ])

@@ -229,6 +229,15 @@ extension BrunoImporter {
             // Bruno sets its auth's header over the request's.
             request.headers.removeAll { HTTPHeaders.same($0.name, "Authorization") }
             request.headers.append(HeaderSetting(name: "Authorization", value: "Bearer \(value("token"))"))
+        case "oauth2":
+            let (imported, lines) = ImportedOAuth2.read(ImportedOAuth2.bruno, place: place) { key in
+                auth.file.value(key, in: "auth:oauth2").map(Self.convert)
+            }
+            notCarried += lines
+            if let imported {
+                request.headers.removeAll { HTTPHeaders.same($0.name, "Authorization") }
+                request.auth = imported
+            }
         case "apikey":
             let key = value("key")
             guard !key.isEmpty else { break }

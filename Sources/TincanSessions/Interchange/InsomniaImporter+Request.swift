@@ -174,6 +174,12 @@ extension InsomniaImporter {
         case "bearer":
             let prefix = value("prefix")
             request.headers.append(HeaderSetting(name: "Authorization", value: "\(prefix.isEmpty ? "Bearer" : prefix) \(value("token"))"))
+        case "oauth2":
+            let (imported, lines) = ImportedOAuth2.read(ImportedOAuth2.insomnia, place: place) { key in
+                auth.member(key).map { convert($0.parameterValue.importedText, place: place) }
+            }
+            notCarried += lines
+            if let imported { request.auth = imported }
         case "apikey":
             switch auth.member("addTo")?.nonNullText {
             case "queryParams": request.query.append(QuerySetting(name: value("key"), value: value("value")))

@@ -38,6 +38,13 @@ extension PostmanImporter {
             request.auth = SavedAuth(scheme: type == "digest" ? .digest : .basic, user: value("username") ?? "", password: value("password") ?? "")
         case "bearer":
             setHeader("Authorization", "Bearer \(value("token") ?? "")")
+        case "oauth2":
+            let (imported, lines) = ImportedOAuth2.read(ImportedOAuth2.postman, place: place) { value($0) }
+            notCarried += lines
+            if let imported {
+                request.headers.removeAll { HTTPHeaders.same($0.name, "Authorization") }
+                request.auth = imported
+            }
         case "apikey":
             let key = value("key") ?? "X-API-Key"
             let secret = value("value") ?? ""
