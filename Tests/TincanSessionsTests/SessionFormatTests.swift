@@ -561,6 +561,7 @@ struct SessionSchemaTests {
         ("$.properties.lesson.properties.steps.items.properties.goals.items.properties", names(SessionKey.LessonGoal.self) + names(SessionKey.Assert.self)),
         ("$.properties.requests.items.properties.recorded.properties", names(SessionKey.Recorded.self)),
         ("$[\"$defs\"][\"retry-policy\"].properties", names(SessionKey.RetryPolicy.self)),
+        ("$.properties.requests.items.properties.websocket.properties", names(SessionKey.WebSocket.self)),
     ]
 
     static func names<Key: RawRepresentable<String> & CaseIterable>(_ keys: Key.Type) -> [String] {

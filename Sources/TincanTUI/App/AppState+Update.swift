@@ -35,6 +35,15 @@ extension AppState {
             if following, responseView == .pretty, let count = exchange?.streamBody.rowCount, count > 0 {
                 bodyList.select(count - 1, count: count)
             }
+        case let .webSocketFrame(id, frame, time):
+            now = max(now, time)
+            guard exchange?.id == id else { break }
+            let rows = exchange?.streamBody.rowCount ?? 0
+            let following = bodyDocument.map { _ in bodyList.selected >= rows - 1 } ?? true
+            exchange?.fold(frame, at: time)
+            if following, responseView == .pretty, let count = exchange?.streamBody.rowCount, count > 0 {
+                bodyList.select(count - 1, count: count)
+            }
         case let .sendFailed(id, reason, time):
             now = max(now, time)
             guard exchange?.id == id else { break }
