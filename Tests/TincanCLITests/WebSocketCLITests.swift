@@ -73,7 +73,11 @@ struct WebSocketCLITests {
         let caFile = try directory.write("ca.pem", Array(authority.certificatePEM.utf8))
         let server = try await DemoServer.start(tls: try certificate.serverConfiguration(), http2: false)
         defer { Task { await server.stop() } }
-        let url = "wss://127.0.0.1:\(server.port)/ws"
+        // A host name: the library sends the host as SNI, which TLS forbids for an address.
+        let url = "wss://localhost:\(server.port)/ws"
+        let address = try await tincan(["ws", "--ca-file", caFile, "--message", "hi", "wss://127.0.0.1:\(server.port)/ws"])
+        #expect(address.status == 4)
+        #expect(address.stderr.contains("wss:// to an IP address is not supported"), "\(address.stderr)")
         let refused = try await tincan(["ws", "--message", "hi", url])
         #expect(refused.status == 4)
         #expect(refused.stderr.contains("TLS failed"), "\(refused.stderr)")
@@ -101,7 +105,7 @@ struct WebSocketCLITests {
             // The echo comes back as one frame of 4,000 bytes; the client takes 1,000.
             let result = try await tincan(["ws", "--max-message-size", "1k", "--message", String(repeating: "x", count: 4_000), "ws://127.0.0.1:\(server.port)/ws"])
             #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
-            #expect(result.stderr.contains("1000 bytes"), "\(result.stderr)")
+            #expect(result.stderr.contains("over 1000 bytes (--max-message-size)"), "\(result.stderr)")
         }
     }
 
@@ -128,9 +132,9 @@ struct WebSocketCLITests {
     }
 
     @Test("a line longer than the largest message is refused by its number")
-    func longLineIsRefused() {
+    func longLineIsRefused() throws {
         var cutter = LineCutter(maximumLineBytes: 4)
-        #expect(throws: Never.self) { #expect(try cutter.add(Array("ab\ncd".utf8)[...]) == ["ab"]) }
+        #expect(try cutter.add(Array("ab\ncd".utf8)[...]) == ["ab"])
         #expect(cutter.finish() == "cd")
         var long = LineCutter(maximumLineBytes: 4)
         #expect(throws: (any Error).self) { _ = try long.add(Array("ok\ntoolong".utf8)[...]) }

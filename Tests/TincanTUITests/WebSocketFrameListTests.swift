@@ -93,7 +93,8 @@ struct WebSocketFrameListTests {
             let buffer = Renderer.render(&state)
             let text = buffer.lines.joined(separator: "\n")
             #expect(text.contains(closed ? "14 frames · closed" : "12 frames · open"), "\(text)")
-            #expect(text.contains("← text hello"), "\(text)")
+            #expect(text.contains("← text message 5"), "\(text)")
+            #expect(closed || text.contains("Opening the WebSocket ws://127.0.0.1:8080/ws"), "\(text)")
             if let problem = Snapshot.verify(buffer, named: "websocket-\(closed ? "closed" : "open")-\(size.0)x\(size.1)") {
                 Issue.record(Comment(rawValue: problem))
             }

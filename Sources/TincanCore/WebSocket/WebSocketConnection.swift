@@ -5,7 +5,6 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
-import Synchronization
 import WSClient
 
 /// What a WebSocket connection sends: a text or a binary message.
@@ -107,13 +106,13 @@ public struct WebSocketConnection: Sendable {
         configuration.additionalHeaders = fields
         let logger = Logger(label: "tincan.websocket") { _ in SwiftLogNoOpLogHandler() }
         let limits = self.limits
-        let opened = Mutex(false)
+        let opened = SharedState(false)
         let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
             opened.withLock { $0 = true }
             try await Self.exchange(inbound: inbound, outbound: outbound, outgoing: outgoing, limits: limits, onFrame: onFrame)
         }
         let urlText = url.string
-        let client: WebSocketClient
+        var proxySettings: WebSocketProxySettings?
         if let server = route.server {
             let type: WebSocketProxySettings.ProxyType
             switch server.kind {
@@ -126,22 +125,28 @@ public struct WebSocketConnection: Sendable {
             case .socks5:
                 type = .socks
             }
-            client = WebSocketClient(url: urlText, configuration: configuration, tlsConfiguration: tls,
-                                     proxySettings: WebSocketProxySettings(host: server.host, port: server.port, type: type, timeout: connectTimeout),
-                                     eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger, handler: handler)
-        } else {
-            client = WebSocketClient(url: urlText, configuration: configuration, tlsConfiguration: tls,
-                                     eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger, handler: handler)
+            proxySettings = WebSocketProxySettings(host: server.host, port: server.port, type: type, timeout: connectTimeout)
+        }
+        // The library's client is not Sendable: it is made where it runs.
+        let connect: @Sendable () async throws -> WebSocketCloseFrame? = { [configuration, tls, proxySettings] in
+            let client = if let proxySettings {
+                WebSocketClient(url: urlText, configuration: configuration, tlsConfiguration: tls, proxySettings: proxySettings,
+                                eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger, handler: handler)
+            } else {
+                WebSocketClient(url: urlText, configuration: configuration, tlsConfiguration: tls,
+                                eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger, handler: handler)
+            }
+            return try await client.run()
         }
         let connectTimeout = self.connectTimeout
         do {
             let closeFrame = try await withThrowingTaskGroup(of: WebSocketCloseFrame??.self) { group in
-                group.addTask { .some(try await client.run()) }
+                group.addTask { .some(try await connect()) }
                 // The connection and the handshake within the connect timeout; after that, only
                 // the close has a bound (the library's), as a conversation may last.
                 group.addTask {
                     try await Task.sleep(for: connectTimeout)
-                    if !opened.withLock({ $0 }) { throw TransportError(.timedOut(.connect, seconds: connectTimeout.inSeconds)) }
+                    if !opened.value { throw TransportError(.timedOut(.connect, seconds: connectTimeout.inSeconds)) }
                     return .none
                 }
                 while let finished = try await group.next() {
@@ -152,7 +157,13 @@ public struct WebSocketConnection: Sendable {
                 }
                 return nil
             }
-            let close = WebSocketClose(code: closeFrame.map { UInt16(webSocketErrorCode: $0.closeCode) }, reason: closeFrame?.reason)
+            // No close frame from the server: the connection ended another way (RFC 6455's 1006),
+            // such as NIO's decoder refusing a frame past the limit, which it answers with 1009
+            // and a closed connection without telling the library why.
+            guard let closeFrame else {
+                throw TransportError(.connectionClosed("the connection ended without the server's close frame (1006): the server closed it, or sent a frame over \(limits.maximumFrameBytes) bytes (--max-message-size), which was refused with 1009"))
+            }
+            let close = WebSocketClose(code: UInt16(webSocketErrorCode: closeFrame.closeCode), reason: closeFrame.reason)
             onFrame(WebSocketFrameRecord(direction: .received, kind: .close, data: Array((close.reason ?? "").utf8), closeCode: close.code))
             return close
         } catch {
@@ -232,6 +243,11 @@ public struct WebSocketConnection: Sendable {
             return TransportError(.limitExceeded("the server sent a WebSocket frame over \(limits.maximumFrameBytes) bytes (--max-message-size)"))
         }
         if error is CancellationError { return TransportError(.cancelled) }
+        let underlying = (error as? NIOConnectionError)?.connectionErrors.first?.error ?? error
+        if let error = underlying as? NIOSSLExtraError, error == .cannotUseIPAddressInSNI {
+            // swift-websocket 1.6 names the host in SNI, which TLS forbids for an address.
+            return TransportError(.tls("wss:// to an IP address is not supported by the WebSocket library (it would send the address as the TLS server name); use a host name, such as localhost"))
+        }
         return AsyncHTTPClientTransport.transportError(error, idleTimeout: limits.closeTimeout.inSeconds, deadline: nil, proxy: proxy)
     }
 }

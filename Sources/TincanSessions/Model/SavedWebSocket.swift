@@ -1,4 +1,5 @@
 import TincanCore
+import Yams
 
 /// `websocket:` in a request (issue 39 §3): the request is a WebSocket handshake to its URL
 /// (ws, wss, or http and https read as them), and these are the messages sent once it is open.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TincanCore
 
 /// A WebSocket request's conversation as the replay carries it out: connect, send every
@@ -33,11 +32,11 @@ public enum WebSocketExchange {
                                              cookieJar: cookieJar, limits: limits, connectTimeout: .seconds(request.properties.timeoutInterval))
         let (outgoing, continuation) = AsyncStream<WebSocketOutgoing>.makeStream()
         let expected = webSocket.expectedMessages
-        let log = Mutex(WebSocketFrameLog(capacity: limits.keptFrames))
+        let log = SharedState(WebSocketFrameLog(capacity: limits.keptFrames))
         for message in webSocket.messages { continuation.yield(.text(message)) }
         if expected == 0, more == nil { continuation.finish() }
         let started = ContinuousClock.now
-        let timedOut = Mutex(false)
+        let timedOut = SharedState(false)
         let timer = Task {
             if let more {
                 for await text in more { continuation.yield(.text(text)) }
@@ -63,9 +62,9 @@ public enum WebSocketExchange {
             result.transportError = error
         }
         timer.cancel()
-        let frames = log.withLock { $0 }
+        let frames = log.value
         if frames.total > 0 { result.response = HTTPResponse(url: request.url, statusCode: 101) }
-        if result.transportError == nil, timedOut.withLock({ $0 }), frames.receivedMessages < expected {
+        if result.transportError == nil, timedOut.value, frames.receivedMessages < expected {
             result.transportError = TransportError(.other("timed out: \(frames.receivedMessages) of \(expected) WebSocket messages came back within \(DecimalText.fixed(seconds, decimals: seconds.rounded() == seconds ? 0 : 3)) s (max-time:, else properties: timeout:)"))
         }
         result.stream = frames.streamSummary

@@ -35,6 +35,10 @@ extension AppState {
         self.exchange = exchange
         responseScroll = ScrollState()
         let delay = saved.flow.delay ?? 0
+        if plan.webSocket != nil {
+            status = StatusMessage("Opening the WebSocket \(Redaction.url(WebSocketURL.webSocketForm(of: request.url).string))… (ctrl+g closes it)")
+            return dispatch(after: delay)
+        }
         status = StatusMessage(delay > 0
             ? "Waiting \(ParameterValue.format(delay)) s (delay:) before sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)… (ctrl+g cancels)"
             : "Sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)…")

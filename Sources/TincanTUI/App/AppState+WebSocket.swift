@@ -34,7 +34,8 @@ extension Exchange {
         let label = frame.direction.arrow + " " + frame.kind.rawValue
         // The summary without its kind, which the label gives: `1000 going away`, `5 bytes: …`.
         let data = frame.kind == .text ? frame.text : String(frame.summary.dropFirst(frame.kind.rawValue.count).drop { $0 == " " })
-        stream?.add([StreamEvent(type: label, data: data)], at: time - startedAt)
+        let since = time - startedAt
+        stream?.add([StreamEvent(type: label, data: data)], at: since)
         if frame.kind == .close, frame.direction == .received { stream?.ended = true }
         if frame.kind == .close { milestones.append((time, "WebSocket \(frame.direction == .sent ? "close sent" : "closed by the server")")) }
     }
