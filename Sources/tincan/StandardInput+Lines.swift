@@ -19,20 +19,8 @@ extension StandardInput {
                 case .bytes(let bytes):
                     for line in try splitter.add(bytes[...]) { continuation.yield(line) }
                 case .fileDescriptor(let descriptor):
-                    var chunk = [UInt8](repeating: 0, count: 64 << 10)
-                    reading: while true {
-                        let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-                        if count == 0 { break reading }
-                        if count < 0 {
-                            if errno == EINTR { continue }
-                            if errno == EAGAIN {
-                                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                                _ = poll(&ready, 1, -1)
-                                continue
-                            }
-                            throw CLIFailure.badInput("standard input cannot be read: \(String(cString: strerror(errno)))")
-                        }
-                        for line in try splitter.add(chunk[..<count]) { continuation.yield(line) }
+                    try StandardInput.readChunks(of: descriptor) { chunk in
+                        for line in try splitter.add(chunk) { continuation.yield(line) }
                     }
                 }
                 if let last = splitter.finish() { continuation.yield(last) }

@@ -13,7 +13,7 @@ import TincanCore
 /// "data": …}` (binary data in base64; a close adds `"code"`).
 final class WebSocketPrinter: Sendable {
     /// `ws --format`.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
+    enum Format: String, OptionWord {
         case text, json
     }
 

@@ -27,6 +27,7 @@ struct WebSocketFrameListTests {
         }
         #expect(plan.webSocket?.messages == ["hello"])
         #expect(request.url.string == "http://127.0.0.1:8080/ws")
+        #expect(state.status?.text.hasPrefix("Opening the WebSocket ws://127.0.0.1:8080/ws…") == true, "\(String(describing: state.status))")
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         for index in 0..<count {
             let text = index == 0 ? "hello" : "message \(index) with a tail long enough to reach past the edge of the box at 80 columns"
@@ -94,7 +95,7 @@ struct WebSocketFrameListTests {
             let text = buffer.lines.joined(separator: "\n")
             #expect(text.contains(closed ? "14 frames · closed" : "12 frames · open"), "\(text)")
             #expect(text.contains("← text message 5"), "\(text)")
-            #expect(closed || text.contains("Opening the WebSocket ws://127.0.0.1:8080/ws"), "\(text)")
+            #expect(closed || text.contains("WebSocket open: ctrl+r sends a message, ctrl+g closes it."), "\(text)")
             if let problem = Snapshot.verify(buffer, named: "websocket-\(closed ? "closed" : "open")-\(size.0)x\(size.1)") {
                 Issue.record(Comment(rawValue: problem))
             }
