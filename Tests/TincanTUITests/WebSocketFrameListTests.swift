@@ -96,6 +96,7 @@ struct WebSocketFrameListTests {
             #expect(text.contains(closed ? "14 frames · closed" : "12 frames · open"), "\(text)")
             #expect(text.contains("← text message 5"), "\(text)")
             #expect(closed || text.contains("WebSocket open: ctrl+r sends a message, ctrl+g closes it."), "\(text)")
+            #expect(!closed || (text.contains("✓ WebSocket closed") && !text.contains("✓ valid for")), "\(text)")
             if let problem = Snapshot.verify(buffer, named: "websocket-\(closed ? "closed" : "open")-\(size.0)x\(size.1)") {
                 Issue.record(Comment(rawValue: problem))
             }
