@@ -37,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The demo server's /graphql: parsing, validation, execution and introspection.
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        // WebSocket (issue 39 §3): the client (`WSClient`, in TincanCore's WebSocket/) and the demo
+        // server's /ws echo (`HummingbirdWebSocket`).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // Tests only: TestClock, so OAuth 2.0's polling and token expiry are tested by advancing time.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
@@ -59,6 +63,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Reads a refused certificate's names and dates, to say why it was refused.
                 .product(name: "X509", package: "swift-certificates"),
+                // `WebSocket/`: the client's handshake, frames and proxy tunnel.
+                .product(name: "WSClient", package: "swift-websocket"),
             ]
         ),
         .target(
@@ -107,6 +113,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GraphQL", package: "GraphQL"),
+                // `/ws`: the WebSocket echo.
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
         ),
         .executableTarget(

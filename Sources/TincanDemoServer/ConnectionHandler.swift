@@ -25,7 +25,7 @@ final class DemoConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var closeAfterResponse = false
     private let received: ReceivedRequests
     private let tls: Bool
-    private let pending = PendingRequestIDs()
+    private var pending = PendingRequestIDs()
     /// The HTTP/2 request being received, when it is recorded.
     private var http2Request: Int?
     /// Whether the handler serves an HTTP/2 stream (a channel with no HTTP/1 decoder) rather
@@ -44,6 +44,11 @@ final class DemoConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         let operations = context.pipeline.syncOperations
         guard let decoder = try? operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else {
             isHTTP2Stream = true
+            return
+        }
+        // The WebSocket-upgrading channel put its tap there as the connection started (``DemoWebSocketChannel``).
+        if let tap = try? operations.handler(type: ReceivedBytesTap.self) {
+            pending = tap.pending
             return
         }
         try? operations.addHandler(ReceivedBytesTap(received: received, pending: pending, tls: tls), position: .before(decoder))

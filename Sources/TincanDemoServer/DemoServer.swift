@@ -53,6 +53,9 @@ public final class DemoServer: Sendable {
     ///     connection closed first), for `tincan serve --show`.
     ///   - hosts: The `Host` values answered (``DemoHostPolicy``): loopback names and addresses
     ///     by default; others get 421.
+    ///   - http2: Over TLS, whether HTTP/2 is offered (ALPN). With false the server speaks
+    ///     HTTP/1.1 alone and upgrades `/ws` to WebSocket (wss), as cleartext always does:
+    ///     Hummingbird's HTTP/2 channel has no WebSocket upgrade.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
@@ -60,7 +63,8 @@ public final class DemoServer: Sendable {
         tls: TLSConfiguration? = nil,
         closesEveryConnection: Bool = false,
         onReceived: (@Sendable (ReceivedRequest) -> Void)? = nil,
-        hosts: DemoHostPolicy = .loopback
+        hosts: DemoHostPolicy = .loopback,
+        http2: Bool = true
     ) async throws -> DemoServer {
         let received = ReceivedRequests(onComplete: onReceived)
         let bound = BoundPort()
@@ -70,9 +74,14 @@ public final class DemoServer: Sendable {
         var logger = Logger(label: "tincan.demo-server")
         logger.logLevel = .critical
         let connection = HTTP1Channel.Configuration(additionalChannelHandlers: [DemoConnectionHandler(closesEveryConnection: closesEveryConnection, received: received, tls: tls != nil)])
-        // Over TLS the client chooses HTTP/2 or HTTP/1.1 in the handshake (ALPN); cleartext is HTTP/1.1.
-        let server: HTTPServerBuilder = try tls.map { try .http2Upgrade(tlsConfiguration: $0, configuration: .init(streamConfiguration: connection)) }
-            ?? .http1(configuration: connection)
+        // Over TLS the client chooses HTTP/2 or HTTP/1.1 in the handshake (ALPN); cleartext is
+        // HTTP/1.1, with `/ws`'s WebSocket upgrade (WebSocketEcho).
+        let webSocket = WebSocketEcho.server(connection: connection, received: received, tls: tls != nil, hosts: hosts, bound: bound)
+        let server: HTTPServerBuilder = switch tls {
+        case let tls? where http2: try .http2Upgrade(tlsConfiguration: tls, configuration: .init(streamConfiguration: connection))
+        case let tls?: try .tls(webSocket, tlsConfiguration: tls)
+        case nil: webSocket
+        }
         let application = Application(
             router: router,
             server: server,

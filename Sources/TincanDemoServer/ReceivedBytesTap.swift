@@ -15,7 +15,8 @@ final class ReceivedBytesTap: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = ByteBuffer
 
     private let received: ReceivedRequests
-    private let pending: PendingRequestIDs
+    /// The numbers of the requests read, which ``DemoConnectionHandler`` writes into their responses.
+    let pending: PendingRequestIDs
     private let tls: Bool
     private var framer = RequestFramer()
     /// The request being received, when it is recorded.

@@ -14,9 +14,9 @@ extension SendCommand {
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
-        var explanation = try draft.explain(request, cookieFile: connection.cookieJar, httpVersion: httpVersion)
+        var explanation = try draft.explain(request, cookieFile: connection.cookies.cookieJar, httpVersion: httpVersion)
         // What the TLS options weaken, named by the option that says it.
-        let weakenings = try makeSecurityPolicy().weakenings.map { weakening -> (source: String, weakening: TrustWeakening) in
+        let weakenings = try tls.makeSecurityPolicy().weakenings.map { weakening -> (source: String, weakening: TrustWeakening) in
             switch weakening {
             case .verificationOff, .hostNameUnchecked: ("--insecure", weakening)
             case .deprecatedTLS(let version): ("--tls-min \(version.rawValue)", weakening)

@@ -131,14 +131,14 @@ extension SendCommand {
     func run() async throws {
         var draft = try makeDraft()
         let serializer = try makeResponseSerializer()
-        let jarCookies = try connection.cookieJar.map(Self.loadCookies)
+        let jarCookies = try connection.cookies.cookieJar.map(Self.loadCookies)
         // Last of the checks, so that bad input is refused before anything waits on a pipe.
         try readStandardInput(into: &draft)
         let request = try draft.build(boundary: request.boundary)
         let httpVersion = connection.httpVersion?.preference ?? .automatic
         // Checked before --offline returns too: a bad proxy or certificate is an error either way.
         let proxySettings = try makeProxySettings(for: request.url)
-        let clientIdentity = try makeClientIdentity()
+        let clientIdentity = try tls.makeClientIdentity()
         let retryPolicy = makeRetryPolicy()
         var out = StandardOutput()
         if output.explain {
@@ -185,7 +185,7 @@ extension SendCommand {
         }
         let manager: URLSessionManager
         do {
-            let policy = try makeSecurityPolicy()
+            let policy = try tls.makeSecurityPolicy()
             // What weakens trust is said before anything is sent (issue 36 §7).
             for weakening in policy.weakenings where weakening.isUnsafe { StandardError.print("tincan: warning: \(weakening)\n") }
             // One request: its task runs on the transport's thread, with no hop between threads.
@@ -219,7 +219,7 @@ extension SendCommand {
         case .json: try ResponseReport.json(result, to: &out)
         }
         try out.flush()
-        if let cookieJar = connection.cookieJar {
+        if let cookieJar = connection.cookies.cookieJar {
             do {
                 try CookieFile.save(manager.cookieJar, to: cookieJar)
             } catch {
@@ -247,48 +247,12 @@ extension SendCommand {
         }
     }
 
-    /// The security policy the TLS options ask for.
-    func makeSecurityPolicy() throws -> SecurityPolicy {
-        let mode = tls.pinMode.mode
-        var policy = tls.pin.isEmpty ? SecurityPolicy.default : SecurityPolicy(pinningMode: mode, pinnedCertificates: try tls.pin.flatMap {
-            do {
-                return try SecurityPolicy.certificates(inFile: $0)
-            } catch {
-                throw CLIFailure.badInput("--pin \(error)")
-            }
-        })
-        policy.caFile = tls.caFile
-        policy.allowInvalidCertificates = tls.insecure
-        policy.minimumTLSVersion = tls.tlsMin
-        return policy
-    }
-
-    /// The proxy settings `--proxy`, `--noproxy` and the environment give, checked against the
-    /// first request's URL so that a proxy variable that cannot be used is bad input too.
+    /// The proxy settings `--proxy`, `--noproxy`, `--proxytunnel` and the environment give,
+    /// checked against the first request's URL.
     func makeProxySettings(for url: URLReference) throws -> ProxySettings {
-        var settings: ProxySettings
-        do {
-            settings = try ProxySettings(proxy: connection.proxy, noProxy: connection.noproxy)
-            settings.tunnelsPlainHTTP = connection.proxyTunnel
-        } catch {
-            throw CLIFailure.badInput("--proxy \(error)")
-        }
-        do {
-            _ = try settings.route(to: url)
-        } catch {
-            throw CLIFailure.badInput("proxy variable \(error)")
-        }
+        var settings = try connection.route.settings(checking: url)
+        settings.tunnelsPlainHTTP = connection.proxyTunnel
         return settings
-    }
-
-    /// The client certificate `--cert` and `--key` give, read and checked now.
-    func makeClientIdentity() throws -> ClientIdentity? {
-        guard let certificate = tls.clientCertificate else { return nil }
-        do {
-            return try ClientIdentity.load(certificate: certificate, key: tls.clientKey, passphrase: Self.passphrase(forKey: tls.clientKey ?? certificate))
-        } catch {
-            throw CLIFailure.badInput("\(error.role.rawValue): \(error)")
-        }
     }
 
     /// An encrypted key's passphrase: `TINCAN_KEY_PASSPHRASE`, else asked on a terminal; nil for a
@@ -355,20 +319,7 @@ extension SendCommand {
                 throw CLIFailure.badInput("\(error)")
             }
         }
-        var headerItems: [RequestItem] = []
-        for header in request.headers {
-            let line: HeaderLine
-            do throws(HeaderLine.Failure) {
-                line = try HeaderLine(parsing: header)
-            } catch {
-                switch error {
-                case .noSeparator: throw CLIFailure.badInput("-H '\(header)' is not a header; expected 'Name: value'")
-                case .invalidName(let name): throw CLIFailure.badInput("-H '\(header)': '\(name)' is not a valid header name")
-                }
-            }
-            headerItems.append(line.value.isEmpty ? .removeHeader(name: line.name) : .header(name: line.name, value: line.value))
-        }
-        draft.items = headerItems + draft.items
+        draft.items = try request.header.items() + draft.items
         if let timeout = connection.timeout { draft.observed.timeoutInterval = timeout }
         if let user = authentication.user, authentication.authType == .basic {
             draft.credentials = try credentials(from: user)

@@ -20,8 +20,8 @@ struct SendRequestOptions: ParsableArguments {
     @Option(name: .customLong("params-json"), help: ArgumentHelp("The parameters as one JSON value, nesting and all.", valueName: "JSON"))
     var paramsJSON: String?
 
-    @Option(name: .customShort("H"), help: ArgumentHelp("A header ('Name:' removes a default). Repeatable.", valueName: "'Name: value'"))
-    var headers: [String] = []
+    @OptionGroup
+    var header: HeaderOptions
 
     @Option(help: ArgumentHelp("Stream FILE as the body (curl -T); - for standard input.", valueName: "FILE"))
     var upload: String?
@@ -256,14 +256,11 @@ struct SendConnectionOptions: ParsableArguments {
     @Flag(help: "HTTP/1.1 only, or ask for HTTP/2. Default: h2 over TLS if the server agrees.")
     var httpVersion: HTTPVersionFlag?
 
-    @Option(help: ArgumentHelp("An http:// or socks5:// proxy; '' for none at all.", valueName: "URL"))
-    var proxy: String?
+    @OptionGroup
+    var route: ProxyOptions
 
-    @Option(help: ArgumentHelp("Hosts, addresses or CIDR ranges reached directly.", valueName: "LIST"))
-    var noproxy: String?
-
-    @Option(name: .customLong("cookie-jar"), help: ArgumentHelp("Read cookies from FILE and write them back (curl's -b/-c).", valueName: "FILE"))
-    var cookieJar: String?
+    @OptionGroup
+    var cookies: CookieJarOption
 
     @Option(name: .customLong("max-header-size"), help: ArgumentHelp("The most bytes of response headers (1k to 1M; default 65536).", valueName: "SIZE"),
             transform: OptionValue.integer(NumericRange.headerSize.named("--max-header-size")))
@@ -331,4 +328,90 @@ struct SendResponseOptions: ParsableArguments {
 
     @Flag(name: .customLong("remove-nulls"), help: "Drop null members from decoded JSON.")
     var removeNulls = false
+}
+
+// MARK: - Groups `send` shares with `ws`
+
+/// `-H`: the request's headers (`send`, `ws`).
+struct HeaderOptions: ParsableArguments {
+    @Option(name: .customShort("H"), help: ArgumentHelp("A header ('Name:' removes a default). Repeatable.", valueName: "'Name: value'"))
+    var headers: [String] = []
+
+    /// The headers as request items, in order: `Name: value` sets one, `Name:` removes a default.
+    ///
+    /// - Throws: ``CLIFailure/badInput(_:)`` naming the `-H` that is not a header.
+    func items() throws -> [RequestItem] {
+        try headers.map { header in
+            let line: HeaderLine
+            do throws(HeaderLine.Failure) {
+                line = try HeaderLine(parsing: header)
+            } catch {
+                switch error {
+                case .noSeparator: throw CLIFailure.badInput("-H '\(header)' is not a header; expected 'Name: value'")
+                case .invalidName(let name): throw CLIFailure.badInput("-H '\(header)': '\(name)' is not a valid header name")
+                }
+            }
+            return line.value.isEmpty ? .removeHeader(name: line.name) : .header(name: line.name, value: line.value)
+        }
+    }
+}
+
+/// `--proxy` and `--noproxy` (`send`, `ws`).
+struct ProxyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("An http:// or socks5:// proxy; '' for none at all.", valueName: "URL"))
+    var proxy: String?
+
+    @Option(help: ArgumentHelp("Hosts, addresses or CIDR ranges reached directly.", valueName: "LIST"))
+    var noproxy: String?
+
+    /// The settings these options and the environment give, checked against `url` so that a
+    /// proxy variable that cannot be used is bad input too.
+    func settings(checking url: URLReference) throws -> ProxySettings {
+        let settings: ProxySettings
+        do {
+            settings = try ProxySettings(proxy: proxy, noProxy: noproxy)
+        } catch {
+            throw CLIFailure.badInput("--proxy \(error)")
+        }
+        do {
+            _ = try settings.route(to: url)
+        } catch {
+            throw CLIFailure.badInput("proxy variable \(error)")
+        }
+        return settings
+    }
+}
+
+/// `--cookie-jar` (`send`, `ws`).
+struct CookieJarOption: ParsableArguments {
+    @Option(name: .customLong("cookie-jar"), help: ArgumentHelp("Read cookies from FILE and write them back (curl's -b/-c).", valueName: "FILE"))
+    var cookieJar: String?
+}
+
+extension SendTLSOptions {
+    /// The security policy these options ask for.
+    func makeSecurityPolicy() throws -> SecurityPolicy {
+        let mode = pinMode.mode
+        var policy = pin.isEmpty ? SecurityPolicy.default : SecurityPolicy(pinningMode: mode, pinnedCertificates: try pin.flatMap {
+            do {
+                return try SecurityPolicy.certificates(inFile: $0)
+            } catch {
+                throw CLIFailure.badInput("--pin \(error)")
+            }
+        })
+        policy.caFile = caFile
+        policy.allowInvalidCertificates = insecure
+        policy.minimumTLSVersion = tlsMin
+        return policy
+    }
+
+    /// The client certificate `--cert` and `--key` give, read and checked now.
+    func makeClientIdentity() throws -> ClientIdentity? {
+        guard let clientCertificate else { return nil }
+        do {
+            return try ClientIdentity.load(certificate: clientCertificate, key: clientKey, passphrase: SendCommand.passphrase(forKey: clientKey ?? clientCertificate))
+        } catch {
+            throw CLIFailure.badInput("\(error.role.rawValue): \(error)")
+        }
+    }
 }

@@ -40,23 +40,33 @@ struct StandardInput: Sendable {
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { return nil }
             var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 64 << 10)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-                if count == 0 { return bytes }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EAGAIN {
-                        // A non-blocking descriptor: wait for bytes (or the end) instead of spinning.
-                        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                        _ = poll(&ready, 1, -1)
-                        continue
-                    }
-                    throw CLIFailure.badInput("standard input cannot be read: \(String(cString: strerror(errno)))")
-                }
-                guard bytes.count + count <= Self.limit else { throw Self.tooLarge }
-                bytes.append(contentsOf: chunk[..<count])
+            try Self.readChunks(of: descriptor) { chunk in
+                guard bytes.count + chunk.count <= Self.limit else { throw Self.tooLarge }
+                bytes.append(contentsOf: chunk)
             }
+            return bytes
+        }
+    }
+
+    /// Reads `descriptor` to its end, handing each chunk to `body` as it comes.
+    ///
+    /// - Throws: ``CLIFailure/badInput(_:)`` when it cannot be read, or what `body` throws.
+    static func readChunks(of descriptor: Int32, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // A non-blocking descriptor: wait for bytes (or the end) instead of spinning.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
+                throw CLIFailure.badInput("standard input cannot be read: \(String(cString: strerror(errno)))")
+            }
+            try body(chunk[..<count])
         }
     }
 

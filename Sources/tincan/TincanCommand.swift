@@ -9,7 +9,7 @@ struct TincanCommand: AsyncParsableCommand {
         commandName: "tincan",
         abstract: "A terminal workbench for crafting, inspecting and replaying HTTP requests.",
         version: versionText,
-        subcommands: [TUICommand.self, SendCommand.self, ReplayCommand.self, ImportCommand.self, ExportCommand.self, ServeCommand.self, LearnCommand.self, KeysCommand.self],
+        subcommands: [TUICommand.self, SendCommand.self, WebSocketCommand.self, ReplayCommand.self, ImportCommand.self, ExportCommand.self, ServeCommand.self, LearnCommand.self, KeysCommand.self],
         defaultSubcommand: TUICommand.self
     )
 

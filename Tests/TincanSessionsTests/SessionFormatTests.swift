@@ -306,7 +306,7 @@ struct SessionFormatTests {
             try Session.parse("name: x\nrequests:\n  - url: /get\n    metod: GET\n", path: "s.yaml")
         } throws: { error in
             (error as? ConfigFileError)?.reason == .unknownKey("metod", context: "a request", expected: SessionSchemaTests.names(SessionKey.Request.self))
-                && "\(error)" == "s.yaml:4:5: unknown key 'metod' in a request; expected one of: name, group, variables, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, follow-redirects, max-redirects, retry, retry-interval, delay, repeat, http-version, max-time, retry-policy, recorded"
+                && "\(error)" == "s.yaml:4:5: unknown key 'metod' in a request; expected one of: name, group, variables, method, url, serializer, headers, query, params, body, files, auth, download, upload, properties, response, capture, assert, follow-redirects, max-redirects, retry, retry-interval, delay, repeat, http-version, max-time, retry-policy, websocket, recorded"
         }
         #expect(throws: ConfigFileError(file: "s.yaml", line: 1, column: 1, reason: .unknownKey("request", context: "a session", expected: SessionSchemaTests.names(SessionKey.TopLevel.self)))) {
             try Session.parse("request: []\n", path: "s.yaml")
@@ -561,6 +561,7 @@ struct SessionSchemaTests {
         ("$.properties.lesson.properties.steps.items.properties.goals.items.properties", names(SessionKey.LessonGoal.self) + names(SessionKey.Assert.self)),
         ("$.properties.requests.items.properties.recorded.properties", names(SessionKey.Recorded.self)),
         ("$[\"$defs\"][\"retry-policy\"].properties", names(SessionKey.RetryPolicy.self)),
+        ("$.properties.requests.items.properties.websocket.properties", names(SessionKey.WebSocket.self)),
     ]
 
     static func names<Key: RawRepresentable<String> & CaseIterable>(_ keys: Key.Type) -> [String] {

@@ -61,6 +61,35 @@ struct RunLoopTests {
         }
     }
 
+    @Test("a WebSocket request lists its frames live; a typed message is sent and its echo listed; ctrl+g closes with 1000 (issue 39 §3)")
+    func webSocketConversation() async throws {
+        let directory = try TemporaryDirectory()
+        try await withDemoServer { server in
+            let yaml = "base: \(server.baseURL)\nrequests:\n  - name: echo\n    url: /ws\n    websocket:\n      messages: [first]\n"
+            let path = try directory.write("ws.tincan.yaml", Array(yaml.utf8))
+            var state = AppState(width: 120, height: 40)
+            state.open(Workspace(session: try Session.load(path: path), path: path))
+            let terminal = MemoryTerminal(width: 120, height: 40)
+            let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+            let final = start(state, on: terminal, managers: managers)
+            terminal.type([.key(.ctrl("r"))])
+            let opened = await terminal.waitFor("← text first")
+            // The send key on the open connection asks for the next message.
+            terminal.type([.key(.ctrl("r"))] + "typed".map { .key(.char($0)) } + [.key(KeyEvent(.enter)), .key(KeyEvent(.escape))])
+            let echoed = await terminal.waitFor("← text typed")
+            terminal.type([.key(.ctrl("g"))])
+            let closed = await terminal.waitFor("frames · closed")
+            let screen = terminal.text
+            terminal.type([.key(KeyEvent(.function(10)))])
+            let ended = try #require(await final.first { _ in true })
+            await managers.invalidateAll()
+            #expect(opened && echoed && closed, "\(screen)")
+            #expect(screen.contains("→ close 1000") && screen.contains("← close 1000"), "\(screen)")
+            #expect(ended.exchange?.result?.response?.statusCode == 101)
+            #expect(ended.exchange?.result?.stream?.count == 2)
+        }
+    }
+
     @Test("a send enforces the session's pins")
     func sessionPinsAreEnforced() async throws {
         let certificate = try TestCertificate.selfSigned()

@@ -38,7 +38,8 @@ public struct StreamDecoder: Sendable {
         switch format {
         case .eventStream: cutter = .eventStream(EventStreamParser(maximumEventBytes: maximumEventBytes))
         case .lines: cutter = .lines(LineSplitter(maximumEventBytes: maximumEventBytes))
-        case .bytes: cutter = .bytes
+        // A WebSocket's messages come framed, never as a body to cut.
+        case .bytes, .webSocket: cutter = .bytes
         }
     }
 

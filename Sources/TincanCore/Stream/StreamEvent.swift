@@ -27,6 +27,8 @@ public enum StreamFormat: String, Sendable, Hashable, CaseIterable {
     case lines
     /// No events: the bytes as they arrive (`curl -N`).
     case bytes
+    /// A WebSocket connection's received messages, one event each (``WebSocketFrameLog``).
+    case webSocket = "websocket"
 
     /// The media types read as lines.
     public static let lineTypes: Set<String> = [

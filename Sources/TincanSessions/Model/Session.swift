@@ -288,6 +288,8 @@ public struct SavedRequest: Sendable, Equatable {
     public var maxTime: Double?
     /// How transient failures are retried; replaces the defaults' policy.
     public var retryPolicy: SavedRetryPolicy?
+    /// The messages of a WebSocket request; nil for an HTTP request.
+    public var webSocket: SavedWebSocket?
     /// Where the request starts in its file (1-based), for error messages; 0 when not from a file.
     public var line = 0
     /// Where the request's `{{name}}` references stand in its file, for error messages.
@@ -317,6 +319,7 @@ public struct SavedRequest: Sendable, Equatable {
             && lhs.upload == rhs.upload && lhs.properties == rhs.properties && lhs.response == rhs.response
             && lhs.captures == rhs.captures && lhs.assertions == rhs.assertions && lhs.recorded == rhs.recorded
             && lhs.flow == rhs.flow && lhs.httpVersion == rhs.httpVersion && lhs.maxTime == rhs.maxTime
+            && lhs.webSocket == rhs.webSocket
     }
 }
 

@@ -115,7 +115,15 @@ public enum SessionKey {
         case httpVersion = "http-version"
         case maxTime = "max-time"
         case retryPolicy = "retry-policy"
+        /// A WebSocket request's messages (issue 39 §3).
+        case websocket
         case recorded
+    }
+
+    /// `websocket:` in a request: the messages a WebSocket request sends.
+    public enum WebSocket: String, Sendable, CaseIterable {
+        case messages, receive
+        case maxMessageSize = "max-message-size"
     }
 
     /// A header written as a mapping (a header turned off).

@@ -141,6 +141,7 @@ struct SessionReader {
             case .httpVersion: request.httpVersion = try httpVersion(value)
             case .maxTime: request.maxTime = try number(value, .maxTime)
             case .retryPolicy: request.retryPolicy = try retryPolicy(value)
+            case .websocket: request.webSocket = try webSocket(value)
             }
         }
         guard sawURL else { throw file.error(at: node, "a request needs url: (a path relative to the base, or an absolute URL)") }
@@ -154,6 +155,14 @@ struct SessionReader {
         }
         if !request.files.isEmpty, request.upload != nil {
             throw file.error(at: node, "a request has either files: (a multipart form) or upload: (one file as the body), not both")
+        }
+        if request.webSocket != nil {
+            if request.body != nil || request.params != nil || !request.files.isEmpty || request.upload != nil {
+                throw file.error(at: node, "a WebSocket request sends websocket: messages:, not a body (body:, params:, files: or upload:)")
+            }
+            if sawMethod, request.method != "GET" {
+                throw file.error(at: node, "a WebSocket request is a GET handshake; method: \(request.method) cannot apply")
+            }
         }
         request.referenceLocations = references.end()
         return request

@@ -129,6 +129,7 @@ extension SavedRequest {
         if let httpVersion { pairs.append((.httpVersion, httpVersion.yaml)) }
         if let maxTime { pairs.append((.maxTime, .string(Assertion.durationText(maxTime)))) }
         if let retryPolicy { pairs.append((.retryPolicy, .mapping(retryPolicy.yamlPairs()))) }
+        if let webSocket { pairs.append((.websocket, .mapping(webSocket.yamlPairs()))) }
         if let recorded { pairs.append((.recorded, .mapping(recorded.yamlPairs()))) }
         return pairs.pairs
     }

@@ -66,6 +66,8 @@ struct ReplayPass {
         /// The URL for the report, secrets redacted.
         var url: String
         var taskOptions: Result<TaskOptions, ResponseContractError>
+        /// A WebSocket request's messages, its variables expanded.
+        var webSocket: SavedWebSocket? = nil
     }
 
     /// The largest response whose decoding and checks wait for the next request: they then take
@@ -185,27 +187,35 @@ struct ReplayPass {
             outcome.captures = []
             outcome.started = Date()
             var evaluation: ResponseEvaluation?
-            do {
-                let task = try manager.task(with: prepared.request, options: sendOptions)
-                task.resume()
-                if unchecked != nil {
-                    // The task runs on this thread too, and starts first (the loop runs jobs in
-                    // order): it writes the request, then the last response is checked.
-                    await Task.yield()
-                    checkWaitingResponse()
+            if let webSocket = prepared.webSocket {
+                // A WebSocket conversation: no task, its frames are the stream the checks read.
+                checkWaitingResponse()
+                let exchange = await WebSocketExchange.run(webSocket, request: prepared.request, options: taskOptions,
+                                                           securityPolicy: manager.securityPolicy, cookieJar: manager.cookieJar)
+                evaluation = evaluate(exchange.result, saved: saved, requestChecks: requestChecks, outcome: &outcome)
+            } else {
+                do {
+                    let task = try manager.task(with: prepared.request, options: sendOptions)
+                    task.resume()
+                    if unchecked != nil {
+                        // The task runs on this thread too, and starts first (the loop runs jobs in
+                        // order): it writes the request, then the last response is checked.
+                        await Task.yield()
+                        checkWaitingResponse()
+                    }
+                    // This request captures nothing, so the next is built with the same variables.
+                    if let next, ahead == nil, saved.captures.isEmpty { buildAhead(next, at: position + 1) }
+                    let result = await task.result()
+                    if checksMayWait, result.data.count <= Self.largestWaitingBody {
+                        unchecked = Unchecked(outcome: outcome, saved: saved, result: result, serializer: taskOptions.responseSerializer, requestChecks: requestChecks)
+                        return nil
+                    }
+                    evaluation = evaluate(checksMayWait ? decoded(result, by: taskOptions.responseSerializer) : result, saved: saved, requestChecks: requestChecks, outcome: &outcome)
+                } catch {
+                    outcome.state = .failed
+                    outcome.error = "\(error)"
+                    outcome.assertionResults = ResponseEvaluation.byAssertion(saved.assertions, requestChecks: requestChecks, response: nil)
                 }
-                // This request captures nothing, so the next is built with the same variables.
-                if let next, ahead == nil, saved.captures.isEmpty { buildAhead(next, at: position + 1) }
-                let result = await task.result()
-                if checksMayWait, result.data.count <= Self.largestWaitingBody {
-                    unchecked = Unchecked(outcome: outcome, saved: saved, result: result, serializer: taskOptions.responseSerializer, requestChecks: requestChecks)
-                    return nil
-                }
-                evaluation = evaluate(checksMayWait ? decoded(result, by: taskOptions.responseSerializer) : result, saved: saved, requestChecks: requestChecks, outcome: &outcome)
-            } catch {
-                outcome.state = .failed
-                outcome.error = "\(error)"
-                outcome.assertionResults = ResponseEvaluation.byAssertion(saved.assertions, requestChecks: requestChecks, response: nil)
             }
             // The request as built fails its checks every time: sending it again cannot help.
             guard flow.sendsAgain(after: attempt, failed: outcome.state == .failed, requestChecksPassed: requestPassed) else {
@@ -225,9 +235,10 @@ struct ReplayPass {
             let request = try resolved.draft.build()
             if let download = resolved.options.download { try DownloadDestination.check(download.path) }
             let maximumBodyBytes = options.maximumBodyBytes
-            return .success(Prepared(request: request, url: Redaction.url(request.url.string),
+            return .success(Prepared(request: request, url: Redaction.url((resolved.webSocket == nil ? request.url : WebSocketURL.webSocketForm(of: request.url)).string),
                                      // The request's own max-body (or the session's default) wins over --max-body.
-                                     taskOptions: Result { () throws(ResponseContractError) in try resolved.taskOptions(maximumBodyBytes: maximumBodyBytes) }))
+                                     taskOptions: Result { () throws(ResponseContractError) in try resolved.taskOptions(maximumBodyBytes: maximumBodyBytes) },
+                                     webSocket: resolved.webSocket))
         } catch {
             return .failure(error)
         }

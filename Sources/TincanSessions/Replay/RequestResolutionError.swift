@@ -14,6 +14,8 @@ public struct RequestResolutionError: Error, Sendable, Equatable, CustomStringCo
         case proxy(ProxyError)
         /// The OAuth 2.0 grant, once its variables are expanded, cannot be used.
         case oauth2(String)
+        /// A WebSocket request's URL or messages cannot be used.
+        case webSocket(String)
     }
 
     /// The request, as `#1 name`.
@@ -48,6 +50,7 @@ public struct RequestResolutionError: Error, Sendable, Equatable, CustomStringCo
         case .clientCertificate(let error): "tls: \(error)"
         case .proxy(let error): "proxy: \(error)"
         case .oauth2(let problem): "auth: \(problem)"
+        case .webSocket(let problem): "websocket: \(problem)"
         }
         return "\(location)request '\(request)': \(why)"
     }

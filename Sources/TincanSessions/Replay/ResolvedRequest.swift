@@ -15,6 +15,9 @@ public struct ResolvedRequest: Sendable {
     public var options = TaskOptions()
     /// The session's security settings, their file paths resolved.
     public var security = SecuritySettings()
+    /// For a WebSocket request, its messages with their variables expanded; the draft is then
+    /// its handshake, its URL in http form.
+    public var webSocket: SavedWebSocket?
 
     /// A request resolved from `draft` and `contract`, with the options and security settings given.
     public init(draft: RequestDraft, contract: ResponseContract = ResponseContract(), options: TaskOptions = TaskOptions(), security: SecuritySettings = SecuritySettings()) {

@@ -110,7 +110,18 @@ extension Session {
         for part in saved.files {
             draft.items.append(.file(field: try expand(part.field), path: try resolvePath(part.path), mimeType: part.type))
         }
+        // A WebSocket request: the draft is its handshake, built from the URL's http form.
+        var webSocket = saved.webSocket
+        if webSocket != nil {
+            do {
+                draft.url = try WebSocketURL.httpForm(of: draft.url)
+            } catch {
+                throw fail(.webSocket("\(error)"))
+            }
+            webSocket?.messages = try saved.webSocket?.messages.map(expand) ?? []
+        }
         var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
+        resolved.webSocket = webSocket
         if resolved.contract.serializer == nil { resolved.contract.serializer = saved.defaultResponseSerializer }
         resolved.security = try defaults.security.resolvingPaths(in: directory, expand: expand)
         do {

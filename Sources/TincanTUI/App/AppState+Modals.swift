@@ -164,6 +164,7 @@ extension AppState {
         case .editQuery(let index): return answerQueryField(text, at: index)
         case .check(let edit): return answerCheck(edit, text)
         case .requestSetting(let row): return answerRequestSetting(row, text)
+        case .webSocketMessage: return answerWebSocketMessage(text)
         }
         return nil
     }

@@ -8,6 +8,11 @@ extension AppState {
     /// - Parameter inSlowMotion: Whether the task stops before each stage (alt+p); a plain
     ///   send ends a slow-motion send that had not reached the core.
     mutating func send(inSlowMotion: Bool = false) -> [Effect] {
+        // A WebSocket that is open: the send key asks for the next message (AppState+WebSocket).
+        if let exchange, exchange.phase == .sending, exchange.stream?.format == .webSocket {
+            askForWebSocketMessage()
+            return []
+        }
         guard let (request, prepared) = readyToSend() else { return [] }
         var plan = prepared
         plan.slowMotion = inSlowMotion
@@ -30,6 +35,10 @@ extension AppState {
         self.exchange = exchange
         responseScroll = ScrollState()
         let delay = saved.flow.delay ?? 0
+        if plan.webSocket != nil {
+            status = StatusMessage("Opening the WebSocket \(Redaction.url(WebSocketURL.webSocketForm(of: request.url).string))… (ctrl+g closes it)")
+            return dispatch(after: delay)
+        }
         status = StatusMessage(delay > 0
             ? "Waiting \(ParameterValue.format(delay)) s (delay:) before sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)… (ctrl+g cancels)"
             : "Sending \(request.method) \(Redaction.url(request.url.string))\(exchange.flow.runLabel)…")
@@ -81,6 +90,8 @@ extension AppState {
             }
         }
         // A file's weaker trust applies only when the user let it (AppState+Trust).
-        return (request, SendPlan(options: options, security: securityInForce(sending.security)))
+        var plan = SendPlan(options: options, security: securityInForce(sending.security))
+        plan.webSocket = sending.webSocket
+        return (request, plan)
     }
 }

@@ -35,6 +35,16 @@ extension AppState {
             if following, responseView == .pretty, let count = exchange?.streamBody.rowCount, count > 0 {
                 bodyList.select(count - 1, count: count)
             }
+        case let .webSocketFrame(id, frame, time):
+            now = max(now, time)
+            guard exchange?.id == id else { break }
+            let rows = exchange?.streamBody.rowCount ?? 0
+            let following = bodyDocument.map { _ in bodyList.selected >= rows - 1 } ?? true
+            if exchange?.stream == nil { status = StatusMessage("WebSocket open: ctrl+r sends a message, ctrl+g closes it.") }
+            exchange?.fold(frame, at: time)
+            if following, responseView == .pretty, let count = exchange?.streamBody.rowCount, count > 0 {
+                bodyList.select(count - 1, count: count)
+            }
         case let .sendFailed(id, reason, time):
             now = max(now, time)
             guard exchange?.id == id else { break }

@@ -9,6 +9,8 @@ public enum Message: Sendable {
     case task(exchange: Int, TaskEvent, at: Double)
     /// A piece of a send's streamed body (server-sent events, NDJSON lines), as it arrived.
     case streamed(exchange: Int, StreamOptions.Delivery, at: Double)
+    /// A frame of a WebSocket request, sent or received.
+    case webSocketFrame(exchange: Int, WebSocketFrameRecord, at: Double)
     /// A slow-motion send's task stopped before `stage` (``SlowMotion``), until ``Effect/stepSend(exchange:)``.
     case stageWaiting(exchange: Int, SendStage, at: Double)
     /// A send failed before its task started (the request could not be handed to the core).
@@ -52,6 +54,8 @@ public enum Effect: Sendable {
     case send(exchange: Int, request: HTTPRequest, plan: SendPlan)
     /// Cancel a send in flight.
     case cancel(exchange: Int)
+    /// Send a text message on a WebSocket request's open connection.
+    case webSocketSend(exchange: Int, text: String)
     /// Let a slow-motion send's current stop go ahead.
     case stepSend(exchange: Int)
     /// Open `$EDITOR` on text (a file with this extension).
@@ -92,6 +96,8 @@ public struct SendPlan: Sendable {
     public var security = SecuritySettings()
     /// Whether the task stops before each stage until stepped (alt+p).
     public var slowMotion = false
+    /// A WebSocket request's messages: the runner opens a connection instead of a task.
+    public var webSocket: SavedWebSocket?
 
     public init(options: TaskOptions, security: SecuritySettings = SecuritySettings(), slowMotion: Bool = false) {
         self.options = options

@@ -52,6 +52,8 @@ public struct Prompt: Sendable, Equatable {
         case check(CheckEdit)
         /// A request setting of the Props tab (`retry:`, `delay:`, `accept-type:`…).
         case requestSetting(RequestSettingRow)
+        /// The next message of the open WebSocket request.
+        case webSocketMessage
     }
 
     public var purpose: Purpose

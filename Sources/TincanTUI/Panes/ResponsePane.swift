@@ -135,6 +135,9 @@ extension AppState {
                 let lead = depth == 0 ? "✗ " : String(repeating: "  ", count: depth) + "↳ "
                 lines.append([Token(.error, lead + link.message), Token(.muted, "  (\(link.domain) \(link.code))")])
             }
+        } else if result.stream?.format == .webSocket {
+            // No body to validate: the frames are the answer, and the checks read them.
+            if result.transportError == nil { lines.append([Token(.success, "✓ WebSocket closed"), Token(.muted, " (its frames are checked as stream events)")]) }
         } else if result.response != nil {
             lines.append([Token(.success, "✓ valid"), Token(.muted, " for \(responseSerializer.rawValue), status \(acceptableStatusCodes)")])
         }

@@ -12,9 +12,15 @@ enum StreamPane {
     static func lines(_ log: StreamLog) -> [TokenLine] {
         log.entries.map { entry in
             var tokens = [Token(.muted, DecimalText.fixed(entry.time, decimals: 3, width: 7) + "s ")]
-            if log.format == .eventStream {
+            switch log.format {
+            case .eventStream:
                 tokens.append(Token(.headerName, "\(entry.event.id ?? "-") "))
                 tokens.append(Token(.method, "\(entry.event.type ?? "message") "))
+            case .webSocket:
+                // The direction and kind (`→ text`, `← close`), then the payload.
+                tokens.append(Token(.method, "\(entry.event.type ?? "") "))
+            case .lines, .bytes:
+                break
             }
             tokens.append(Token(.base, entry.event.data.replacingOccurrences(of: "\n", with: "⏎")))
             return tokens
@@ -24,8 +30,9 @@ enum StreamPane {
     /// The line over the rows: how many events, whether the stream goes on, and where the rest
     /// are when only the latest are listed.
     static func summary(_ log: StreamLog) -> TokenLine {
-        let noun = log.format == .eventStream ? "event" : "line"
-        var text = "\(log.count) \(noun)\(log.count == 1 ? "" : "s") · \(log.ended ? "ended" : "streaming…")"
+        let noun = log.format == .eventStream ? "event" : log.format == .webSocket ? "frame" : "line"
+        let state = log.format == .webSocket ? (log.ended ? "closed" : "open · ctrl+r sends a message, ctrl+g closes") : (log.ended ? "ended" : "streaming…")
+        var text = "\(log.count) \(noun)\(log.count == 1 ? "" : "s") · \(state)"
         if log.count > log.entries.count {
             text += " · the last \(log.entries.count) listed\(log.ended ? "; Raw shows the whole body" : "")"
         }

@@ -22,6 +22,8 @@ public final class AppRunner: Sendable {
     private let tasks = Mutex<[Int: SessionTask]>([:])
     /// The gates of slow-motion sends, by exchange, while their tasks run.
     private let motions = Mutex<[Int: SlowMotion]>([:])
+    /// The messages typed for open WebSocket requests, by exchange (``converse(_:_:_:options:manager:)``).
+    private let conversations = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
 
@@ -98,7 +100,11 @@ public final class AppRunner: Sendable {
             for effect in effects {
                 switch effect {
                 case let .send(id, request, plan): send(id, request, plan)
-                case let .cancel(id): tasks.withLock { $0[id] }?.cancel()
+                case let .cancel(id):
+                    tasks.withLock { $0[id] }?.cancel()
+                    // A WebSocket closes with 1000, its frames until the server's close still listed.
+                    conversations.withLock { $0[id] }?.finish()
+                case let .webSocketSend(id, text): conversations.withLock { $0[id] }?.yield(text)
                 case let .stepSend(id): motions.withLock { $0[id] }?.step()
                 case let .editExternally(text, fileExtension):
                     let outcome = terminal.withTerminalReleased { Self.runEditor(text, fileExtension: fileExtension) }
@@ -190,6 +196,7 @@ public final class AppRunner: Sendable {
         // The user saved, or chose to quit without saving: the draft has nothing left to keep.
         if state.shouldQuit, !terminal.stopRequested { draft.finish(state) }
         for task in tasks.withLock({ Array($0.values) }) { task.cancel() }
+        for conversation in conversations.withLock({ Array($0.values) }) { conversation.finish() }
         return state
     }
 
@@ -207,6 +214,7 @@ public final class AppRunner: Sendable {
             inbox.post(.sendFailed(exchange: id, "the session's security settings cannot be used: \(error)", at: seconds()))
             return
         }
+        if let webSocket = plan.webSocket { return converse(id, request, webSocket, options: plan.options, manager: manager) }
         do {
             var options = plan.options
             let inbox = inbox
@@ -252,6 +260,23 @@ public final class AppRunner: Sendable {
             task.resume()
         } catch {
             inbox.post(.sendFailed(exchange: id, "\(error)", at: seconds()))
+        }
+    }
+
+    /// Opens a WebSocket request's connection: its saved messages, then what the user types
+    /// (``Effect/webSocketSend(exchange:text:)``) until the cancel key or the server closes it;
+    /// each frame is posted as it goes, and the exchange completes as a task's would.
+    private func converse(_ id: Int, _ request: HTTPRequest, _ webSocket: SavedWebSocket, options: TaskOptions, manager: URLSessionManager) {
+        let (more, continuation) = AsyncStream<String>.makeStream()
+        conversations.withLock { $0[id] = continuation }
+        let inbox = inbox
+        Task.detached { [self] in
+            let outcome = await WebSocketExchange.run(webSocket, request: request, options: options, securityPolicy: manager.securityPolicy,
+                                                      cookieJar: manager.cookieJar, more: more) { [self] frame in
+                inbox.post(.webSocketFrame(exchange: id, frame, at: seconds()))
+            }
+            conversations.withLock { _ = $0.removeValue(forKey: id) }
+            inbox.post(.task(exchange: id, .completed(outcome.result), at: seconds()))
         }
     }
 

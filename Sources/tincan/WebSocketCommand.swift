@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import TincanCore
+
+/// `tincan ws URL`: a WebSocket conversation (issue 39 §3). Each `--message`, then each line of
+/// standard input, goes out as a text message; every frame is printed as it goes and comes
+/// (``WebSocketPrinter``); when the input ends the connection closes with 1000 and the command
+/// exits 0 once the server has answered the close.
+///
+/// The handshake is built as `send` builds a request (the URL's http form through the same
+/// draft, `-H` headers, the cookie jar's cookies) and sent through the core's
+/// ``WebSocketConnection`` with send's TLS and proxy options.
+struct WebSocketCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ws",
+        abstract: "Talk to a WebSocket server: messages out, every frame printed with its time.",
+        usage: "tincan ws URL [--message TEXT ...] [OPTIONS] [< lines]",
+        discussion: """
+            Examples:
+              tincan ws ws://127.0.0.1:8080/ws              type lines; ctrl+d closes
+              echo hello | tincan ws :8080/ws               one message, then close
+              tincan ws wss://echo.example/ws --message hi --format json
+
+            Each --message, then each line of standard input, is sent as a
+            text message (a terminal is read only when no --message is
+            given). Frames print as they go (→) and come (←). At the end of
+            the input the connection closes with 1000. http and https URLs
+            are read as ws and wss.
+            Exit: 0 closed, 2 bad input, 4 connection or protocol error,
+            23 output could not be written.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The ws:// or wss:// URL (:PORT/path for localhost).", valueName: "URL"))
+    var url: String
+
+    @Option(name: .customLong("message"), help: ArgumentHelp("A text message sent before standard input's lines. Repeatable.", valueName: "TEXT"))
+    var messages: [String] = []
+
+    @Option(help: ArgumentHelp("text (a line a frame) or json (an object a frame).", valueName: "FORMAT"))
+    var format: WebSocketPrinter.Format = .text
+
+    @Option(name: .customLong("max-message-size"), help: ArgumentHelp("The largest frame or message either way (1k to 1G; default 16M).", valueName: "SIZE"),
+            transform: OptionValue.integer(NumericRange.webSocketMessageSize.named("--max-message-size")))
+    var maxMessageSize: Int?
+
+    @Option(name: .customLong("connect-timeout"), help: ArgumentHelp("Seconds to connect and upgrade (default 60).", valueName: "SECONDS"),
+            transform: OptionValue.number(NumericRange.timeout.named("--connect-timeout")))
+    var connectTimeout: Double?
+
+    @OptionGroup(title: "Request")
+    var header: HeaderOptions
+
+    @OptionGroup(title: "Connection")
+    var route: ProxyOptions
+
+    @OptionGroup(title: "Connection")
+    var cookies: CookieJarOption
+
+    @OptionGroup(title: "TLS")
+    var tls: SendTLSOptions
+
+    func validate() throws {
+        if tls.clientKey != nil, tls.clientCertificate == nil { throw ValidationError("--key names the private key of a client certificate; it needs --cert FILE") }
+    }
+
+    func run() async throws {
+        var draft = RequestDraft(method: "GET", url: try WebSocketURL.httpForm(of: url))
+        draft.items = try header.items()
+        let request = try draft.build()
+        let proxy = try route.settings(checking: request.url)
+        let identity = try tls.makeClientIdentity()
+        let policy: SecurityPolicy
+        do {
+            policy = try tls.makeSecurityPolicy()
+            _ = try policy.tlsConfiguration()
+        } catch let error as SecurityPolicyError {
+            throw CLIFailure.badInput("\(error)")
+        }
+        for weakening in policy.weakenings where weakening.isUnsafe { StandardError.print("tincan: warning: \(weakening)\n") }
+        var jar: CookieJar?
+        if let path = cookies.cookieJar {
+            let loaded = CookieJar()
+            loaded.insert(try SendCommand.loadCookies(from: path))
+            jar = loaded
+        }
+        var limits = WebSocketLimits()
+        if let maxMessageSize {
+            limits.maximumFrameBytes = maxMessageSize
+            limits.maximumMessageBytes = maxMessageSize
+        }
+        let connection = WebSocketConnection(request: request, securityPolicy: policy, proxy: proxy, clientIdentity: identity, cookieJar: jar,
+                                             limits: limits, connectTimeout: .seconds(connectTimeout ?? 60))
+        let input = StandardInput.current
+        let readsInput: Bool = switch input.source {
+        case .fileDescriptor(let descriptor): messages.isEmpty || isatty(descriptor) == 0
+        case .bytes: true
+        case .none: false
+        }
+        let (outgoing, continuation) = AsyncStream<WebSocketOutgoing>.makeStream()
+        let messages = self.messages
+        let feeder = Task { () throws -> Void in
+            defer { continuation.finish() }
+            for message in messages { continuation.yield(.text(message)) }
+            guard readsInput else { return }
+            for try await line in input.lines(maximumLineBytes: limits.maximumMessageBytes) { continuation.yield(.text(line)) }
+        }
+        let printer = WebSocketPrinter(format: format)
+        let outcome: Result<WebSocketClose, TransportError>
+        do {
+            outcome = .success(try await connection.run(outgoing: outgoing, onFrame: printer.print))
+        } catch {
+            outcome = .failure(error)
+        }
+        feeder.cancel()
+        if let failure = printer.firstFailure { throw failure }
+        switch outcome {
+        case .success: break
+        case .failure(let error): throw CLIFailure(message: "error: \(error)", exitCode: .transportFailed)
+        }
+        // A line too long for a message: the connection closed with 1000 at that line, and the input is at fault.
+        if case .failure(let error) = await feeder.result { throw error }
+    }
+}

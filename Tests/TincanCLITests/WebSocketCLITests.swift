@@ -1,0 +1,142 @@
+import Foundation
+import TestSupport
+import Testing
+import TincanCore
+import TincanDemoServer
+@testable import tincan
+
+@Suite("tincan ws talks to a WebSocket server")
+struct WebSocketCLITests {
+    /// The frames of text output without their times: `→ hello`, `← close 1000`.
+    static func frames(_ stdout: String) -> [String] {
+        stdout.split(separator: "\n").map { line in
+            // `HH:MM:SS.mmm ` first, on every line.
+            #expect(line.range(of: #"^\d\d:\d\d:\d\d\.\d\d\d [→←] "#, options: .regularExpression) != nil, "\(line)")
+            return String(line.dropFirst(13))
+        }
+    }
+
+    @Test("each line of standard input is a text message; the echoes print, and the end of the input closes with 1000 and exits 0")
+    func standardInputLinesAreMessages() async throws {
+        try await withDemoServer { server in
+            let url = "ws://127.0.0.1:\(server.port)/ws"
+            let result = try await tincan(["ws", url], standardInput: .pipe(Array("hello\r\nwörld\n".utf8)))
+            #expect(result.status == 0, "\(result.stderr)")
+            let frames = Self.frames(result.stdout)
+            #expect(Set(frames) == ["→ hello", "← hello", "→ wörld", "← wörld", "→ close 1000", "← close 1000"], "\(frames)")
+            #expect(frames.last == "← close 1000")
+            let order = { (frame: String) in frames.firstIndex(of: frame) ?? -1 }
+            #expect(order("→ hello") < order("→ wörld") && order("→ wörld") < order("→ close 1000"))
+            #expect(order("← hello") < order("← wörld"))
+        }
+    }
+
+    @Test("--message goes first, and --format json prints one object a frame: direction, time, type, data")
+    func messagesAsJSON() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["ws", "--message", "one", "--message", "{\"n\": 2}", "--format", "json", "http://127.0.0.1:\(server.port)/ws"],
+                                          standardInput: .pipe(Array("three\n".utf8)))
+            #expect(result.status == 0, "\(result.stderr)")
+            let objects = try result.stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+            func values(_ key: String, _ direction: String) -> [ParameterValue?] {
+                objects.filter { field($0, "direction") == .string(direction) }.map { field($0, key) }
+            }
+            #expect(values("data", "sent") == [.string("one"), .string("{\"n\": 2}"), .string("three"), .string("")])
+            #expect(values("type", "sent") == [.string("text"), .string("text"), .string("text"), .string("close")])
+            #expect(values("data", "received") == [.string("one"), .string("{\"n\": 2}"), .string("three"), .string("")])
+            #expect(values("code", "received").last == .integer(1000))
+            for object in objects {
+                guard case .string(let time)? = field(object, "time") else {
+                    Issue.record("no time in \(object)")
+                    continue
+                }
+                #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(time)")
+            }
+        }
+    }
+
+    @Test("a server's control characters are shown as ·, never written to the terminal")
+    func controlCharactersAreNeutralised() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["ws", "ws://127.0.0.1:\(server.port)/ws"], standardInput: .pipe(Array("a\u{1B}]52;c;eA==\u{07}b\n".utf8)))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stdoutBytes.contains(0x1B) && !result.stdoutBytes.contains(0x07))
+            #expect(Self.frames(result.stdout).contains("← a·]52;c;eA==·b"), "\(result.stdout)")
+        }
+    }
+
+    @Test("wss:// verifies the server: refused without its authority, echoed with --ca-file")
+    func secureWebSocket() async throws {
+        let authority = try TestCertificate.authority()
+        let certificate = try TestCertificate.issued(by: authority)
+        let directory = try TemporaryDirectory()
+        let caFile = try directory.write("ca.pem", Array(authority.certificatePEM.utf8))
+        let server = try await DemoServer.start(tls: try certificate.serverConfiguration(), http2: false)
+        defer { Task { await server.stop() } }
+        // A host name: the library sends the host as SNI, which TLS forbids for an address.
+        let url = "wss://localhost:\(server.port)/ws"
+        let address = try await tincan(["ws", "--ca-file", caFile, "--message", "hi", "wss://127.0.0.1:\(server.port)/ws"])
+        #expect(address.status == 4)
+        #expect(address.stderr.contains("wss:// to an IP address is not supported"), "\(address.stderr)")
+        let refused = try await tincan(["ws", "--message", "hi", url])
+        #expect(refused.status == 4)
+        #expect(refused.stderr.contains("TLS failed"), "\(refused.stderr)")
+        let trusted = try await tincan(["ws", "--ca-file", caFile, "--message", "hi", url])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(Self.frames(trusted.stdout).contains("← hi"), "\(trusted.stdout)")
+        await server.stop()
+    }
+
+    @Test("through an HTTP proxy the connection is a CONNECT tunnel")
+    func throughHTTPProxy() async throws {
+        try await withDemoServer { server in
+            try await Tinyproxy.with { proxy in
+                let result = try await tincan(["ws", "--proxy", proxy.url, "--message", "via proxy", "ws://127.0.0.1:\(server.port)/ws"])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(Self.frames(result.stdout).contains("← via proxy"), "\(result.stdout)")
+                #expect(proxy.log.contains("CONNECT 127.0.0.1:\(server.port)"), "\(proxy.log)")
+            }
+        }
+    }
+
+    @Test("a frame larger than --max-message-size ends the connection: exit 4, the limit named")
+    func oversizedFrameIsRefused() async throws {
+        try await withDemoServer { server in
+            // The echo comes back as one frame of 4,000 bytes; the client takes 1,000.
+            let result = try await tincan(["ws", "--max-message-size", "1k", "--message", String(repeating: "x", count: 4_000), "ws://127.0.0.1:\(server.port)/ws"])
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("over 1000 bytes (--max-message-size)"), "\(result.stderr)")
+        }
+    }
+
+    @Test("a path the server does not upgrade is exit 4, saying it did not switch protocols")
+    func refusedUpgrade() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["ws", "--message", "x", "ws://127.0.0.1:\(server.port)/get"])
+            #expect(result.status == 4)
+            #expect(result.stderr.contains("did not switch to WebSocket"), "\(result.stderr)")
+        }
+    }
+
+    @Test("bad input is exit 2 naming what is wrong")
+    func badInput() async {
+        let scheme = await ending(of: ["ws", "ftp://127.0.0.1/ws"])
+        #expect(scheme.status == 2)
+        #expect(scheme.standardError?.contains("the scheme 'ftp' is not ws or wss") == true, "\(scheme)")
+        let size = await ending(of: ["ws", "--max-message-size", "10", "ws://127.0.0.1/ws"])
+        #expect(size.status == 2)
+        #expect(size.standardError?.contains("--max-message-size") == true, "\(size)")
+        let header = await ending(of: ["ws", "-H", "no colon", "ws://127.0.0.1/ws"])
+        #expect(header.status == 2)
+        #expect(header.standardError?.contains("-H 'no colon' is not a header") == true, "\(header)")
+    }
+
+    @Test("a line longer than the largest message is refused by its number")
+    func longLineIsRefused() throws {
+        var cutter = LineCutter(maximumLineBytes: 4)
+        #expect(try cutter.add(Array("ab\ncd".utf8)[...]) == ["ab"])
+        #expect(cutter.finish() == "cd")
+        var long = LineCutter(maximumLineBytes: 4)
+        #expect(throws: (any Error).self) { _ = try long.add(Array("ok\ntoolong".utf8)[...]) }
+    }
+}

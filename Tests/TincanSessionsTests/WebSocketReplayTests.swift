@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+import TincanCore
+import TincanDemoServer
+@testable import TincanSessions
+
+@Suite("WebSocket requests in sessions: messages sent, frames checked as stream events")
+struct WebSocketReplayTests {
+    static let session = """
+        base: "{{server}}/"
+        variables:
+          who: Ada
+        requests:
+          - name: echo
+            url: ws
+            websocket:
+              messages: [hello, "hi {{who}}", '{"n": 3}']
+            capture:
+              last: {stream-last: true}
+            assert:
+              status: 101
+              stream-events: 3
+              stream-first: hello
+              stream-last: {filters: [{regex: '"n": (\\d+)'}, to-int], equals: 3}
+          - name: checks that fail say what came
+            url: "{{server}}/ws"
+            websocket:
+              messages: [one]
+            assert:
+              stream-events: 2
+              stream-first: two
+          - name: waits for no reply when receive is 0
+            url: ws
+            websocket:
+              messages: [ping]
+              receive: 0
+        """
+
+    @Test("replay sends the messages, waits for the echoes, and checks and captures them; failing checks name what came")
+    func replayChecksFrames() async throws {
+        let session = try Session.parse(Self.session, path: "s.tincan.yaml")
+        try await withDemoServer { server in
+            let (report, _) = try await replay(session, on: server)
+            let outcomes = report.outcomes
+            #expect(outcomes.count == 3)
+            let first = try #require(outcomes.first)
+            #expect(first.state == .passed, "\(first.checks.filter { !$0.passed }.map { "\($0.name): \($0.failure ?? "")" }) \(first.error ?? "")")
+            #expect(first.url.hasPrefix("ws://127.0.0.1:"), "\(first.url)")
+            #expect(first.captures.first { $0.name == "last" }?.value == .string("{\"n\": 3}"))
+            let second = outcomes[1]
+            #expect(second.state == .failed)
+            let failures = second.checks.filter { !$0.passed }.map { "\($0.name): \($0.failure ?? "")" }
+            #expect(failures.count == 2, "\(failures) \(second.error ?? "")")
+            #expect(failures.first?.contains("is 1, expected 2") == true, "\(failures)")
+            #expect(failures.last?.contains("one") == true, "\(failures)")
+            #expect(outcomes[2].state == .passed, "\(outcomes[2].error ?? "")")
+        }
+    }
+
+    @Test("a server that stays silent fails the request within max-time, the frames it did send kept")
+    func silentServerTimesOut() async throws {
+        let session = try Session.parse("""
+            requests:
+              - url: "{{server}}/ws"
+                max-time: 0.5
+                websocket:
+                  messages: [only one]
+                  receive: 2
+                assert:
+                  stream-events: 1
+            """, path: "s.tincan.yaml")
+        try await withDemoServer { server in
+            let (report, _) = try await replay(session, on: server)
+            let outcome = try #require(report.outcomes.first)
+            #expect(outcome.state == .failed)
+            #expect(outcome.error?.contains("1 of 2 WebSocket messages came back within 0.5") == true, "\(outcome.error ?? "")")
+        }
+    }
+
+    @Test("websocket: round-trips through the writer; a body beside it, a method other than GET and a bad receive are refused at their line")
+    func keysRoundTripAndErrors() throws {
+        let session = try Session.parse(Self.session, path: "s.tincan.yaml")
+        #expect(session.requests[0].webSocket == SavedWebSocket(messages: ["hello", "hi {{who}}", "{\"n\": 3}"]))
+        #expect(session.requests[2].webSocket?.expectedMessages == 0)
+        #expect(try Session.parse(session.yamlText(), path: "s.tincan.yaml") == session)
+        let withBody = #expect(throws: (any Error).self) {
+            try Session.parse("requests:\n  - url: ws://x/ws\n    body: text\n    websocket:\n      messages: [a]\n", path: "s.yaml")
+        }
+        #expect("\(withBody.map { "\($0)" } ?? "")".contains("not a body"))
+        let post = #expect(throws: (any Error).self) {
+            try Session.parse("requests:\n  - url: ws://x/ws\n    method: POST\n    websocket:\n      messages: [a]\n", path: "s.yaml")
+        }
+        #expect("\(post.map { "\($0)" } ?? "")".contains("GET handshake"))
+        let receive = #expect(throws: (any Error).self) {
+            try Session.parse("requests:\n  - url: ws://x/ws\n    websocket:\n      receive: -1\n", path: "s.yaml")
+        }
+        #expect("\(receive.map { "\($0)" } ?? "")".contains("s.yaml:4"), "\(String(describing: receive))")
+    }
+
+    @Test("the frame log keeps the newest frames within its capacity and counts every one")
+    func frameLogIsBounded() {
+        var log = WebSocketFrameLog(capacity: 3)
+        for index in 0..<10 { log.append(.text("m\(index)", index.isMultiple(of: 2) ? .sent : .received)) }
+        #expect(log.frames.count == 3 && log.total == 10 && log.dropped == 7)
+        #expect(log.receivedMessages == 5)
+        #expect(log.firstReceived?.text == "m1" && log.lastReceived?.text == "m9")
+        #expect(log.streamSummary.count == 5 && log.streamSummary.first?.data == "m1")
+    }
+}
