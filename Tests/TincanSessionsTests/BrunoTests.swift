@@ -205,6 +205,14 @@ struct BrunoTests {
         // The session written reads back with the same grant.
         let again = try Session.parse(result.session.yamlText(), path: "me.tincan.yaml")
         #expect(again.requests[0].auth == request.auth)
+        // Exported to Bruno, it is the same block, the secret masked unless asked.
+        let directory = try TemporaryDirectory()
+        let exported = CollectionExport(showsSecrets: false).bruno(result.session, sessionFolder: directory.path, collectionFolder: directory.path + "/out")
+        let file = try #require(exported.files.first { $0.path.hasSuffix(".bru") && $0.text.contains("auth:oauth2") }?.text)
+        #expect(file.contains("auth: oauth2"))
+        #expect(file.contains("auth:oauth2 {\n  grant_type: client_credentials\n  access_token_url: {{host}}/oauth/token\n  client_id: {{client_id}}\n"))
+        #expect(file.contains("  credentials_placement: basic_auth_header\n}"))
+        #expect(!exported.warnings.contains { $0.contains("oauth2") })
     }
 
     @Test("Bruno's dynamic variables: {{$guid}} and {{$randomUUID}} are {{$uuid}}, {{$timestamp}} is itself, one Tincan has not is named")

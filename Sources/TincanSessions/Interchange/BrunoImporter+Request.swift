@@ -230,7 +230,7 @@ extension BrunoImporter {
             request.headers.removeAll { HTTPHeaders.same($0.name, "Authorization") }
             request.headers.append(HeaderSetting(name: "Authorization", value: "Bearer \(value("token"))"))
         case "oauth2":
-            let (imported, lines) = ImportedOAuth2.read(ImportedOAuth2.bruno, place: place) { key in
+            let (imported, lines) = CollectionOAuth2.read(CollectionOAuth2.bruno, place: place) { key in
                 auth.file.value(key, in: "auth:oauth2").map(Self.convert)
             }
             notCarried += lines

@@ -191,8 +191,12 @@ extension CollectionExport {
             bodyBlocks.pairs("body:file", [("file", "@file(\(upload.file))", true)])
         }
         let credentialsAuth = request.auth.flatMap { $0.scheme == .oauth2 ? nil : $0 }
-        if request.auth?.scheme == .oauth2 { warnings.append("\(place): auth: oauth2 is not carried over; set it up in Bruno's Auth tab") }
-        let auth = credentialsAuth.map { $0.scheme == .digest ? "digest" : "basic" } ?? "none"
+        var oauth2: [(key: String, value: String)]?
+        if let saved = request.auth, saved.scheme == .oauth2 {
+            oauth2 = CollectionOAuth2.settings(of: saved, CollectionOAuth2.bruno, secret: { secret($0, name: $1, hidden: &hidden) })
+            if oauth2 == nil { warnings.append("\(place): auth: oauth2's \(saved.oauth2?.grant.rawValue ?? "") grant is not carried over; Bruno has no such grant") }
+        }
+        let auth = oauth2 != nil ? "oauth2" : credentialsAuth.map { $0.scheme == .digest ? "digest" : "basic" } ?? "none"
         writer.pairs(request.method.lowercased(), [("url", url, true), ("body", mode, true), ("auth", auth, true)], method: request.method)
         var query = Self.queryPairs(of: url)
         query += request.query.filter { !$0.isEnabled }.map { ($0.name, secret($0.value, name: $0.name, hidden: &hidden), false) }
@@ -203,6 +207,7 @@ extension CollectionExport {
         if let credentials = credentialsAuth {
             writer.pairs("auth:\(auth)", [("username", credentials.user, true), ("password", secret(credentials.password, name: "password", hidden: &hidden), true)])
         }
+        if let oauth2 { writer.pairs("auth:oauth2", oauth2.map { ($0.key, $0.value, true) }) }
         writer.append(bodyBlocks)
         writer.variables("vars:pre-request", request.variables.map { ($0.key, secret($0.value, name: $0.key, hidden: &hidden)) })
         writer.pairs("vars:post-response", request.captures.compactMap { name, source in

@@ -152,7 +152,11 @@ extension CollectionExport {
 
         var postmanRequest: OrderedDictionary<String, ParameterValue> = ["method": .string(request.method.uppercased())]
         if let auth = request.auth, auth.scheme == .oauth2 {
-            warnings.append("\(request.displayName): auth: oauth2 is not carried over; set it up in Postman's Authorization tab")
+            if let settings = CollectionOAuth2.settings(of: auth, CollectionOAuth2.postman, secret: { secret($0, name: $1, hidden: &hidden) }) {
+                postmanRequest["auth"] = .dictionary(["type": "oauth2", "oauth2": .array(settings.map { .dictionary(["key": .string($0.key), "value": .string($0.value), "type": "string"]) })])
+            } else {
+                warnings.append("\(request.displayName): auth: oauth2's \(auth.oauth2?.grant.rawValue ?? "") grant is not carried over; Postman has no such grant")
+            }
         } else if let auth = request.auth {
             let type = auth.scheme == .digest ? "digest" : "basic"
             postmanRequest["auth"] = .dictionary(["type": .string(type), type: .array([

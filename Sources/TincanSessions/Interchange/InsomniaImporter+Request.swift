@@ -175,7 +175,7 @@ extension InsomniaImporter {
             let prefix = value("prefix")
             request.headers.append(HeaderSetting(name: "Authorization", value: "\(prefix.isEmpty ? "Bearer" : prefix) \(value("token"))"))
         case "oauth2":
-            let (imported, lines) = ImportedOAuth2.read(ImportedOAuth2.insomnia, place: place) { key in
+            let (imported, lines) = CollectionOAuth2.read(CollectionOAuth2.insomnia, place: place) { key in
                 auth.member(key).map { convert($0.parameterValue.importedText, place: place) }
             }
             notCarried += lines

@@ -39,7 +39,7 @@ extension PostmanImporter {
         case "bearer":
             setHeader("Authorization", "Bearer \(value("token") ?? "")")
         case "oauth2":
-            let (imported, lines) = ImportedOAuth2.read(ImportedOAuth2.postman, place: place) { value($0) }
+            let (imported, lines) = CollectionOAuth2.read(CollectionOAuth2.postman, place: place) { value($0) }
             notCarried += lines
             if let imported {
                 request.headers.removeAll { HTTPHeaders.same($0.name, "Authorization") }
