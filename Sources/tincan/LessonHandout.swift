@@ -154,7 +154,7 @@ struct LessonHandout {
     }
 
     /// The handout with what differs between runs shown as the lesson names it: the servers'
-    /// ports, the folders of the certificates and the lesson's files, and multipart boundaries.
+    /// ports, the folders of the certificates and the lesson's files, multipart boundaries and Digest nonces.
     private func stable(_ text: String, servers: DemoServers) -> String {
         var pairs = [("127.0.0.1:\(servers.plain.port)", Self.shownPlainAddress)]
         if let secure = servers.secure { pairs.append(("127.0.0.1:\(secure.port)", Self.shownSecureAddress)) }
@@ -165,5 +165,7 @@ struct LessonHandout {
         // A multipart boundary is random (AFNetworking's `Boundary+` and 16 hexadecimal digits);
         // one of the same length keeps every Content-Length true.
         return stable.replacing(/Boundary\+[0-9A-F]{16}/, with: "Boundary+0123456789ABCDEF")
+            // A Digest challenge's nonce is new for each challenge.
+            .replacing(/nonce="[0-9a-f]+"/, with: "nonce=\"(new each time)\"")
     }
 }

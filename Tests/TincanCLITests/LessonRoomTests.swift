@@ -79,6 +79,11 @@ struct LessonRoomTests {
         let pinning = try await Self.handout("12", state: state)
         #expect(pinning == (try await Self.handout("12", state: state)))
         #expect(!pinning.contains("tincan-demo-"), "the certificates' folder is named as the lesson names it")
+        // A multipart boundary (lesson 4's answers) and a Digest nonce (lesson 14's) are new each run.
+        for lesson in ["4", "14"] {
+            let teacher = try await Self.handout(lesson, ["--teacher"], state: state)
+            #expect(teacher == (try await Self.handout(lesson, ["--teacher"], state: state)), "lesson \(lesson)")
+        }
     }
 
     @Test("the student's handout holds no answers and says each Explain part once; lesson 1 is short")
