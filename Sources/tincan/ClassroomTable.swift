@@ -12,7 +12,7 @@ enum ClassroomTable {
 
     /// The room as a table: a header, then one line per student (name, lesson, step, steps passed).
     static func text(_ students: [Classroom.Student], address: String) -> String {
-        var text = "Classroom: \(students.count) \(students.count == 1 ? "student" : "students") · students join with: tincan learn N --classroom \(address) --name NAME\n"
+        var text = "Classroom: \(students.count) \(students.count == 1 ? "student" : "students")\nStudents join with: tincan learn N --classroom \(address) --name NAME\n\n"
         guard !students.isEmpty else { return text + "(no student has reported yet)\n" }
         let rows = students.map { student in
             [TerminalText.line(student.name), TerminalText.line(cut(student.title ?? student.lesson)),

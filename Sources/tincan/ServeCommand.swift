@@ -68,10 +68,16 @@ struct ServeCommand: AsyncParsableCommand {
                 lines.print(text)
                 if lines.firstFailure != nil { failed.finish() }
             }
+            // Text whose parts from outside are already neutralised, with escape sequences of
+            // Tincan's own: --show's colours, the classroom's screen.
+            let writeControlling: @Sendable (String) -> Void = { text in
+                lines.printControlling(text)
+                if lines.firstFailure != nil { failed.finish() }
+            }
             var onReceived: (@Sendable (ReceivedRequest) -> Void)?
             if show {
                 let style = ReceivedPrinter.Style(colors: color.colors(terminal: isatty(STDOUT_FILENO) == 1, environment: ProcessEnvironment.values), showsSecrets: showSecrets)
-                onReceived = { request in write(ReceivedPrinter.text(request, style: style)) }
+                onReceived = { request in writeControlling(ReceivedPrinter.text(request, style: style)) }
             }
             // On a terminal, the classroom's table is the screen, drawn again on each report;
             // elsewhere (a pipe, or beside --show), a line per report.
@@ -79,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
             var room: Classroom?
             if classroom {
                 room = Classroom(onChange: { student, students in
-                    write(drawsTable ? ClassroomTable.screen(students, address: joinURL.value.withLock { $0 }) : ClassroomTable.line(student))
+                    writeControlling(drawsTable ? ClassroomTable.screen(students, address: joinURL.value.withLock { $0 }) : ClassroomTable.line(student))
                 })
             }
             var log: (@Sendable (String) -> Void)?
@@ -91,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         joinURL.value.withLock { $0 = server.baseURL }
         if classroom && !show && isatty(STDOUT_FILENO) == 1 {
-            lines.print(ClassroomTable.screen([], address: server.baseURL))
+            lines.printControlling(ClassroomTable.screen([], address: server.baseURL))
         } else {
             lines.print("tincan demo server on \(server.baseURL) — try: tincan send GET \(server.baseURL)/get\n")
             if classroom { lines.print("classroom: students join with: tincan learn N --classroom \(server.baseURL) --name NAME; the room is at \(server.baseURL)/__classroom\n") }

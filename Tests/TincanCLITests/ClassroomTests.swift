@@ -124,7 +124,9 @@ struct ClassroomTests {
         ]
         let text = ClassroomTable.text(students, address: "http://192.168.1.20:8080")
         #expect(text == """
-            Classroom: 2 students · students join with: tincan learn N --classroom http://192.168.1.20:8080 --name NAME
+            Classroom: 2 students
+            Students join with: tincan learn N --classroom http://192.168.1.20:8080 --name NAME
+
             Name       Lesson                  On           Passed
             Ada        Cookies on and off      step 2 of 3  1/3 passed
             Grace·[2J  12-certificate-pinning  ✓ done       3/3 passed
@@ -155,6 +157,29 @@ struct ClassroomTests {
         let result = try await learn(["1", "--classroom", "http://127.0.0.1:\(port)", "--name", "Ada"], state: state.path, in: state.path)
         #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("error: --classroom: http://127.0.0.1:\(port)"), "\(result.stderr)")
+    }
+
+    @Test("serve --show --color always writes its colours as escape sequences, not neutralised like the text from outside", .timeLimit(.minutes(1)))
+    func showColoursFromTheBinary() async throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path + "/serve.out"
+        let port = try Tinyproxy.freePort()
+        let pid = try spawnDaemon(BuiltProducts.tincan, ["serve", "--port", String(port), "--show", "--color", "always"], output: output)
+        defer { stopDaemon(pid) }
+        #expect(await waitUntilAccepting(port: port))
+        var draft = RequestDraft(method: "GET", url: "http://127.0.0.1:\(port)/get")
+        draft.items = [try RequestItem.parse("Authorization:Bearer s3cret")]
+        _ = try await send(draft)
+        var text = ""
+        for _ in 0..<200 where !text.contains("GET /get 200") {
+            try await Task.sleep(for: .milliseconds(25))
+            text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        }
+        #expect(text.contains("\u{1B}[36m── #1 from"), "\(text)")
+        #expect(text.contains("\u{1B}[1mGET /get HTTP/1.1\u{1B}[0m"), "\(text)")
+        #expect(!text.contains("·[36m"), "\(text)")
+        #expect(!text.contains("s3cret"), "\(text)")
+        #expect(text.contains("Bearer \(Redaction.mask)"), "\(text)")
     }
 
     @Test("serve --classroom prints a line per report into a pipe, after the address students join with", .timeLimit(.minutes(1)))
