@@ -4,6 +4,7 @@ import NIOSSL
 import Synchronization
 import TincanCore
 import TincanDemoServer
+import TincanSessions
 
 /// `tincan serve [--port N]`: the demo server in the foreground, one log line per request.
 struct ServeCommand: AsyncParsableCommand {
@@ -89,7 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
                 })
             }
             var log: (@Sendable (String) -> Void)?
-            if !drawsTable { log = { line in write(line + "\n") } }
+            // The log line's target holds the query as sent: its secret fields are hidden too.
+            let showSecrets = showSecrets
+            if !drawsTable { log = { line in write((showSecrets ? line : Redaction.receivedHeadLine(line, isRequestLine: true)) + "\n") } }
             if let warning = address.warning { StandardError.print(warning) }
             server = try await DemoServer.start(host: address.host, port: port, log: log, tls: tls, onReceived: onReceived, hosts: hosts, classroom: room)
         } catch {

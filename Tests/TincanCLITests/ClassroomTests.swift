@@ -167,16 +167,18 @@ struct ClassroomTests {
         let pid = try spawnDaemon(BuiltProducts.tincan, ["serve", "--port", String(port), "--show", "--color", "always"], output: output)
         defer { stopDaemon(pid) }
         #expect(await waitUntilAccepting(port: port))
-        var draft = RequestDraft(method: "GET", url: "http://127.0.0.1:\(port)/get")
+        var draft = RequestDraft(method: "GET", url: "http://127.0.0.1:\(port)/get?token=t0ken")
         draft.items = [try RequestItem.parse("Authorization:Bearer s3cret")]
         _ = try await send(draft)
         var text = ""
-        for _ in 0..<200 where !text.contains("GET /get 200") {
+        for _ in 0..<200 where !text.contains(" 200 ") {
             try await Task.sleep(for: .milliseconds(25))
             text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         }
         #expect(text.contains("\u{1B}[36m── #1 from"), "\(text)")
-        #expect(text.contains("\u{1B}[1mGET /get HTTP/1.1\u{1B}[0m"), "\(text)")
+        #expect(text.contains("\u{1B}[1mGET /get?token=\(Redaction.mask) HTTP/1.1\u{1B}[0m"), "\(text)")
+        #expect(text.contains("GET /get?token=\(Redaction.mask) 200 "), "the log line hides the query's secret too: \(text)")
+        #expect(!text.contains("t0ken"), "\(text)")
         #expect(!text.contains("·[36m"), "\(text)")
         #expect(!text.contains("s3cret"), "\(text)")
         #expect(text.contains("Bearer \(Redaction.mask)"), "\(text)")
