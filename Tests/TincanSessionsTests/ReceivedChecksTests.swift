@@ -9,11 +9,8 @@ import TincanDemoServer
 /// cache, the cookie jar and the transport had their say.
 @Suite("received: checks what the demo server received")
 struct ReceivedChecksTests {
-    /// The failures of each outcome, by request name: `check: why`.
     private static func failures(_ report: ReplayReport) -> [String: [String]] {
-        Dictionary(uniqueKeysWithValues: report.outcomes.map { outcome in
-            (outcome.name, outcome.checks.filter { !$0.passed }.map { "\($0.name): \($0.failure ?? "")" })
-        })
+        PipelineFactsReplayTests.failures(report)
     }
 
     @Test("received: reads the method, URL, query, headers and body the server saw, with request:'s keys")
