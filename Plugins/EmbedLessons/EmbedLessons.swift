@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Builds the lesson pack into the binary, so `tincan learn` lists and opens the built-in lessons
 /// wherever the binary is: Build/embed-lessons.sh writes every `examples/lessons/*.tincan.yaml`,
-/// and the files in `examples/lessons/files/` they send, into `BuiltinLessonFiles.swift`, again
+/// their solutions, and the files in `examples/lessons/files/` they send, into `BuiltinLessonFiles.swift`, again
 /// whenever one of them changes.
 @main
 struct EmbedLessons: BuildToolPlugin {
@@ -13,6 +13,12 @@ struct EmbedLessons: BuildToolPlugin {
             .filter { $0.hasSuffix(".tincan.yaml") }
             .sorted()
         let lessons = names.map { folder.appending(path: $0) }
+        // Their solutions, for a teacher's handout (`tincan learn N --handout FILE --teacher`).
+        let solutionsFolder = folder.appending(path: "solutions")
+        let solutions = ((try? FileManager.default.contentsOfDirectory(atPath: solutionsFolder.path(percentEncoded: false))) ?? [])
+            .filter { $0.hasSuffix(".tincan.yaml") }
+            .sorted()
+            .map { solutionsFolder.appending(path: $0) }
         // The files lessons send (multipart parts, uploads), named by `{{lesson-files}}`.
         let filesFolder = folder.appending(path: "files")
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: filesFolder.path(percentEncoded: false))) ?? [])
@@ -26,8 +32,9 @@ struct EmbedLessons: BuildToolPlugin {
                 displayName: "Embedding \(lessons.count) lessons into \(target.name)",
                 executable: URL(filePath: "/bin/sh"),
                 arguments: [script.path(percentEncoded: false), output.path(percentEncoded: false)] + lessons.map { $0.path(percentEncoded: false) }
+                    + ["--solutions"] + solutions.map { $0.path(percentEncoded: false) }
                     + ["--files"] + files.map { $0.path(percentEncoded: false) },
-                inputFiles: [script] + lessons + files,
+                inputFiles: [script] + lessons + solutions + files,
                 outputFiles: [output]
             ),
         ]

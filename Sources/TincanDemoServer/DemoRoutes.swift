@@ -10,7 +10,7 @@ public enum DemoRoutes {
     typealias Context = BasicRequestContext
 
     static func makeRouter(log: (@Sendable (String) -> Void)?, secure: Bool = false, received: ReceivedRequests,
-                           hosts: DemoHostPolicy = .loopback, bound: BoundPort) -> Router<Context> {
+                           hosts: DemoHostPolicy = .loopback, bound: BoundPort, classroom: Classroom? = nil) -> Router<Context> {
         let router = Router(context: Context.self)
         if secure { router.add(middleware: SecureSchemeMiddleware()) }
         if let log { router.add(middleware: RequestLogMiddleware(log: log)) }
@@ -108,6 +108,7 @@ public enum DemoRoutes {
         StreamRoutes.register(on: router)
         GraphQLRoute.register(on: router)
         ReceivedRoutes.register(on: router, received: received)
+        if let classroom { ClassroomRoutes.register(on: router, classroom: classroom) }
         return router
     }
 

@@ -56,6 +56,8 @@ public final class DemoServer: Sendable {
     ///   - http2: Over TLS, whether HTTP/2 is offered (ALPN). With false the server speaks
     ///     HTTP/1.1 alone and upgrades `/ws` to WebSocket (wss), as cleartext always does:
     ///     Hummingbird's HTTP/2 channel has no WebSocket upgrade.
+    ///   - classroom: The room whose students' progress the `/__classroom` routes take and show
+    ///     (`tincan serve --classroom`), or nil for no such routes.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
@@ -64,12 +66,13 @@ public final class DemoServer: Sendable {
         closesEveryConnection: Bool = false,
         onReceived: (@Sendable (ReceivedRequest) -> Void)? = nil,
         hosts: DemoHostPolicy = .loopback,
-        http2: Bool = true
+        http2: Bool = true,
+        classroom: Classroom? = nil
     ) async throws -> DemoServer {
         let received = ReceivedRequests(onComplete: onReceived)
         let bound = BoundPort()
         bound.set(port)
-        let router = DemoRoutes.makeRouter(log: log, secure: tls != nil, received: received, hosts: hosts, bound: bound)
+        let router = DemoRoutes.makeRouter(log: log, secure: tls != nil, received: received, hosts: hosts, bound: bound, classroom: classroom)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "tincan.demo-server")
         logger.logLevel = .critical

@@ -14,6 +14,11 @@ enum BuiltinLessons {
     /// Every built-in lesson, in order.
     static let all: [Lesson] = builtinLessonFiles.map { Lesson(name: String($0.name.dropLast(suffix.count)), text: $0.text) }
 
+    /// The solution of the built-in lesson `name` (examples/lessons/solutions), as text.
+    static func solution(of name: String) -> String? {
+        builtinLessonSolutionFiles.first { $0.name == name + suffix }?.text
+    }
+
     /// Writes the files the built-in lessons send to a new private folder, and returns it.
     ///
     /// - Throws: ``CLIFailure`` naming the folder when it cannot be written.

@@ -29,10 +29,27 @@ struct LearnCommand: AsyncParsableCommand {
     @Flag(help: "Print the lesson list as JSON.")
     var json = false
 
-    @Option(help: ArgumentHelp("Write LESSON as Markdown for a handout: each step's text, goals, request (on the wire, and why) and the demo server's answer; - for standard output.", valueName: "FILE.md"))
+    @Option(help: ArgumentHelp("Write LESSON as Markdown for a handout: each step's text, goals, request (on the wire, and why) and the demo server's answer, without the answers (--teacher adds them); - for standard output.", valueName: "FILE.md"))
     var handout: String?
 
+    @Flag(help: "With --handout, the teacher's version: each step's answer (the solution's request and the server's answer to it) and hints.")
+    var teacher = false
+
+    @Option(help: ArgumentHelp("Send each step you pass to the teacher's tincan serve --classroom at URL (the address the teacher gives); needs --name. Nothing is sent without it.", valueName: "URL"))
+    var classroom: String?
+
+    @Option(help: ArgumentHelp("With --classroom, the name the teacher sees you by (1 to 40 characters).", valueName: "NAME"))
+    var name: String?
+
     @OptionGroup var display: TUIOptions
+
+    func validate() throws {
+        if teacher && handout == nil { throw ValidationError("--teacher goes with --handout FILE.md, the handout it writes") }
+        if classroom != nil || name != nil {
+            guard classroom != nil, name != nil else { throw ValidationError(classroom == nil ? "--name goes with --classroom URL, the teacher's address" : "--classroom needs --name NAME, the name the teacher sees you by") }
+            guard lessons.count == 1, !check, handout == nil else { throw ValidationError("--classroom reports the lesson you open: give one LESSON, without --check or --handout") }
+        }
+    }
 
     func run() async throws {
         StandardOutput.ignoreClosedPipeSignal()
@@ -65,7 +82,7 @@ struct LearnCommand: AsyncParsableCommand {
             progress = LessonProgress()
             problem = "\(error)"
         }
-        var rows: [(name: String, title: String, summary: String?, done: Int, steps: Int)] = []
+        var rows: [LessonListing.Row] = []
         for lesson in BuiltinLessons.all {
             let session: Session
             do {
@@ -74,28 +91,15 @@ struct LearnCommand: AsyncParsableCommand {
                 throw CLIFailure(message: "error: \(error)", exitCode: .badInput)
             }
             let steps = session.lesson?.steps.count ?? 0
-            let entry = progress.lessons[lesson.name]
-            rows.append((lesson.name, session.lesson?.title ?? session.name ?? lesson.name, session.lesson?.summary, entry.map { $0.passedSteps.count { $0 < steps } } ?? 0, steps))
+            rows.append(LessonListing.Row(name: lesson.name, title: session.lesson?.title ?? session.name ?? lesson.name, summary: session.lesson?.summary,
+                                          steps: steps, status: LessonListing.Status(progress.lessons[lesson.name], steps: steps)))
         }
+        let listing = LessonListing(rows: rows)
         if json {
-            let value = ParameterValue.dictionary([
-                "progress": .string(path),
-                "lessons": .array(rows.map { row in
-                    .dictionary(["name": .string(row.name), "title": .string(row.title), "summary": row.summary.map(ParameterValue.string) ?? .null,
-                                 "steps": .integer(Int64(row.steps)), "passed": .integer(Int64(row.done))])
-                }),
-            ])
-            try StandardOutput.print(JSONWriter.string(value, indent: 2) + "\n")
+            try StandardOutput.print(JSONWriter.string(listing.json(progressPath: path), indent: 2) + "\n")
             return
         }
-        var text = "Lessons (open one with: tincan learn NUMBER)\n"
-        let nameWidth = rows.map(\.name.count).max() ?? 0
-        let titleWidth = rows.map(\.title.count).max() ?? 0
-        for row in rows {
-            let state = row.done >= row.steps && row.steps > 0 ? "✓ done" : row.done > 0 ? "\(row.done)/\(row.steps) steps" : "\(row.steps) steps"
-            text += "  \(row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(row.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0))  \(state)\n"
-        }
-        text += "Progress is kept in \(path)\n"
+        let text = listing.text(progressPath: path)
         // Titles come from lesson files, which the learner may not have written.
         try StandardOutput.print(TerminalText.text(text))
         if let problem { StandardError.print("warning: \(problem)\n") }
@@ -103,8 +107,11 @@ struct LearnCommand: AsyncParsableCommand {
 
     /// Writes a lesson's handout to `path` (atomically), or to standard output for `-`.
     private func writeHandout(of name: String, to path: String) async throws {
-        let lesson = try LessonSource(name)
+        var lesson = try LessonSource(name)
         defer { lesson.removeFiles() }
+        // A built-in lesson's handout is the lesson as shipped, not a copy saved here.
+        if lesson.builtinName != nil, let shipped = lesson.shipped { lesson.session = shipped }
+        let solution = teacher ? try Self.solution(of: lesson) : nil
         let servers: DemoServers
         do {
             servers = try await DemoServers.start()
@@ -113,7 +120,7 @@ struct LearnCommand: AsyncParsableCommand {
         }
         let text: String
         do {
-            text = try await LessonHandout(lesson: lesson).markdown(servers: servers)
+            text = try await LessonHandout(lesson: lesson, solution: solution).markdown(servers: servers)
         } catch {
             await servers.stop()
             throw CLIFailure.badInput("\(lesson.path): \(error)")
@@ -128,10 +135,52 @@ struct LearnCommand: AsyncParsableCommand {
         StandardError.print("Wrote the handout of \(lesson.session.lesson?.title ?? name) to \(path)\n")
     }
 
+    /// The solution of `lesson`, for a teacher's handout: a built-in lesson's own, or the file
+    /// of the same name in `solutions/` beside a lesson file.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when there is none, or it does not load.
+    private static func solution(of lesson: LessonSource) throws -> Session {
+        if let name = lesson.builtinName {
+            guard let text = BuiltinLessons.solution(of: name) else { throw CLIFailure.badInput("--teacher: built-in lesson \(name) has no solution") }
+            do {
+                return try Session.parse(text, path: "the solution of built-in lesson \(name)")
+            } catch {
+                throw CLIFailure.badInput("\(error)")
+            }
+        }
+        let folder = (lesson.path as NSString).deletingLastPathComponent
+        let path = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("solutions/" + (lesson.path as NSString).lastPathComponent)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIFailure.badInput("--teacher: \(lesson.path) has no solution: expected \(path), as a lesson pack keeps them (docs/lessons.md)")
+        }
+        do {
+            return try Session.load(path: path)
+        } catch {
+            throw CLIFailure.badInput("\(error)")
+        }
+    }
+
     /// Opens a lesson in the TUI.
     private func open(_ name: String) async throws {
         let lesson = try LessonSource(name)
-        try await TUICommand.openLesson(lesson, display: display)
+        var reporter: ClassroomReporter?
+        if let classroom, let student = self.name {
+            let (url, student) = try ClassroomReporter.parse(url: classroom, name: student)
+            let key = LessonProgress.key(builtinName: lesson.builtinName, path: lesson.path)
+            reporter = ClassroomReporter(url: url, name: student, lessonKey: key,
+                                         lessonName: lesson.builtinName ?? String(((lesson.path as NSString).lastPathComponent).prefix(Classroom.maximumLessonLength)),
+                                         title: lesson.session.lesson?.title)
+            // Joining says where the learner starts, and finds a wrong address before the screen is taken.
+            let steps = lesson.session.lesson?.steps.count ?? 1
+            var entry = (try? LessonProgress.load(path: LessonProgress.defaultPath()))?.lessons[key] ?? LessonProgress.Entry(stepCount: steps)
+            entry.stepCount = steps
+            entry.passedSteps = entry.passedSteps.filter { $0 < steps }
+            if let problem = await reporter?.report(entry, key: key) {
+                lesson.removeFiles()
+                throw CLIFailure(message: "error: --classroom: \(TerminalText.line(problem))", exitCode: .transportFailed)
+            }
+        }
+        try await TUICommand.openLesson(lesson, display: display, classroom: reporter)
     }
 }
 

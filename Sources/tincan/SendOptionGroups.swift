@@ -226,6 +226,22 @@ enum Pretty: String, OptionWord {
 /// `--color`.
 enum ColorChoice: String, OptionWord {
     case auto, always, never
+
+    /// Whether the environment asks for no colour: `NO_COLOR` set (to anything but nothing), or
+    /// `TERM=dumb`.
+    static func forbidden(by environment: [String: String]) -> Bool {
+        !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+    }
+
+    /// Whether to colour output that goes to a terminal (`terminal`) or not: always, never, or
+    /// on a terminal unless the environment forbids it.
+    func colors(terminal: Bool, environment: [String: String]) -> Bool {
+        switch self {
+        case .always: true
+        case .never: false
+        case .auto: terminal && !Self.forbidden(by: environment)
+        }
+    }
 }
 
 /// How long, and how hard, the request may try.

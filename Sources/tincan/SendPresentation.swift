@@ -31,7 +31,7 @@ struct SendPresentation {
         }
         let pretty = options.pretty ?? (terminal ? .all : .none)
         formats = pretty.formats
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+        let noColor = ColorChoice.forbidden(by: environment)
         switch options.color {
         case .always: colors = true
         case .never: colors = false

@@ -1,6 +1,7 @@
 import Foundation
 import TincanCore
 import TincanDemoServer
+import TincanSessions
 
 /// The address `tincan serve --host` binds: an IP address or `localhost`, checked before anything
 /// listens.
@@ -50,25 +51,55 @@ struct ServeAddress: Equatable {
     }
 }
 
-/// The text `tincan serve --show` prints for each request as it arrives: the head as received,
-/// then the body as text when it is UTF-8 text, else its size and first bytes in hex; control
-/// characters as `·`, so a client cannot drive the terminal.
+/// The text `tincan serve --show` prints for each request as it arrives: a rule naming it, the
+/// head as received, then the body as text when it is UTF-8 text, else its size and first bytes
+/// in hex. Secrets (credentials, cookies, tokens, secret query and form fields: ``Redaction``'s
+/// rules) are hidden unless asked for; control characters are shown as `·` (``TerminalText``), so
+/// a client cannot drive the terminal; colours only when asked (a terminal without `NO_COLOR`).
 enum ReceivedPrinter {
     /// The most body bytes printed per request.
     static let bodyLimit = 4 * 1024
+    /// How wide the rule before each request is.
+    static let ruleWidth = 72
 
-    static func text(_ request: ReceivedRequest, bodyLimit: Int = bodyLimit) -> String {
-        var lines = ["── #\(request.id) from \(request.remote) · \(RequestPreview.byteCount(Int64(request.byteCount)))"
-            + (request.tls ? " · TLS (decrypted)" : "") + (request.isComplete ? "" : " · connection closed before the end") + " ──"]
-        if request.source == .http2Decoded { lines.append("(\(request.source.description))") }
-        lines += request.headLines.map(TerminalText.line)
-        if request.head.count < request.headBytes { lines.append("<head cut at \(RequestPreview.byteCount(Int64(request.head.count))) of \(RequestPreview.byteCount(Int64(request.headBytes)))>") }
+    /// How a request is printed.
+    struct Style: Equatable {
+        /// Whether to colour the rule, the request line and the header names.
+        var colors = false
+        /// Whether to show secrets as they came (`--show-secrets`).
+        var showsSecrets = false
+    }
+
+    static func text(_ request: ReceivedRequest, style: Style = Style(), bodyLimit: Int = bodyLimit) -> String {
+        func paint(_ text: String, _ code: String) -> String { style.colors ? code + text + ANSI.reset : text }
+        let title = "── #\(request.id) from \(request.remote) · \(RequestPreview.byteCount(Int64(request.byteCount)))"
+            + (request.tls ? " · TLS (decrypted)" : "") + (request.isComplete ? "" : " · connection closed before the end") + " "
+        // A blank line and a rule as wide as a terminal's line set one request off from the last.
+        var lines = ["", paint(title + String(repeating: "─", count: max(2, ruleWidth - title.count)), ANSI.cyan)]
+        if request.source == .http2Decoded { lines.append(paint("(\(request.source.description))", ANSI.dim)) }
+        var contentType: String?
+        for (index, line) in request.headLines.enumerated() {
+            let shown = TerminalText.line(style.showsSecrets ? line : Redaction.receivedHeadLine(line, isRequestLine: index == 0 && request.source != .http2Decoded))
+            if index > 0, let colon = line.dropFirst().firstIndex(of: ":") {
+                let name = line[..<colon]
+                if HTTPHeaders.same(String(name), "Content-Type") { contentType = String(line[line.index(after: colon)...]).trimmingWhitespaceAndNewlines() }
+                let split = shown.index(shown.startIndex, offsetBy: min(name.count, shown.count))
+                lines.append(paint(String(shown[..<split]), ANSI.blue) + shown[split...])
+            } else {
+                lines.append(index == 0 ? paint(shown, ANSI.bold) : shown)
+            }
+        }
+        if request.head.count < request.headBytes { lines.append(paint("<head cut at \(RequestPreview.byteCount(Int64(request.head.count))) of \(RequestPreview.byteCount(Int64(request.headBytes)))>", ANSI.dim)) }
         lines.append("")
-        if request.bodyBytes > 0 { lines += bodyLines(request, limit: bodyLimit) }
+        if request.bodyBytes > 0 {
+            lines += bodyLines(request, limit: bodyLimit, contentType: style.showsSecrets ? nil : .some(contentType)).map { $0.hasPrefix("<") ? paint($0, ANSI.dim) : $0 }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func bodyLines(_ request: ReceivedRequest, limit: Int) -> [String] {
+    /// The body's lines; `contentType` is nil to show secrets, else the request's type (which
+    /// says how to find the secrets in it).
+    private static func bodyLines(_ request: ReceivedRequest, limit: Int, contentType: String??) -> [String] {
         let shown = request.body.prefix(limit)
         let total = RequestPreview.byteCount(Int64(request.bodyBytes))
         var cut = shown.count
@@ -79,7 +110,9 @@ enum ReceivedPrinter {
             let hex = request.body.prefix(32).map { HexText.bytes([$0]) }
             return ["<binary body: \(total); first bytes: \(hex.joined(separator: " "))\(request.bodyBytes > 32 ? " …" : "")>"]
         }
-        var lines = ReceivedRequest.lines(text).map(TerminalText.line)
+        var body = String(decoding: text, as: UTF8.self)
+        if case let .some(type) = contentType { body = Redaction.receivedBody(body, contentType: type) }
+        var lines = ReceivedRequest.lines(Array(body.utf8)).map(TerminalText.line)
         if lines.last?.isEmpty == true { lines.removeLast() }
         if cut < request.bodyBytes { lines.append("<body cut at \(RequestPreview.byteCount(Int64(cut))) of \(total)>") }
         return lines

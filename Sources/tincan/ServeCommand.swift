@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import NIOSSL
+import Synchronization
 import TincanCore
 import TincanDemoServer
+import TincanSessions
 
 /// `tincan serve [--port N]`: the demo server in the foreground, one log line per request.
 struct ServeCommand: AsyncParsableCommand {
@@ -20,6 +22,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Print each request as it arrives: its head as received and its body (text, or size and first bytes), for a projector.")
     var show = false
 
+    @Flag(name: .customLong("show-secrets"), help: "With --show, print secrets as they came (Authorization, cookies, tokens, secret query, form and JSON fields) instead of dots.")
+    var showSecrets = false
+
+    @Option(help: ArgumentHelp("With --show: auto colours a terminal unless NO_COLOR is set.", valueName: "WHEN"))
+    var color: ColorChoice = .auto
+
+    @Flag(help: "Follow a workshop: accept students' step completions (tincan learn N --classroom URL --name NAME) and show who is on which step, here and at /__classroom.")
+    var classroom = false
+
     @Option(name: .customLong("allow-host"), help: ArgumentHelp("Also answer requests whose Host is NAME (a name this machine is reached by, such as teacher.local). Repeatable. The server answers only its own names, so that a web page cannot reach it through DNS rebinding: localhost and loopback addresses, any IP address when --host is not loopback, and these.", valueName: "NAME"))
     var allowHosts: [String] = []
 
@@ -31,6 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("client-ca"), help: ArgumentHelp("With --cert, require a client certificate issued by an authority in this PEM file (mutual TLS).", valueName: "FILE"))
     var clientCA: String?
+
+    func validate() throws {
+        if showSecrets && !show { throw ValidationError("--show-secrets goes with --show, which prints what arrives") }
+    }
 
     func run() async throws {
         let port: Int
@@ -47,19 +62,49 @@ struct ServeCommand: AsyncParsableCommand {
         let lines = CheckedLines()
         let (failures, failed) = AsyncStream<Void>.makeStream()
         let server: DemoServer
+        // The address students are given, known once the server listens.
+        let joinURL = JoinAddress()
         do {
             let write: @Sendable (String) -> Void = { text in
                 lines.print(text)
                 if lines.firstFailure != nil { failed.finish() }
             }
+            // Text whose parts from outside are already neutralised, with escape sequences of
+            // Tincan's own: --show's colours, the classroom's screen.
+            let writeControlling: @Sendable (String) -> Void = { text in
+                lines.printControlling(text)
+                if lines.firstFailure != nil { failed.finish() }
+            }
             var onReceived: (@Sendable (ReceivedRequest) -> Void)?
-            if show { onReceived = { request in write(ReceivedPrinter.text(request)) } }
+            if show {
+                let style = ReceivedPrinter.Style(colors: color.colors(terminal: isatty(STDOUT_FILENO) == 1, environment: ProcessEnvironment.values), showsSecrets: showSecrets)
+                onReceived = { request in writeControlling(ReceivedPrinter.text(request, style: style)) }
+            }
+            // On a terminal, the classroom's table is the screen, drawn again on each report;
+            // elsewhere (a pipe, or beside --show), a line per report.
+            let drawsTable = classroom && !show && isatty(STDOUT_FILENO) == 1
+            var room: Classroom?
+            if classroom {
+                room = Classroom(onChange: { student, students in
+                    writeControlling(drawsTable ? ClassroomTable.screen(students, address: joinURL.value.withLock { $0 }) : ClassroomTable.line(student))
+                })
+            }
+            var log: (@Sendable (String) -> Void)?
+            // The log line's target holds the query as sent: its secret fields are hidden too.
+            let showSecrets = showSecrets
+            if !drawsTable { log = { line in write((showSecrets ? line : Redaction.receivedHeadLine(line, isRequestLine: true)) + "\n") } }
             if let warning = address.warning { StandardError.print(warning) }
-            server = try await DemoServer.start(host: address.host, port: port, log: { line in write(line + "\n") }, tls: tls, onReceived: onReceived, hosts: hosts)
+            server = try await DemoServer.start(host: address.host, port: port, log: log, tls: tls, onReceived: onReceived, hosts: hosts, classroom: room)
         } catch {
             throw CLIFailure(message: "error: cannot listen on \(address.host):\(port): \(error)", exitCode: .transportFailed)
         }
-        lines.print("tincan demo server on \(server.baseURL) — try: tincan send GET \(server.baseURL)/get\n")
+        joinURL.value.withLock { $0 = server.baseURL }
+        if classroom && !show && isatty(STDOUT_FILENO) == 1 {
+            lines.printControlling(ClassroomTable.screen([], address: server.baseURL))
+        } else {
+            lines.print("tincan demo server on \(server.baseURL) — try: tincan send GET \(server.baseURL)/get\n")
+            if classroom { lines.print("classroom: students join with: tincan learn N --classroom \(server.baseURL) --name NAME; the room is at \(server.baseURL)/__classroom\n") }
+        }
         // What it answers, when that is more than loopback (the classroom mode).
         if !address.isLoopback || !allowHosts.isEmpty {
             StandardError.print("tincan: answering requests for \(hosts.description(port: server.port)); any other Host gets 421\n")
@@ -96,4 +141,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--cert/--key/--client-ca: \(error)")
         }
     }
+}
+
+/// The address students join a classroom at, set once the server listens and read by its table.
+private final class JoinAddress: Sendable {
+    let value = Mutex("")
 }

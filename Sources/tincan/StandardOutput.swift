@@ -94,6 +94,20 @@ final class CheckedLines: Sendable {
         }
     }
 
+    /// Writes `text` as it is, Tincan's own escape sequences included (colours, clearing the
+    /// screen), unless an earlier write failed: for text whose parts from outside the caller has
+    /// already passed through ``TerminalText`` (`serve --show`'s requests, the classroom's table).
+    func printControlling(_ text: String) {
+        failure.withLock { failure in
+            guard failure == nil else { return }
+            do throws(OutputError) {
+                try StandardOutput.print(text)
+            } catch {
+                failure = error
+            }
+        }
+    }
+
     /// The first write that failed, if any.
     var firstFailure: OutputError? { failure.withLock { $0 } }
 }

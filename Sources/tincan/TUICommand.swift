@@ -56,15 +56,15 @@ struct TUICommand: AsyncParsableCommand {
 
     /// Opens a lesson (`tincan learn LESSON`): the TUI on the lesson's file, with the lesson's
     /// demo servers in the variables and the learner's progress.
-    static func openLesson(_ lesson: LessonSource, display: TUIOptions) async throws {
+    static func openLesson(_ lesson: LessonSource, display: TUIOptions, classroom: ClassroomReporter? = nil) async throws {
         defer { lesson.removeFiles() }
         // Decoded as the parser decodes every command, then given the display options `learn` read.
         var command = try TUICommand.parse(["--", lesson.path])
         command.display = display
-        try await command.open(lesson: lesson)
+        try await command.open(lesson: lesson, classroom: classroom)
     }
 
-    func open(lesson: LessonSource?) async throws {
+    func open(lesson: LessonSource?, classroom: ClassroomReporter? = nil) async throws {
         var settings = TUISettings.load(themeOption: display.theme, keymapOption: display.keymap)
         if display.noMouse { settings.mouse = false }
         // A file that cannot be opened is reported before the screen is taken.
@@ -174,10 +174,17 @@ struct TUICommand: AsyncParsableCommand {
             let mouse = settings.mouse
             let marker = firstPaintMarker
 
+            // Each step passed goes to the teacher too, when the learner asked (learn --classroom).
+            let observer: (@Sendable (LessonProgress.Entry, String) async -> String?)? = if let classroom {
+                { entry, key in await classroom.report(entry, key: key) }
+            } else {
+                nil
+            }
             status = try await Self.runOnUIThread {
                 let terminal = try CursesTerminal(mouse: mouse)
                 let runner = AppRunner(terminal: terminal, managers: managers, history: historyStore, commands: commandStore, drafts: drafts,
-                                       configPath: (TUISettings.configDirectory() as NSString).appendingPathComponent("config.yaml"))
+                                       configPath: (TUISettings.configDirectory() as NSString).appendingPathComponent("config.yaml"),
+                                       lessonProgressObserver: observer)
                 _ = runner.run(initial) {
                     if marker { StandardError.print("tincan: first paint\n") }
                 }

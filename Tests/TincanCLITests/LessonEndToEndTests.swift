@@ -88,4 +88,28 @@ struct LessonEndToEndTests {
         try await tui.waitFor(all: ["✓ The jar still sends flavour", "Lesson done"])
         try await tui.quitDiscardingChanges(until: "EXIT=0")
     }
+
+    @Test("a goal on what the server received passes in the TUI once the demo server says what it got: lesson 6's revalidation")
+    func aReceivedGoalIsJudgedInTheTUI() async throws {
+        let home = try TemporaryDirectory()
+        let work = try TemporaryDirectory()
+        let lessons = (examplesDirectory as NSString).appendingPathComponent("lessons")
+        _ = try work.write("06-cache-revalidation.tincan.yaml", Array(try String(contentsOfFile: lessons + "/solutions/06-cache-revalidation.tincan.yaml", encoding: .utf8).utf8))
+        let tui = try await Self.learnInTmux("6", in: work, home: home)
+        try await tui.waitFor("Step 1 of 3")
+        try await tui.send("C-r")
+        try await tui.waitFor("Step 1 of 3 ✓")
+        try await tui.send("M-n")
+        try await tui.waitFor("Step 2 of 3")
+        try await tui.send("C-r")
+        try await tui.waitFor("Step 2 of 3 ✓")
+        try await tui.send("M-n")
+        try await tui.waitFor("Step 3 of 3")
+        try await tui.send("C-r")
+        // The request as built has no If-None-Match; the server received the one the cache added.
+        try await tui.waitFor(all: ["Step 3 of 3 ✓", "Lesson done"])
+        try await tui.send("M-l")
+        try await tui.waitFor(all: ["✓ You did not write the validator yourself", "✓ The server received step 1's ETag"])
+        try await tui.quitDiscardingChanges(until: "EXIT=0")
+    }
 }

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import TincanCore
 import TincanDemoServer
+import TincanSessions
 @testable import tincan
 
 /// `tincan serve` for a classroom (issue 20 §3): `--host` and `--show`.
@@ -56,11 +57,13 @@ struct ServeClassroomTests {
         #expect(result.response?.statusCode == 200)
         let text = try #require(printed.withLock { $0 }.first)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0].hasPrefix("── #1 from 127.0.0.1:"))
-        #expect(lines[1] == "POST /post HTTP/1.1")
+        #expect(lines[0] == "", "a blank line sets each request off from the one before")
+        #expect(lines[1].hasPrefix("── #1 from 127.0.0.1:"))
+        #expect(lines[1].count == ReceivedPrinter.ruleWidth, "the rule is as wide as a line: \(lines[1])")
+        #expect(lines[2] == "POST /post HTTP/1.1")
         #expect(lines.contains("X-Class: 42"))
         #expect(lines.contains("Content-Length: 8"))
-        let blank = try #require(lines.firstIndex(of: ""))
+        let blank = try #require(lines.dropFirst().firstIndex(of: ""), "the empty line that ends the head")
         #expect(lines[blank + 1] == "name=Ada", "the body after the head's empty line")
     }
 
@@ -117,5 +120,74 @@ struct ServeClassroomTests {
         request.bodyBytes = long.utf8.count
         let cut = ReceivedPrinter.text(request, bodyLimit: 1_001)
         #expect(cut.contains(String(repeating: "é", count: 500) + "\n<body cut at 1,000 bytes of 6,000 bytes (5.9 KiB)>"), "cut before a character, not inside one")
+    }
+
+    // MARK: - Secrets and colours
+
+    /// A request that carries a secret in each place a client puts one.
+    static let secretRequest = ReceivedRequest(
+        id: 7, time: Date(), remote: "127.0.0.1:5000", source: .wire, tls: false,
+        head: Array("POST /post?api_key=k3y&page=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t0ken\r\nCookie: session=c00kie\r\nX-Api-Token: abc123\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\n".utf8),
+        headBytes: 190, body: Array("user=ada&password=hunter2".utf8), bodyBytes: 25, isComplete: true)
+
+    @Test("serve --show hides Authorization, cookies, tokens and secret query and form fields unless --show-secrets")
+    func showMasksSecrets() {
+        let masked = ReceivedPrinter.text(Self.secretRequest)
+        for secret in ["k3y", "t0ken", "c00kie", "abc123", "hunter2"] {
+            #expect(!masked.contains(secret), "\(secret) shown:\n\(masked)")
+        }
+        #expect(masked.contains("POST /post?api_key=\(Redaction.mask)&page=2 HTTP/1.1"), "\(masked)")
+        #expect(masked.contains("Authorization: Bearer \(Redaction.mask)"), "the scheme stays: \(masked)")
+        #expect(masked.contains("Cookie: \(Redaction.mask)"))
+        #expect(masked.contains("X-Api-Token: \(Redaction.mask)"))
+        #expect(masked.contains("Host: 127.0.0.1\n"), "what is not secret is shown as it came")
+        #expect(masked.contains("user=ada&password=\(Redaction.mask)"), "\(masked)")
+
+        let shown = ReceivedPrinter.text(Self.secretRequest, style: .init(showsSecrets: true))
+        for secret in ["api_key=k3y", "Bearer t0ken", "session=c00kie", "abc123", "password=hunter2"] {
+            #expect(shown.contains(secret), "\(secret) hidden with --show-secrets:\n\(shown)")
+        }
+    }
+
+    @Test("serve --show hides a JSON body's secret members")
+    func showMasksJSONSecrets() {
+        var request = Self.secretRequest
+        request.head = Array("POST /post HTTP/1.1\r\nContent-Type: application/json\r\n\r\n".utf8)
+        request.headBytes = request.head.count
+        request.body = Array(#"{"user": "ada", "client_secret": "s3cr3t"}"#.utf8)
+        request.bodyBytes = request.body.count
+        let text = ReceivedPrinter.text(request)
+        #expect(!text.contains("s3cr3t"), "\(text)")
+        #expect(text.contains(#""user": "ada""#), "\(text)")
+    }
+
+    @Test("serve --show colours the rule, request line and header names only when asked, and the colours hold no text of their own")
+    func showColours() {
+        let plain = ReceivedPrinter.text(Self.secretRequest)
+        #expect(!plain.contains("\u{1B}"))
+        let coloured = ReceivedPrinter.text(Self.secretRequest, style: .init(colors: true))
+        #expect(coloured.contains("\u{1B}[36m── #7 from"), "the rule in cyan")
+        #expect(coloured.contains("\u{1B}[1mPOST /post?api_key="), "the request line in bold")
+        #expect(coloured.contains("\u{1B}[34mAuthorization\u{1B}[0m: Bearer"), "header names in blue")
+        let stripped = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        #expect(stripped == plain)
+    }
+
+    @Test("--color auto colours a terminal unless NO_COLOR is set or TERM is dumb; always and never decide alone")
+    func colourChoice() {
+        #expect(ColorChoice.auto.colors(terminal: true, environment: [:]))
+        #expect(!ColorChoice.auto.colors(terminal: false, environment: [:]), "a pipe gets no colour")
+        #expect(!ColorChoice.auto.colors(terminal: true, environment: ["NO_COLOR": "1"]))
+        #expect(ColorChoice.auto.colors(terminal: true, environment: ["NO_COLOR": ""]), "an empty NO_COLOR is not set")
+        #expect(!ColorChoice.auto.colors(terminal: true, environment: ["TERM": "dumb"]))
+        #expect(ColorChoice.always.colors(terminal: false, environment: ["NO_COLOR": "1"]))
+        #expect(!ColorChoice.never.colors(terminal: true, environment: [:]))
+    }
+
+    @Test("--show-secrets without --show is refused, exit 2")
+    func showSecretsNeedsShow() async {
+        let ending = await ending(of: ["serve", "--port", "0", "--show-secrets"])
+        #expect(ending.status == 2)
+        #expect(ending.standardError?.contains("--show-secrets goes with --show") == true, "\(String(describing: ending.standardError))")
     }
 }

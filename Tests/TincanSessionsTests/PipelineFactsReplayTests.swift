@@ -6,8 +6,8 @@ import TincanSessions
 
 @Suite("Checks on which part of the pipeline did the work: decoded-by, cache and trusted-by")
 struct PipelineFactsReplayTests {
-    /// The failures of each outcome, by request name: `name: check: why`.
-    private static func failures(_ report: ReplayReport) -> [String: [String]] {
+    /// The failures of each outcome, by request name: `check: why` (ReceivedChecksTests reads them too).
+    static func failures(_ report: ReplayReport) -> [String: [String]] {
         Dictionary(uniqueKeysWithValues: report.outcomes.map { outcome in
             (outcome.name, outcome.checks.filter { !$0.passed }.map { "\($0.name): \($0.failure ?? "")" })
         })

@@ -556,6 +556,7 @@ struct SessionSchemaTests {
         ("$[\"$defs\"].check.oneOf[1].properties", names(SessionKey.Check.self)),
         ("$[\"$defs\"].filters.items.oneOf[1].properties", names(SessionKey.Filter.self)),
         ("$[\"$defs\"].assert.properties.request.properties", names(SessionKey.RequestAssert.self)),
+        ("$[\"$defs\"].assert.properties.received.properties", names(SessionKey.RequestAssert.self)),
         ("$.properties.lesson.properties", names(SessionKey.Lesson.self)),
         ("$.properties.lesson.properties.steps.items.properties", names(SessionKey.LessonStep.self)),
         ("$.properties.lesson.properties.steps.items.properties.goals.items.properties", names(SessionKey.LessonGoal.self) + names(SessionKey.Assert.self)),

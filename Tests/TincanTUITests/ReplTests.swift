@@ -123,6 +123,29 @@ struct ReplKeyScriptTests {
         #expect(state.status?.text == "POST /items: the whole request, 2 parameters, 0 query fields, 0 headers; send (or ctrl+r) sends it.")
     }
 
+    @Test("pin sets the session's certificate pins (by certificate or public key), which the next send uses and saving writes; pin off removes them")
+    func pinSetsTheSessionsPins() throws {
+        #expect(try ReplCommand.parse("pin {{server-cert}}") == .pin(files: ["{{server-cert}}"], mode: .certificate))
+        #expect(try ReplCommand.parse("pin public-key a.pem b.pem") == .pin(files: ["a.pem", "b.pem"], mode: .publicKey))
+        #expect(try ReplCommand.parse("pin off") == .pin(files: [], mode: .certificate))
+        #expect(throws: ReplError.self) { try ReplCommand.parse("pin") }
+        #expect(throws: ReplError.self) { try ReplCommand.parse("pin public-key") }
+        var state = Fixtures.welcome()
+        state.setFocus(.preview)
+        _ = Self.run("pin public-key /tmp/server-cert.pem", in: &state)
+        #expect(state.workspace.session.defaults.security.pins == ["/tmp/server-cert.pem"])
+        #expect(state.workspace.session.defaults.security.pinMode == .publicKey)
+        #expect(state.status?.text.hasPrefix("Pinned 1 certificate by public key") == true, "\(String(describing: state.status?.text))")
+        #expect(state.isModified, "pins are a change to save")
+        #expect(state.editedSession.yamlText().contains("pins: [/tmp/server-cert.pem]") || state.editedSession.yamlText().contains("- /tmp/server-cert.pem"), "\(state.editedSession.yamlText())")
+        // The next send is planned with the pins.
+        let effects = Self.run("send", in: &state)
+        let plans = effects.compactMap { effect -> SendPlan? in if case let .send(_, _, plan) = effect { plan } else { nil } }
+        #expect(plans.first?.security.pins.isEmpty == false, "\(effects)")
+        _ = Self.run("pin off", in: &state)
+        #expect(state.workspace.session.defaults.security.pins.isEmpty)
+    }
+
     @Test("JSON after := is read as JSON, quotes, colons and spaces inside it included")
     func jsonAfterColonEqualsIsJSON() throws {
         #expect(try ReplWords.split(#"post /anything friends:=[{"name":"Bo"}]"#) == ["post", "/anything", #"friends:=[{"name":"Bo"}]"#])
@@ -267,7 +290,7 @@ struct ReplKeyScriptTests {
         #expect(state.commandLine?.field.text == "serializer json ")
         Fixtures.press([.key(KeyEvent(.escape)), .key(.alt("x"))] + Fixtures.typing("p") + [.key(KeyEvent(.tab))], into: &state)
         #expect(state.commandLine?.field.text == "p")
-        #expect(state.commandLine?.completions == ["post", "put", "patch"])
+        #expect(state.commandLine?.completions == ["post", "put", "patch", "pin"])
         Fixtures.press([.key(KeyEvent(.escape)), .key(.alt("x"))] + Fixtures.typing("header acc") + [.key(KeyEvent(.tab))], into: &state)
         #expect(state.commandLine?.field.text == "header Accept")
         #expect(state.commandLine?.completions == ["Accept:", "Accept-Encoding:", "Accept-Language:"])

@@ -100,12 +100,47 @@ public enum Redaction {
 
     /// A token request's form body with its secrets hidden: the secret-named fields and the codes.
     public static func oauth2Form(_ body: String) -> String {
+        form(body, alsoSecret: oauth2FormSecrets)
+    }
+
+    /// A URL-encoded form with the values of secret-named fields (and of `alsoSecret`) hidden.
+    public static func form(_ body: String, alsoSecret: Set<String> = []) -> String {
         body.split(separator: "&", omittingEmptySubsequences: false).map { field in
             let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
-            guard parts.count == 2, isSecret(name: name) || oauth2FormSecrets.contains(name) else { return String(field) }
+            let decoded = name.utf8.contains(UInt8(ascii: "%")) ? name.removingPercentEncoding ?? name : name
+            guard parts.count == 2, isSecret(name: decoded) || alsoSecret.contains(name) else { return String(field) }
             return "\(name)=\(mask)"
         }.joined(separator: "&")
+    }
+
+    // MARK: - Requests as received
+
+    /// One line of a request head as a server received it (`tincan serve --show`): the request
+    /// line's target as ``url(_:)`` hides it, a field's value as ``headerValue(name:value:)``.
+    public static func receivedHeadLine(_ line: String, isRequestLine: Bool) -> String {
+        if isRequestLine {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard parts.count >= 2 else { return line }
+            return ([String(parts[0]), url(String(parts[1]))] + parts.dropFirst(2).map(String.init)).joined(separator: " ")
+        }
+        // An HTTP/2 pseudo-header (`:path: /x`) starts with its own colon.
+        guard let colon = line.dropFirst().firstIndex(of: ":") else { return line }
+        let name = String(line[..<colon])
+        let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+        let shown = name == ":path" ? url(String(value)) : headerValue(name: name, value: String(value))
+        return shown == value ? line : "\(name): \(shown)"
+    }
+
+    /// A request body as received, as text: a URL-encoded form's secret fields hidden, and a
+    /// JSON body's secret members (rewritten indented, only when one is hidden); any other
+    /// body as it is.
+    public static func receivedBody(_ text: String, contentType: String?) -> String {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        if type == "application/x-www-form-urlencoded" { return form(text) }
+        guard type == "application/json" || type.hasSuffix("+json"), let tree = try? JSONParser.parse(text) else { return text }
+        let hidden = value(tree)
+        return hidden == tree ? text : JSONWriter.string(hidden, indent: 2)
     }
 
     /// A token or device request as lines (request line, headers, form), secrets hidden

@@ -219,7 +219,7 @@ enum ImportChecks {
         case .errors: ("errors", nil)
         case .maxDuration: ("max-duration", nil)
         case .transportError(let predicate): ("transport-error", predicate)
-        case .request: nil
+        case .request, .received: nil
         }
     }
 

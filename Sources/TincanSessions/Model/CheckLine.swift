@@ -61,6 +61,8 @@ public enum CheckLine {
             return .response(ResponseValue(key: key.rawValue) ?? .url, try predicate(&scanner))
         case .request:
             return .request(try requestCheck(&scanner, after: keyWord))
+        case .received:
+            return .received(try requestCheck(&scanner, after: keyWord))
         case .transportError:
             return .transportError(try predicate(&scanner))
         }
@@ -92,14 +94,19 @@ public enum CheckLine {
         case .response(.cookie(let name), let predicate): "cookies \(argumentText(name)) " + text(of: predicate)
         case .response(let value, let predicate): value.key + " " + text(of: predicate)
         case .transportError(let predicate): "transport-error " + text(of: predicate)
-        case .request(let check):
-            switch check {
-            case .method(let predicate): "request method " + text(of: predicate)
-            case .url(let predicate): "request url " + text(of: predicate)
-            case .query(let name, let predicate): "request query \(argumentText(name)) " + text(of: predicate)
-            case .header(let name, let predicate): "request headers \(name) " + text(of: predicate)
-            case .body(let path, let predicate): "request body \(argumentText(path.text)) " + text(of: predicate)
-            }
+        case .request(let check): "request " + text(of: check)
+        case .received(let check): "received " + text(of: check)
+        }
+    }
+
+    /// A `request:` (or `received:`) check as its line, after its key.
+    private static func text(of check: RequestCheck) -> String {
+        switch check {
+        case .method(let predicate): "method " + text(of: predicate)
+        case .url(let predicate): "url " + text(of: predicate)
+        case .query(let name, let predicate): "query \(argumentText(name)) " + text(of: predicate)
+        case .header(let name, let predicate): "headers \(name) " + text(of: predicate)
+        case .body(let path, let predicate): "body \(argumentText(path.text)) " + text(of: predicate)
         }
     }
 

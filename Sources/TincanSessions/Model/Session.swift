@@ -525,6 +525,10 @@ public enum Assertion: Sendable, Equatable {
     case response(ResponseValue, Predicate)
     /// The request as built satisfies a check.
     case request(RequestCheck)
+    /// The request as the server received it satisfies a check (`received:`, the same checks as
+    /// `request:`): what a Tincan demo server says it received for this exchange
+    /// (``ReceivedRecord``), after the cache, the cookie jar and the transport had their say.
+    case received(RequestCheck)
     /// The exchange failed before a response was complete (refused, timed out, a deadline, a
     /// TLS refusal), and its reason satisfies the check; a missing value is an exchange that
     /// completed. With it, a failed exchange is what the request is meant to do.

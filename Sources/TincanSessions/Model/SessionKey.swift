@@ -206,6 +206,9 @@ public enum SessionKey {
         case decodedBy = "decoded-by"
         case trustedBy = "trusted-by"
         case cache
+        /// The request as a Tincan demo server received it, checked as `request:` checks the
+        /// request as built.
+        case received
     }
 
     /// `request:` in `assert:`: checks on the request as built, before it is sent.

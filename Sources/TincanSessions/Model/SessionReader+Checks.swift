@@ -111,10 +111,10 @@ extension SessionReader {
         }
     }
 
-    /// `request:` in `assert:`.
-    func requestChecks(_ node: Node) throws -> [RequestCheck] {
+    /// `request:` in `assert:` (and `received:`, named by `place`, which takes the same checks).
+    func requestChecks(_ node: Node, in place: String = "request") throws -> [RequestCheck] {
         var checks: [RequestCheck] = []
-        for (key, _, value) in try entries(node, SessionKey.RequestAssert.self, in: "request") {
+        for (key, _, value) in try entries(node, SessionKey.RequestAssert.self, in: place) {
             switch key {
             case .method: checks.append(.method(try predicate(value)))
             case .url: checks.append(.url(try predicate(value)))

@@ -493,6 +493,8 @@ struct SessionReader {
                 assertions.append(.response(ResponseValue(key: key.rawValue) ?? .url, try predicate(value)))
             case .request:
                 assertions += try requestChecks(value).map(Assertion.request)
+            case .received:
+                assertions += try requestChecks(value, in: "received").map(Assertion.received)
             }
         }
         return assertions

@@ -209,6 +209,19 @@ extension SecuritySettings {
     }
 }
 
+extension RequestCheck {
+    /// Adds the check under its key of `request:` (or `received:`).
+    func add(to checks: inout GroupedPairs<SessionKey.RequestAssert>) {
+        switch self {
+        case .method(let predicate): checks.append(.method, predicate.yaml)
+        case .url(let predicate): checks.append(.url, predicate.yaml)
+        case .query(let name, let predicate): checks.add((name, predicate.yaml), to: .query)
+        case .header(let name, let predicate): checks.add((name, predicate.yaml), to: .headers)
+        case .body(let path, let predicate): checks.add((path.text, predicate.yaml), to: .body)
+        }
+    }
+}
+
 extension CaptureSource {
     var yaml: YAMLValue {
         switch self {
@@ -254,6 +267,7 @@ extension Assertion {
     static func yamlPairs(_ assertions: [Assertion]) -> [(String, YAMLValue)] {
         var pairs = GroupedPairs<SessionKey.Assert>()
         var requestChecks = GroupedPairs<SessionKey.RequestAssert>()
+        var receivedChecks = GroupedPairs<SessionKey.RequestAssert>()
         for assertion in assertions {
             switch assertion {
             case .status(let text):
@@ -278,16 +292,19 @@ extension Assertion {
                 if let key = SessionKey.Assert(rawValue: value.key) { pairs.append(key, predicate.yaml) }
             case .request(let check):
                 if requestChecks.isEmpty { pairs.append(.request, .mapping([])) }
-                switch check {
-                case .method(let predicate): requestChecks.append(.method, predicate.yaml)
-                case .url(let predicate): requestChecks.append(.url, predicate.yaml)
-                case .query(let name, let predicate): requestChecks.add((name, predicate.yaml), to: .query)
-                case .header(let name, let predicate): requestChecks.add((name, predicate.yaml), to: .headers)
-                case .body(let path, let predicate): requestChecks.add((path.text, predicate.yaml), to: .body)
-                }
+                check.add(to: &requestChecks)
+            case .received(let check):
+                if receivedChecks.isEmpty { pairs.append(.received, .mapping([])) }
+                check.add(to: &receivedChecks)
             }
         }
-        return pairs.pairs.map { $0.0 == SessionKey.Assert.request.rawValue ? ($0.0, .mapping(requestChecks.pairs)) : $0 }
+        return pairs.pairs.map { pair in
+            switch pair.0 {
+            case SessionKey.Assert.request.rawValue: (pair.0, .mapping(requestChecks.pairs))
+            case SessionKey.Assert.received.rawValue: (pair.0, .mapping(receivedChecks.pairs))
+            default: pair
+            }
+        }
     }
 
     /// Seconds as the file writes a duration: `500ms`, `2s`.

@@ -169,7 +169,9 @@ struct ReplayPass {
         }
         // Nothing later depends on this response's checks: they may wait for the next request,
         // and so may the decoding of its body, which only they read.
-        let checksMayWait = flow.sends == 1 && saved.captures.isEmpty && !options.failFast
+        // `received:` asks the server after the exchange, so its checks cannot wait for the next.
+        let asksReceived = saved.assertions.contains(where: \.isReceivedCheck)
+        let checksMayWait = flow.sends == 1 && saved.captures.isEmpty && !options.failFast && !asksReceived
         var sendOptions = taskOptions
         sendOptions.oauth2?.interaction = options.oauth2Interaction
         if checksMayWait { sendOptions.responseSerializer = Self.undecoded }
@@ -210,7 +212,9 @@ struct ReplayPass {
                         unchecked = Unchecked(outcome: outcome, saved: saved, result: result, serializer: taskOptions.responseSerializer, requestChecks: requestChecks)
                         return nil
                     }
-                    evaluation = evaluate(checksMayWait ? decoded(result, by: taskOptions.responseSerializer) : result, saved: saved, requestChecks: requestChecks, outcome: &outcome)
+                    let received = asksReceived && result.response != nil ? await ReceivedRecord.fetch(for: result, through: manager) : nil
+                    evaluation = evaluate(checksMayWait ? decoded(result, by: taskOptions.responseSerializer) : result, saved: saved, requestChecks: requestChecks,
+                                          received: received, outcome: &outcome)
                 } catch {
                     outcome.state = .failed
                     outcome.error = "\(error)"
@@ -281,7 +285,8 @@ struct ReplayPass {
     ///
     /// - Returns: The evaluation, when a response arrived to evaluate.
     @discardableResult
-    private func evaluate(_ result: TaskResult, saved: SavedRequest, requestChecks: [CheckResult], outcome: inout RequestOutcome) -> ResponseEvaluation? {
+    private func evaluate(_ result: TaskResult, saved: SavedRequest, requestChecks: [CheckResult], received: Result<ReceivedRequest, ReceivedRecord.Failure>? = nil,
+                          outcome: inout RequestOutcome) -> ResponseEvaluation? {
         outcome.result = result
         outcome.duration = result.metrics.total.inSeconds
         outcome.status = result.response?.statusCode
@@ -291,7 +296,7 @@ struct ReplayPass {
             outcome.state = .failed
             outcome.error = "\(error)"
         } else {
-            let checked = ResponseEvaluation(saved, result: result, template: template, compareRecorded: options.compareRecorded)
+            let checked = ResponseEvaluation(saved, result: result, template: template, compareRecorded: options.compareRecorded, received: received)
             outcome.checks += checked.checks
             outcome.captures = checked.captures
             if !checked.passed { outcome.state = .failed }

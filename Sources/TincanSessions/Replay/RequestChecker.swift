@@ -7,24 +7,39 @@ import TincanCore
 struct RequestChecker {
     let request: HTTPRequest
     let template: Template
+    /// The word each check's name starts with: `request`, or `received` for a `received:` check
+    /// on the request as the server received it.
+    var naming = "request"
+
+    /// A check's name after that word: `method`, `query page`, `header Accept`, `body $.id`.
+    static func name(of check: RequestCheck) -> String {
+        switch check {
+        case .method: "method"
+        case .url: "url"
+        case .query(let name, _): "query \(name)"
+        case .header(let name, _): "header \(name)"
+        case .body(let path, _): "body \(path.text)"
+        }
+    }
 
     func check(_ assertions: [Assertion]) -> [CheckResult] {
         assertions.compactMap { assertion in
             guard case .request(let check) = assertion else { return nil }
+            let label = naming + " " + Self.name(of: check)
             switch check {
             case .method(let predicate):
-                return result("request method", predicate, .string(request.method))
+                return result(label, predicate, .string(request.method))
             case .url(let predicate):
                 let actual = ParameterValue.string(request.url.string)
-                return result("request url", predicate, actual).hidingURLSecrets(actual: actual, predicate: predicate, template: template)
+                return result(label, predicate, actual).hidingURLSecrets(actual: actual, predicate: predicate, template: template)
             case .query(let name, let predicate):
                 let actual = Self.queryFields(request.url.query).first { $0.name == name }.map { ParameterValue.string($0.value) }
-                return result("request query \(name)", predicate, actual).hidingSecrets(of: name, actual: actual, predicate: predicate, template: template)
+                return result(label, predicate, actual).hidingSecrets(of: name, actual: actual, predicate: predicate, template: template)
             case .header(let name, let predicate):
                 let actual = request.headers[name].map(ParameterValue.string)
-                return result("request header \(name)", predicate, actual).hidingSecrets(of: name, actual: actual, predicate: predicate, template: template)
+                return result(label, predicate, actual).hidingSecrets(of: name, actual: actual, predicate: predicate, template: template)
             case .body(let path, let predicate):
-                let name = "request body \(path.text)"
+                let name = label
                 switch body {
                 case .success(let value):
                     let found = path.value(in: value)

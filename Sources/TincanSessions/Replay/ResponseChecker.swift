@@ -53,6 +53,9 @@ public enum CaptureFailure: Error, Sendable, Equatable, CustomStringConvertible 
 struct ResponseChecker {
     let result: TaskResult
     let template: Template
+    /// What the server received for the exchange, for `received:` checks: nil when it was not
+    /// asked (nothing checks it).
+    let received: Result<ReceivedRequest, ReceivedRecord.Failure>?
     /// The body as a JSON document, when the serializer decoded JSON or a property list, or
     /// (the HTTP serializer decodes nothing) when the bytes are JSON anyway. A plain path reads
     /// its one value from the document; a path that selects several decodes the whole body
@@ -63,9 +66,10 @@ struct ResponseChecker {
     /// kept, however many there are.
     private let markupDocument = ParsedOnce<Result<MarkupDocument, MarkupError>>()
 
-    init(result: TaskResult, template: Template) {
+    init(result: TaskResult, template: Template, received: Result<ReceivedRequest, ReceivedRecord.Failure>? = nil) {
         self.result = result
         self.template = template
+        self.received = received
         switch result.serialization?.body {
         case .json(let document)?: bodyDocument = document
         case .propertyList(let value)?: bodyDocument = JSONDocument(value)
@@ -140,6 +144,8 @@ struct ResponseChecker {
             case .request:
                 // Checked on the request as built, before it is sent (RequestChecker).
                 break
+            case .received(let check):
+                checks.append(receivedCheck(check))
             case .transportError(let predicate):
                 let reason = result.transportError.map { ParameterValue.string("\($0)") }
                 var failure = evaluate(predicate, reason)
@@ -150,6 +156,21 @@ struct ResponseChecker {
             }
         }
         return checks
+    }
+
+    /// A `received:` check: a `request:` check on the request as the server received it,
+    /// named as `request:`'s are with `received` for `request`.
+    private func receivedCheck(_ check: RequestCheck) -> CheckResult {
+        let record: ReceivedRequest
+        switch received {
+        case .success(let found)?: record = found
+        case .failure(let failure)?: return CheckResult(name: "received " + RequestChecker.name(of: check), failure: failure.reason)
+        case nil: return CheckResult(name: "received " + RequestChecker.name(of: check), failure: "what the server received was not asked for")
+        }
+        var checked = RequestChecker(request: record.asRequest(origin: result.request.url), template: template, naming: "received").check([.request(check)])
+            .first ?? CheckResult(name: "received " + RequestChecker.name(of: check), failure: "not checked")
+        if record.isTruncated, let failure = checked.failure { checked.failure = failure + " (the server kept only part of what it received)" }
+        return checked
     }
 
     /// A predicate on a value that a capture source gives: a source that finds nothing fails

@@ -15,9 +15,11 @@ public struct ResponseEvaluation: Sendable {
     public var captureFailures: [String: String] = [:]
 
     /// Evaluates `saved`'s assertions and captures on `result`, expanding variables in expected
-    /// values with `template`.
-    public init(_ saved: SavedRequest, result: TaskResult, template: Template, compareRecorded: Bool = false) {
-        let checker = ResponseChecker(result: result, template: template)
+    /// values with `template`; `received:` checks read `received`, what the server received
+    /// (``ReceivedRecord``), or fail saying why it is not known.
+    public init(_ saved: SavedRequest, result: TaskResult, template: Template, compareRecorded: Bool = false,
+                received: Result<ReceivedRequest, ReceivedRecord.Failure>? = nil) {
+        let checker = ResponseChecker(result: result, template: template, received: received)
         checks = checker.check(saved.assertions)
         // The checker gives one result per response assertion, after the implicit `valid` check
         // when there is one: the last ones line up with the assertions.
@@ -56,6 +58,12 @@ public struct ResponseEvaluation: Sendable {
 }
 
 extension Assertion {
+    /// Whether it reads what the server received (`received:`), which is asked for after the exchange.
+    public var isReceivedCheck: Bool {
+        if case .received = self { return true }
+        return false
+    }
+
     /// Whether it expects (or rules out) a failed exchange: such a request is judged even when
     /// no response came back.
     public var isTransportErrorCheck: Bool {

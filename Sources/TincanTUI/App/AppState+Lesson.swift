@@ -168,14 +168,31 @@ extension AppState {
 
     /// Judges the shown step's goals on a send of its request: request checks on the request as
     /// sent, response checks on the response. The step passes when this send passes them all.
-    mutating func judgeLessonSend(_ exchange: Exchange, result: TaskResult) -> [Effect] {
+    ///
+    /// A goal on what the server received (`received:`) is judged once the demo server has said
+    /// what it received: the send asks it (the Received view's fetch), and ``lessonReceivedFetched(_:_:)``
+    /// judges the send again with its answer.
+    mutating func judgeLessonSend(_ exchange: Exchange, result: TaskResult, received: Result<ReceivedRequest, ReceivedRecord.Failure>? = nil) -> [Effect] {
         guard var state = lesson, exchange.requestIndex == state.current.requestIndex, let template = exchange.template else { return [] }
         let assertions = lessonAssertions
+        state.awaitingReceived = nil
+        var received = received
+        if received == nil, assertions.contains(where: \.isReceivedCheck) {
+            switch ReceivedRecord.url(for: result) {
+            case .success(let url):
+                state.awaitingReceived = exchange.id
+                lesson = state
+                self.received = .loading(exchange: exchange.id, requestID: Int(url.path.split(separator: "/").last ?? "") ?? 0)
+                return [.fetchReceived(exchange: exchange.id, url: url, security: exchange.flow.plan?.security ?? SecuritySettings())]
+            case .failure(let failure):
+                received = .failure(failure)
+            }
+        }
         var saved = exchange.saved ?? SavedRequest(url: "")
         saved.assertions = assertions
         saved.captures = [:]
         // Judged even when the exchange failed: a goal may expect it to (transport-error).
-        let evaluation = ResponseEvaluation(saved, result: result, template: template)
+        let evaluation = ResponseEvaluation(saved, result: result, template: template, received: received)
         let checks = ResponseEvaluation.byAssertion(assertions, requestChecks: Self.requestChecks(assertions, on: exchange.request, template: template),
                                                     response: evaluation.byAssertion)
         let passedAll = checks.allSatisfy { $0?.passed == true }
@@ -185,6 +202,13 @@ extension AppState {
         // left pending; a step of request goals only may pass in the refresh already.
         let effects = refreshLessonGoals()
         return passedAll ? effects + passLessonStep() : effects
+    }
+
+    /// The demo server's answer to what it received for send `id`, which a goal of the shown
+    /// step waits for: the send is judged again with it.
+    mutating func lessonReceivedFetched(_ id: Int, _ outcome: Result<ReceivedRequest, ReceivedFetchFailure>) -> [Effect] {
+        guard lesson?.awaitingReceived == id, let exchange, exchange.id == id, let result = exchange.result else { return [] }
+        return judgeLessonSend(exchange, result: result, received: outcome.mapError { ReceivedRecord.Failure($0.reason) })
     }
 
     /// The request checks among `assertions`, judged on `request`.

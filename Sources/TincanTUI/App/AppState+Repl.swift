@@ -136,6 +136,11 @@ extension AppState {
             urlField = TextField(url)
         case let .set(property, value):
             try setProperty(property, value)
+        case let .pin(files, mode):
+            workspace.session.defaults.security.pins = files
+            workspace.session.defaults.security.pinMode = files.isEmpty ? .certificate : mode
+            status = StatusMessage(files.isEmpty ? "No pins: the system's trust roots (or the CA file) decide."
+                : "Pinned \(files.count == 1 ? "1 certificate" : "\(files.count) certificates")\(mode == .publicKey ? " by public key" : ""), for every request of the session: \(files.joined(separator: ", ")). F6 saves them under defaults: security: pins:.")
         case let .serializer(kind):
             serializer = kind
         case let .acceptStatus(codes):

@@ -82,6 +82,8 @@ extension AppState {
         case let .lessonProgressFailed(reason):
             lesson?.context.progressProblem = reason
             status = StatusMessage("Progress is not saved this time: \(reason)", .warning)
+        case let .lessonReportFailed(reason):
+            status = StatusMessage("Progress not sent to the classroom: \(reason)", .warning)
         case let .cookieFileFailed(reason):
             status = StatusMessage("Cookies: \(reason)", .warning)
         case let .draftFailed(reason):
@@ -92,6 +94,7 @@ extension AppState {
             shouldQuit = true
         case let .receivedFetched(id, outcome):
             receivedFetched(id, outcome)
+            effects += lessonReceivedFetched(id, outcome)
         }
         if requestMayChange {
             refreshPreview()

@@ -45,6 +45,8 @@ public struct LessonState: Sendable {
     /// The results of the step's last send, one per check of its goals laid end to end
     /// (request checks judged on the request sent); nil before a send.
     var lastSend: [CheckResult?]?
+    /// The send whose judgement waits for what the demo server received (a `received:` goal).
+    var awaitingReceived: Int?
     /// How many of the step's hints are shown.
     public var hintsShown = 0
     /// Where the notes' column is scrolled to (a wide screen).

@@ -36,6 +36,8 @@ public enum Message: Sendable {
     case cookieFileFailed(String)
     /// The lesson progress file could not be written.
     case lessonProgressFailed(String)
+    /// The lesson progress could not be sent where the learner asked (a classroom).
+    case lessonReportFailed(String)
     /// Unsaved changes could not be written to their draft.
     case draftFailed(String)
     /// The theme chosen could not be kept for the next run.

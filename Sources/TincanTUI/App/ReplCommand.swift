@@ -14,6 +14,9 @@ public enum ReplCommand: Sendable, Equatable {
     case url(String)
     /// `set NAME VALUE`: an observed property or the upload pace.
     case set(property: SetProperty, value: String)
+    /// `pin [public-key] FILE…`: the session's security policy pins these certificates (PEM
+    /// files, `{{variables}}` allowed), by certificate or by public key; `pin off` removes the pins.
+    case pin(files: [String], mode: SecurityPolicy.PinningMode)
 
     /// What `set` sets: an observed property (named as the core's ``ObservedProperty`` names it)
     /// or the upload pace.
@@ -81,7 +84,7 @@ public enum ReplCommand: Sendable, Equatable {
     }
 
     /// Every command word, for `help` and completion.
-    public static let commandWords = ["get", "head", "post", "put", "patch", "delete", "options", "header", "base", "url", "set",
+    public static let commandWords = ["get", "head", "post", "put", "patch", "delete", "options", "header", "base", "url", "set", "pin",
                                       "serializer", "accept", "response", "send", "theme", "env", "save", "open", "clear", "help"]
 
     /// The properties `set` knows, with what each expects.
@@ -94,6 +97,7 @@ public enum ReplCommand: Sendable, Equatable {
         ("base [URL]", "set the base URL (none clears it)"),
         ("url URL", "set the URL (a path against the base, or absolute)"),
         ("set PROPERTY VALUE", SetProperty.all.map(\.word).joined(separator: ", ")),
+        ("pin [public-key] FILE… / pin off", "pin the session's TLS certificates (PEM files), by certificate or public key; off removes the pins"),
         ("serializer KIND", "form, json, plist or multipart"),
         ("accept status CODES", "acceptable status codes, such as 200-299,304 or 2xx"),
         ("response KIND", "the response serializer: " + ResponseSerializerKind.allCases.map(\.rawValue).joined(separator: ", ")),
@@ -204,6 +208,13 @@ public enum ReplCommand: Sendable, Equatable {
             let name = try one("params, headers or all")
             guard let target = ClearTarget(rawValue: name.lowercased()) else { throw ReplError("clear takes params, headers or all, not '\(name)'") }
             return .clear(target)
+        case "pin":
+            guard !rest.isEmpty else { throw ReplError("pin takes the PEM files of the certificates to pin (pin {{server-cert}}), public-key before them to pin their keys, or off") }
+            if rest.count == 1, rest[0].lowercased() == "off" { return .pin(files: [], mode: .certificate) }
+            let byKey = rest[0].lowercased() == "public-key"
+            let files = byKey ? Array(rest.dropFirst()) : rest
+            guard !files.isEmpty else { throw ReplError("pin public-key takes the PEM files of the certificates whose keys to pin") }
+            return .pin(files: files, mode: byKey ? .publicKey : .certificate)
         case "help", "?": return .help
         default:
             let close = commandWords.filter { $0.hasPrefix(String(command.prefix(2))) }

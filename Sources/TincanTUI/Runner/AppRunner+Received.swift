@@ -22,16 +22,6 @@ extension AppRunner {
 
     /// The record in a `/__received/{id}` answer, or why there is none.
     static func read(_ result: TaskResult) -> Result<ReceivedRequest, ReceivedFetchFailure> {
-        if let error = result.transportError { return .failure(ReceivedFetchFailure("\(error)")) }
-        guard let response = result.response else { return .failure(ReceivedFetchFailure("no response")) }
-        guard response.statusCode == 200 else {
-            let reason = String(decoding: result.data.prefix(300), as: UTF8.self)
-            return .failure(ReceivedFetchFailure("the server answered \(response.statusCode)\(reason.isEmpty ? "" : ": " + reason)"))
-        }
-        do {
-            return .success(try ReceivedRequest(json: try JSONParser.parse(bytes: result.data)))
-        } catch {
-            return .failure(ReceivedFetchFailure("\(error)"))
-        }
+        ReceivedRecord.read(result).mapError { ReceivedFetchFailure($0.reason) }
     }
 }

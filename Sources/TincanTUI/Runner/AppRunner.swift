@@ -26,6 +26,9 @@ public final class AppRunner: Sendable {
     private let conversations = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
+    /// Told each lesson progress recorded (the entry, and the lesson's key), for a classroom;
+    /// what it returns is a problem for the status line.
+    private let lessonProgressObserver: (@Sendable (LessonProgress.Entry, String) async -> String?)?
 
     /// Creates a runner over a terminal, sending through the pool's managers (their cookie jars
     /// and caches last as long as the app; the caller ends them).
@@ -35,9 +38,13 @@ public final class AppRunner: Sendable {
     ///   - drafts: Where unsaved changes are kept while the app runs, or nil for nowhere.
     ///   - configPath: The config file ctrl+t's theme is kept in (`config.yaml` in the config
     ///     directory), or nil to keep it nowhere.
+    ///   - lessonProgressObserver: Told each lesson progress as it is recorded (`tincan learn
+    ///     --classroom` sends it to the teacher), off the UI thread; a problem it returns is
+    ///     shown on the status line.
     public init(terminal: any TerminalDevice, managers: ManagerPool, history: HistoryStore? = nil, commands: CommandHistoryStore? = nil, drafts: DraftStore? = nil,
-                configPath: String? = nil) {
+                configPath: String? = nil, lessonProgressObserver: (@Sendable (LessonProgress.Entry, String) async -> String?)? = nil) {
         self.configPath = configPath
+        self.lessonProgressObserver = lessonProgressObserver
         self.terminal = terminal
         self.managers = managers
         self.history = history
@@ -140,6 +147,12 @@ public final class AppRunner: Sendable {
                         try LessonProgress.record(entry, for: key, path: path)
                     } catch {
                         _ = state.update(.lessonProgressFailed(error.description))
+                    }
+                    if let observer = lessonProgressObserver {
+                        let inbox = inbox
+                        Task {
+                            if let problem = await observer(entry, key) { inbox.post(.lessonReportFailed(problem)) }
+                        }
                     }
                 case let .recordTrust(answer, digest, file, path):
                     do {
