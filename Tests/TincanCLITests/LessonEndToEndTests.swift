@@ -47,6 +47,22 @@ struct LessonEndToEndTests {
         #expect(list.stdout.contains("✓ done"), "\(list.stdout)")
     }
 
+    @Test("at 80x24 a step's instructions come first in the preview box, with a cue that its goals are below; alt+l swaps in the wire preview")
+    func theStepFitsAnEightyByTwentyFourTerminal() async throws {
+        let home = try TemporaryDirectory()
+        let work = try TemporaryDirectory()
+        let tui = try await Self.learnInTmux("1", in: work, home: home, width: 80, height: 24)
+        // The narrow border says where the notes stand and that the goals are below; the status
+        // line names the key.
+        try await tui.waitFor(all: ["Step 1 of 2 · The base URL", "1-9/36 goals below ↓", "alt+l notes"])
+        // alt+l swaps the notes for the wire preview in the one box a narrow screen has.
+        try await tui.send("M-l")
+        try await tui.waitFor("GET /users HTTP/1.1")
+        // Nothing was edited: one ctrl+c quits.
+        try await tui.send("C-c")
+        try await tui.waitFor("EXIT=0")
+    }
+
     @Test("a saved copy whose goals were edited opens with the lesson's own goals, and says so")
     func editedGoalsAreNotUsed() async throws {
         let home = try TemporaryDirectory()
