@@ -123,6 +123,18 @@ public func waitUntilAccepting(port: Int) async -> Bool {
     return false
 }
 
+/// What a process started in the background (`spawnDaemon`) has written to `path`, read again
+/// until it holds `text` or five seconds pass: another process writes it, so there is no clock
+/// to advance, only its output to watch.
+public func output(of path: String, until text: String) async -> String {
+    var written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    for _ in 0..<200 where !written.contains(text) {
+        try? await Task.sleep(for: .milliseconds(25))
+        written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+    return written
+}
+
 private func accepts(port: Int) -> Bool {
     guard let fd = connectToLoopback(port: port) else { return false }
     close(fd)

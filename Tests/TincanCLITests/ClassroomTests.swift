@@ -28,17 +28,6 @@ struct ClassroomTests {
         return (result.response?.statusCode, String(decoding: result.data, as: UTF8.self))
     }
 
-    /// What a `tincan serve` started in the background wrote to `path`, read again every 25 ms
-    /// until it holds `text` (at most 5 s: the server writes as the request arrives).
-    private static func output(_ path: String, until text: String) async throws -> String {
-        var written = ""
-        for _ in 0..<200 where !written.contains(text) {
-            try await Task.sleep(for: .milliseconds(25))
-            written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        }
-        return written
-    }
-
     @Test("several students report at once, and the room shows each on their step, in the order they joined")
     func severalStudents() async throws {
         let changes = Mutex(0)
@@ -181,7 +170,7 @@ struct ClassroomTests {
         var draft = RequestDraft(method: "GET", url: "http://127.0.0.1:\(port)/get?token=t0ken")
         draft.items = [try RequestItem.parse("Authorization:Bearer s3cret")]
         _ = try await send(draft)
-        let text = try await Self.output(output, until: " 200 ")
+        let text = await TestSupport.output(of: output, until: " 200 ")
         #expect(text.contains("\u{1B}[36m── #1 from"), "\(text)")
         #expect(text.contains("\u{1B}[1mGET /get?token=\(Redaction.mask) HTTP/1.1\u{1B}[0m"), "\(text)")
         #expect(text.contains("GET /get?token=\(Redaction.mask) 200 "), "the log line hides the query's secret too: \(text)")
@@ -204,7 +193,7 @@ struct ClassroomTests {
             let reporter = ClassroomReporter(url: url, name: name, lessonKey: "01-base-url", lessonName: "01-base-url", title: "The base URL")
             #expect(await reporter.report(LessonProgress.Entry(passedSteps: [0], stepCount: 2), key: "01-base-url") == nil)
         }
-        let text = try await Self.output(output, until: "classroom: Grace")
+        let text = await TestSupport.output(of: output, until: "classroom: Grace")
         #expect(text.contains("classroom: students join with: tincan learn N --classroom http://127.0.0.1:\(port) --name NAME"), "\(text)")
         #expect(text.contains("classroom: Ada · The base URL · step 2 of 2\n"), "\(text)")
         #expect(text.contains("classroom: Grace · The base URL · step 2 of 2\n"), "\(text)")

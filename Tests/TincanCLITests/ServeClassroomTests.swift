@@ -79,11 +79,7 @@ struct ServeClassroomTests {
         draft.items = [try RequestItem.parse("lesson=1")]
         let result = try await send(draft)
         #expect(result.response?.statusCode == 200)
-        var text = ""
-        for _ in 0..<200 where !text.contains("POST /post 200") {
-            try await Task.sleep(for: .milliseconds(25))
-            text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        }
+        let text = await TestSupport.output(of: output, until: "POST /post 200")
         let shown = try #require(text.range(of: "── #1 from 127.0.0.1:"), "\(text)")
         let logged = try #require(text.range(of: "POST /post 200"), "\(text)")
         #expect(shown.lowerBound < logged.lowerBound, "the request as it arrived, then the log line once answered")
