@@ -1,3 +1,4 @@
+import Foundation
 import Clocks
 import Synchronization
 import TestSupport
@@ -38,7 +39,7 @@ private func status(_ code: Int, _ request: HTTPRequest, _ headers: HTTPHeaders 
 @Suite("The request pipeline over a scripted transport")
 struct PipelineOverScriptTests {
     private static func manager(_ transport: ScriptedTransport, clock: TestClock<Duration> = TestClock()) throws -> URLSessionManager {
-        URLSessionManager(http: try HTTPSessionManager(baseURL: nil), transport: transport, timing: Timing(clock))
+        URLSessionManager(http: try HTTPSessionManager(baseURL: nil), transport: transport, timing: Timing(clock, epoch: Date(timeIntervalSince1970: 1_800_000_000)))
     }
 
     private static func options(retries: Int = 0, delay: Double = 2) -> TaskOptions {
@@ -164,5 +165,52 @@ struct PipelineOverScriptTests {
         #expect(sent[0].headers["Cookie"] == nil)
         #expect(sent[1].headers["Cookie"] == "flavour=oat")
         #expect(sent[2].headers["Cookie"] == nil)
+    }
+
+    @Test("a cached response is fresh until the session's clock passes its max-age, then revalidated and refreshed by a 304")
+    func theCacheAgesOnTheSessionsClock() async throws {
+        let clock = TestClock()
+        let transport = ScriptedTransport { request, index in
+            index == 0
+                ? .response(HTTPResponse(url: request.url, statusCode: 200, headers: ["Cache-Control": "max-age=10", "ETag": "\"v1\"", "Content-Length": "5"]), body: Array("hello".utf8))
+                : status(304, request, ["ETag": "\"v1\"", "Cache-Control": "max-age=10"])
+        }
+        let manager = try Self.manager(transport, clock: clock)
+        let request = try RequestDraft(method: "GET", url: "http://127.0.0.1:9/doc").build()
+        let first = try await manager.send(request, options: Self.options())
+        #expect(first.cache == .stored)
+
+        await clock.advance(by: .seconds(9))
+        let fresh = try await manager.send(request, options: Self.options())
+        #expect(fresh.cache == .hit(age: 9))
+        #expect(transport.requests.count == 1)
+
+        await clock.advance(by: .seconds(2))
+        let revalidated = try await manager.send(request, options: Self.options())
+        #expect(revalidated.cache == .notModified)
+        #expect(revalidated.data == Array("hello".utf8))
+        #expect(transport.requests.count == 2)
+        #expect(transport.requests[1].headers["If-None-Match"] == "\"v1\"")
+    }
+
+    @Test("a resumed download asks for the rest, appends the 206's bytes to its partial file, and moves it into place")
+    func aResumedDownloadAppendsTheRest() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tincan-script-resume-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/file.txt"
+        try Data("hello ".utf8).write(to: URL(fileURLWithPath: path + ".part"))
+        let transport = ScriptedTransport { request, _ in
+            .response(HTTPResponse(url: request.url, statusCode: 206, headers: ["Content-Range": "bytes 6-10/11", "Content-Length": "5"]), body: Array("world".utf8))
+        }
+        let manager = try Self.manager(transport)
+        let task = try manager.downloadTask(with: try RequestDraft(method: "GET", url: "http://127.0.0.1:9/file").build(), to: path, resuming: true, options: Self.options())
+        task.resume()
+        let result = await task.result()
+        #expect(transport.requests.first?.headers["Range"] == "bytes=6-")
+        #expect(result.download?.completed == true)
+        #expect(result.download?.resumedFrom == 6)
+        #expect(FileManager.default.contents(atPath: path) == Data("hello world".utf8))
+        #expect(!FileManager.default.fileExists(atPath: path + ".part"))
     }
 }

@@ -4,11 +4,13 @@ import Synchronization
 
 /// Runs one task: the protocol work AsyncHTTPClient leaves to its user, hop by hop.
 ///
-/// Before each request: the interceptors' adapters (a challenge's answer), cookies from the
-/// jar, the cache policy (answer from the cache, or ask the server to revalidate), a range for a
-/// resumed download. After each response head: cookies stored, then one decision about the body
-/// that follows (a redirect's, a retried response's or a 304's is dropped; a download's goes to
-/// its file). After a transport error: the interceptors' retriers are asked too.
+/// Each concern is its own part, as in Alamofire: the interceptors adapt each request and decide
+/// retries (``RequestInterceptor``), ``CookieHandler`` adds and stores cookies, ``CacheHandler``
+/// answers from the cache or revalidates, ``DownloadResume`` asks for the rest of a partial
+/// file, ``RedirectHandler`` follows redirects, and ``sendHop(_:_:)`` sends one request and
+/// decides, from its response head, what becomes of the body that follows (a redirect's, a
+/// retried response's or a 304's is dropped; a download's goes to its file). ``runHops()`` is the
+/// loop that composes them.
 struct TaskRunner {
     let task: SessionTask
     let transport: any Transport
@@ -61,259 +63,115 @@ struct TaskRunner {
 
     /// Runs the hops; the result's serialization is left to ``run()``.
     private func runHops() async -> TaskResult {
-        let timing = timing
-        let start = timing.now()
-        var metrics = TaskMetrics()
-        var request = task.originalRequest
-        var redirects: [Redirect] = []
-        var response: HTTPResponse?
-        var data: [UInt8] = []
-        var transportError: TransportError?
-        var cacheOutcome: CacheOutcome?
+        let original = task.originalRequest
+        var record = TaskRecord(request: original, start: timing.now())
         var interceptors = options.interceptorChain
-        var retries: [RetryReason] = []
-        var retryNote: String?
-        var bearer = BearerState(origin: request.url)
-
-        let download: DownloadFile?
-        var resumeOffset: Int64 = 0
-        var resumeValidator: String?
+        var bearer = BearerState(origin: original.url)
+        let resume: DownloadResume?
         if case .download(let path, let resuming) = task.kind {
-            let file = DownloadFile(path: path)
-            download = file
-            if resuming {
-                resumeOffset = file.partialSize()
-                resumeValidator = resumeOffset > 0 ? file.savedValidator() : nil
-            }
+            resume = DownloadResume(DownloadFile(path: path), resuming: resuming)
         } else {
-            download = nil
+            resume = nil
         }
-        let body = ReceivedBody(download: download, memoryLimit: options.maximumBodyBytes, stream: options.stream)
-        var hop = Hop()
-        let policy = request.properties.cachePolicy
-        let handlesCookies = request.properties.httpShouldHandleCookies
+        let body = ReceivedBody(download: resume?.file, memoryLimit: options.maximumBodyBytes, stream: options.stream)
+        let properties = original.properties
+        let cookies = CookieHandler(jar: cookieJar, isEnabled: properties.httpShouldHandleCookies, date: timing.date)
+        let cache = CacheHandler(cache: cache, policy: properties.cachePolicy, isEnabled: resume == nil, date: timing.date)
+        let redirects = RedirectHandler(limit: options.redirects.limit)
 
         func finish(_ error: TransportError?) -> TaskResult {
-            metrics.total = timing.now() - start
-            var downloadResult: DownloadResult?
-            if let download {
-                let whole = transportError == nil && error == nil && hop.disposition.isFinal && (hop.alreadyComplete || response.map { (200..<300).contains($0.statusCode) } ?? false)
-                downloadResult = DownloadResult(path: download.path, partialPath: download.partialPath, completed: whole,
-                                                bytesWritten: body.target == .file ? body.written : 0, resumedFrom: hop.resumedFrom,
-                                                restarted: hop.restarted, alreadyComplete: hop.alreadyComplete)
-            }
-            var result = TaskResult(request: request, response: response, data: data, redirects: redirects, transportError: error ?? transportError,
-                                    metrics: metrics, cache: cacheOutcome, download: downloadResult)
-            result.retries = retries
-            result.retryNote = retryNote
-            result.stream = body.streamSummary
+            var result = record.result(error: error, timing: timing, body: body, download: resume?.file)
             result.tokenRequests = bearer.records
             return result
         }
 
-        /// Records a retry and waits for it; returns why the task ends instead: it was cancelled
-        /// (at once, even mid-wait), or the wait would now pass the deadline (the body thrown
-        /// away before it may have taken what the decision at the head left).
-        func retrying(_ reason: RetryReason, after delay: Double) async -> TransportError? {
-            if delay > 0, let left = remaining(), delay >= left {
-                return TransportError(.timedOut(.deadline, seconds: options.deadline))
-            }
-            retries.append(reason)
-            retryNote = nil
-            // The response retried is not the task's answer: a cancel during the wait reports none.
-            response = nil
-            data = []
-            transportError = nil
-            task.emit(.retried(reason))
-            if delay > 0 {
-                do {
-                    try await timing.sleep(.seconds(delay))
-                } catch {
-                    return TransportError(.cancelled)
-                }
-            }
-            return task.isCancelled || Task.isCancelled ? TransportError(.cancelled) : nil
-        }
-
-        /// What is left of the deadline, in seconds, or nil for none.
-        func remaining() -> Double? {
-            options.deadline.map { $0 - (timing.now() - start).inSeconds }
-        }
-
         if let oauth2 = options.oauth2 {
-            if let error = await bearer.obtain(oauth2, from: tokens, exchange: tokenExchange(deadline: remaining())) { return finish(error) }
+            if let error = await bearer.obtain(oauth2, from: tokens, exchange: tokenExchange(deadline: record.remaining(options.deadline, timing))) { return finish(error) }
         }
 
         while true {
             // MARK: Before the request
-            var outgoing = request
+            var outgoing = record.request
             for index in interceptors.indices { interceptors[index].adapt(&outgoing) }
             bearer.adapt(&outgoing)
-            if handlesCookies, let cookies = cookieJar.headerValue(for: outgoing.url) {
-                let own = outgoing.headers["Cookie"]
-                outgoing.headers.set(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)
-            }
-
+            cookies.attach(to: &outgoing)
             var validating: ResponseCache.Entry?
-            let userConditional = ["If-None-Match", "If-Modified-Since", "Range", "If-Range"].contains { request.headers.contains(name: $0) }
-            if download == nil, !userConditional, policy.readsCache, let entry = cache.entry(for: outgoing) {
-                let now = Date()
-                let usable = policy == .returnCacheDataElseLoad || policy == .returnCacheDataDontLoad
-                    || (policy == .useProtocolCachePolicy && entry.isFresh(now: now) && !CacheControl(request.headers).has("no-cache"))
-                if usable {
-                    cacheOutcome = .hit(age: entry.age(now: now))
-                    task.emit(.cache(cacheOutcome!))
-                    response = entry.response
-                    data = entry.data
-                    return finish(nil)
-                }
-                if !entry.validators.isEmpty {
-                    for (name, value) in entry.validators { outgoing.headers.set(name: name, value: value) }
-                    validating = entry
-                    cacheOutcome = .revalidating
-                    task.emit(.cache(.revalidating))
-                }
-            }
-            if policy == .returnCacheDataDontLoad {
+            switch cache.lookup(&outgoing, original: record.request) {
+            case .answer(let entry, let age):
+                record.cacheOutcome = .hit(age: age)
+                task.emit(.cache(.hit(age: age)))
+                record.response = entry.response
+                record.data = entry.data
+                return finish(nil)
+            case .revalidate(let entry):
+                validating = entry
+                record.cacheOutcome = .revalidating
+                task.emit(.cache(.revalidating))
+            case .notCached:
                 return finish(TransportError(.notCached))
+            case .load:
+                break
             }
-            if resumeOffset > 0 {
-                outgoing.headers.set(name: "Range", value: "bytes=\(resumeOffset)-")
-                if let resumeValidator { outgoing.headers.set(name: "If-Range", value: resumeValidator) }
-            }
+            resume?.adapt(&outgoing)
 
             // MARK: The request
-            metrics.requestCount += 1
-            task.emit(.requestSent(outgoing))
-            let decision = Mutex(Hop())
-            let chain = Mutex(interceptors)
-            let canRedirect = redirects.count < options.redirects.limit
-            let sent = outgoing
-            let retryCount = retries.count
-            let deadline = options.deadline
-            let offset = resumeOffset
-            let isValidating = validating != nil
-            let sentURL = outgoing.url
-            let method = outgoing.method
-            let task = self.task
-            let cookieJar = self.cookieJar
-            let refreshesOn401 = bearer.refreshesOn401(sentURL)
-            do {
-                let left = remaining()
-                let route = try Self.route(to: sentURL, options.proxy)
-                let hopOptions = TransportOptions(idleTimeout: request.properties.timeoutInterval, deadline: left,
-                                                  uploadBytesPerSecond: options.uploadBytesPerSecond,
-                                                  decompression: options.decompression,
-                                                  connection: ConnectionOptions(proxy: route.server, forwardsToProxy: route.forwardsInAbsoluteForm,
-                                                                               clientIdentity: options.clientIdentity,
-                                                                               // `.http2` offers what `.automatic` offers: one client serves both.
-                                                                               httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic,
-                                                                               maximumHeaderBytes: options.maximumHeaderBytes),
-                                                  stageGate: options.stageGate)
-                try await options.stageGate?.wait(before: .connect)
-                response = try await transport.send(outgoing, options: hopOptions) { event in
-                    switch event {
-                    case .requestHeadSent:
-                        decision.withLock { $0.connect = $0.connect ?? (timing.now() - start) }
-                    case .uploadProgress(let progress):
-                        task.emit(.uploadProgress(progress))
-                    case .requestSent:
-                        break
-                    case .responseHead(let head):
-                        if handlesCookies { cookieJar.store(from: head, for: sentURL) }
-                        let hop = try Self.decide(head, method: method, canRedirect: canRedirect, validating: isValidating,
-                                                  body: body, resumeOffset: offset) {
-                            if refreshesOn401, head.statusCode == 401 { return .retry(.authentication(scheme: "Bearer", realm: nil), after: 0) }
-                            let asked = chain.withLock { Self.ask(&$0, RequestAttempt(request: sent, response: head, retryCount: retryCount)) }
-                            return Self.fitting(asked, remaining: deadline.map { $0 - (timing.now() - start).inSeconds })
-                        }
-                        decision.withLock { state in
-                            let connect = state.connect
-                            state = hop
-                            state.connect = connect
-                            state.firstByte = timing.now() - start
-                        }
-                        task.emit(.responseHead(head))
-                    case .bodyChunk(let buffer, var progress):
-                        let before = try body.receive(buffer)
-                        progress.completed += before
-                        progress.expected = progress.expected.map { $0 + before }
-                        task.emit(.downloadProgress(progress))
-                    }
-                }
-            } catch let error as TransportError {
-                if task.isCancelled {
-                    transportError = TransportError(.cancelled)
-                } else if case .timedOut(.deadline, _) = error.reason {
-                    // The transport saw what was left of the deadline; report the deadline the user set.
-                    transportError = TransportError(.timedOut(.deadline, seconds: options.deadline))
-                } else {
-                    transportError = error
-                }
-            } catch {
-                transportError = TransportError(task.isCancelled ? .cancelled : .other("\(error)"))
-            }
-            hop = decision.withLock { $0 }
-            interceptors = chain.withLock { $0 }
-            metrics.connect = metrics.connect ?? hop.connect
-            metrics.firstByte = metrics.firstByte ?? hop.firstByte
-            do {
-                try body.closeFile()
-            } catch let error as TransportError {
-                transportError = transportError ?? error
-            } catch {}
-            if let error = transportError, !task.isCancelled, error.isRetryable {
-                var asked = Self.fitting(Self.ask(&interceptors, RequestAttempt(request: outgoing, error: error, retryCount: retries.count)), remaining: remaining())
-                if case .retry(let reason, _) = asked, let download, body.target == .file, body.written > 0 {
-                    asked = .doNotRetryBecause(Self.partialDownloadNote(reason, written: body.written, download: download))
+            let plan = HopPlan(request: outgoing, cookies: cookies, redirects: redirects, followed: record.redirects.count,
+                               retryCount: record.retries.count, revalidating: validating != nil, resumeOffset: resume?.offset ?? 0,
+                               refreshesOn401: bearer.refreshesOn401(outgoing.url), start: record.start)
+            let sent = await sendHop(plan, &interceptors, body: body)
+            record.absorb(sent)
+            if let error = record.transportError, !task.isCancelled, error.isRetryable {
+                var asked = Self.fitting(Self.ask(&interceptors, RequestAttempt(request: outgoing, error: error, retryCount: record.retries.count)),
+                                         remaining: record.remaining(options.deadline, timing))
+                if case .retry(let reason, _) = asked, let resume, body.target == .file, body.written > 0 {
+                    asked = .doNotRetryBecause(Self.partialDownloadNote(reason, written: body.written, download: resume.file))
                 }
                 switch asked {
                 case .retry(let reason, let delay):
-                    if let stop = await retrying(reason, after: delay) { return finish(stop) }
+                    if let stop = await retrying(reason, after: delay, &record) { return finish(stop) }
                     continue
                 case .doNotRetryBecause(let note):
-                    retryNote = note
+                    record.retryNote = note
                 case .doNotRetry:
                     break
                 }
             }
-            guard transportError == nil, let current = response else {
+            guard record.transportError == nil, let current = record.response else {
                 // A body stopped at a limit is not kept: it is what the limit keeps out of memory.
-                let stoppedAtALimit = if case .limitExceeded = transportError?.reason { true } else { false }
-                data = (body.target == .memory || body.target == .stream) && !stoppedAtALimit ? body.data : []
+                let stoppedAtALimit = if case .limitExceeded = record.transportError?.reason { true } else { false }
+                record.data = (body.target == .memory || body.target == .stream) && !stoppedAtALimit ? body.data : []
                 return finish(nil)
             }
 
             // MARK: After the response
-            switch hop.disposition {
+            switch record.hop.disposition {
             case .redirect:
-                guard let next = URLSessionManager.redirect(from: request, response: current, hops: redirects.count, limit: options.redirects.limit) else {
-                    data = []
+                guard let next = redirects.next(from: record.request, response: current, after: record.redirects.count) else {
+                    record.data = []
                     return finish(nil)
                 }
-                redirects.append(next.hop)
+                record.redirects.append(next.hop)
                 task.emit(.redirected(next.hop))
-                request = next.request
+                record.request = next.request
                 continue
             case .retry(let reason, let delay):
                 if reason == .authentication(scheme: "Bearer", realm: nil), let oauth2 = options.oauth2 {
                     // The token was refused: refreshed (or obtained anew) once, and the request sent again.
-                    if let error = await bearer.obtain(oauth2, from: tokens, exchange: tokenExchange(deadline: remaining()), rejecting: true) {
-                        return finish(error)
-                    }
+                    let exchange = tokenExchange(deadline: record.remaining(options.deadline, timing))
+                    if let error = await bearer.obtain(oauth2, from: tokens, exchange: exchange, rejecting: true) { return finish(error) }
                 }
-                if let stop = await retrying(reason, after: delay) { return finish(stop) }
+                if let stop = await retrying(reason, after: delay, &record) { return finish(stop) }
                 continue
             case .notModified:
                 guard let validating else { return finish(nil) }
-                let refreshed = cache.refresh(validating, with: current, for: request)
-                response = refreshed.response
-                data = refreshed.data
-                cacheOutcome = .notModified
+                let refreshed = cache.refresh(validating, with: current, for: record.request)
+                record.response = refreshed.response
+                record.data = refreshed.data
+                record.cacheOutcome = .notModified
                 task.emit(.cache(.notModified))
                 return finish(nil)
             case .final:
-                retryNote = hop.retryNote
+                record.retryNote = record.hop.retryNote
                 if body.target == .stream {
                     do {
                         try body.endStream()
@@ -321,27 +179,21 @@ struct TaskRunner {
                         return finish(error as? TransportError ?? TransportError(.other("\(error)")))
                     }
                 }
-                data = body.target == .memory || body.target == .stream ? body.data : []
-                if let download, body.target == .file || hop.alreadyComplete {
-                    do {
-                        // Content-Length counts the bytes on the wire: compare it only with a body that was not decoded.
-                        let decoded = options.decompression != nil && ContentDecoder.decodes(current.headers["Content-Encoding"])
-                        if let expected = current.expectedContentLength, body.target == .file, !decoded, body.written != expected {
-                            let error = TransportError(.connectionClosed("the download stopped after \(body.written) of \(expected) bytes; \(download.partialPath) is kept for --continue"))
-                            if case .retry(let reason, _) = Self.ask(&interceptors, RequestAttempt(request: outgoing, error: error, retryCount: retries.count)) {
-                                retryNote = Self.partialDownloadNote(reason, written: body.written, download: download)
-                            }
-                            return finish(error)
-                        }
-                        try download.complete()
-                    } catch let error as TransportError {
-                        return finish(error)
+                record.data = body.target == .memory || body.target == .stream ? body.data : []
+                if let resume, body.target == .file || record.hop.alreadyComplete {
+                    // Content-Length counts the bytes on the wire: compare it only with a body that was not decoded.
+                    let decoded = options.decompression != nil && ContentDecoder.decodes(current.headers["Content-Encoding"])
+                    do throws(TransportError) {
+                        try resume.complete(current, written: body.target == .file ? body.written : nil, decoded: decoded)
                     } catch {
-                        return finish(TransportError(.other("\(error)")))
+                        if case .connectionClosed = error.reason,
+                           case .retry(let reason, _) = Self.ask(&interceptors, RequestAttempt(request: outgoing, error: error, retryCount: record.retries.count)) {
+                            record.retryNote = Self.partialDownloadNote(reason, written: body.written, download: resume.file)
+                        }
+                        return finish(error)
                     }
-                } else if download == nil, body.target != .stream, policy != .reloadIgnoringLocalAndRemoteCacheData,
-                          cache.store(current, data: data, for: request) {
-                    cacheOutcome = .stored
+                } else if body.target != .stream, cache.store(current, data: record.data, for: record.request) {
+                    record.cacheOutcome = .stored
                     task.emit(.cache(.stored))
                 }
                 return finish(nil)
@@ -349,14 +201,40 @@ struct TaskRunner {
         }
     }
 
+    /// Records a retry and waits for it; returns why the task ends instead: it was cancelled
+    /// (at once, even mid-wait), or the wait would now pass the deadline (the body thrown
+    /// away before it may have taken what the decision at the head left).
+    private func retrying(_ reason: RetryReason, after delay: Double, _ record: inout TaskRecord) async -> TransportError? {
+        if delay > 0, let left = record.remaining(options.deadline, timing), delay >= left {
+            return TransportError(.timedOut(.deadline, seconds: options.deadline))
+        }
+        record.retries.append(reason)
+        record.retryNote = nil
+        // The response retried is not the task's answer: a cancel during the wait reports none.
+        record.response = nil
+        record.data = []
+        record.transportError = nil
+        task.emit(.retried(reason))
+        if delay > 0 {
+            do {
+                try await timing.sleep(.seconds(delay))
+            } catch {
+                return TransportError(.cancelled)
+            }
+        }
+        return task.isCancelled || Task.isCancelled ? TransportError(.cancelled) : nil
+    }
+
     /// Decides, from a response head, what becomes of the hop and where its body goes.
     ///
-    /// - Parameter retry: Asks the interceptors, for a response that is neither a redirect
-    ///   followed nor a 304 that refreshes the cache.
+    /// - Parameters:
+    ///   - redirects: Whether the response is a redirect the task follows.
+    ///   - retry: Asks the interceptors, for a response that is neither a redirect
+    ///     followed nor a 304 that refreshes the cache.
     static func decide(
         _ head: HTTPResponse,
         method: String,
-        canRedirect: Bool,
+        redirects: Bool,
         validating: Bool,
         body: ReceivedBody,
         resumeOffset: Int64,
@@ -364,7 +242,7 @@ struct TaskRunner {
     ) throws -> Hop {
         var hop = Hop()
         let status = head.statusCode
-        if canRedirect, [301, 302, 303, 307, 308].contains(status), let location = head.headers["Location"], !location.isEmpty {
+        if redirects {
             hop.disposition = .redirect
         } else if status == 304, validating {
             hop.disposition = .notModified

@@ -1,22 +1,38 @@
+import Foundation
+
 /// The clock the core waits on and measures by: any `Clock` (a `ContinuousClock` when Tincan
-/// runs, a test clock that tests advance), seen as time since the timing was made.
+/// runs, a test clock that tests advance), seen as time since the timing was made, with the
+/// calendar date that goes with it.
 ///
-/// A session manager's tasks read it for their retry waits, deadlines and metrics, and an OAuth
-/// 2.0 token store for expiry and polling, so that a test advances time instead of waiting.
+/// A session manager's tasks read it for their retry waits, deadlines and metrics, cookie and
+/// cache ages, and an OAuth 2.0 token store for expiry and polling, so that a test advances time
+/// instead of waiting.
 public struct Timing: Sendable {
     /// The time since the timing was made.
     public let now: @Sendable () -> Duration
     /// Waits `duration` (a cancel ends the wait with an error).
     public let sleep: @Sendable (Duration) async throws -> Void
+    /// The date now: what cookie expiry and cache freshness are measured against.
+    public let date: @Sendable () -> Date
 
-    /// Timing read from `clock`.
-    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    /// Timing read from `clock`; its dates count from `epoch` as the clock moves.
+    public init<C: Clock>(_ clock: C, epoch: Date = Date()) where C.Duration == Duration {
         let origin = clock.now
-        now = { origin.duration(to: clock.now) }
+        let now: @Sendable () -> Duration = { origin.duration(to: clock.now) }
+        self.now = now
         sleep = { try await clock.sleep(for: $0) }
+        date = { epoch.addingTimeInterval(now().inSeconds) }
     }
 
-    /// The real clock.
-    public static var continuous: Timing { Timing(ContinuousClock()) }
-}
+    /// The real clock, and the system's date (which follows changes of the wall clock).
+    public static var continuous: Timing {
+        let clock = Timing(ContinuousClock())
+        return Timing(now: clock.now, sleep: clock.sleep, date: { Date() })
+    }
 
+    private init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void, date: @escaping @Sendable () -> Date) {
+        self.now = now
+        self.sleep = sleep
+        self.date = date
+    }
+}
