@@ -121,12 +121,7 @@ struct TaskRunner {
             let sent = await sendHop(plan, &interceptors, body: body)
             record.absorb(sent)
             if let error = record.transportError, !task.isCancelled, error.isRetryable {
-                var asked = Self.fitting(Self.ask(&interceptors, RequestAttempt(request: outgoing, error: error, retryCount: record.retries.count)),
-                                         remaining: record.remaining(options.deadline, timing))
-                if case .retry(let reason, _) = asked, let resume, body.target == .file, body.written > 0 {
-                    asked = .doNotRetryBecause(Self.partialDownloadNote(reason, written: body.written, download: resume.file))
-                }
-                switch asked {
+                switch afterError(error, of: outgoing, &interceptors, record, body: body, resume: resume) {
                 case .retry(let reason, let delay):
                     if let stop = await retrying(reason, after: delay, &record) { return finish(stop) }
                     continue
@@ -171,34 +166,53 @@ struct TaskRunner {
                 task.emit(.cache(.notModified))
                 return finish(nil)
             case .final:
-                record.retryNote = record.hop.retryNote
-                if body.target == .stream {
-                    do {
-                        try body.endStream()
-                    } catch {
-                        return finish(error as? TransportError ?? TransportError(.other("\(error)")))
-                    }
-                }
-                record.data = body.target == .memory || body.target == .stream ? body.data : []
-                if let resume, body.target == .file || record.hop.alreadyComplete {
-                    // Content-Length counts the bytes on the wire: compare it only with a body that was not decoded.
-                    let decoded = options.decompression != nil && ContentDecoder.decodes(current.headers["Content-Encoding"])
-                    do throws(TransportError) {
-                        try resume.complete(current, written: body.target == .file ? body.written : nil, decoded: decoded)
-                    } catch {
-                        if case .connectionClosed = error.reason,
-                           case .retry(let reason, _) = Self.ask(&interceptors, RequestAttempt(request: outgoing, error: error, retryCount: record.retries.count)) {
-                            record.retryNote = Self.partialDownloadNote(reason, written: body.written, download: resume.file)
-                        }
-                        return finish(error)
-                    }
-                } else if body.target != .stream, cache.store(current, data: record.data, for: record.request) {
-                    record.cacheOutcome = .stored
-                    task.emit(.cache(.stored))
-                }
-                return finish(nil)
+                return finish(keep(current, sent: outgoing, &record, &interceptors, body: body, cache: cache, resume: resume))
             }
         }
+    }
+
+    /// What the interceptors decide after a transport error; a download that has written bytes
+    /// is not started again, since a new request from the first byte would overwrite them.
+    private func afterError(_ error: TransportError, of sent: HTTPRequest, _ interceptors: inout [any RequestInterceptor], _ record: TaskRecord,
+                            body: ReceivedBody, resume: DownloadResume?) -> RetryDecision {
+        let asked = Self.fitting(Self.ask(&interceptors, RequestAttempt(request: sent, error: error, retryCount: record.retries.count)),
+                                 remaining: record.remaining(options.deadline, timing))
+        if case .retry(let reason, _) = asked, let resume, body.target == .file, body.written > 0 {
+            return .doNotRetryBecause(Self.partialDownloadNote(reason, written: body.written, download: resume.file))
+        }
+        return asked
+    }
+
+    /// Keeps the final response: its body ended (a stream's last event), then moved into place
+    /// (a download) or offered to the cache. Returns the error the task ends with, if any.
+    private func keep(_ current: HTTPResponse, sent: HTTPRequest, _ record: inout TaskRecord, _ interceptors: inout [any RequestInterceptor],
+                      body: ReceivedBody, cache: CacheHandler, resume: DownloadResume?) -> TransportError? {
+        record.retryNote = record.hop.retryNote
+        if body.target == .stream {
+            do {
+                try body.endStream()
+            } catch {
+                return error as? TransportError ?? TransportError(.other("\(error)"))
+            }
+        }
+        record.data = body.target == .memory || body.target == .stream ? body.data : []
+        if let resume, body.target == .file || record.hop.alreadyComplete {
+            // Content-Length counts the bytes on the wire: compare it only with a body that was not decoded.
+            let decoded = options.decompression != nil && ContentDecoder.decodes(current.headers["Content-Encoding"])
+            do throws(TransportError) {
+                try resume.complete(current, written: body.target == .file ? body.written : nil, decoded: decoded)
+            } catch {
+                if case .connectionClosed = error.reason,
+                   case .retry(let reason, _) = Self.ask(&interceptors, RequestAttempt(request: sent, error: error, retryCount: record.retries.count)) {
+                    record.retryNote = Self.partialDownloadNote(reason, written: body.written, download: resume.file)
+                }
+                return error
+            }
+        } else if body.target != .stream, cache.store(current, data: record.data, for: record.request) {
+            record.cacheOutcome = .stored
+            task.emit(.cache(.stored))
+        }
+        return nil
     }
 
     /// Records a retry and waits for it; returns why the task ends instead: it was cancelled
