@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "TincanCLITests", dependencies: ["tincan", "TincanCore", "TincanSessions", "TincanDemoServer", "TestSupport"]),
         .testTarget(
             name: "TincanTUITests",
-            dependencies: ["TerminalUI", "TincanTUI", "TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport"],
+            dependencies: ["TerminalUI", "TincanTUI", "TincanSessions", "TincanCore", "TincanDemoServer", "TestSupport", .product(name: "Clocks", package: "swift-clocks")],
             exclude: ["Snapshots"]
         ),
         .testTarget(

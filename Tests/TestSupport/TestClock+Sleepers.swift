@@ -6,4 +6,9 @@ extension TestClock where Duration == Swift.Duration {
     public func untilSomethingSleeps() async {
         while (try? await checkSuspension()) != nil { await Task.yield() }
     }
+
+    /// Returns once something sleeps on this clock, or `done` says there is no more to wait for.
+    public func untilSomethingSleeps(or done: () -> Bool) async {
+        while !done(), (try? await checkSuspension()) != nil { await Task.yield() }
+    }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Synchronization
 import TestSupport
@@ -354,38 +355,49 @@ struct UploadTests {
         }
     }
 
-    @Test func aThrottledMultipartUploadReportsProgressAsItGoes() async throws {
+    @Test("a throttled multipart upload keeps its pace on the session's clock, and reports progress as it goes")
+    func aThrottledMultipartUploadKeepsItsPace() async throws {
         try await withDemoServer { server in
-            let session = try manager(server)
-            // Two seconds of pacing: progress comes in many steps even when the test process,
-            // busy with other suites, leaves the paced writer waiting for a while.
-            let taskOptions = options { $0.uploadBytesPerSecond = 50_000 }
+            let clock = TestClock()
+            let session = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), timing: Timing(clock))
+            let rate = 50_000
+            let taskOptions = options { $0.uploadBytesPerSecond = rate }
             var request = try draft("POST", "post", on: server)
             request.items = [try RequestItem.parse("note=hello")]
             let directory = try TemporaryDirectory()
             let path = try directory.write("blob.bin", Array(repeating: 7, count: 100_000))
             request.items.append(try RequestItem.parse("blob@\(path)"))
             let built = try request.build()
+            let length = try #require(built.body.length)
             let task = try session.dataTask(with: built, options: taskOptions)
-            // Subscribed before the task starts, so no early step is missed under load.
+            // Subscribed before the task starts, so no step is missed.
             let events = task.events
             let steps = Task { () -> [TransferProgress] in
                 var steps: [TransferProgress] = []
                 for await event in events { if case .uploadProgress(let step) = event { steps.append(step) } }
                 return steps
             }
-            let clock = ContinuousClock()
-            let started = clock.now
             task.resume()
+            // The clock moves only when the test moves it, a tenth of a second at a time, each
+            // time the paced writer waits: the body may never be ahead of the pace (a tenth of a
+            // second of slack for the chunk in hand).
+            var elapsed = Duration.zero
+            while true {
+                await clock.untilSomethingSleeps { task.state == .completed }
+                if task.state == .completed { break }
+                let allowed = Int64((elapsed + .milliseconds(100)).inSeconds * Double(rate))
+                #expect(task.uploadProgress.completed <= allowed, "\(task.uploadProgress.completed) bytes sent at \(elapsed)")
+                await clock.advance(by: .milliseconds(100))
+                elapsed += .milliseconds(100)
+            }
             let result = await task.result()
-            let elapsed = clock.now - started
             let progress = await steps.value
             #expect(result.response?.statusCode == 200)
             #expect(field(try json(result), "form", "note") == "hello")
             #expect(progress.count >= 4, "progress arrived in \(progress.count) steps")
-            #expect(progress.last == TransferProgress(completed: built.body.length!, expected: built.body.length))
-            // 100 kB at 50 kB/s cannot finish in much under two seconds.
-            #expect(elapsed >= .milliseconds(1_800))
+            #expect(progress.last == TransferProgress(completed: length, expected: length))
+            // The whole body at 50 kB/s: the last chunk could not start before its time.
+            #expect(elapsed.inSeconds >= Double(length) / Double(rate) - 0.1, "finished after \(elapsed) on the session's clock")
             try await session.invalidate(cancelingTasks: true)
         }
     }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Testing
 import TerminalUI
@@ -110,10 +111,12 @@ struct RunLoopTests {
             var state = AppState(width: 120, height: 40)
             state.open(Workspace(session: try Session.load(path: path), path: path))
             let terminal = MemoryTerminal(width: 120, height: 40)
-            let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+            let clock = TestClock()
+            let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager(), timing: Timing(clock)))
             let final = start(state, on: terminal, managers: managers)
+            #expect(await terminal.waitFor("GET"))
             // Idle, with nothing in flight: no tick moves the app's clock meanwhile.
-            try await Task.sleep(for: .seconds(1.5))
+            await clock.advance(by: .seconds(90))
             terminal.type([.key(.ctrl("r"))])
             let shown = await terminal.waitFor("200 OK in")
             terminal.type([.key(KeyEvent(.function(10)))])
@@ -123,12 +126,11 @@ struct RunLoopTests {
             let exchange = try #require(ended.exchange)
             // The start is the moment ctrl+r was handled, after the idle spell; a stale start was
             // the last tick before it, the app's first moment, so the clock showed the idle time
-            // as sending time. (Only the order is checked: how long the task then takes to report
-            // depends on how busy the machine is.)
-            #expect(exchange.startedAt >= 1.5, "the send started at \(exchange.startedAt) s, before ctrl+r was pressed")
+            // as sending time. The clock stood still during the send: every milestone is at 90 s.
+            #expect(exchange.startedAt == 90, "the send started at \(exchange.startedAt) s, not when ctrl+r was pressed")
             #expect(!exchange.milestones.isEmpty)
             for milestone in exchange.milestones {
-                #expect(milestone.at >= exchange.startedAt, "\(milestone.event) at \(milestone.at) s, before the send's start")
+                #expect(milestone.at == 90, "\(milestone.event) at \(milestone.at) s, not on the app's clock")
             }
         }
     }

@@ -175,11 +175,12 @@ public final class SessionTask: Sendable {
     /// the last of each transfer always go out.
     static let progressInterval: Duration = .milliseconds(50)
 
-    /// An event and when the task emitted it, on the continuous clock: a timeline drawn from
-    /// these agrees with itself, however late its reader got each event.
+    /// An event and when the task emitted it, on its session manager's ``Timing``: a timeline
+    /// drawn from these agrees with itself, however late its reader got each event.
     public struct TimedEvent: Sendable {
         public var event: TaskEvent
-        public var at: ContinuousClock.Instant
+        /// The time since the timing was made.
+        public var at: Duration
     }
 
     /// A subscriber's stream, with or without the times.
@@ -187,7 +188,7 @@ public final class SessionTask: Sendable {
         case plain(AsyncStream<TaskEvent>.Continuation)
         case timed(AsyncStream<TimedEvent>.Continuation)
 
-        func yield(_ event: TaskEvent, at instant: ContinuousClock.Instant) {
+        func yield(_ event: TaskEvent, at instant: Duration) {
             switch self {
             case .plain(let continuation): continuation.yield(event)
             case .timed(let continuation): continuation.yield(TimedEvent(event: event, at: instant))
@@ -212,8 +213,8 @@ public final class SessionTask: Sendable {
         var timeline: [TimedEvent] = []
         var subscribers: [Int: Subscriber] = [:]
         var nextSubscriber = 0
-        var lastUploadEvent: ContinuousClock.Instant?
-        var lastDownloadEvent: ContinuousClock.Instant?
+        var lastUploadEvent: Duration?
+        var lastDownloadEvent: Duration?
         var uploadPending = false
         var downloadPending = false
     }
@@ -233,6 +234,8 @@ public final class SessionTask: Sendable {
     private let executor: (any TaskExecutor)?
     /// The session's event monitors, told every event subscribers get.
     private let monitors: [any EventMonitor]
+    /// The session manager's clock, that events are stamped with and progress is folded by.
+    private let now: @Sendable () -> Duration
 
     init(
         identifier: Int,
@@ -240,9 +243,11 @@ public final class SessionTask: Sendable {
         kind: Kind,
         executor: (any TaskExecutor)? = nil,
         monitors: [any EventMonitor] = [],
+        now: @escaping @Sendable () -> Duration = Timing.continuous.now,
         ended: @escaping @Sendable () -> Void = {},
         work: @escaping @Sendable (SessionTask) async -> TaskResult
     ) {
+        self.now = now
         self.identifier = identifier
         self.originalRequest = request
         self.kind = kind
@@ -345,7 +350,7 @@ public final class SessionTask: Sendable {
     }
 
     func emit(_ event: TaskEvent) {
-        let now = ContinuousClock.now
+        let now = now()
         let delivered = inner.withLock { inner -> Bool in
             switch event {
             case .uploadProgress(let progress):
@@ -375,7 +380,7 @@ public final class SessionTask: Sendable {
     }
 
     /// Whether a progress event is due: the first, the last, or 50 ms after the one before.
-    private static func due(_ progress: TransferProgress, last: inout ContinuousClock.Instant?, now: ContinuousClock.Instant) -> Bool {
+    private static func due(_ progress: TransferProgress, last: inout Duration?, now: Duration) -> Bool {
         let isLast = progress.expected.map { progress.completed >= $0 } ?? false
         guard isLast || last.map({ now - $0 >= progressInterval }) ?? true else { return false }
         last = now
@@ -385,7 +390,7 @@ public final class SessionTask: Sendable {
     var isCancelled: Bool { inner.withLock { $0.state == .canceling } }
 
     private func finish(_ result: TaskResult) {
-        let now = ContinuousClock.now
+        let now = now()
         let finished = inner.withLock { inner -> (waiters: [CheckedContinuation<TaskResult, Never>], subscribers: [Subscriber], closing: [TaskEvent])? in
             guard inner.result == nil else { return nil }
             // The progress folded away last goes out before the end, so a bar always reaches its final value.

@@ -106,7 +106,7 @@ public final class URLSessionManager: Sendable {
         }
         // The registry forgets the task as it ends, on the thread that ends it, before its
         // result is handed out.
-        let task = SessionTask(identifier: identifier, request: request, kind: kind, executor: taskExecutor, monitors: eventMonitors,
+        let task = SessionTask(identifier: identifier, request: request, kind: kind, executor: taskExecutor, monitors: eventMonitors, now: timing.now,
                                ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } }) { [transport, cookieJar, cache, securityPolicy, oauth2Tokens, timing] task in
             var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache, tokens: oauth2Tokens, timing: timing).run()
             // A response from the cache went through no handshake of its own.

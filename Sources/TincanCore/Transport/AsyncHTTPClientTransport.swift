@@ -198,7 +198,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let client = try client(for: options.connection)
         let pauses = options.stageGate.map { StagePauses(gate: $0, eventLoop: eventLoop) }
         let upload = request.body.length.flatMap { length in
-            length > 0 ? UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, eventLoop: eventLoop, pauses: pauses) : nil
+            length > 0 ? UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, timing: options.timing, eventLoop: eventLoop, pauses: pauses) : nil
         }
         if let upload, let length = request.body.length {
             clientRequest.body = .stream(contentLength: length) { writer in upload.start(writer) }

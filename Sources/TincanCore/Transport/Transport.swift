@@ -35,7 +35,7 @@ public enum TransportEvent: Sendable {
 }
 
 /// How one request is sent.
-public struct TransportOptions: Sendable, Hashable {
+public struct TransportOptions: Sendable {
     /// Seconds without any byte sent or received before the request fails.
     public var idleTimeout: Double
     /// Seconds the whole request may take, or nil for no limit.
@@ -50,9 +50,13 @@ public struct TransportOptions: Sendable, Hashable {
     /// Where the request stops until it is let through: before the body's first write, and
     /// before the response head and the first body part are handed on; nil for no stops.
     public var stageGate: StageGate?
+    /// The clock an upload is paced by (``uploadBytesPerSecond``): the session manager's.
+    public var timing: Timing
 
-    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil, decompression: DecompressionLimits? = .standard, connection: ConnectionOptions = ConnectionOptions(), stageGate: StageGate? = nil) {
+    public init(idleTimeout: Double = 60, deadline: Double? = nil, uploadBytesPerSecond: Int? = nil, decompression: DecompressionLimits? = .standard,
+                connection: ConnectionOptions = ConnectionOptions(), stageGate: StageGate? = nil, timing: Timing = .continuous) {
         self.stageGate = stageGate
+        self.timing = timing
         self.idleTimeout = idleTimeout
         self.deadline = deadline
         self.uploadBytesPerSecond = uploadBytesPerSecond

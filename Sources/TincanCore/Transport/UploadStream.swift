@@ -56,13 +56,16 @@ final class UploadStream: Sendable {
     private let body: RequestBody
     private let length: Int64
     private let bytesPerSecond: Int?
+    /// The clock the pace is kept by.
+    private let timing: Timing
     /// The request's event loop: AsyncHTTPClient calls the stream and the delegate on it.
     let eventLoop: any EventLoop
     private let state = Mutex(State())
     /// The request's slow-motion stops: the body waits before its first write.
     private let pauses: StagePauses?
 
-    init(body: RequestBody, length: Int64, bytesPerSecond: Int?, eventLoop: any EventLoop, pauses: StagePauses? = nil) {
+    init(body: RequestBody, length: Int64, bytesPerSecond: Int?, timing: Timing = .continuous, eventLoop: any EventLoop, pauses: StagePauses? = nil) {
+        self.timing = timing
         self.pauses = pauses
         self.body = body
         self.length = length
@@ -117,8 +120,7 @@ final class UploadStream: Sendable {
     /// that are sent; with a rate limit, each chunk waits until the limit allows it.
     private func write(to writer: HTTPClient.Body.StreamWriter, finished: EventLoopPromise<Void>) async throws {
         let chunkSize = bytesPerSecond.map { max(1024, min(256 * 1024, $0 / 20)) } ?? Self.chunkSize
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = timing.now()
         var sent: Int64 = 0
         var pending: [EventLoopFuture<Void>] = []
         let file: FileReader?
@@ -136,7 +138,8 @@ final class UploadStream: Sendable {
             }
             if let bytesPerSecond {
                 let due = start + .microseconds(Int64(min(Double(sent) / Double(bytesPerSecond) * 1_000_000, 1e15)))
-                if due > clock.now { try await Task.sleep(until: due, clock: clock) }
+                let now = timing.now()
+                if due > now { try await timing.sleep(due - now) }
             }
             if sent + Int64(buffer.readableBytes) > length {
                 // The file grew since its length was taken: the body is the length announced.

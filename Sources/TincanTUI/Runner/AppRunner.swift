@@ -24,8 +24,11 @@ public final class AppRunner: Sendable {
     private let motions = Mutex<[Int: SlowMotion]>([:])
     /// The messages typed for open WebSocket requests, by exchange (``converse(_:_:_:options:manager:)``).
     private let conversations = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
-    private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+    /// The clock of the app's ticks and timelines: its managers' (``ManagerPool/timing``), so
+    /// that a task's event times and the app's agree, and a test advances both.
+    private let timing: Timing
+    /// When the runner started, on `timing`.
+    private let start: Duration
     /// Told each lesson progress recorded (the entry, and the lesson's key), for a classroom;
     /// what it returns is a problem for the status line.
     private let lessonProgressObserver: (@Sendable (LessonProgress.Entry, String) async -> String?)?
@@ -51,16 +54,17 @@ public final class AppRunner: Sendable {
         self.commands = commands
         self.drafts = drafts
         inbox = Inbox(terminal: terminal)
-        start = clock.now
+        timing = managers.timing
+        start = timing.now()
     }
 
     /// Seconds since the runner started.
     func seconds() -> Double {
-        (clock.now - start).inSeconds
+        (timing.now() - start).inSeconds
     }
 
-    /// Seconds since the runner started, at an instant (an event's emission).
-    func seconds(at instant: ContinuousClock.Instant) -> Double {
+    /// Seconds since the runner started, at a time on its timing (an event's emission).
+    func seconds(at instant: Duration) -> Double {
         (instant - start).inSeconds
     }
 
@@ -374,10 +378,13 @@ public final class ManagerPool: Sendable {
     /// not parse, which is then never written over.
     private let boundCookieFile = Mutex<String?>(nil)
 
-    /// A pool whose default-trust manager is `standard`.
+    /// A pool whose default-trust manager is `standard`; the others share its timing.
     public init(_ standard: URLSessionManager) {
         self.standard = standard
     }
+
+    /// The clock every manager of the pool runs on.
+    public var timing: Timing { standard.timing }
 
     /// The manager that trusts servers as `security` says.
     ///
@@ -386,7 +393,7 @@ public final class ManagerPool: Sendable {
         guard security != SecuritySettings() else { return standard }
         return try secured.withLock { managers in
             if let known = managers.first(where: { $0.security == security }) { return known.manager }
-            let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy())
+            let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy(), timing: standard.timing)
             made.cookieJar.insert(loadedCookies.withLock { $0 })
             managers.append((security, made))
             return made
