@@ -233,4 +233,23 @@ struct PipelinePartsTests {
         #expect(FileManager.default.contents(atPath: file.path)?.count == 10)
         #expect(!FileManager.default.fileExists(atPath: file.partialPath))
     }
+
+    // MARK: The idle timeout
+
+    @Test("the idle timeout fires once no byte has moved for the whole timeout, and waits for the rest otherwise")
+    func idleTimeoutCountsFromTheLastByte() {
+        #expect(IdleTimeout.nextCheck(now: .seconds(1), lastActivity: .zero, timeout: .seconds(1), paused: false, resumedAt: nil) == nil)
+        #expect(IdleTimeout.nextCheck(now: .seconds(1), lastActivity: .milliseconds(400), timeout: .seconds(1), paused: false, resumedAt: nil) == .milliseconds(1_400))
+    }
+
+    @Test("a slow-motion stop is not idleness, and the idle clock starts again when the stop is let through")
+    func aStopHoldsTheIdleClock() {
+        // Held for a long time: look again a timeout later.
+        #expect(IdleTimeout.nextCheck(now: .seconds(30), lastActivity: .zero, timeout: .seconds(1), paused: true, resumedAt: nil) == .seconds(31))
+        // Let through half a second ago, after 30 s at the stop: half a second is left.
+        #expect(IdleTimeout.nextCheck(now: .milliseconds(30_500), lastActivity: .zero, timeout: .seconds(1), paused: false, resumedAt: .seconds(30)) == .seconds(31))
+        // And a whole timeout after the step, with nothing moving, it fires.
+        #expect(IdleTimeout.nextCheck(now: .seconds(31), lastActivity: .zero, timeout: .seconds(1), paused: false, resumedAt: .seconds(30)) == nil)
+    }
 }
+

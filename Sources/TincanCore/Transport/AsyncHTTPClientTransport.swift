@@ -196,7 +196,7 @@ public final class AsyncHTTPClientTransport: Transport {
             clientRequest.headers.add(name: "Proxy-Authorization", value: "Basic " + Data("\(credential.user):\(credential.password)".utf8).base64EncodedString())
         }
         let client = try client(for: options.connection)
-        let pauses = options.stageGate.map { StagePauses(gate: $0, eventLoop: eventLoop) }
+        let pauses = options.stageGate.map { StagePauses(gate: $0, eventLoop: eventLoop, timing: options.timing) }
         let upload = request.body.length.flatMap { length in
             length > 0 ? UploadStream(body: request.body, length: length, bytesPerSecond: options.uploadBytesPerSecond, timing: options.timing, eventLoop: eventLoop, pauses: pauses) : nil
         }
@@ -385,16 +385,19 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         var expectedLength: Int64?
         /// The body length after which a response that stopped the upload is complete.
         var stoppedUploadCompletesAt: Int64?
-        var lastActivity = NIODeadline.now()
-        var idleTimer: Scheduled<Void>?
+        /// When a byte last moved, on ``timing``.
+        var lastActivity = Duration.zero
+        var idleTimer: Task<Void, Never>?
         var deadlineTimer: Scheduled<Void>?
     }
 
     private let url: URLReference
     private let upload: UploadStream?
     private let uploadLength: Int64?
-    private let idleTimeout: TimeAmount
+    private let idleTimeout: Duration
     private let idleSeconds: Double
+    /// The clock of the idle timeout: the session manager's.
+    private let timing: Timing
     private let maximumHeaderBytes: Int
     private let events: @Sendable (TransportEvent) throws -> Void
     private let state = Mutex(State())
@@ -411,7 +414,8 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         self.uploadLength = uploadLength
         self.idleSeconds = options.idleTimeout
         self.maximumHeaderBytes = options.connection.maximumHeaderBytes
-        self.idleTimeout = .milliseconds(seconds: options.idleTimeout)
+        self.idleTimeout = .seconds(options.idleTimeout)
+        self.timing = options.timing
         self.decompression = options.decompression
         self.decoder = .makeEmptyBox(valueType: ContentDecoder.self, eventLoop: eventLoop)
         self.events = events
@@ -420,9 +424,9 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     func attach(_ task: HTTPClient.Task<HTTPResponse>, deadline: Double?) {
         state.withLock {
             $0.task = task
-            $0.lastActivity = .now()
+            $0.lastActivity = timing.now()
         }
-        armIdleTimer(on: task.eventLoop, at: .now() + idleTimeout)
+        startIdleTimer()
         if let upload, let deadline {
             // AsyncHTTPClient's own deadline cannot end a request whose body stream is still
             // open (see UploadStream.abort): this one ends the stream first.
@@ -439,31 +443,35 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     /// Notes that a byte moved. The per-chunk path only stores a time; the one pending timer
     /// looks at it when it fires, rather than being cancelled and scheduled again on every chunk.
     private func touch() {
-        state.withLock { $0.lastActivity = .now() }
+        let now = timing.now()
+        state.withLock { $0.lastActivity = now }
     }
 
-    /// Schedules the idle check; when it fires early because bytes kept moving, it re-arms for
-    /// the time left, and otherwise fails the task with an idle timeout.
-    private func armIdleTimer(on eventLoop: any EventLoop, at deadline: NIODeadline) {
-        let scheduled = eventLoop.scheduleTask(deadline: deadline) { [weak self] in
-            guard let self else { return }
-            let (task, idleUntil) = self.state.withLock { ($0.task, $0.lastActivity + self.idleTimeout) }
-            guard let task else { return }
-            if let pauses = self.pauses {
-                // A slow-motion stop is not idleness: the clock starts again when it is let through.
-                if pauses.isPaused { return self.armIdleTimer(on: eventLoop, at: .now() + self.idleTimeout) }
-                let resumedUntil = pauses.resumedAt + self.idleTimeout
-                if resumedUntil > .now(), resumedUntil > idleUntil { return self.armIdleTimer(on: eventLoop, at: resumedUntil) }
-            }
-            if idleUntil > .now() {
-                self.armIdleTimer(on: eventLoop, at: idleUntil)
-            } else {
-                let error = TransportError(.timedOut(.idle, seconds: self.idleSeconds))
-                self.upload?.abort(error)
-                task.fail(reason: error)
+    /// Starts the idle timer: it sleeps on ``timing`` until the idle timeout could have passed,
+    /// looks again (bytes kept moving, or a slow-motion stop held the request), and fails the
+    /// task with an idle timeout when it has.
+    private func startIdleTimer() {
+        let (timing, timeout) = (timing, idleTimeout)
+        let timer = Task { [weak self] in
+            var wake = timing.now() + timeout
+            while true {
+                let now = timing.now()
+                if wake > now {
+                    do { try await timing.sleep(wake - now) } catch { return }
+                }
+                guard let self, let task = self.state.withLock({ $0.task }) else { return }
+                let lastActivity = self.state.withLock { $0.lastActivity }
+                guard let next = IdleTimeout.nextCheck(now: timing.now(), lastActivity: lastActivity, timeout: timeout,
+                                                       paused: self.pauses?.isPaused ?? false, resumedAt: self.pauses?.resumedAt) else {
+                    let error = TransportError(.timedOut(.idle, seconds: self.idleSeconds))
+                    self.upload?.abort(error)
+                    task.fail(reason: error)
+                    return
+                }
+                wake = next
             }
         }
-        state.withLock { $0.idleTimer = scheduled }
+        state.withLock { $0.idleTimer = timer }
     }
 
     private func cancelIdleTimer() {
@@ -497,7 +505,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didSendRequestPart(task: HTTPClient.Task<HTTPResponse>, _ part: IOData) {
         let uploaded = state.withLock { state in
-            state.lastActivity = .now()
+            state.lastActivity = timing.now()
             state.uploaded += Int64(part.readableBytes)
             return state.uploaded
         }
@@ -553,7 +561,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
     func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         // One lock per chunk: the idle timestamp and the count together.
         let (downloaded, expected, completesUpload, isFirst) = state.withLock { state in
-            state.lastActivity = .now()
+            state.lastActivity = timing.now()
             let isFirst = !state.receivedBodyPart
             state.receivedBodyPart = true
             state.downloaded += Int64(buffer.readableBytes)

@@ -11,17 +11,19 @@ final class StagePauses: Sendable {
         var waits: [Task<Void, Never>] = []
         var paused = 0
         var ended = false
-        /// When the last stop was let through: idle time counts from there.
-        var resumedAt = NIODeadline.uptimeNanoseconds(0)
+        /// When the last stop was let through, on the request's timing: idle time counts from there.
+        var resumedAt: Duration?
     }
 
     private let gate: StageGate
     private let eventLoop: any EventLoop
+    private let timing: Timing
     private let state = Mutex(State())
 
-    init(gate: StageGate, eventLoop: any EventLoop) {
+    init(gate: StageGate, eventLoop: any EventLoop, timing: Timing) {
         self.gate = gate
         self.eventLoop = eventLoop
+        self.timing = timing
     }
 
     /// A future that succeeds when the gate lets `stage` go ahead, and fails with `.cancelled`
@@ -48,9 +50,10 @@ final class StagePauses: Sendable {
             return promise.futureResult
         }
         return promise.futureResult.always { _ in
+            let now = self.timing.now()
             self.state.withLock { state in
                 state.paused -= 1
-                state.resumedAt = .now()
+                state.resumedAt = now
             }
         }
     }
@@ -58,8 +61,8 @@ final class StagePauses: Sendable {
     /// Whether a stop waits now.
     var isPaused: Bool { state.withLock { $0.paused > 0 } }
 
-    /// When the last stop was let through.
-    var resumedAt: NIODeadline { state.withLock { $0.resumedAt } }
+    /// When the last stop was let through, or nil before the first.
+    var resumedAt: Duration? { state.withLock { $0.resumedAt } }
 
     /// The request is cancelled or over: every wait ends, and later ones end at once.
     func end() {
