@@ -181,13 +181,23 @@ struct LessonModeTests {
         state.workspace.captured["etag"] = .string("\"v1\"")
     }
 
-    @Test("at 80x24 the preview box says when the goals are below its fold")
+    @Test("at 80x24 the preview box says when the goals are below its fold, and the keys it names bring them into sight")
     func goalsBelowTheFoldAreCued() throws {
         var state = try Self.lessonState(width: 80, height: 24)
         state.lesson?.lesson.steps[0].text = Array(repeating: "A line of instructions long enough to take a row.", count: 30).joined(separator: "\n\n")
-        let buffer = Renderer.render(&state)
-        let screen = buffer.lines.joined(separator: "\n")
-        #expect(screen.contains("goals below ↓"), "\(screen)")
+        var screen = Renderer.render(&state).lines.joined(separator: "\n")
+        #expect(screen.contains("goals below: ctrl+o n, pgdn"), "\(screen)")
+        #expect(!screen.contains(NotesPane.goalsHeading + " ("), "\(screen)")
+
+        // ctrl+o n focuses the notes; page down scrolls them until the goals show.
+        Fixtures.press([.key(.ctrl("o")), .key(.char("n"))], into: &state)
+        #expect(state.focus == .preview)
+        for _ in 0..<20 where !screen.contains(NotesPane.goalsHeading + " (") {
+            Fixtures.press([.key(KeyEvent(.pageDown))], into: &state)
+            screen = Renderer.render(&state).lines.joined(separator: "\n")
+        }
+        #expect(screen.contains(NotesPane.goalsHeading + " ("), "\(screen)")
+        #expect(!screen.contains("goals below"), "\(screen)")
     }
 
     @Test("hints come one at a time, and alt+l switches between the Notes and the wire preview")

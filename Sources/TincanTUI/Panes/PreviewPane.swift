@@ -12,7 +12,11 @@ enum PreviewPane {
         if lines.count > inside.height, inside.height > 0 {
             var position = "\(scroll.offset + 1)-\(min(lines.count, scroll.offset + inside.height))/\(lines.count)"
             // A lesson's goals follow its instructions: say so while they are out of sight.
-            if state.shownPreviewView == .notes, let goals = NotesPane.goalsLine(in: lines), goals >= scroll.offset + inside.height { position += " goals below ↓" }
+            // The way to them is named from the key table: jump to the notes, then scroll.
+            if state.shownPreviewView == .notes, let goals = NotesPane.goalsLine(in: lines), goals >= scroll.offset + inside.height {
+                let jump = state.keymap.binding(for: .jump)?.keys.first.map { "\($0.description) \(JumpTarget.previewView(.notes).key), pgdn" }
+                position += jump.map { " goals below: " + $0 } ?? " goals below ↓"
+            }
             buffer.write(" \(position) ", x: rect.maxX - TextWidth.of(position) - 4, y: rect.maxY - 1, style: theme.style(.border))
         }
         Renderer.drawColumnMark(&buffer, rect, column: state.lineView.previewColumn, theme: theme)
