@@ -23,7 +23,7 @@ extension AppState {
         case .save: save()
         case .saveAs: promptSaveAs()
         case .openSession:
-            mode = .modal(.prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { Session.directory(of: $0) + "/" } ?? "")))
+            mode = .modal(.prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { path in Self.folder(of: path, in: launch.workingDirectory) + "/" } ?? "")))
         case .environment: pickEnvironment()
         case .history: pickHistory()
         case .compare: pickComparison()

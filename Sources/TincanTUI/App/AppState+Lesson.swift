@@ -152,7 +152,7 @@ extension AppState {
         var unjudged: String?
         if workspace.selected != state.current.requestIndex {
             unjudged = "the step's request is not the one in the editor"
-        } else if case let .request(request, _) = preview, let template = try? workspace.template() {
+        } else if case let .request(request, _) = preview, let template = try? variablesInEffect() {
             requestChecks = Self.requestChecks(assertions, on: request, template: template)
         } else if case let .error(reason) = preview {
             unjudged = "the request cannot be built: \(reason)"

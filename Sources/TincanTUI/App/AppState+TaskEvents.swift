@@ -32,7 +32,7 @@ extension AppState {
         }
         if current.flow.flow.runs > 1, let text = status?.text { status?.text = "[\(current.flow.run)/\(current.flow.flow.runs)] " + text }
         var effects: [Effect] = []
-        let entry = historyEntry(for: current, result: result)
+        let entry = historyEntry(for: current, result: result, at: time)
         history.append(entry)
         if recordsHistory { effects.append(.recordHistory(entry)) }
         keepSnapshot(of: current, result: result)

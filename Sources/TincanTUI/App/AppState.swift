@@ -1,3 +1,4 @@
+import Foundation
 import TerminalUI
 import TincanCore
 import TincanSessions
@@ -233,6 +234,11 @@ public struct AppState: Sendable {
     public var height: Int
     /// Seconds since the app started, as of the last message.
     public var now: Double = 0
+    /// The wall-clock time at which ``now`` was 0 (set by the runner as it starts), so a send's
+    /// history entry is dated without `update` reading the clock.
+    public var startedAt = Date(timeIntervalSince1970: 0)
+    /// The working directory and environment variables the process started with.
+    public var launch = LaunchContext.process
     public var exchange: Exchange?
     /// The lesson open (`tincan learn`), or nil.
     public var lesson: LessonState?
