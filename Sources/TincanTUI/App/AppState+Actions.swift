@@ -57,8 +57,7 @@ extension AppState {
             previewScroll = ScrollState()
             status = StatusMessage(previewView == .explain ? "Explain: why the request looks the way it does, and why the response passed or failed. F9 shows the wire again." : "Preview: the bytes on the wire.")
         case .nextResponseView:
-            let views = ResponseView.allCases
-            showResponseView(views[(views.firstIndex(of: responseView)! + 1) % views.count])
+            showResponseView(response.nextView)
             responseScroll = ScrollState()
         case .editExternally:
             switch bodySource {

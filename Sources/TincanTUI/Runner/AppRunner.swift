@@ -74,7 +74,8 @@ public final class AppRunner: Sendable {
     /// - Returns: The state at the end.
     public func run(_ initial: AppState, onFirstPaint: (() -> Void)? = nil) -> AppState {
         var state = initial
-        state.startedAt = Date(timeIntervalSinceNow: -seconds())
+        // The date of the app's second 0, on the same timing, so history entries are dated by it.
+        state.startedAt = timing.date().addingTimeInterval(-seconds())
         var cookieFile = Self.cookieFile(of: state)
         var sessionPath = state.workspace.path
         let size = terminal.size
