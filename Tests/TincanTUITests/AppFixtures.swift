@@ -43,9 +43,18 @@ enum Fixtures {
         return final
     }
 
-    /// Sends keys and paste events through `update`, collecting the effects.
+    /// Sends keys and paste events through `update`, collecting the effects; file work is done
+    /// and answered after each key, as the runner does it before the next key
+    /// (``AppRunner/answeringFileWork(_:in:)``).
     @discardableResult
     static func press(_ keys: [InputEvent], into state: inout AppState) -> [Effect] {
+        keys.flatMap { key in AppRunner.answeringFileWork(state.update(.input(key)), in: &state) }
+    }
+
+    /// Sends keys and paste events through `update` alone, collecting the effects: nothing is
+    /// carried out, so a test sees the file work `update` asks for and the state before its answer.
+    @discardableResult
+    static func pressWithoutRunner(_ keys: [InputEvent], into state: inout AppState) -> [Effect] {
         keys.flatMap { state.update(.input($0)) }
     }
 
@@ -80,4 +89,15 @@ enum Fixtures {
     static let userJSON = """
     {"id": 42, "name": "Ada Lovelace", "email": null, "admin": true, "score": 99.5, "tags": ["math", "engines"], "address": {"city": "London", "zip": "W1"}}
     """
+}
+
+extension AppState {
+    /// Saves as F6 does, with the runner's answer applied: for tests that save in the middle of
+    /// a script of direct calls.
+    mutating func saveNow(to path: String? = nil) {
+        save(to: path)
+        let queued = queuedEffects
+        queuedEffects = []
+        _ = AppRunner.answeringFileWork(queued, in: &self)
+    }
 }

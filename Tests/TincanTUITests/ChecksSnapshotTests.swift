@@ -49,7 +49,8 @@ struct ChecksSnapshotTests {
                 state.workspace.environment = "staging"
                 state.workspace.overrides = ["user": "ada"]
                 state.workspace.captured = ["id": .integer(7)]
-                state.showVariables(processEnvironment: [:])
+                state.launch.environment = [:]
+                state.showVariables()
             }
         }
     }

@@ -253,14 +253,14 @@ struct ChecksTabTests {
         let original = try String(contentsOfFile: path, encoding: .utf8)
         var state = AppState(width: 120, height: 40)
         state.open(Workspace(session: try Session.load(path: path), path: path))
-        state.save()
+        state.saveNow()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == original)
 
         state.switchRequestTab(to: .checks)
         state.checkList.select(2, count: state.checkRowCount)
         Fixtures.press([.key(.char("e")), .key(.ctrl("u"))] + Fixtures.typing("body $.json.name equals Grace") + [Self.enter], into: &state)
         #expect(state.showsModified)
-        state.save()
+        state.saveNow()
         let edited = try String(contentsOfFile: path, encoding: .utf8)
         let before = original.split(separator: "\n", omittingEmptySubsequences: false)
         let after = edited.split(separator: "\n", omittingEmptySubsequences: false)
@@ -476,7 +476,8 @@ struct ChecksTabTests {
         #expect(lines.contains("  from capture"))
 
         // A value that reads $env is hidden as a secret is.
-        state.showVariables(processEnvironment: ["TINCAN_TEST_TOKEN": "s3cret"])
+        state.launch.environment = ["TINCAN_TEST_TOKEN": "s3cret"]
+        state.showVariables()
         guard case .message(let withToken)? = state.modal else { throw TestFailure("no view") }
         #expect(withToken.lines.map { $0.map(\.text).joined() }.contains("api_token = ••••••"))
 

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TerminalUI
 import TincanCore
 import TincanSessions
 @testable import TincanTUI
@@ -102,7 +103,9 @@ struct CookieFilePropertyTests {
             return
         }
         #expect(prompt.purpose == .cookieFile)
-        #expect(state.answerCookieFile("jar.txt") == nil)
+        // The runner reads the file (a missing one is an empty jar) before the session names it.
+        Fixtures.press([.key(.ctrl("u"))] + Fixtures.typing("jar.txt") + [.key(KeyEvent(.enter))], into: &state)
+        #expect(state.modal == nil)
         #expect(state.workspace.session.cookieFile == "jar.txt")
         #expect(PropertyRow.cookieFile.value(in: state) == "jar.txt")
         #expect(PropertyRow.cookieFile.isChanged(in: state))
@@ -119,7 +122,14 @@ struct CookieFilePropertyTests {
         let directory = try TemporaryDirectory()
         try directory.write("bad.txt", Array("nope\n".utf8))
         var state = try opened(directory)
-        #expect(state.answerCookieFile("bad.txt") == "\(directory.path)/bad.txt:1: expected 7 tab-separated fields (domain, subdomains, path, secure, expiry, name, value), found 1")
+        state.changeProperty(.cookieFile)
+        Fixtures.press([.key(.ctrl("u"))] + Fixtures.typing("bad.txt") + [.key(KeyEvent(.enter))], into: &state)
+        guard case .modal(.prompt(let prompt)) = state.mode else {
+            Issue.record("the prompt closed: \(state.mode)")
+            return
+        }
+        #expect(prompt.error == "\(directory.path)/bad.txt:1: expected 7 tab-separated fields (domain, subdomains, path, secure, expiry, name, value), found 1")
+        #expect(prompt.dialog.field?.text == "bad.txt")
         #expect(state.workspace.session.cookieFile == nil)
         var untitled = AppState(width: 120, height: 40)
         #expect(untitled.answerCookieFile("jar.txt") == "a cookie file is kept beside a session file; save the session first (f6)")

@@ -99,7 +99,7 @@ struct NothingLostTests {
         #expect(keeper.timeout(now: 3.0) == nil)
         // Saved under a name: the untitled draft goes, and no draft is left for the file.
         let path = folder.path + "/saved.tincan.yaml"
-        state.save(to: path)
+        state.saveNow(to: path)
         _ = keeper.update(state, now: 4.5)
         #expect(store.read(for: nil) == nil)
         #expect(store.read(for: path) == nil)

@@ -402,7 +402,7 @@ struct RequestTabsTests {
         #expect(state.removedHeaders == ["Accept-Encoding"])
         #expect(state.authScheme == .basic)
         // Loaded and saved untouched: the same bytes.
-        state.save()
+        state.saveNow()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.sessionFile)
         // Each pane's edit changes its own lines only.
         state.switchRequestTab(to: .auth)
@@ -412,7 +412,7 @@ struct RequestTabsTests {
         state.setFocus(.query)
         Fixtures.press([.key(.char("e"))], into: &state)
         Self.answer("page==3", &state)
-        state.save()
+        state.saveNow()
         let expected = Self.sessionFile
             .replacingOccurrences(of: "page: \"2\"", with: "page: \"3\"")
             .replacingOccurrences(of: "password: \"{{password}}\"", with: "password: \"{{secret}}\"")
@@ -424,7 +424,7 @@ struct RequestTabsTests {
         let userAgent = state.headers.count + state.removedHeaders.count + (state.defaultHeaders.firstIndex { $0.name == "User-Agent" } ?? 0)
         state.headerList.select(userAgent, count: state.headerListRows.count)
         Fixtures.press([.key(.char(" "))], into: &state)
-        state.save()
+        state.saveNow()
         let edited = expected
             .replacingOccurrences(of: "body: <a>1</a>", with: "body: <a>1</a<b/></a>")
             .replacingOccurrences(of: "      Accept-Encoding: null\n", with: "      Accept-Encoding: null\n      User-Agent: null\n")
@@ -433,7 +433,7 @@ struct RequestTabsTests {
         // The second request's upload shows on the Body tab and saves unchanged.
         state.loadRequest(1)
         #expect(state.bodySource == .upload(SavedUpload(file: "data.bin", rate: "64k")))
-        state.save()
+        state.saveNow()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
     }
 

@@ -23,7 +23,7 @@ extension AppState {
         case .save: save()
         case .saveAs: promptSaveAs()
         case .openSession:
-            mode = .modal(.prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { Session.directory(of: $0) + "/" } ?? "")))
+            mode = .modal(.prompt(Prompt(.openSession, title: "Open session", question: "File (.tincan.yaml)", text: workspace.path.map { path in Self.folder(of: path, in: launch.workingDirectory) + "/" } ?? "")))
         case .environment: pickEnvironment()
         case .history: pickHistory()
         case .compare: pickComparison()
@@ -57,8 +57,7 @@ extension AppState {
             previewScroll = ScrollState()
             status = StatusMessage(previewView == .explain ? "Explain: why the request looks the way it does, and why the response passed or failed. F9 shows the wire again." : "Preview: the bytes on the wire.")
         case .nextResponseView:
-            let views = ResponseView.allCases
-            showResponseView(views[(views.firstIndex(of: responseView)! + 1) % views.count])
+            showResponseView(response.nextView)
             responseScroll = ScrollState()
         case .editExternally:
             switch bodySource {

@@ -80,9 +80,7 @@ extension AppState {
     /// After the shown document changed (another view, a filter set or cleared): the selection
     /// at `row`, and the search counted again in the new rows.
     mutating func showNewBodyDocument(selecting row: Int = 0) {
-        bodyList = ListState(selected: row)
-        search.current = nil
-        if let query = search.query { search.matchCount = bodyDocument?.matchCount(query) ?? 0 }
+        response.showNewDocument(bodyDocument, selecting: row)
     }
 
     /// Rows the response box shows at once.

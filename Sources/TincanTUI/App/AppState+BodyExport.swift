@@ -30,19 +30,16 @@ extension AppState {
         mode = .modal(.prompt(Prompt(.saveBody, title: "Save the body (\(responseView.rawValue))", question: "File", text: suggestion)))
     }
 
-    /// Answers the save prompt: a refusal to show under the field, or nil when it saved or
-    /// asked before overwriting.
+    /// Answers the save prompt: a refusal to show under the field, or nil when the runner was
+    /// asked to write (``Effect/saveBody(_:path:overwriting:asker:)``; its answer comes to
+    /// ``bodySaved(_:at:asker:)``, which asks before overwriting a file).
     mutating func answerSaveBody(_ answer: String) -> String? {
         let trimmed = answer.trimmingWhitespace()
         guard !trimmed.isEmpty else { return "expected a file name" }
-        let path = (trimmed as NSString).expandingTildeInPath
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard !isFolder.boolValue else { return "\(path) is a folder: name a file in it" }
-            mode = .modal(.picker(Picker(.confirmBodyOverwrite(path: path), title: "\((path as NSString).lastPathComponent) exists", options: ["Overwrite it", "Cancel"], selected: "Cancel")))
-            return nil
-        }
-        return writeBody(to: path)
+        let path = expandingHome(trimmed)
+        guard let document = bodyForExport() else { return "no body to save" }
+        queuedEffects.append(.saveBody(document.exportedBytes, path: path, overwriting: false, asker: promptAsker))
+        return nil
     }
 
     /// The answer to "overwrite?": writes, or says nothing was saved.
@@ -51,19 +48,25 @@ extension AppState {
             status = StatusMessage("Not saved: \(path) is left as it was.")
             return
         }
-        if let failure = writeBody(to: path) { status = StatusMessage("Not saved: \(failure)", .error) }
+        guard let document = bodyForExport() else {
+            status = StatusMessage("Not saved: no body to save", .error)
+            return
+        }
+        queuedEffects.append(.saveBody(document.exportedBytes, path: path, overwriting: true, asker: .statusLine))
     }
 
-    /// Writes the body atomically. - Returns: why it failed, or nil.
-    private mutating func writeBody(to path: String) -> String? {
-        guard let document = bodyForExport() else { return "no body to save" }
-        let bytes = document.exportedBytes
-        do {
-            try AtomicFile.write(bytes, to: path)
-        } catch {
-            return "\(error)"
+    /// Takes the runner's answer to a body save: the news, the question before overwriting, or
+    /// the refusal where it was asked for.
+    mutating func bodySaved(_ outcome: BodySaveOutcome, at path: String, asker: Asker) {
+        switch outcome {
+        case .saved(let byteCount):
+            status = StatusMessage("Saved the body (\(RequestPreview.byteCount(Int64(byteCount)))) to \(path).", .success)
+        case .exists:
+            mode = .modal(.picker(Picker(.confirmBodyOverwrite(path: path), title: "\((path as NSString).lastPathComponent) exists", options: ["Overwrite it", "Cancel"], selected: "Cancel")))
+        case .isFolder:
+            refuse("\(path) is a folder: name a file in it", to: asker, statusPrefix: "Not saved")
+        case .failed(let reason):
+            refuse(reason, to: asker, statusPrefix: "Not saved")
         }
-        status = StatusMessage("Saved the body (\(RequestPreview.byteCount(Int64(bytes.count)))) to \(path).", .success)
-        return nil
     }
 }

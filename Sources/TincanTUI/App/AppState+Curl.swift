@@ -5,20 +5,26 @@ import TincanCore
 import TincanSessions
 
 extension AppState {
-    /// Replaces the selected request with a pasted curl command: method, URL, headers (removals
-    /// too), its body (a JSON object or a form body become the parameter tree; `-F` fields and
-    /// files become multipart parameters; any other body is the Body tab's text, bytes or file,
-    /// as it is), upload, download, credentials and timeout. Returns false, with the reason in
-    /// the status line, when the command cannot be read; the request is then unchanged. What the
+    /// Asks the runner to read a pasted curl command (curl reads `@file` data when it runs, so
+    /// the import does too); its answer comes to ``curlImported(_:)``.
+    mutating func pasteCurlCommand(_ text: String) {
+        queuedEffects.append(.importCurl(text, workingDirectory: launch.workingDirectory, sessionDirectory: sessionDirectory))
+    }
+
+    /// Replaces the selected request with a pasted curl command, as the runner read it: method,
+    /// URL, headers (removals too), its body (a JSON object or a form body become the parameter
+    /// tree; `-F` fields and files become multipart parameters; any other body is the Body tab's
+    /// text, bytes or file, as it is), upload, download, credentials and timeout. A command that
+    /// cannot be read leaves the request unchanged, with the reason in the status line. What the
     /// import cannot carry over is named in the status line.
-    @discardableResult
-    public mutating func loadCurlCommand(_ text: String) -> Bool {
+    mutating func curlImported(_ outcome: Result<CurlCommand.Imported, InterchangeError>) {
         let imported: CurlCommand.Imported
-        do {
-            imported = try CurlCommand.parse(text)
-        } catch {
+        switch outcome {
+        case .success(let read):
+            imported = read
+        case .failure(let error):
             status = StatusMessage("Not loaded: \(error)", .error)
-            return false
+            return
         }
         let request = imported.request
         // A JSON object or a form body becomes the parameter tree the panes edit; any other body
@@ -37,11 +43,11 @@ extension AppState {
         // only the name, the response checks and how the session runs it (retries, delay,
         // repeats) stay. A session's base is shared by its requests and curl's URL is
         // absolute, so the base stays; the scratch request has nothing else that needs it.
-        if bodyIsDirty, !applyBody() { return false }
+        if bodyIsDirty, !applyBody() { return }
         commitPanes()
         let current = workspace.session.requests[workspace.selected]
-        // curl's relative paths are from where Tincan runs; a session's are from its file's folder.
-        var replacement = request.rebasingPaths(from: FileManager.default.currentDirectoryPath, to: workspace.directory)
+        // The runner took curl's relative paths (from where Tincan runs) from the session's folder.
+        var replacement = request
         replacement.name = current.name
         replacement.response = current.response
         replacement.captures = current.captures
@@ -69,7 +75,6 @@ extension AppState {
         status = notes.isEmpty
             ? StatusMessage("Loaded the curl command: \(request.method) \(Redaction.url(request.url))")
             : StatusMessage("Loaded the curl command: \(request.method) \(Redaction.url(request.url)). Note: \(notes.joined(separator: "; "))", .warning)
-        return true
     }
 
     /// A form body as nested parameters (`user[name]=Ada`), or nil when a key is not a path.

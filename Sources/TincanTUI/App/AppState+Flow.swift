@@ -73,7 +73,7 @@ extension AppState {
                 guard let (request, plan) = preparedSend() else { return [] }
                 current.flow.request = request
                 current.flow.plan = plan
-                if let saved = current.saved, let template = try? workspace.template() {
+                if let saved = current.saved, let template = try? variablesInEffect() {
                     current.template = template
                     current.requestChecks = ResponseEvaluation.requestChecks(saved, request: request, template: template)
                 }

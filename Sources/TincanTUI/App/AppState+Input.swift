@@ -64,7 +64,7 @@ extension AppState {
         case .url:
             // A pasted curl command becomes the whole request.
             if case .paste(let text) = event, text.trimmingWhitespaceAndNewlines().hasPrefix("curl ") {
-                loadCurlCommand(text)
+                pasteCurlCommand(text)
                 return
             }
             if urlField.handle(event) { status = nil }

@@ -29,10 +29,7 @@ extension AppState {
     /// Shows step `index`: its request loaded, its hints hidden, its goals judged afresh.
     mutating func showLessonStep(_ index: Int) {
         guard var state = lesson, state.lesson.steps.indices.contains(index) else { return }
-        state.step = index
-        state.hintsShown = 0
-        state.lastSend = nil
-        state.notesScroll = ScrollState()
+        state.enter(step: index)
         lesson = state
         // The last step's response answered another request: the new step starts afresh.
         if exchange?.phase != .sending { exchange = nil }
@@ -41,56 +38,32 @@ extension AppState {
         loadRequest(state.current.requestIndex)
         focus = .url
         refreshPreview()
-        let step = state.current
-        status = StatusMessage("Step \(index + 1) of \(state.lesson.steps.count): “\(step.title)” · \(Self.lessonKeysHint(state))")
+        status = state.stepNews
     }
 
-    /// Performs a lesson key.
+    /// Performs a lesson key: the lesson decides (``LessonState/handle(_:)``), and the panes and
+    /// the preview follow.
     mutating func performLesson(_ action: Action) {
         guard var state = lesson else {
             status = StatusMessage("No lesson is open: tincan learn lists the lessons.", .warning)
             return
         }
-        switch action {
-        case .lessonNotes:
+        let (request, news) = state.handle(action)
+        lesson = state
+        if let news { status = news }
+        switch request {
+        case .none:
+            break
+        case .toggleNotes:
             guard !showsNotesColumn else { return pageNotesColumn() }
             previewView = previewView == .notes ? .wire : .notes
             previewScroll = ScrollState()
             refreshPreview()
-        case .nextStep:
-            let next = state.step + 1
-            guard next < state.lesson.steps.count else {
-                status = StatusMessage(state.isComplete ? "That was the last step: the lesson is done." : "This is the last step.", .info)
-                return
-            }
-            guard next <= state.lastUnlocked else {
-                status = StatusMessage("Step \(next + 1) unlocks when every goal of step \(state.step + 1) passes (\(Self.goalCount(state)) so far).", .warning)
-                return
-            }
-            showLessonStep(next)
-        case .previousStep:
-            guard state.step > 0 else {
-                status = StatusMessage("This is the first step.", .info)
-                return
-            }
-            showLessonStep(state.step - 1)
-        case .lessonHint:
-            let hints = state.current.hints
-            guard !hints.isEmpty else {
-                status = StatusMessage("This step has no hints: read the goals, and the Explain view (F9).", .info)
-                return
-            }
-            guard state.hintsShown < hints.count else {
-                status = StatusMessage("Every hint of this step is shown.", .info)
-                return
-            }
-            state.hintsShown += 1
-            lesson = state
+        case .showStep(let index):
+            showLessonStep(index)
+        case .showHint(let prefix):
             previewView = .notes
-            scrollNotesColumn(toLineStartingWith: "Hint \(state.hintsShown): ")
-            status = StatusMessage("Hint \(state.hintsShown) of \(hints.count) is in the Notes.")
-        default:
-            break
+            scrollNotesColumn(toLineStartingWith: prefix)
         }
     }
 
@@ -131,14 +104,6 @@ extension AppState {
         lesson?.lesson.steps = steps
     }
 
-    static func lessonKeysHint(_ state: LessonState) -> String {
-        "alt+l notes · alt+t a hint · alt+n next step"
-    }
-
-    static func goalCount(_ state: LessonState) -> String {
-        "\(state.goals.count(where: \.passed)) of \(state.goals.count) goals"
-    }
-
     /// The step's assertions, goal after goal: what ``GoalResult/results(of:checks:unjudged:)`` splits back.
     private var lessonAssertions: [Assertion] { lesson?.current.goals.flatMap(\.assertions) ?? [] }
 
@@ -152,7 +117,7 @@ extension AppState {
         var unjudged: String?
         if workspace.selected != state.current.requestIndex {
             unjudged = "the step's request is not the one in the editor"
-        } else if case let .request(request, _) = preview, let template = try? workspace.template() {
+        } else if case let .request(request, _) = preview, let template = try? variablesInEffect() {
             requestChecks = Self.requestChecks(assertions, on: request, template: template)
         } else if case let .error(reason) = preview {
             unjudged = "the request cannot be built: \(reason)"
@@ -220,18 +185,9 @@ extension AppState {
 
     /// Marks the shown step passed, unlocks the next and saves the learner's progress.
     private mutating func passLessonStep() -> [Effect] {
-        guard var state = lesson, !state.passed.contains(state.step) else { return [] }
-        state.passed.insert(state.step)
+        guard var state = lesson, let news = state.passStep() else { return [] }
         lesson = state
-        let total = state.lesson.steps.count
-        if state.isComplete {
-            status = StatusMessage("✓ Step \(state.step + 1) done, and with it the lesson: every step of “\(state.lesson.title)” passes." + (state.context.nextLesson.map { " Next: \($0)." } ?? ""), .success)
-        } else if state.step + 1 < total {
-            status = StatusMessage("✓ Step \(state.step + 1) done: step \(state.step + 2) is unlocked (alt+n).", .success)
-        } else {
-            status = StatusMessage("✓ Step \(state.step + 1) done; step \(state.lastUnlocked + 1) is still open.", .success)
-        }
-        guard let path = state.context.progressPath, state.context.progressProblem == nil else { return [] }
-        return [.saveLessonProgress(state.progressEntry, key: state.context.key, path: path)]
+        status = news
+        return state.progressEffect.map { [$0] } ?? []
     }
 }

@@ -152,7 +152,7 @@ extension AppState {
             workspace.session.defaults.tls.key = trimmed.isEmpty ? nil : trimmed
         case .retries: return answerRetries(text)
         case .saveAs: return answerSaveAs(text)
-        case .openSession: return answerOpen(text)
+        case .openSession: return answerOpen(text, asker: promptAsker)
         case .renameRequest: renameRequest(text)
         case .saveBody: return answerSaveBody(text)
         case .bodyFilter: return answerBodyFilter(text)

@@ -88,12 +88,19 @@ extension AppState {
         }
         var session = workspace.session
         session.cookieFile = trimmed
-        do {
-            _ = try CookieFile.load(from: session.cookieFilePath(in: Session.directory(of: path)) ?? trimmed)
-        } catch {
-            return "\(error)"
-        }
-        workspace.session.cookieFile = trimmed
+        // Named once the runner has read it (``cookieFileChecked(_:failure:asker:)``).
+        let file = session.cookieFilePath(in: Self.folder(of: path, in: launch.workingDirectory)) ?? trimmed
+        queuedEffects.append(.checkCookieFile(path: file, value: trimmed, asker: promptAsker))
         return nil
+    }
+
+    /// Takes the runner's check of a cookie file: the session names it, or the refusal shows
+    /// under the prompt again.
+    mutating func cookieFileChecked(_ value: String, failure: String?, asker: Asker) {
+        if let failure {
+            refuse(failure, to: asker, statusPrefix: "Cookie file not set")
+        } else {
+            workspace.session.cookieFile = value
+        }
     }
 }

@@ -64,7 +64,13 @@ extension AppState {
 
     /// Runs a line: parses it, applies it, and records it in the history. A line that fails stays
     /// in the field with the reason under it.
-    mutating func runCommandLine(_ text: String) -> [Effect] {
+    ///
+    /// A line with `key=@file` items first asks the runner to read the files
+    /// (``Effect/readFileValues(_:workingDirectory:line:)``), the line staying open; their
+    /// values come back to ``fileValuesRead(_:line:)``, which runs it again with them.
+    ///
+    /// - Parameter fileValues: The files' values, once read.
+    mutating func runCommandLine(_ text: String, fileValues: [FileValueRead: ParameterValue]? = nil) -> [Effect] {
         var effects: [Effect] = []
         if replHistory.last != text {
             replHistory.append(text)
@@ -74,12 +80,18 @@ extension AppState {
         let typed = commandLine
         do {
             let command = try ReplCommand.parse(text)
+            if fileValues == nil, case let .request(_, _, items) = command {
+                let reads = items.compactMap { item -> FileValueRead? in
+                    if case let .parameterFromFile(key, path, isJSON) = item { FileValueRead(key: key, path: path, isJSON: isJSON) } else { nil }
+                }
+                if !reads.isEmpty { return effects + [.readFileValues(reads, workingDirectory: launch.workingDirectory, line: text)] }
+            }
             // A line applies whole or not at all: it runs on a copy, which replaces the state
             // only once every part of it has applied (`put /x X-None:` changes neither the
             // method nor the URL when there is no X-None header to remove).
             var applied = self
             applied.mode = .panes
-            let produced = try applied.execute(command)
+            let produced = try applied.execute(command, line: text, fileValues: fileValues ?? [:])
             self = applied
             effects += produced
             refreshPreview()
@@ -95,11 +107,26 @@ extension AppState {
 
     // MARK: - Running commands
 
+    /// Takes the runner's reading of a command line's files: the line runs with their values, or
+    /// stays with the first failure under it.
+    mutating func fileValuesRead(_ outcome: Result<[FileValueRead: ParameterValue], FileWorkFailure>, line: String) -> [Effect] {
+        switch outcome {
+        case .success(let values):
+            return runCommandLine(line, fileValues: values)
+        case .failure(let failure):
+            refuse(failure.description, to: .commandLine(line), statusPrefix: "Not run")
+            return []
+        }
+    }
+
     /// Applies a parsed command to the state.
     ///
+    /// - Parameters:
+    ///   - line: The line as typed, for a refusal that comes back from the runner.
+    ///   - fileValues: The values of the line's `key=@file` items, read by the runner.
     /// - Throws: ``ReplError`` when the command is well formed but cannot apply (an unknown theme,
     ///   a file that cannot be read).
-    mutating func execute(_ command: ReplCommand) throws(ReplError) -> [Effect] {
+    mutating func execute(_ command: ReplCommand, line: String, fileValues: [FileValueRead: ParameterValue]) throws(ReplError) -> [Effect] {
         switch command {
         case let .request(method, url, items):
             // The line is the whole request, as HTTPie reads its items (issue 34 §8): the method,
@@ -116,7 +143,7 @@ extension AppState {
             query = []
             bodySource = nil
             bodyContentType = nil
-            for item in items { try apply(item) }
+            for item in items { try apply(item, fileValues: fileValues) }
             let named = [("parameter", items.count { if case .parameter = $0 { true } else if case .parameterFromFile = $0 { true } else if case .file = $0 { true } else { false } }),
                          ("query field", items.count { if case .query = $0 { true } else { false } }),
                          ("header", items.count { if case .header = $0 { true } else { false } })]
@@ -124,10 +151,10 @@ extension AppState {
             status = StatusMessage("\(method) \(urlField.text): the whole request, \(named.joined(separator: ", ")); send (or ctrl+r) sends it.")
         case let .header(name, value):
             if let value {
-                try apply(.header(name: name, value: value))
+                try apply(.header(name: name, value: value), fileValues: [:])
                 status = StatusMessage(value.isEmpty ? "\(name) is sent with an empty value." : "\(name): \(Redaction.headerValue(name: name, value: value)) is set.")
             } else {
-                try apply(.removeHeader(name: name))
+                try apply(.removeHeader(name: name), fileValues: [:])
                 status = StatusMessage("Removed the \(name) row; a default \(name) comes back unless it is turned off in the Headers tab.")
             }
         case let .base(url):
@@ -168,7 +195,7 @@ extension AppState {
                 save()
             }
         case let .open(path):
-            if let refusal = answerOpen(path) { throw ReplError(refusal) }
+            if let refusal = answerOpen(path, asker: .commandLine(line)) { throw ReplError(refusal) }
         case let .clear(target):
             if target != .headers { parameters = TreeEditor(root: TreeNode(key: "", value: .object)) }
             if target != .params { headers = [] }
@@ -181,17 +208,14 @@ extension AppState {
     }
 
     /// Applies one request item to the panes.
-    private mutating func apply(_ item: RequestItem) throws(ReplError) {
+    private mutating func apply(_ item: RequestItem, fileValues: [FileValueRead: ParameterValue]) throws(ReplError) {
         switch item {
         case let .parameter(key, value):
             try insertParameter(key, value)
         case let .parameterFromFile(key, path, isJSON):
-            // Read as `tincan send` reads it, from the directory the TUI's requests read files from.
-            let value: ParameterValue
-            do {
-                value = try RequestDraft.parameterValue(fromFile: path, isJSON: isJSON, key: key, workingDirectory: FileManager.default.currentDirectoryPath)
-            } catch {
-                throw ReplError("\(error)")
+            // Read by the runner as `tincan send` reads it, before the line ran again with it.
+            guard let value = fileValues[FileValueRead(key: key, path: path, isJSON: isJSON)] else {
+                throw ReplError("\(key)@\(path) was not read")
             }
             try insertParameter(key, value)
         case let .query(name, value):

@@ -25,7 +25,7 @@ extension AppState {
         exchange.saved = saved
         exchange.requestIndex = workspace.selected
         exchange.base = session.base
-        exchange.template = try? workspace.template()
+        exchange.template = try? variablesInEffect()
         exchange.responseSerializer = plan.options.responseSerializer
         // The run's sends all send this request; `assert: request:` is checked on it once a run.
         exchange.flow.flow = saved.flow

@@ -102,7 +102,31 @@ extension AppState {
 
     /// The selected request of `session` (the edited session), resolved.
     func resolveSelected(in session: Session) throws -> ResolvedRequest {
-        try session.resolve(workspace.selected, template: try workspace.template(), directory: workspace.directory, file: workspace.path, proxyEnvironment: proxyEnvironment)
+        try session.resolve(workspace.selected, template: try variablesInEffect(), directory: sessionDirectory, file: workspace.path, proxyEnvironment: proxyEnvironment)
+    }
+
+    /// The workspace's variables, `{{$env.NAME}}` read from the environment the app started with.
+    func variablesInEffect() throws -> Template {
+        try workspace.template(processEnvironment: launch.environment)
+    }
+
+    /// The folder of a session file as `Session.directory(of:)` gives it, with the working
+    /// directory the app started in for a bare file name.
+    static func folder(of path: String, in workingDirectory: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? workingDirectory : folder
+    }
+
+    /// `~` or `~/…` as a path in the home folder of the environment the app started with; any
+    /// other path as it is.
+    func expandingHome(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = launch.environment["HOME"], !home.isEmpty else { return path }
+        return home + path.dropFirst()
+    }
+
+    /// Where the session's relative paths are read from (absolute).
+    var sessionDirectory: String {
+        workspace.directory(in: launch.workingDirectory)
     }
 
     /// Removes `@path` string members (at any depth of objects) from a multipart parameter tree,
@@ -181,20 +205,37 @@ extension AppState {
 
     // MARK: - Saving and opening
 
-    /// Saves the session to its file, or to `path`; asks for a path when it has none.
+    /// Saves the session to its file, or to `path`; asks for a path when it has none. The runner
+    /// writes it (``Effect/saveSession(_:path:overwriting:droppingComments:)``) and its answer
+    /// comes to ``sessionSaved(_:at:)``.
     ///
     /// A file with comments that would be dropped is not overwritten: a choice to save elsewhere
     /// or to drop them follows. A file on disk that does not parse is never overwritten.
-    mutating func save(to path: String? = nil, droppingComments: Bool = false) {
+    ///
+    /// - Parameter overwriting: Whether a file already at `path` may be replaced; when not, the
+    ///   answer asks first.
+    mutating func save(to path: String? = nil, droppingComments: Bool = false, overwriting: Bool = true) {
         if bodyIsDirty, !applyBody() { return }
         guard let target = path ?? workspace.path else {
             promptSaveAs()
             return
         }
         commitPanes()
-        do {
-            try SessionFile.save(workspace.session, to: target, allowDroppingComments: droppingComments)
-        } catch {
+        queuedEffects.append(.saveSession(workspace.session, path: target, overwriting: overwriting, droppingComments: droppingComments))
+    }
+
+    /// Takes the runner's answer to a save: the file as written becomes the saved session, or the
+    /// refusal is shown (a question about comments or about a file already there, else the error).
+    mutating func sessionSaved(_ outcome: SessionSaveOutcome, at target: String) -> [Effect] {
+        let reread: Session
+        switch outcome {
+        case .saved(let session, let digest):
+            reread = session
+            workspace.digest = digest
+        case .exists:
+            mode = .modal(.picker(Picker(.confirmOverwrite(path: target), title: "\((target as NSString).lastPathComponent) exists", options: ["Overwrite it", "Cancel"], selected: "Cancel")))
+            return []
+        case .failed(let error):
             pendingAfterSave = nil
             switch error {
             case .wouldDropComments(_, let lines):
@@ -203,10 +244,8 @@ extension AppState {
             case .existingFileDoesNotParse, .writeFailed:
                 status = StatusMessage("Not saved: \(error)", .error)
             }
-            return
+            return []
         }
-        // Read back what was written, so line numbers in errors point into the new file.
-        let reread = (try? Session.load(path: target)) ?? workspace.session
         let selected = workspace.selected
         workspace.session = reread
         workspace.savedSession = reread
@@ -214,12 +253,14 @@ extension AppState {
         workspace.loadedRequest = reread.requests.indices.contains(selected) ? reread.requests[selected] : workspace.loadedRequest
         workspace.loaded = paneValues
         status = StatusMessage("Saved \(reread.requests.count) request\(reread.requests.count == 1 ? "" : "s") to \(target).", .success)
-        queuedEffects += rememberTrustAfterSave(target)
+        var effects = rememberTrustAfterSave(target)
         refreshPreview()
         if let next = pendingAfterSave {
             pendingAfterSave = nil
             carryOut(next)
+            if shouldQuit { effects.append(.quit) }
         }
+        return effects
     }
 
     /// Asks where to save.
@@ -238,45 +279,55 @@ extension AppState {
     }
 
     /// The path a save-as or open answer names: `~` expanded, `.tincan.yaml` added to a bare name.
-    static func sessionPath(_ answer: String, addingExtension: Bool) -> String {
-        var path = (answer.trimmingWhitespace() as NSString).expandingTildeInPath
+    func sessionPath(_ answer: String, addingExtension: Bool) -> String {
+        var path = expandingHome(answer.trimmingWhitespace())
         if addingExtension, (path as NSString).pathExtension.isEmpty { path += ".tincan.yaml" }
         return path
     }
 
-    /// Answers the save-as prompt: a refusal to show, or nil when it saved or asked to confirm.
+    /// Answers the save-as prompt: a refusal to show, or nil when the save was asked for (a file
+    /// already there is asked about once the runner answers).
     mutating func answerSaveAs(_ answer: String) -> String? {
         guard !answer.trimmingWhitespace().isEmpty else { return "expected a file name" }
-        let path = Self.sessionPath(answer, addingExtension: true)
-        if path != workspace.path, FileManager.default.fileExists(atPath: path) {
-            mode = .modal(.picker(Picker(.confirmOverwrite(path: path), title: "\((path as NSString).lastPathComponent) exists", options: ["Overwrite it", "Cancel"], selected: "Cancel")))
-            return nil
-        }
+        let path = sessionPath(answer, addingExtension: true)
         closeModal()
-        save(to: path)
+        save(to: path, overwriting: path == workspace.path)
         return nil
     }
 
-    /// Answers the open prompt: the reason the file cannot be opened, or nil.
-    mutating func answerOpen(_ answer: String, discardingChanges: Bool = false) -> String? {
+    /// Answers the open prompt (or the command line's `open`): the reason the answer cannot be
+    /// used, or nil when the runner was asked to read the file; its answer comes to
+    /// ``sessionOpened(_:at:discardingChanges:asker:)``.
+    ///
+    /// - Parameter asker: Where a file that does not open is reported.
+    mutating func answerOpen(_ answer: String, discardingChanges: Bool = false, asker: Asker) -> String? {
         guard !answer.trimmingWhitespace().isEmpty else { return "expected the path of a .tincan.yaml file" }
-        let path = Self.sessionPath(answer, addingExtension: false)
-        let session: Session
-        do {
-            session = try Session.load(path: path)
-        } catch {
-            return "\(error)"
+        queuedEffects.append(.openSession(path: sessionPath(answer, addingExtension: false), discardingChanges: discardingChanges, asker: asker))
+        return nil
+    }
+
+    /// Takes the runner's reading of a session file: asks about unsaved changes first, then puts
+    /// the session in the panes; a file that did not open is reported where it was asked for.
+    mutating func sessionOpened(_ outcome: Result<OpenedSessionFile, FileWorkFailure>, at path: String, discardingChanges: Bool, asker: Asker) {
+        let file: OpenedSessionFile
+        switch outcome {
+        case .success(let read):
+            file = read
+        case .failure(let failure):
+            refuse(failure.description, to: asker, statusPrefix: "Not opened")
+            return
         }
         if !discardingChanges, isModified {
             mode = .modal(.picker(Picker(.unsaved(.open(path)), title: "Unsaved changes in \(workspace.displayName)",
                                          options: ["Save, then open \((path as NSString).lastPathComponent)", "Open without saving", "Cancel"], selected: "")))
-            return nil
+            return
         }
         closeModal()
+        let session = file.session
         var opened = Workspace(session: session, path: path)
         opened.overrides = workspace.overrides
         opened.demo = workspace.demo
-        opened.digest = try? FileDigest.sha256(ofFile: path)
+        opened.digest = file.digest
         // The lesson belongs to the file it came from.
         lesson = nil
         if previewView == .notes { previewView = .wire }
@@ -284,7 +335,28 @@ extension AppState {
         status = StatusMessage("Opened \(path): \(session.requests.count) request\(session.requests.count == 1 ? "" : "s").", .success)
         settleTrust()
         refreshPreview()
-        return nil
+    }
+
+    /// Shows why file work was refused where it was asked for: under the prompt (open again, as
+    /// it was answered) or on the command line, else in the status line after `statusPrefix`.
+    mutating func refuse(_ reason: String, to asker: Asker, statusPrefix: String) {
+        switch asker {
+        case .prompt(var prompt):
+            prompt.error = reason
+            mode = .modal(.prompt(prompt))
+        case .commandLine(let text):
+            var line = CommandLineState()
+            line.field = TextField(text)
+            line.error = reason
+            mode = .commandLine(line)
+        case .statusLine:
+            status = StatusMessage("\(statusPrefix): \(reason)", .error)
+        }
+    }
+
+    /// The open prompt, as where a refusal of the work its answer asks for goes.
+    var promptAsker: Asker {
+        if case .prompt(let prompt)? = modal { .prompt(prompt) } else { .statusLine }
     }
 
     /// Quits, or first asks about unsaved changes, whether the session has a file or not (the
@@ -308,7 +380,7 @@ extension AppState {
         case .quit:
             shouldQuit = true
         case .open(let path):
-            if let refusal = answerOpen(path, discardingChanges: true) { status = StatusMessage("Not opened: \(refusal)", .error) }
+            if let refusal = answerOpen(path, discardingChanges: true, asker: .statusLine) { status = StatusMessage("Not opened: \(refusal)", .error) }
         }
     }
 
@@ -325,10 +397,10 @@ extension AppState {
         case .unsaved(let next):
             if option == "Cancel" { return [] }
             if option.hasPrefix("Save") {
-                // With no file yet, a name is asked first; the quit (or open) follows the save.
+                // With no file yet, a name is asked first; the quit (or open) follows the save's answer.
                 pendingAfterSave = next
                 save()
-                return shouldQuit ? [.quit] : []
+                return []
             }
             carryOut(next)
             return shouldQuit ? [.quit] : []
@@ -398,15 +470,15 @@ extension AppState {
     /// The history entry for a finished send. The values the variables view hides (secret
     /// variables, and what `{{$env.NAME}}` reads) are never kept, whatever the history's
     /// redaction setting: the request as written keeps its references.
-    func historyEntry(for exchange: Exchange, result: TaskResult, processEnvironment: [String: String] = ProcessEnvironment.values) -> HistoryEntry {
+    func historyEntry(for exchange: Exchange, result: TaskResult, at time: Double) -> HistoryEntry {
         var request = exchange.saved ?? SavedRequest(method: exchange.request.method, url: exchange.request.url.string)
         request.recorded = nil
-        let entry = HistoryEntry(time: Date(), session: workspace.session.name ?? workspace.path.map { ($0 as NSString).lastPathComponent },
+        let entry = HistoryEntry(time: startedAt.addingTimeInterval(time), session: workspace.session.name ?? workspace.path.map { ($0 as NSString).lastPathComponent },
                                  base: exchange.base, request: request, sentURL: exchange.request.url.string,
                                  status: result.response?.statusCode, duration: result.metrics.total.inSeconds,
                                  error: result.transportError.map { "\($0)" } ?? result.serialization?.error.map { $0.message })
         return entry.hiding(workspace.session.hiddenValues(of: [request], environment: workspace.environment, overrides: workspace.overrides,
-                                                           captured: workspace.captured, processEnvironment: processEnvironment))
+                                                           captured: workspace.captured, processEnvironment: launch.environment))
     }
 
     // MARK: - Copy as curl or code

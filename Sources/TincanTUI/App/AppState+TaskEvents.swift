@@ -32,7 +32,7 @@ extension AppState {
         }
         if current.flow.flow.runs > 1, let text = status?.text { status?.text = "[\(current.flow.run)/\(current.flow.flow.runs)] " + text }
         var effects: [Effect] = []
-        let entry = historyEntry(for: current, result: result)
+        let entry = historyEntry(for: current, result: result, at: time)
         history.append(entry)
         if recordsHistory { effects.append(.recordHistory(entry)) }
         keepSnapshot(of: current, result: result)
@@ -46,12 +46,7 @@ extension AppState {
     /// Puts the response's views at the top of the Pretty view of `exchange`'s new body, with the
     /// search's count taken again.
     private mutating func resetBodyViews(of exchange: Exchange) {
-        bodyList = ListState()
-        // A stream's list stays on its newest event, where it was followed.
-        if exchange.stream != nil { bodyList.select(exchange.streamBody.rowCount - 1, count: exchange.streamBody.rowCount) }
-        search.current = nil
-        if let query = search.query { search.matchCount = exchange.prettyBody.matchCount(query) }
-        responseView = .pretty
+        response.showNewBody(exchange.prettyBody, streamRows: exchange.stream != nil ? exchange.streamBody.rowCount : nil)
     }
 
     /// The status line after a send whose saved request has assertions or captures.

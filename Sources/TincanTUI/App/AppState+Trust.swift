@@ -87,8 +87,8 @@ extension AppState {
 
     /// After a save: the file as written carries the answer in force (the user wrote it), so it
     /// is not asked about again; a file saved while the question is open stays unanswered.
+    /// The file's digest is the save's answer's, already in the workspace.
     mutating func rememberTrustAfterSave(_ path: String) -> [Effect] {
-        workspace.digest = try? FileDigest.sha256(ofFile: path)
         let answer: SessionTrust.Answer
         switch workspace.trust {
         case .asking: return []

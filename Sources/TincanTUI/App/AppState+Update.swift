@@ -95,6 +95,24 @@ extension AppState {
         case let .receivedFetched(id, outcome):
             receivedFetched(id, outcome)
             effects += lessonReceivedFetched(id, outcome)
+        // File work, answered by the runner: each goes back to what asked for it, as input would.
+        case let .sessionSaved(path, outcome):
+            requestMayChange = true
+            effects = sessionSaved(outcome, at: path)
+        case let .sessionOpened(path, outcome, discardingChanges, asker):
+            requestMayChange = true
+            sessionOpened(outcome, at: path, discardingChanges: discardingChanges, asker: asker)
+        case let .bodySaved(path, outcome, asker):
+            bodySaved(outcome, at: path, asker: asker)
+        case let .fileValuesRead(line, outcome):
+            requestMayChange = true
+            effects = fileValuesRead(outcome, line: line)
+        case let .curlImported(outcome):
+            requestMayChange = true
+            curlImported(outcome)
+        case let .cookieFileChecked(value, failure, asker):
+            requestMayChange = true
+            cookieFileChecked(value, failure: failure, asker: asker)
         }
         if requestMayChange {
             refreshPreview()

@@ -10,9 +10,9 @@ extension AppState {
     static let variablesTitle = "Variables"
 
     /// Opens (or redraws) the variables view.
-    mutating func showVariables(processEnvironment: [String: String] = ProcessInfo.processInfo.environment) {
+    mutating func showVariables() {
         let sources = workspace.session.variableSources(environment: workspace.environment, overrides: workspace.overrides,
-                                                        captured: workspace.captured, processEnvironment: processEnvironment)
+                                                        captured: workspace.captured, processEnvironment: launch.environment)
         let environment = workspace.environment.map { "environment \($0)" } ?? "no environment"
         let title = "\(Self.variablesTitle) (\(sources.count)) · \(environment)"
         mode = .modal(.message(Dialog(title: title, lines: variableLines(sources),

@@ -1,3 +1,4 @@
+import Foundation
 import TerminalUI
 import TincanCore
 import TincanSessions
@@ -203,20 +204,14 @@ public struct AppState: Sendable {
 
     public var focus: Pane = .url
     public var requestTab: RequestTab = .parameters
-    public var responseView: ResponseView = .pretty
     public var previewView: PreviewView = .wire
     /// The last send's request as its demo server received it, for the Received view.
     public var received: ReceivedLookup = .idle
     public var previewScroll = ScrollState()
-    public var responseScroll = ScrollState()
+    /// The response box: its view, scroll, selected row, search and filter.
+    public var response = ResponseViewState()
     /// Whether long lines wrap, and how far the preview and response boxes are scrolled sideways.
     public var lineView = LineView()
-    /// The path that narrows the Pretty view's JSON, while one is set.
-    public var bodyFilter: BodyFilter?
-    /// The selected row of the Pretty or Raw view.
-    public var bodyList = ListState()
-    /// The body search: the field while `/` is typed, then the query that n and N repeat.
-    public var search = SearchState()
     /// Whether ctrl+o asked for the focused pane to fill the screen; see ``showsZoomed``.
     public var zoomed = false
     /// The panes a zoom can fill the screen with; the method, base and URL are one line each.
@@ -233,6 +228,11 @@ public struct AppState: Sendable {
     public var height: Int
     /// Seconds since the app started, as of the last message.
     public var now: Double = 0
+    /// The wall-clock time at which ``now`` was 0 (set by the runner as it starts), so a send's
+    /// history entry is dated without `update` reading the clock.
+    public var startedAt = Date(timeIntervalSince1970: 0)
+    /// The working directory and environment variables the process started with.
+    public var launch = LaunchContext.process
     public var exchange: Exchange?
     /// The lesson open (`tincan learn`), or nil.
     public var lesson: LessonState?
@@ -332,6 +332,40 @@ public struct AppState: Sendable {
         weakensTrust = !weakenings(in: session).isEmpty
         let bounds = previewScrollBounds()
         previewScroll.clamp(contentHeight: bounds.contentHeight, viewport: bounds.viewport)
+    }
+}
+
+// MARK: - The response box's state, as the panes and tests name it
+
+extension AppState {
+    /// How the response box shows the response (``ResponseViewState/view``).
+    public var responseView: ResponseView {
+        get { response.view }
+        set { response.view = newValue }
+    }
+
+    /// How far the Headers and Timing views are scrolled (``ResponseViewState/scroll``).
+    public var responseScroll: ScrollState {
+        get { response.scroll }
+        set { response.scroll = newValue }
+    }
+
+    /// The selected row of the Pretty or Raw view (``ResponseViewState/list``).
+    public var bodyList: ListState {
+        get { response.list }
+        set { response.list = newValue }
+    }
+
+    /// The body search (``ResponseViewState/search``).
+    public var search: SearchState {
+        get { response.search }
+        set { response.search = newValue }
+    }
+
+    /// The path that narrows the Pretty view's JSON (``ResponseViewState/filter``).
+    public var bodyFilter: BodyFilter? {
+        get { response.filter }
+        set { response.filter = newValue }
     }
 }
 

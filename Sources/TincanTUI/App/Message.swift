@@ -48,6 +48,21 @@ public enum Message: Sendable {
     case quit
     /// The demo server's record of send `exchange`'s request, or why it could not be read.
     case receivedFetched(exchange: Int, Result<ReceivedRequest, ReceivedFetchFailure>)
+
+    // MARK: File work answered (each the answer to an effect of the same name)
+
+    /// The answer to ``Effect/saveSession(_:path:overwriting:droppingComments:)``.
+    case sessionSaved(path: String, SessionSaveOutcome)
+    /// The answer to ``Effect/openSession(path:discardingChanges:asker:)``: the file read, or why not.
+    case sessionOpened(path: String, Result<OpenedSessionFile, FileWorkFailure>, discardingChanges: Bool, asker: Asker)
+    /// The answer to ``Effect/saveBody(_:path:overwriting:asker:)``.
+    case bodySaved(path: String, BodySaveOutcome, asker: Asker)
+    /// The answer to ``Effect/readFileValues(_:workingDirectory:line:)``: every value, or the first failure.
+    case fileValuesRead(line: String, Result<[FileValueRead: ParameterValue], FileWorkFailure>)
+    /// The answer to ``Effect/importCurl(_:workingDirectory:sessionDirectory:)``.
+    case curlImported(Result<CurlCommand.Imported, InterchangeError>)
+    /// The answer to ``Effect/checkCookieFile(path:value:asker:)``: nil when the file can be used.
+    case cookieFileChecked(value: String, failure: String?, asker: Asker)
 }
 
 /// Work that `update` asks for; the runner does it and reports back with messages.
@@ -88,6 +103,27 @@ public enum Effect: Sendable {
     case saveTheme(String)
     /// Ask a demo server (`url`, its `/__received/{id}`) what it received for send `exchange`.
     case fetchReceived(exchange: Int, url: URLReference, security: SecuritySettings)
+
+    // MARK: File work (`update` reads and writes no file: the runner does, and answers)
+
+    /// Save the session to `path` atomically, never over a file that does not parse nor, unless
+    /// `droppingComments`, over one whose comments would be lost; with `overwriting` false a
+    /// file already there is left as it is. Answered by ``Message/sessionSaved(path:_:)``.
+    case saveSession(Session, path: String, overwriting: Bool, droppingComments: Bool)
+    /// Read the session file at `path`. Answered by ``Message/sessionOpened(path:_:discardingChanges:asker:)``.
+    case openSession(path: String, discardingChanges: Bool, asker: Asker)
+    /// Write the response body to `path` atomically; with `overwriting` false a file or folder
+    /// already there is reported instead. Answered by ``Message/bodySaved(path:_:asker:)``.
+    case saveBody([UInt8], path: String, overwriting: Bool, asker: Asker)
+    /// Read a command line's `key=@file` values, relative paths from `workingDirectory`, as
+    /// `tincan send` reads them. Answered by ``Message/fileValuesRead(line:_:)``.
+    case readFileValues([FileValueRead], workingDirectory: String, line: String)
+    /// Read a pasted curl command (its `@file` data from `workingDirectory`, as curl would),
+    /// its relative paths then taken from `sessionDirectory`. Answered by ``Message/curlImported(_:)``.
+    case importCurl(String, workingDirectory: String, sessionDirectory: String)
+    /// Check that the cookie file at `path` reads before the session names it (`value`, as typed).
+    /// Answered by ``Message/cookieFileChecked(value:failure:asker:)``.
+    case checkCookieFile(path: String, value: String, asker: Asker)
 }
 
 /// How a request is sent: the response validation and pacing the properties panel set.

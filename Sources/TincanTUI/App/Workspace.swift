@@ -64,9 +64,13 @@ public struct Workspace: Sendable {
     /// Whether the collection pane is shown: for a file, or once there is more than one request.
     public var showsCollection: Bool { path != nil || session.requests.count > 1 }
 
-    /// Where relative paths in the session are read from.
-    public var directory: String {
-        path.map(Session.directory(of:)) ?? FileManager.default.currentDirectoryPath
+    /// Where relative paths in the session are read from: the file's folder, made absolute from
+    /// `workingDirectory` (where Tincan started), or that directory for a session not yet saved.
+    public func directory(in workingDirectory: String) -> String {
+        guard let path else { return workingDirectory }
+        let folder = (path as NSString).deletingLastPathComponent
+        if folder.hasPrefix("/") { return folder }
+        return folder.isEmpty ? workingDirectory : (workingDirectory as NSString).appendingPathComponent(folder)
     }
 
     /// The variables in effect: the file's, the environment's, `--var`, then captures.

@@ -74,6 +74,8 @@ public final class AppRunner: Sendable {
     /// - Returns: The state at the end.
     public func run(_ initial: AppState, onFirstPaint: (() -> Void)? = nil) -> AppState {
         var state = initial
+        // The date of the app's second 0, on the same timing, so history entries are dated by it.
+        state.startedAt = timing.date().addingTimeInterval(-seconds())
         var cookieFile = Self.cookieFile(of: state)
         var sessionPath = state.workspace.path
         let size = terminal.size
@@ -105,11 +107,16 @@ public final class AppRunner: Sendable {
             var effects = state.update(.tick(at: seconds()))
             for event in events {
                 if case .resize = event { previous = nil }
-                effects += state.update(.input(event))
+                // File work is answered before the next key, which may be meant for the question
+                // its answer asks (overwrite?), as when update did it itself.
+                effects += Self.answeringFileWork(state.update(.input(event)), in: &state)
             }
             for message in inbox.drain() { effects += state.update(message) }
             for effect in effects {
                 switch effect {
+                case .saveSession, .openSession, .saveBody, .readFileValues, .importCurl, .checkCookieFile:
+                    // Answered as each key asked for it (answeringFileWork).
+                    break
                 case let .send(id, request, plan): send(id, request, plan)
                 case let .cancel(id):
                     tasks.withLock { $0[id] }?.cancel()
