@@ -75,14 +75,14 @@ struct PipelineOverScriptTests {
         task.resume()
 
         await transport.waitForRequests(1)
-        await clock.untilSomethingSleeps()
+        await clock.untilSomethingSleeps { task.state == .completed }
         await clock.advance(by: .milliseconds(1_999))
         #expect(transport.requests.count == 1)
         await clock.advance(by: .milliseconds(1))
         await transport.waitForRequests(2)
 
         // The second backoff is twice the first.
-        await clock.untilSomethingSleeps()
+        await clock.untilSomethingSleeps { task.state == .completed }
         await clock.advance(by: .milliseconds(3_999))
         #expect(transport.requests.count == 2)
         await clock.advance(by: .milliseconds(1))
@@ -101,7 +101,7 @@ struct PipelineOverScriptTests {
         let manager = try Self.manager(transport, clock: clock)
         let task = try manager.task(with: try RequestDraft(method: "GET", url: "http://127.0.0.1:9/").build(), options: Self.options(retries: 1, delay: 0.5))
         task.resume()
-        await clock.untilSomethingSleeps()
+        await clock.untilSomethingSleeps { task.state == .completed }
         await clock.advance(by: .milliseconds(6_999))
         #expect(transport.requests.count == 1)
         await clock.advance(by: .milliseconds(1))
@@ -117,7 +117,7 @@ struct PipelineOverScriptTests {
         let manager = try Self.manager(transport, clock: clock)
         let task = try manager.task(with: try RequestDraft(method: "GET", url: "http://127.0.0.1:9/").build(), options: Self.options(retries: 5))
         task.resume()
-        await clock.untilSomethingSleeps()
+        await clock.untilSomethingSleeps { task.state == .completed }
         task.cancel()
         let result = await task.result()
         #expect(result.transportError?.reason == .cancelled)

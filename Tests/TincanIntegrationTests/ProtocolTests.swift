@@ -355,11 +355,11 @@ struct UploadTests {
         }
     }
 
-    @Test("a throttled multipart upload keeps its pace on the session's clock, and reports progress as it goes")
+    @Test("a throttled multipart upload keeps its pace on the transport's clock, and reports progress as it goes")
     func aThrottledMultipartUploadKeepsItsPace() async throws {
         try await withDemoServer { server in
             let clock = TestClock()
-            let session = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), timing: Timing(clock))
+            let session = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), transportTiming: Timing(clock))
             let rate = 50_000
             let taskOptions = options { $0.uploadBytesPerSecond = rate }
             var request = try draft("POST", "post", on: server)
@@ -397,7 +397,7 @@ struct UploadTests {
             #expect(progress.count >= 4, "progress arrived in \(progress.count) steps")
             #expect(progress.last == TransferProgress(completed: length, expected: length))
             // The whole body at 50 kB/s: the last chunk could not start before its time.
-            #expect(elapsed.inSeconds >= Double(length) / Double(rate) - 0.1, "finished after \(elapsed) on the session's clock")
+            #expect(elapsed.inSeconds >= Double(length) / Double(rate) - 0.1, "finished after \(elapsed) on the transport's clock")
             try await session.invalidate(cancelingTasks: true)
         }
     }

@@ -12,14 +12,14 @@ private struct SteppedTask {
     let stops: AsyncStream<SendStage>
     let manager: URLSessionManager
 
-    /// A task of `request` that stops at each stage; its session's time is `clock`'s, which only
-    /// the test moves.
+    /// A task of `request` that stops at each stage; its transport's time (the idle timeout) is
+    /// `clock`'s, which only the test moves.
     init(_ request: HTTPRequest, on server: DemoServer, clock: TestClock<Duration> = TestClock()) throws {
         let (stops, continuation) = AsyncStream.makeStream(of: SendStage.self)
         let motion = SlowMotion { continuation.yield($0) }
         var options = TaskOptions()
         options.stageGate = motion.gate
-        manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), timing: Timing(clock))
+        manager = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), transportTiming: Timing(clock))
         let task = try manager.task(with: request, options: options)
         // The stops end with the task, so a task that fails at a stop ends the loop over them
         // (and the test fails on what it expected) rather than waiting forever.
@@ -70,11 +70,11 @@ struct SlowMotionTests {
                     Issue.record("stopped at \(stage), which the core never stops at")
                 }
                 if [.requestBody, .responseHead, .responseBody].contains(stage) {
-                    // Held: ten idle timeouts later on the session's clock (its idle timer is the
+                    // Held: ten idle timeouts later on the transport's clock (its idle timer is the
                     // one thing that sleeps on it), the task still waits at the same stage and
                     // nothing has moved.
                     let before = (stepped.callbacks, stepped.task.uploadProgress, stepped.task.downloadProgress)
-                    await clock.untilSomethingSleeps()
+                    await clock.untilSomethingSleeps { stepped.task.state == .completed }
                     await clock.advance(by: .seconds(300))
                     #expect(stepped.motion.waitingStage == stage)
                     #expect(stepped.task.state == .running)
@@ -149,7 +149,8 @@ struct SlowMotionTests {
                 if stage == stop {
                     // The idle timer wakes after each timeout, finds the stop holding, and sleeps again.
                     for _ in 1...3 {
-                        await clock.untilSomethingSleeps()
+                        // (A task that ended instead fails the expectations below, rather than waiting here.)
+                        await clock.untilSomethingSleeps { stepped.task.state == .completed }
                         await clock.advance(by: .seconds(1))
                     }
                     #expect(stepped.task.state == .running)
@@ -178,7 +179,7 @@ struct SlowMotionTests {
                 stepped.motion.step()
                 break
             }
-            // The server answers after 3 s of its own; the session's clock passes the idle
+            // The server answers after 3 s of its own; the transport's clock passes the idle
             // timeout long before. (The head may go out after a first advance: the timeout then
             // counts from it, and the next advance passes it.)
             while stepped.task.state != .completed {

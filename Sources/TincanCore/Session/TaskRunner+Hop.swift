@@ -53,7 +53,7 @@ extension TaskRunner {
                                                                            // `.http2` offers what `.automatic` offers: one client serves both.
                                                                            httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic,
                                                                            maximumHeaderBytes: options.maximumHeaderBytes),
-                                              stageGate: options.stageGate, timing: timing)
+                                              stageGate: options.stageGate, timing: transportTiming)
             try await options.stageGate?.wait(before: .connect)
             sent.response = try await transport.send(plan.request, options: hopOptions) { event in
                 switch event {

@@ -47,8 +47,7 @@ extension TaskRunner {
     /// ``OAuth2TokenStore/maximumResponseBytes`` of each answer.
     /// - Parameter deadline: What is left of the task's deadline, in seconds, or nil for none.
     func tokenExchange(deadline: Double?) -> OAuth2Exchange {
-        let transport = self.transport
-        let options = self.options
+        let (transport, options, transportTiming) = (self.transport, self.options, self.transportTiming)
         return { (request: HTTPRequest) async throws(OAuth2Error) -> (status: Int, body: [UInt8]) in
             let endpoint = "endpoint \(request.url.string)"
             let received = Mutex<[UInt8]>([])
@@ -58,7 +57,8 @@ extension TaskRunner {
                                                   connection: ConnectionOptions(proxy: route.server, forwardsToProxy: route.forwardsInAbsoluteForm,
                                                                                clientIdentity: options.clientIdentity,
                                                                                httpVersion: options.httpVersion == .http1_1 ? .http1_1 : .automatic,
-                                                                               maximumHeaderBytes: options.maximumHeaderBytes))
+                                                                               maximumHeaderBytes: options.maximumHeaderBytes),
+                                                  timing: transportTiming)
                 let response = try await transport.send(request, options: hopOptions) { event in
                     guard case .bodyChunk(let buffer, _) = event else { return }
                     try received.withLock { bytes in

@@ -20,6 +20,8 @@ struct TaskRunner {
     let tokens: OAuth2TokenStore
     /// The clock of retry waits, the deadline and the metrics.
     let timing: Timing
+    /// The clock of the transport's idle timeout and upload pacing.
+    let transportTiming: Timing
 
     /// What the response head decided, for the loop to act on once the body has arrived.
     enum Disposition: Sendable {

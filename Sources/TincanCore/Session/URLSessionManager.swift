@@ -20,8 +20,12 @@ public final class URLSessionManager: Sendable {
     public let scheduling: TaskScheduling
     /// Told every event of every task, in order.
     public let eventMonitors: [any EventMonitor]
-    /// The clock tasks wait on (retry backoff) and measure by (deadlines, metrics).
+    /// The clock tasks wait on (retry backoff) and measure by (deadlines, metrics, event times,
+    /// cookie and cache ages).
     public let timing: Timing
+    /// The clock of each request's idle timeout and upload pacing, in the transport: apart from
+    /// ``timing`` so that a test can move one without the other's sleepers waking.
+    public let transportTiming: Timing
     private let registry = Mutex(Registry())
 
     private struct Registry {
@@ -52,9 +56,11 @@ public final class URLSessionManager: Sendable {
     /// Creates a manager that sends through `transport`.
     public init(http: HTTPSessionManager, transport: any Transport = AsyncHTTPClientTransport(),
                 scheduling: TaskScheduling = .shared,
-                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore(), timing: Timing = .continuous) {
+                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore(), timing: Timing = .continuous,
+                transportTiming: Timing = .continuous) {
         self.http = http
         self.timing = timing
+        self.transportTiming = transportTiming
         self.oauth2Tokens = oauth2Tokens
         self.transport = transport
         self.securityPolicy = .default
@@ -68,10 +74,12 @@ public final class URLSessionManager: Sendable {
     ///   on a base URL that is not https) or its files cannot be read.
     public init(http: HTTPSessionManager, securityPolicy: SecurityPolicy,
                 scheduling: TaskScheduling = .shared,
-                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore(), timing: Timing = .continuous) throws {
+                eventMonitors: [any EventMonitor] = [], oauth2Tokens: OAuth2TokenStore = OAuth2TokenStore(), timing: Timing = .continuous,
+                transportTiming: Timing = .continuous) throws {
         try securityPolicy.validate(baseURL: http.baseURL)
         self.http = http
         self.timing = timing
+        self.transportTiming = transportTiming
         self.oauth2Tokens = oauth2Tokens
         self.transport = AsyncHTTPClientTransport(tlsConfiguration: try securityPolicy.tlsConfiguration(), trust: securityPolicy.trust)
         self.securityPolicy = securityPolicy
@@ -107,8 +115,9 @@ public final class URLSessionManager: Sendable {
         // The registry forgets the task as it ends, on the thread that ends it, before its
         // result is handed out.
         let task = SessionTask(identifier: identifier, request: request, kind: kind, executor: taskExecutor, monitors: eventMonitors, now: timing.now,
-                               ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } }) { [transport, cookieJar, cache, securityPolicy, oauth2Tokens, timing] task in
-            var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache, tokens: oauth2Tokens, timing: timing).run()
+                               ended: { [weak self] in self?.registry.withLock { _ = $0.tasks.removeValue(forKey: identifier) } }) { [transport, cookieJar, cache, securityPolicy, oauth2Tokens, timing, transportTiming] task in
+            var result = await TaskRunner(task: task, transport: transport, options: options, cookieJar: cookieJar, cache: cache, tokens: oauth2Tokens,
+                                          timing: timing, transportTiming: transportTiming).run()
             // A response from the cache went through no handshake of its own.
             if result.response != nil, !result.cameFromCache, result.request.url.scheme?.lowercased() == "https" {
                 result.trustedBy = securityPolicy.trustBasis

@@ -30,6 +30,16 @@ final class StagePauses: Sendable {
     /// when it refuses or the request ends first.
     func pause(before stage: SendStage) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
+        // Counted as paused before the gate hears of the stop: whoever it tells (a test moving
+        // the clock, a person waiting) finds the idle timer held.
+        let endedBefore = state.withLock { state in
+            if !state.ended { state.paused += 1 }
+            return state.ended
+        }
+        if endedBefore {
+            promise.fail(TransportError(.cancelled))
+            return promise.futureResult
+        }
         let wait = Task { [gate] in
             do {
                 try await gate.wait(before: stage)
@@ -38,17 +48,11 @@ final class StagePauses: Sendable {
                 promise.fail(error)
             }
         }
-        let ended = state.withLock { state in
-            if !state.ended {
-                state.waits.append(wait)
-                state.paused += 1
-            }
+        let endedMeanwhile = state.withLock { state in
+            if !state.ended { state.waits.append(wait) }
             return state.ended
         }
-        if ended {
-            wait.cancel()
-            return promise.futureResult
-        }
+        if endedMeanwhile { wait.cancel() }
         return promise.futureResult.always { _ in
             let now = self.timing.now()
             self.state.withLock { state in

@@ -400,7 +400,8 @@ public final class ManagerPool: Sendable {
         guard security != SecuritySettings() else { return standard }
         return try secured.withLock { managers in
             if let known = managers.first(where: { $0.security == security }) { return known.manager }
-            let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy(), timing: standard.timing)
+            let made = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: try security.policy(), timing: standard.timing,
+                                         transportTiming: standard.transportTiming)
             made.cookieJar.insert(loadedCookies.withLock { $0 })
             managers.append((security, made))
             return made
