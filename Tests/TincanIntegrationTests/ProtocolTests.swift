@@ -359,7 +359,8 @@ struct UploadTests {
     func aThrottledMultipartUploadKeepsItsPace() async throws {
         try await withDemoServer { server in
             let clock = TestClock()
-            let session = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), transportTiming: Timing(clock))
+            // The pace is kept on the transport's clock, and progress folded on the session's: both the test's.
+            let session = URLSessionManager(http: try HTTPSessionManager(baseURL: server.baseURL), timing: Timing(clock), transportTiming: Timing(clock))
             let rate = 50_000
             let taskOptions = options { $0.uploadBytesPerSecond = rate }
             var request = try draft("POST", "post", on: server)
