@@ -387,7 +387,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         var stoppedUploadCompletesAt: Int64?
         /// When a byte last moved, on ``timing``.
         var lastActivity = Duration.zero
-        var idleTimer: Task<Void, Never>?
+        var idleTimer: Timing.ScheduledAction?
         var deadlineTimer: Scheduled<Void>?
     }
 
@@ -426,7 +426,7 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
             $0.task = task
             $0.lastActivity = timing.now()
         }
-        startIdleTimer()
+        armIdleTimer(on: task.eventLoop, in: idleTimeout)
         if let upload, let deadline {
             // AsyncHTTPClient's own deadline cannot end a request whose body stream is still
             // open (see UploadStream.abort): this one ends the stream first.
@@ -447,31 +447,23 @@ final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         state.withLock { $0.lastActivity = now }
     }
 
-    /// Starts the idle timer: it sleeps on ``timing`` until the idle timeout could have passed,
-    /// looks again (bytes kept moving, or a slow-motion stop held the request), and fails the
-    /// task with an idle timeout when it has.
-    private func startIdleTimer() {
-        let (timing, timeout) = (timing, idleTimeout)
-        let timer = Task { [weak self] in
-            var wake = timing.now() + timeout
-            while true {
-                let now = timing.now()
-                if wake > now {
-                    do { try await timing.sleep(wake - now) } catch { return }
-                }
-                guard let self, let task = self.state.withLock({ $0.task }) else { return }
-                let lastActivity = self.state.withLock { $0.lastActivity }
-                guard let next = IdleTimeout.nextCheck(now: timing.now(), lastActivity: lastActivity, timeout: timeout,
-                                                       paused: self.pauses?.isPaused ?? false, resumedAt: self.pauses?.resumedAt) else {
-                    let error = TransportError(.timedOut(.idle, seconds: self.idleSeconds))
-                    self.upload?.abort(error)
-                    task.fail(reason: error)
-                    return
-                }
-                wake = next
+    /// Arms the idle check `delay` from now, on ``timing`` (the event loop's own timer for the
+    /// real clock); when it finds bytes kept moving, or a slow-motion stop holding the request,
+    /// it arms again for the time left, and otherwise fails the task with an idle timeout.
+    private func armIdleTimer(on eventLoop: any EventLoop, in delay: Duration) {
+        let scheduled = timing.schedule(delay, eventLoop) { [weak self] in
+            guard let self, let (task, lastActivity) = self.state.withLock({ state in state.task.map { ($0, state.lastActivity) } }) else { return }
+            let now = self.timing.now()
+            guard let next = IdleTimeout.nextCheck(now: now, lastActivity: lastActivity, timeout: self.idleTimeout,
+                                                   paused: self.pauses?.isPaused ?? false, resumedAt: self.pauses?.resumedAt) else {
+                let error = TransportError(.timedOut(.idle, seconds: self.idleSeconds))
+                self.upload?.abort(error)
+                task.fail(reason: error)
+                return
             }
+            self.armIdleTimer(on: eventLoop, in: next - now)
         }
-        state.withLock { $0.idleTimer = timer }
+        state.withLock { $0.idleTimer = scheduled }
     }
 
     private func cancelIdleTimer() {
