@@ -50,16 +50,8 @@ extension AppState {
                 case .invalidName(let name): return HeaderLine.invalidNameMessage(name)
                 }
             }
-            let (name, value) = (header.name, header.value)
-            if case let .editHeader(index) = purpose, headers.indices.contains(index) {
-                headers[index].name = name
-                headers[index].value = value
-            } else {
-                headers.append(HeaderRow(name: name, value: value))
-                headerList.select(headers.count - 1, count: headers.count)
-                // A row of that name takes the place of a `name: null` the request had.
-                removedHeaders.removeAll { HTTPHeaders.same($0, name) }
-            }
+            let index: Int? = if case let .editHeader(index) = purpose { index } else { nil }
+            editor.setHeader(header.name, header.value, at: index)
         case .addParameter: return answerParameterKey(text)
         case .editValue:
             do {

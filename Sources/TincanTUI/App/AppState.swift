@@ -100,17 +100,12 @@ public struct AppState: Sendable {
     public var serializer: SerializerKind = .form
     public var baseField: TextField
     public var urlField: TextField
-    public var headers: [HeaderRow]
-    public var headerList = ListState()
-    /// The request's `name: null` headers: defaults it removes, listed turned off under its own.
-    public var removedHeaders: [String] = []
+    /// The headers and query fields, their cursors and their editing rules; the panes name its
+    /// fields through forwarding properties (`headers`, `query`…).
+    public var editor = RequestEditorState()
     /// The headers the request gets without listing them (built-in, the session's, the
     /// serializer's), greyed under its own; rebuilt with the preview.
     public private(set) var defaultHeaders: [DefaultHeader] = []
-    /// The query fields (`query:`), always in the URL.
-    public var query: [QueryField] = []
-    /// The query fields' cursor.
-    public var queryList = ListState()
     public var parameters: TreeEditor
     /// The body tab: the parameters as JSON text, applied back into the tree on request.
     public var body = TextArea()
@@ -252,7 +247,6 @@ public struct AppState: Sendable {
         workspace = Workspace(session: Session(name: sessionName == "untitled" ? nil : sessionName))
         baseField = TextField()
         urlField = TextField()
-        headers = []
         parameters = TreeEditor(root: TreeNode(key: "", value: .object))
         open(workspace)
     }
