@@ -94,7 +94,8 @@ struct LessonEndToEndTests {
         let tui = try await Self.learnInTmux("7", in: work, home: home)
         try await tui.waitFor(all: ["Step 1 sent again, so what they left (captures, cookies, cache) is back", "Step 2 of 3"])
         try await tui.send("M-j")
-        try await tui.waitFor("flavour")
+        // The jar's list comes back from the runner later; step 2's notes already say "flavour".
+        try await tui.waitFor(all: ["Cookie jar: 1 cookie", "flavour=••••"])
         try await tui.send("Escape")
         try await tui.send("C-r")
         try await tui.waitFor("Step 2 of 3 ✓")

@@ -73,21 +73,6 @@ extension AppState {
         return rows.indices.contains(headerList.selected) ? rows[headerList.selected] : nil
     }
 
-    /// Sets the request's own header row of that name (the last, turned on), or adds one: what
-    /// the Body tab's Content-Type and the Auth tab's bearer token write.
-    ///
-    /// - Returns: Why the value cannot be a header's, or nil when it was set.
-    mutating func setOwnHeader(_ name: String, _ value: String) -> String? {
-        guard !value.contains(where: \.isNewline) else { return "a header value is one line" }
-        if let index = headers.lastIndex(where: { HTTPHeaders.same($0.name, name) }) {
-            headers[index].value = value
-            headers[index].isEnabled = true
-        } else {
-            headers.append(HeaderRow(name: name, value: value))
-        }
-        return nil
-    }
-
     // MARK: - Actions
 
     /// Space: an own row on or off; a default off (`name: null`); a removed default on again.

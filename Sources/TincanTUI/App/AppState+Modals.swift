@@ -4,51 +4,35 @@ import TincanSessions
 
 /// Keys while a modal is open, and what a prompt's answer or a picker's choice changes.
 extension AppState {
-    /// Handles an event for the open modal: it gets every key until it closes.
+    /// Handles an event for the open modal: it gets every key until it closes, and decides it
+    /// (``Modal/handle(_:screenHeight:)``); what its answer changes is the app's.
     mutating func handleModal(_ event: InputEvent) -> [Effect] {
         guard let current = modal else { return [] }
-        let isEscape = event == .key(KeyEvent(.escape))
-        switch current {
-        case var .help(dialog), var .message(dialog):
-            if case .message = current, dialog.title.hasPrefix(Self.variablesTitle), (event == .key(.char("v")) || event == .key(.char("r"))) {
-                revealsSecrets.toggle()
-                showVariables()
-                return []
+        switch current.handle(event, screenHeight: height) {
+        case let .stays(modal):
+            mode = .modal(modal)
+        case .closed:
+            closeModal()
+        case .cancelled:
+            closeModal()
+            pendingAfterSave = nil
+            if case .picker(let picker) = current, case .recoverDraft = picker.purpose {
+                status = StatusMessage("The unsaved changes stay in their draft until this session is edited; restart to be asked again.")
             }
-            if isEscape || event == .key(KeyEvent(.enter)) || event == .key(.char("q")) || event == .key(KeyEvent(.function(1))) {
+        case .togglesSecrets:
+            revealsSecrets.toggle()
+            showVariables()
+        case let .chosen(purpose, option, index):
+            closeModal()
+            return choose(option, at: index, for: purpose)
+        case .answered(var prompt, let text):
+            if let refusal = answer(prompt.purpose, text) {
+                prompt.error = refusal
+                mode = .modal(.prompt(prompt))
+            } else if case .prompt(let still) = modal, still == prompt {
+                // An answer that opened another modal (a question after it) leaves that open.
                 closeModal()
-                return []
             }
-            dialog.scroll.handle(event, contentHeight: dialog.lines.count, viewport: max(1, height - 6))
-            if case .help = current { mode = .modal(.help(dialog)) } else { mode = .modal(.message(dialog)) }
-        case var .picker(picker):
-            if isEscape {
-                closeModal()
-                pendingAfterSave = nil
-                if case .recoverDraft = picker.purpose { status = StatusMessage("The unsaved changes stay in their draft until this session is edited; restart to be asked again.") }
-                return []
-            }
-            if event == .key(KeyEvent(.enter)) {
-                closeModal()
-                return choose(picker.options[picker.list.selected], at: picker.list.selected, for: picker.purpose)
-            }
-            picker.list.handle(event, count: picker.options.count, viewport: ScreenLayout.pickerViewport(picker, screenHeight: height))
-            mode = .modal(.picker(picker))
-        case var .prompt(prompt):
-            if isEscape { closeModal(); pendingAfterSave = nil; return [] }
-            if event == .key(KeyEvent(.enter)) {
-                let text = prompt.dialog.field?.text ?? ""
-                if let refusal = answer(prompt.purpose, text) {
-                    prompt.error = refusal
-                    mode = .modal(.prompt(prompt))
-                } else if case .prompt(let still) = modal, still == prompt {
-                    closeModal()
-                }
-                return []
-            }
-            prompt.dialog.field?.handle(event)
-            prompt.error = nil
-            mode = .modal(.prompt(prompt))
         }
         return []
     }
@@ -66,16 +50,8 @@ extension AppState {
                 case .invalidName(let name): return HeaderLine.invalidNameMessage(name)
                 }
             }
-            let (name, value) = (header.name, header.value)
-            if case let .editHeader(index) = purpose, headers.indices.contains(index) {
-                headers[index].name = name
-                headers[index].value = value
-            } else {
-                headers.append(HeaderRow(name: name, value: value))
-                headerList.select(headers.count - 1, count: headers.count)
-                // A row of that name takes the place of a `name: null` the request had.
-                removedHeaders.removeAll { HTTPHeaders.same($0, name) }
-            }
+            let index: Int? = if case let .editHeader(index) = purpose { index } else { nil }
+            editor.setHeader(header.name, header.value, at: index)
         case .addParameter: return answerParameterKey(text)
         case .editValue:
             do {

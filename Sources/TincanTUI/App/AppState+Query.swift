@@ -60,13 +60,7 @@ extension AppState {
         switch QueryField.parse(text) {
         case .failure(let error): return error.description
         case .success(let field):
-            if let index, query.indices.contains(index) {
-                // An edit keeps the field on or off as it was.
-                query[index] = QueryField(name: field.name, value: field.value, isEnabled: query[index].isEnabled)
-            } else {
-                query.append(field)
-                queryList.select(query.count - 1, count: query.count)
-            }
+            editor.setQueryField(field, at: index)
             return nil
         }
     }

@@ -96,58 +96,24 @@ public struct AppState: Sendable {
     /// The methods the picker offers.
     public static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
-    public var method = "GET"
-    public var serializer: SerializerKind = .form
-    public var baseField: TextField
-    public var urlField: TextField
-    public var headers: [HeaderRow]
-    public var headerList = ListState()
-    /// The request's `name: null` headers: defaults it removes, listed turned off under its own.
-    public var removedHeaders: [String] = []
+    /// The request's own fields (method, serializer, URL, headers, query, parameters, body, auth,
+    /// observed properties, response serializer) and their editing rules; the panes name its
+    /// fields through forwarding properties (`headers`, `method`…).
+    public var editor = RequestEditorState()
     /// The headers the request gets without listing them (built-in, the session's, the
     /// serializer's), greyed under its own; rebuilt with the preview.
     public private(set) var defaultHeaders: [DefaultHeader] = []
-    /// The query fields (`query:`), always in the URL.
-    public var query: [QueryField] = []
-    /// The query fields' cursor.
-    public var queryList = ListState()
-    public var parameters: TreeEditor
-    /// The body tab: the parameters as JSON text, applied back into the tree on request.
-    public var body = TextArea()
-    /// Whether the body text has edits not yet applied to the parameters.
-    public var bodyIsDirty = false
-    /// A body sent as it is (text, bytes, a file, an upload), or nil for the parameters.
-    public var bodySource: BodySource?
     /// The GraphQL schema the server gave by introspection (alt+q), for the field names the
     /// Body tab completes; nil until asked.
     var graphQLSchema: GraphQLSchema?
-    /// The Content-Type the Body tab gave a text body: it goes with the text when the body
-    /// becomes another kind (issue 34 §6), while one the user typed in the Headers tab stays.
-    var bodyContentType: String?
-    /// The credentials (`auth:`); a bearer token is an `Authorization` header instead.
-    public var auth: SavedAuth?
     /// Whether the Auth tab and the variables view show secrets as they are rather than as dots
     /// (v in the Auth tab, r in the variables view).
     public var revealsSecrets = false
     /// A slow-motion send (alt+p), while it runs and until alt+p closes it.
     public var slowMotion: SlowMotionState?
-    /// The Auth tab's cursor.
-    public var authList = ListState()
-    /// What the Auth tab keeps of the types switched away from, until another request is loaded.
-    var authStash = AuthStash()
-    public var observed = ObservedProperties()
-    public var responseSerializer: ResponseSerializerKind = .compound
-    public var acceptableStatusCodes: StatusCodeSet = .successful
-    /// Whether the JSON serializer removes keys whose value is null (`remove-nulls`).
-    public var removesNulls = false
-    /// The most response-body bytes kept in memory, as written (`512M`, `0` for no limit), or nil
-    /// for the default (`max-body`).
-    public var maxBody: String?
     /// The proxy variables a request is routed by when the session names no proxy: the
     /// process's, read once at start (tests give their own).
     public var proxyEnvironment = ProxyEnvironment.current
-    /// Pace uploads to this many bytes per second (to watch a progress bar move), or nil.
-    public var uploadBytesPerSecond: Int?
     public var propertyList = ListState()
     /// The Checks tab's cursor: the selected request's assertions, then its captures.
     public var checkList = ListState()
@@ -250,10 +216,6 @@ public struct AppState: Sendable {
         self.keymap = keymap
         self.boundary = boundary
         workspace = Workspace(session: Session(name: sessionName == "untitled" ? nil : sessionName))
-        baseField = TextField()
-        urlField = TextField()
-        headers = []
-        parameters = TreeEditor(root: TreeNode(key: "", value: .object))
         open(workspace)
     }
 
