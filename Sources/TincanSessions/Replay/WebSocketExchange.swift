@@ -16,7 +16,8 @@ public enum WebSocketExchange {
     }
 
     /// Runs `webSocket`'s conversation on the handshake `request` with the task's proxy and
-    /// client certificate, `securityPolicy`'s trust, and `cookieJar`'s cookies.
+    /// client certificate, `securityPolicy`'s trust, and `cookieJar`'s cookies (the 101's
+    /// `Set-Cookie` stored in it).
     ///
     /// The wait for messages lasts the request's `max-time:` when it has one, else its timeout
     /// (`properties: timeout:`, 60 s by default): a server that stays silent fails the request
@@ -33,7 +34,7 @@ public enum WebSocketExchange {
         let (outgoing, continuation) = AsyncStream<WebSocketOutgoing>.makeStream()
         let expected = webSocket.expectedMessages
         let log = SharedState(WebSocketFrameLog(capacity: limits.keptFrames))
-        for message in webSocket.messages { continuation.yield(.text(message)) }
+        for message in webSocket.messages { continuation.yield(message) }
         if expected == 0, more == nil { continuation.finish() }
         let started = ContinuousClock.now
         let timedOut = SharedState(false)
