@@ -175,7 +175,7 @@ extension SendCommand {
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
-        options.oauth2 = try oauth2Authorization
+        options.oauth2 = try authentication.oauth2Authorization
         if let limit = connection.maxHeaderSize { options.maximumHeaderBytes = limit }
         let presentation = SendPresentation(output, terminal: isatty(STDOUT_FILENO) == 1)
         let printer = streamSelection.map { selection in

@@ -70,12 +70,9 @@ struct WebSocketCommand: AsyncParsableCommand {
 
     func validate() throws {
         if tls.clientKey != nil, tls.clientCertificate == nil { throw ValidationError("--key names the private key of a client certificate; it needs --cert FILE") }
-        // The handshake is one request, sent once: no challenge can be answered, and no token
-        // request goes before it.
-        switch authentication.authType {
-        case .basic: break
-        case .digest: throw ValidationError("--auth-type digest answers a challenge, which a WebSocket handshake cannot; ws sends --auth up front (basic)")
-        case .oauth2: throw ValidationError("--auth-type oauth2 is not available on ws; get a token with send, and pass it as -H 'Authorization: Bearer TOKEN'")
+        // The handshake is one request, sent once: no challenge can be answered.
+        if authentication.authType == .digest {
+            throw ValidationError("--auth-type digest answers a challenge, which a WebSocket handshake cannot; ws sends --auth up front (basic), or a token with --auth-type oauth2")
         }
     }
 
@@ -90,8 +87,9 @@ struct WebSocketCommand: AsyncParsableCommand {
     func run() async throws {
         var draft = RequestDraft(method: "GET", url: try WebSocketURL.httpForm(of: url))
         draft.items = try header.items()
-        if let user = authentication.user { draft.credentials = try authentication.credentials(from: user) }
-        let request = try draft.build()
+        let oauth2 = try authentication.oauth2Authorization
+        if oauth2 == nil, let user = authentication.user { draft.credentials = try authentication.credentials(from: user) }
+        var request = try draft.build()
         let proxy = try route.settings(checking: request.url)
         let identity = try tls.makeClientIdentity()
         let policy: SecurityPolicy
@@ -102,6 +100,17 @@ struct WebSocketCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("\(error)")
         }
         for weakening in policy.weakenings where weakening.isUnsafe { StandardError.print("tincan: warning: \(weakening)\n") }
+        if let oauth2 {
+            // The grant's token request goes first, as send's would, with the same trust and route.
+            var options = TaskOptions()
+            options.proxy = proxy
+            options.clientIdentity = identity
+            options.oauth2 = oauth2
+            let manager = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: policy)
+            if let failure = await manager.authorizeWithBearer(&request, options: options).failure {
+                throw CLIFailure(message: "error: \(failure)", exitCode: .transportFailed)
+            }
+        }
         // The upgrade's Set-Cookie goes into the jar as any response's does; saved with --cookie-jar.
         let jar = CookieJar()
         if let path = cookies.cookieJar { jar.insert(try SendCommand.loadCookies(from: path)) }

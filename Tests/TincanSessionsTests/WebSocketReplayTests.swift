@@ -155,6 +155,44 @@ struct WebSocketReplayTests {
         }
     }
 
+    @Test("a WebSocket request under an OAuth 2.0 grant sends its Bearer token with the handshake; a token that cannot be had fails it unsent")
+    func oauth2BearerOnTheHandshake() async throws {
+        let session = try Session.parse("""
+            defaults:
+              auth:
+                type: oauth2
+                grant: client-credentials
+                token-url: "{{server}}/oauth/token"
+                client-id: tincan-demo
+                client-secret: demo-secret
+            requests:
+              - url: "{{server}}/ws"
+                websocket:
+                  messages: [hi]
+              - name: a wrong secret fails before the handshake
+                url: "{{server}}/ws"
+                auth:
+                  type: oauth2
+                  grant: client-credentials
+                  token-url: "{{server}}/oauth/token"
+                  client-id: tincan-demo
+                  client-secret: wrong
+                websocket:
+                  messages: [hi]
+            """, path: "s.tincan.yaml")
+        try await withDemoServer { server in
+            let (report, _) = try await replay(session, on: server)
+            let outcomes = report.outcomes
+            #expect(outcomes.count == 2)
+            #expect(outcomes.first?.state == .passed, "\(outcomes.first.map { "\($0.checks.filter { !$0.passed }.map { "\($0.name): \($0.failure ?? "")" }) \($0.error ?? "")" } ?? "")")
+            #expect(outcomes.last?.state == .failed)
+            #expect(outcomes.last?.error?.contains("invalid_client") == true, "\(outcomes.last?.error ?? "")")
+            let heads = server.received.all.map { String(decoding: $0.head, as: UTF8.self) }
+            #expect(heads.map { $0.components(separatedBy: "\r\n").first ?? "" } == ["POST /oauth/token HTTP/1.1", "GET /ws HTTP/1.1", "POST /oauth/token HTTP/1.1"], "\(heads)")
+            #expect(heads[1].contains("\r\nAuthorization: Bearer at-"), "\(heads[1])")
+        }
+    }
+
     @Test("the frame log keeps the newest frames within its capacity and counts every one")
     func frameLogIsBounded() {
         var log = WebSocketFrameLog(capacity: 3)

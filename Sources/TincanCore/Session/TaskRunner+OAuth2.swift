@@ -47,8 +47,12 @@ extension TaskRunner {
     /// ``OAuth2TokenStore/maximumResponseBytes`` of each answer.
     /// - Parameter deadline: What is left of the task's deadline, in seconds, or nil for none.
     func tokenExchange(deadline: Double?) -> OAuth2Exchange {
-        let transport = self.transport
-        let options = self.options
+        Self.tokenExchange(transport: transport, options: options, deadline: deadline)
+    }
+
+    /// Token and device requests through `transport`, with `options`' proxy and client
+    /// certificate, as a task with those options sends them.
+    static func tokenExchange(transport: any Transport, options: TaskOptions, deadline: Double?) -> OAuth2Exchange {
         return { (request: HTTPRequest) async throws(OAuth2Error) -> (status: Int, body: [UInt8]) in
             let endpoint = "endpoint \(request.url.string)"
             let received = Mutex<[UInt8]>([])
