@@ -86,7 +86,7 @@ struct WebSocketChannel: ClientConnectionChannel {
             case .socks:
                 try operations.addHandler(SOCKSClientHandler(targetAddress: .domain(host, port: port)))
                 try operations.addHandler(SOCKSEstablished(promise: connected), name: "SOCKSEstablished")
-                let timeout = channel.eventLoop.scheduleTask(deadline: deadline) { connected.fail(WebSocketTunnelError.socksTimeout) }
+                let timeout = channel.eventLoop.scheduleTask(deadline: deadline) { connected.fail(WebSocketChannelError.socksTimeout) }
                 open = connected.futureResult.always { _ in timeout.cancel() }.flatMap {
                     channel.pipeline.removeHandler(name: "SOCKSEstablished")
                 }
@@ -132,14 +132,17 @@ struct WebSocketChannel: ClientConnectionChannel {
             return try await WebSocketHandler.handle(type: .client, configuration: configuration, asyncChannel: channel,
                                                      context: WebSocketConversationContext(logger: logger), handler: handler)
         case .refused:
-            throw WebSocketClientError.webSocketUpgradeFailed
+            throw WebSocketChannelError.upgradeRefused
         }
     }
 }
 
-/// A SOCKS5 tunnel that did not open in time.
-enum WebSocketTunnelError: Error {
+/// Why the channel gave up before the conversation.
+enum WebSocketChannelError: Error {
+    /// The SOCKS5 tunnel did not open in time.
     case socksTimeout
+    /// The server answered the upgrade request with something other than 101.
+    case upgradeRefused
 }
 
 /// Fulfils a promise when NIOSOCKS says the SOCKS5 tunnel is open, or fails it with the

@@ -231,28 +231,8 @@ public struct WebSocketConnection: Sendable {
         if let timeout = error as? WebSocketCloseTimeout {
             return TransportError(.timedOut(.idle, seconds: timeout.seconds))
         }
-        if let error = error as? WebSocketClientError {
-            let proxyName = proxy.map { "the proxy \($0.address)" } ?? "the proxy"
-            switch error {
-            case .webSocketUpgradeFailed:
-                return TransportError(.badResponse("the server did not switch to WebSocket (it answered the upgrade request with something other than 101 Switching Protocols)"))
-            case .serverSentMessageTooLarge:
-                return TransportError(.limitExceeded("the server sent a WebSocket frame or message over \(limits.maximumMessageBytes) bytes (--max-message-size); the connection was closed with 1009"))
-            case .serverSentDataInconsistentWithMessage:
-                return TransportError(.badResponse("the server sent a text message that is not UTF-8; the connection was closed with 1007"))
-            case .serverProtocolError:
-                return TransportError(.badResponse("the server broke the WebSocket protocol; the connection was closed with 1002"))
-            case .proxyHandshakeFailed:
-                return TransportError(.proxy("\(proxyName) refused to open a tunnel (it answered CONNECT with a status other than 2xx)"))
-            case .proxyHandshakeInvalidResponse:
-                return TransportError(.proxy("\(proxyName) answered CONNECT with something that is not HTTP"))
-            case .proxyHandshakeTimeout:
-                return TransportError(.proxy("\(proxyName) did not answer CONNECT in time"))
-            case .invalidURL:
-                return TransportError(.invalidRequest("the URL has no host"))
-            default:
-                return TransportError(.other("\(error)"))
-            }
+        if case WebSocketChannelError.upgradeRefused = error {
+            return TransportError(.badResponse("the server did not switch to WebSocket (it answered the upgrade request with something other than 101 Switching Protocols)"))
         }
         if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
             let proxyName = proxy.map { "the proxy \($0.address)" } ?? "the proxy"
@@ -260,7 +240,7 @@ public struct WebSocketConnection: Sendable {
             if error == .invalidProxyResponse() { return TransportError(.proxy("\(proxyName) answered CONNECT with something that is not HTTP")) }
             return TransportError(.proxy("\(proxyName) refused to open a tunnel (it answered CONNECT with a status other than 2xx)"))
         }
-        if case WebSocketTunnelError.socksTimeout = error {
+        if case WebSocketChannelError.socksTimeout = error {
             return TransportError(.proxy("\(proxy.map { "the proxy \($0.address)" } ?? "the proxy") did not open the SOCKS5 tunnel in time"))
         }
         if let code = libraryCloseCode(error) {
