@@ -34,9 +34,10 @@ apt-ncurses:
 # curl: the cookie-file tests share a jar with it; nghttp2-server: nghttpd, the real HTTP/2 server
 # of the HTTP-version tests; tinyproxy and microsocks: the real HTTP and
 # SOCKS5 proxies the proxy tests start on loopback; openssl: encrypts a test key; httpie: runs
-# the commands `tincan export --format httpie` writes, in the code-export fidelity tests.
+# the commands `tincan export --format httpie` writes, and golang-go the programs `--format go`
+# writes, in the code-export fidelity tests.
 deps-test: deps-run
-	$(call apt_install,tmux curl tinyproxy microsocks openssl nghttp2-server httpie)
+	$(call apt_install,tmux curl tinyproxy microsocks openssl nghttp2-server httpie golang-go)
 
 deps-bench: deps-run
 	$(call apt_install,curl python3 python3-pip time openssl)

@@ -63,8 +63,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Reads a refused certificate's names and dates, to say why it was refused.
                 .product(name: "X509", package: "swift-certificates"),
-                // `WebSocket/`: the client's handshake, frames and proxy tunnel.
+                // `WebSocket/`: the client's connection (WSClient), the conversation (WSCore's
+                // handler), and the channel Tincan sets up for it: the proxy's CONNECT tunnel
+                // (NIOExtras) or SOCKS5 (NIOSOCKS), TLS, the upgrade (NIOWebSocket).
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
         .target(

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import TincanCore
 
 /// `/ws`: a WebSocket echo (RFC 6455), for `tincan ws`, WebSocket requests in sessions and
 /// lessons, and tests. Each text or binary message comes back as it was sent, a message at most
@@ -13,6 +14,9 @@ import NIOHTTP1
 /// the upgrade is decided here: a `GET /ws` whose `Host` is one of the server's names
 /// (``DemoHostPolicy``, as the router's `HostCheckMiddleware` decides) is upgraded; any other
 /// upgrade request gets 400 and the connection closes.
+///
+/// `/ws?set-cookie=NAME%3DVALUE` (repeatable) answers the upgrade with that `Set-Cookie`, as
+/// `/cookies/set` does over HTTP, so clients can show they keep a cookie set on the 101.
 enum WebSocketEcho {
     /// The path the echo answers.
     static let path = "/ws"
@@ -31,10 +35,14 @@ enum WebSocketEcho {
                     if let tap = try? channel.pipeline.syncOperations.handler(type: ReceivedBytesTap.self) {
                         channel.pipeline.syncOperations.removeHandler(tap, promise: nil)
                     }
-                    let path = request.path.map { $0.split(separator: "?", maxSplits: 1).first.map(String.init) ?? $0 }
-                    guard path == Self.path, let authority = request.authority,
+                    let parts = (request.path ?? "").split(separator: "?", maxSplits: 1)
+                    guard parts.first.map(String.init) == Self.path, let authority = request.authority,
                           hosts.accepts(authority, port: bound.port, secure: tls) else { return .dontUpgrade }
-                    return .upgrade([:]) { inbound, outbound, _ in
+                    var answer = HTTPFields()
+                    for (name, value) in OAuth2Form.decode(parts.count > 1 ? parts[1] : "") where name == "set-cookie" {
+                        answer.append(HTTPField(name: .setCookie, value: value))
+                    }
+                    return .upgrade(answer) { inbound, outbound, _ in
                         for try await message in inbound.messages(maxSize: maximumMessageBytes) {
                             switch message {
                             case .text(let text): try await outbound.write(.text(text))

@@ -154,10 +154,16 @@ struct LessonHandout {
     }
 
     /// The handout with what differs between runs shown as the lesson names it: the servers'
-    /// ports, the folders of the certificates and the lesson's files, multipart boundaries and Digest nonces.
+    /// ports, the folders of the certificates and the lesson's files, multipart boundaries, Digest
+    /// nonces, and OAuth 2.0 codes and tokens.
     private func stable(_ text: String, servers: DemoServers) -> String {
-        var pairs = [("127.0.0.1:\(servers.plain.port)", Self.shownPlainAddress)]
-        if let secure = servers.secure { pairs.append(("127.0.0.1:\(secure.port)", Self.shownSecureAddress)) }
+        // An address also appears percent-encoded, in a query (an OAuth 2.0 redirect_uri).
+        var pairs = [("127.0.0.1:\(servers.plain.port)", Self.shownPlainAddress),
+                     ("127.0.0.1%3A\(servers.plain.port)", Self.shownPlainAddress.replacingOccurrences(of: ":", with: "%3A"))]
+        if let secure = servers.secure {
+            pairs.append(("127.0.0.1:\(secure.port)", Self.shownSecureAddress))
+            pairs.append(("127.0.0.1%3A\(secure.port)", Self.shownSecureAddress.replacingOccurrences(of: ":", with: "%3A")))
+        }
         if let path = servers.certificatePath { pairs.append((path, "{{server-cert}}")) }
         if let path = servers.otherCertificatePath { pairs.append((path, "{{other-cert}}")) }
         if !lesson.filesFolder.isEmpty { pairs.append((lesson.filesFolder, "{{lesson-files}}")) }
@@ -167,5 +173,9 @@ struct LessonHandout {
         return stable.replacing(/Boundary\+[0-9A-F]{16}/, with: "Boundary+0123456789ABCDEF")
             // A Digest challenge's nonce is new for each challenge.
             .replacing(/nonce="[0-9a-f]+"/, with: "nonce=\"(new each time)\"")
+            // The demo authorization server's codes and tokens (lesson 15) are new each time,
+            // and a token is a secret besides.
+            .replacing(/\b(at|rt)-[A-Za-z0-9_-]{32}\b/) { "\($0.1)-(new each time)" }
+            .replacing(/(code=|"code": ")[A-Za-z0-9_-]{22}\b/) { "\($0.1)(new each time)" }
     }
 }

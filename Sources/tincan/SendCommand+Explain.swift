@@ -23,7 +23,7 @@ extension SendCommand {
             case .caFile(let path): ("--ca-file \(path)", weakening)
             }
         }
-        if let oauth2 = try oauth2Authorization {
+        if let oauth2 = try authentication.oauth2Authorization {
             explanation.steps.append(Explanation.oauth2(oauth2, for: request.url) { Redaction.oauth2Request($0, showingSecrets: self.output.showSecrets) })
         }
         explanation.steps.append(Explanation.connection(to: request.url, options: options, weakenings: weakenings))

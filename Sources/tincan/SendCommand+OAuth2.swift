@@ -1,12 +1,12 @@
 import Foundation
 import TincanCore
 
-/// `send --auth-type oauth2`: the grant the options give, and how it reaches the user.
-extension SendCommand {
+/// `--auth-type oauth2` on `send` and `ws`: the grant the options give, and how it reaches the user.
+extension SendAuthOptions {
     /// The OAuth 2.0 grant the options give, or nil without `--auth-type oauth2`.
     var oauth2Authorization: OAuth2Authorization? {
         get throws {
-            let options = authentication
+            let options = self
             guard options.authType == .oauth2, let grant = options.grant, let tokenURL = options.tokenURL, let clientID = options.clientID else { return nil }
             var username: String?
             var password: String?
@@ -23,10 +23,12 @@ extension SendCommand {
                 deviceAuthorizationURL: options.deviceURL.map(URLReference.init(parsing:)), username: username, password: password,
                 refreshToken: options.refreshToken, extraParameters: options.tokenParams)
             if let problem = configuration.problem() { throw CLIFailure.badInput("--auth-type oauth2: \(problem)") }
-            return OAuth2Authorization(configuration: configuration, interaction: Self.oauth2Interaction())
+            return OAuth2Authorization(configuration: configuration, interaction: SendCommand.oauth2Interaction())
         }
     }
+}
 
+extension SendCommand {
     /// The command line's interaction: the authorization URL or the device code on standard
     /// error (through the terminal sanitiser), and `$BROWSER` opened on it when set.
     static func oauth2Interaction(environment: [String: String] = ProcessInfo.processInfo.environment) -> OAuth2Interaction {

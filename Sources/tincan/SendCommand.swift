@@ -175,7 +175,7 @@ extension SendCommand {
         options.clientIdentity = clientIdentity
         options.httpVersion = httpVersion
         options.retryPolicy = retryPolicy
-        options.oauth2 = try oauth2Authorization
+        options.oauth2 = try authentication.oauth2Authorization
         if let limit = connection.maxHeaderSize { options.maximumHeaderBytes = limit }
         let presentation = SendPresentation(output, terminal: isatty(STDOUT_FILENO) == 1)
         let printer = streamSelection.map { selection in
@@ -242,7 +242,7 @@ extension SendCommand {
     var digestCredential: Credential? {
         get throws {
             guard authentication.authType == .digest, let user = authentication.user else { return nil }
-            let credentials = try credentials(from: user)
+            let credentials = try authentication.credentials(from: user)
             return Credential(user: credentials.user, password: credentials.password)
         }
     }
@@ -322,7 +322,7 @@ extension SendCommand {
         draft.items = try request.header.items() + draft.items
         if let timeout = connection.timeout { draft.observed.timeoutInterval = timeout }
         if let user = authentication.user, authentication.authType == .basic {
-            draft.credentials = try credentials(from: user)
+            draft.credentials = try authentication.credentials(from: user)
         }
         if request.upload != nil {
             if let uploadPath {
@@ -410,16 +410,6 @@ extension SendCommand {
     }
 
     // MARK: -
-
-    private func credentials(from text: String) throws -> RequestDraft.Credentials {
-        if let colon = text.firstIndex(of: ":") {
-            return .init(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
-        }
-        guard isatty(STDIN_FILENO) == 1, let password = getpass("Password for \(text): ") else {
-            throw CLIFailure.badInput("--auth '\(text)' has no password and there is no terminal to ask; expected name:password")
-        }
-        return .init(user: text, password: String(cString: password))
-    }
 }
 
 /// The output formats of `send`.

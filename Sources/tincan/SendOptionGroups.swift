@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TincanCore
 import TincanSessions
 
@@ -139,6 +140,21 @@ struct SendAuthOptions: ParsableArguments {
         if let redirectURI, let problem = OAuth2RedirectListener.problem(with: URLReference(parsing: redirectURI)) {
             throw ValidationError("--redirect-uri: \(problem)")
         }
+    }
+}
+
+extension SendAuthOptions {
+    /// `--auth NAME:PASSWORD`, or NAME alone with the password asked on the terminal.
+    ///
+    /// - Throws: ``CLIFailure`` when there is no password and no terminal to ask.
+    func credentials(from text: String) throws -> RequestDraft.Credentials {
+        if let colon = text.firstIndex(of: ":") {
+            return .init(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
+        }
+        guard isatty(STDIN_FILENO) == 1, let password = getpass("Password for \(text): ") else {
+            throw CLIFailure.badInput("--auth '\(text)' has no password and there is no terminal to ask; expected name:password")
+        }
+        return .init(user: text, password: String(cString: password))
     }
 }
 

@@ -37,6 +37,11 @@ struct WebSocketCommand: AsyncParsableCommand {
     @Option(name: .customLong("message"), help: ArgumentHelp("A text message sent before standard input's lines. Repeatable.", valueName: "TEXT"))
     var messages: [String] = []
 
+    @Option(name: .customLong("binary-message"),
+            help: ArgumentHelp("A binary message, its bytes in base64 (as --format json prints them), sent after the text ones. Repeatable.", valueName: "BASE64"),
+            transform: WebSocketCommand.binaryMessage)
+    var binaryMessages: [[UInt8]] = []
+
     @Option(help: ArgumentHelp("text (a line a frame) or json (an object a frame).", valueName: "FORMAT"))
     var format: WebSocketPrinter.Format = .text
 
@@ -51,6 +56,9 @@ struct WebSocketCommand: AsyncParsableCommand {
     @OptionGroup(title: "Request")
     var header: HeaderOptions
 
+    @OptionGroup(title: "Authentication")
+    var authentication: SendAuthOptions
+
     @OptionGroup(title: "Connection")
     var route: ProxyOptions
 
@@ -62,12 +70,26 @@ struct WebSocketCommand: AsyncParsableCommand {
 
     func validate() throws {
         if tls.clientKey != nil, tls.clientCertificate == nil { throw ValidationError("--key names the private key of a client certificate; it needs --cert FILE") }
+        // The handshake is one request, sent once: no challenge can be answered.
+        if authentication.authType == .digest {
+            throw ValidationError("--auth-type digest answers a challenge, which a WebSocket handshake cannot; ws sends --auth up front (basic), or a token with --auth-type oauth2")
+        }
+    }
+
+    /// `--binary-message`'s bytes: standard base64, padded, as `--format json` prints a binary frame.
+    static func binaryMessage(_ text: String) throws -> [UInt8] {
+        guard let data = Data(base64Encoded: text) else {
+            throw ValidationError("--binary-message '\(text)' is not base64; expected the message's bytes in base64, such as AAEC/w== for 00 01 02 ff")
+        }
+        return Array(data)
     }
 
     func run() async throws {
         var draft = RequestDraft(method: "GET", url: try WebSocketURL.httpForm(of: url))
         draft.items = try header.items()
-        let request = try draft.build()
+        let oauth2 = try authentication.oauth2Authorization
+        if oauth2 == nil, let user = authentication.user { draft.credentials = try authentication.credentials(from: user) }
+        var request = try draft.build()
         let proxy = try route.settings(checking: request.url)
         let identity = try tls.makeClientIdentity()
         let policy: SecurityPolicy
@@ -78,12 +100,20 @@ struct WebSocketCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("\(error)")
         }
         for weakening in policy.weakenings where weakening.isUnsafe { StandardError.print("tincan: warning: \(weakening)\n") }
-        var jar: CookieJar?
-        if let path = cookies.cookieJar {
-            let loaded = CookieJar()
-            loaded.insert(try SendCommand.loadCookies(from: path))
-            jar = loaded
+        if let oauth2 {
+            // The grant's token request goes first, as send's would, with the same trust and route.
+            var options = TaskOptions()
+            options.proxy = proxy
+            options.clientIdentity = identity
+            options.oauth2 = oauth2
+            let manager = try URLSessionManager(http: try HTTPSessionManager(), securityPolicy: policy)
+            if let failure = await manager.authorizeWithBearer(&request, options: options).failure {
+                throw CLIFailure(message: "error: \(failure)", exitCode: .transportFailed)
+            }
         }
+        // The upgrade's Set-Cookie goes into the jar as any response's does; saved with --cookie-jar.
+        let jar = CookieJar()
+        if let path = cookies.cookieJar { jar.insert(try SendCommand.loadCookies(from: path)) }
         var limits = WebSocketLimits()
         if let maxMessageSize {
             limits.maximumFrameBytes = maxMessageSize
@@ -98,10 +128,10 @@ struct WebSocketCommand: AsyncParsableCommand {
         case .none: false
         }
         let (outgoing, continuation) = AsyncStream<WebSocketOutgoing>.makeStream()
-        let messages = self.messages
+        let messages = self.messages.map(WebSocketOutgoing.text) + binaryMessages.map(WebSocketOutgoing.binary)
         let feeder = Task { () throws -> Void in
             defer { continuation.finish() }
-            for message in messages { continuation.yield(.text(message)) }
+            for message in messages { continuation.yield(message) }
             guard readsInput else { return }
             for try await line in input.lines(maximumLineBytes: limits.maximumMessageBytes) { continuation.yield(.text(line)) }
         }
@@ -113,6 +143,13 @@ struct WebSocketCommand: AsyncParsableCommand {
             outcome = .failure(error)
         }
         feeder.cancel()
+        if let path = cookies.cookieJar {
+            do {
+                try CookieFile.save(jar, to: path)
+            } catch {
+                throw CLIFailure.writeFailed(error)
+            }
+        }
         if let failure = printer.firstFailure { throw failure }
         switch outcome {
         case .success: break

@@ -55,6 +55,11 @@ struct LessonCheatsTests {
         SolutionEdit("12-certificate-pinning", "the certificate trusted as a CA file instead of pinned", ("    pins: [\"{{server-cert}}\"]\n", "    ca-file: \"{{server-cert}}\"\n")),
         SolutionEdit("13-redirects", "a 302 instead of the 303, which also turns the POST into a GET", ("      status_code: \"303\"\n", "      status_code: \"302\"\n")),
         SolutionEdit("14-authentication", "Basic credentials where the server asks for Digest", ("      type: digest\n", "")),
+        SolutionEdit("15-oauth2", "a Bearer header written by hand instead of the grant", ("    auth:\n      type: oauth2\n      grant: client-credentials\n      token-url: \"{{server}}/oauth/token\"\n      client-id: tincan-demo\n      client-secret: \"{{client-secret}}\"\n",
+                                                                                            "    headers:\n      Authorization: Bearer at-made-up\n")),
+        SolutionEdit("15-oauth2", "step 3 as shipped: the challenge sent where the verifier belongs", ("      code_verifier: \"{{verifier}}\"\n", "      code_verifier: \"{{challenge}}\"\n")),
+        SolutionEdit("15-oauth2", "step 4 as shipped: the token without its scheme", ("      Authorization: \"Bearer {{token}}\"\n", "      Authorization: \"{{token}}\"\n")),
+        SolutionEdit("15-oauth2", "the plain method, the verifier itself as the challenge", ("      code_challenge: \"{{challenge}}\"\n      code_challenge_method: S256\n", "      code_challenge: \"{{verifier}}\"\n      code_challenge_method: plain\n")),
     ]
 
     /// Each is a shipped solution written another way that means the same.
@@ -76,6 +81,9 @@ struct LessonCheatsTests {
         SolutionEdit("12-certificate-pinning", "the certificate's public key pinned", ("    pins: [\"{{server-cert}}\"]\n", "    pins: [\"{{server-cert}}\"]\n    pin-mode: public-key\n")),
         SolutionEdit("13-redirects", "max-redirects left at its default", ("    max-redirects: 3\n", "")),
         SolutionEdit("14-authentication", "Basic named as the type", ("    auth:\n      user: \"{{user}}\"", "    auth:\n      type: basic\n      user: \"{{user}}\"")),
+        SolutionEdit("15-oauth2", "client authentication in the form, and the scheme written in lower case",
+                     ("      client-secret: \"{{client-secret}}\"\n", "      client-secret: \"{{client-secret}}\"\n      client-auth: body\n"),
+                     ("      Authorization: \"Bearer {{token}}\"\n", "      Authorization: \"bearer {{token}}\"\n")),
     ]
 
     /// Writes each edit of its lesson's solution to `folder`/edits (with the lessons' files

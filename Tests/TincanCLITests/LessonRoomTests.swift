@@ -79,10 +79,16 @@ struct LessonRoomTests {
         let pinning = try await Self.handout("12", state: state)
         #expect(pinning == (try await Self.handout("12", state: state)))
         #expect(!pinning.contains("tincan-demo-"), "the certificates' folder is named as the lesson names it")
-        // A multipart boundary (lesson 4's answers) and a Digest nonce (lesson 14's) are new each run.
-        for lesson in ["4", "14"] {
+        // A multipart boundary (lesson 4's answers), a Digest nonce (lesson 14's), an OAuth 2.0
+        // code and its tokens (lesson 15's) are new each run.
+        for lesson in ["4", "14", "15"] {
             let teacher = try await Self.handout(lesson, ["--teacher"], state: state)
             #expect(teacher == (try await Self.handout(lesson, ["--teacher"], state: state)), "lesson \(lesson)")
+            if lesson == "15" {
+                #expect(teacher.contains("at-(new each time)") && teacher.contains("code=(new each time)"), "\(teacher)")
+                #expect(teacher.firstMatch(of: /\bat-[A-Za-z0-9_-]{32}/) == nil, "no token is shown")
+                #expect(!teacher.contains("demo-secret"), "the client secret is hidden")
+            }
         }
     }
 

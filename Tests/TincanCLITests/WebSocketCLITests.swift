@@ -65,7 +65,7 @@ struct WebSocketCLITests {
         }
     }
 
-    @Test("wss:// verifies the server: refused without its authority, echoed with --ca-file")
+    @Test("wss:// verifies the server: refused without its authority, echoed with --ca-file, to a host name and to an IP address")
     func secureWebSocket() async throws {
         let authority = try TestCertificate.authority()
         let certificate = try TestCertificate.issued(by: authority)
@@ -73,18 +73,102 @@ struct WebSocketCLITests {
         let caFile = try directory.write("ca.pem", Array(authority.certificatePEM.utf8))
         let server = try await DemoServer.start(tls: try certificate.serverConfiguration(), http2: false)
         defer { Task { await server.stop() } }
-        // A host name: the library sends the host as SNI, which TLS forbids for an address.
         let url = "wss://localhost:\(server.port)/ws"
-        let address = try await tincan(["ws", "--ca-file", caFile, "--message", "hi", "wss://127.0.0.1:\(server.port)/ws"])
-        #expect(address.status == 4)
-        #expect(address.stderr.contains("wss:// to an IP address is not supported"), "\(address.stderr)")
         let refused = try await tincan(["ws", "--message", "hi", url])
         #expect(refused.status == 4)
         #expect(refused.stderr.contains("TLS failed"), "\(refused.stderr)")
         let trusted = try await tincan(["ws", "--ca-file", caFile, "--message", "hi", url])
         #expect(trusted.status == 0, "\(trusted.stderr)")
         #expect(Self.frames(trusted.stdout).contains("← hi"), "\(trusted.stdout)")
+        // An address is sent as no server name at all (RFC 6066 §3); the certificate names it.
+        let address = try await tincan(["ws", "--ca-file", caFile, "--message", "hi", "wss://127.0.0.1:\(server.port)/ws"])
+        #expect(address.status == 0, "\(address.stderr)")
+        #expect(Self.frames(address.stdout).contains("← hi"), "\(address.stdout)")
         await server.stop()
+    }
+
+    @Test("wss:// to an IP address still checks that the certificate names the address")
+    func secureWebSocketChecksTheAddress() async throws {
+        // Trusted, but for localhost only: no IP address among its names.
+        let named = try TestCertificate.selfSigned(dnsNames: ["localhost"], addresses: [])
+        let directory = try TemporaryDirectory()
+        let caFile = try directory.write("named.pem", Array(named.certificatePEM.utf8))
+        let server = try await DemoServer.start(tls: try named.serverConfiguration(), http2: false)
+        defer { Task { await server.stop() } }
+        let byName = try await tincan(["ws", "--ca-file", caFile, "--message", "hi", "wss://localhost:\(server.port)/ws"])
+        #expect(byName.status == 0, "\(byName.stderr)")
+        let byAddress = try await tincan(["ws", "--ca-file", caFile, "--message", "hi", "wss://127.0.0.1:\(server.port)/ws"])
+        #expect(byAddress.status == 4, "\(byAddress.stdout)")
+        #expect(byAddress.stderr.contains("127.0.0.1"), "\(byAddress.stderr)")
+        #expect(byAddress.stdout.isEmpty, "no frame went out: \(byAddress.stdout)")
+        await server.stop()
+    }
+
+    @Test("a Set-Cookie on the 101 goes into the jar: saved with --cookie-jar, sent with the next handshake, a foreign domain's refused")
+    func upgradeCookiesAreKept() async throws {
+        try await withDemoServer { server in
+            let directory = try TemporaryDirectory()
+            let jar = directory.path + "/jar.txt"
+            let base = "ws://127.0.0.1:\(server.port)/ws"
+            let first = try await tincan(["ws", "--cookie-jar", jar, "--message", "hi", base + "?set-cookie=flavour%3Doatmeal&set-cookie=evil%3D1%3B%20Domain%3Dexample.com"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let saved = try String(contentsOfFile: jar, encoding: .utf8)
+            #expect(saved.contains("\tflavour\toatmeal"), "\(saved)")
+            #expect(!saved.contains("evil"), "a cookie for another domain is refused: \(saved)")
+            let second = try await tincan(["ws", "--cookie-jar", jar, "--message", "again", base])
+            #expect(second.status == 0, "\(second.stderr)")
+            let head = String(decoding: server.received.all.last?.head ?? [], as: UTF8.self)
+            #expect(head.hasPrefix("GET /ws HTTP/1.1\r\n") && head.contains("\r\nCookie: flavour=oatmeal\r\n"), "\(head)")
+            // The same jar serves HTTP: the cookie is the origin's, whichever protocol set it.
+            let cookies = try await tincan(["send", "--cookie-jar", jar, "http://127.0.0.1:\(server.port)/cookies"])
+            #expect(cookies.stdout.contains("\"flavour\": \"oatmeal\""), "\(cookies.stdout)")
+        }
+    }
+
+    @Test("--binary-message sends its base64 bytes as a binary frame, printed as hex, or as base64 in JSON; bad base64 is exit 2")
+    func binaryMessages() async throws {
+        try await withDemoServer { server in
+            let url = "ws://127.0.0.1:\(server.port)/ws"
+            let text = try await tincan(["ws", "--message", "first", "--binary-message", "AAEC/w==", url])
+            #expect(text.status == 0, "\(text.stderr)")
+            let frames = Self.frames(text.stdout)
+            #expect(frames.contains("→ binary 4 bytes: 000102ff") && frames.contains("← binary 4 bytes: 000102ff"), "\(frames)")
+            #expect(frames.firstIndex(of: "→ first")! < frames.firstIndex(of: "→ binary 4 bytes: 000102ff")!, "text first, then binary: \(frames)")
+            let json = try await tincan(["ws", "--binary-message", "AAEC/w==", "--format", "json", url])
+            #expect(json.status == 0, "\(json.stderr)")
+            let objects = try json.stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+            let received = objects.first { field($0, "direction") == .string("received") && field($0, "type") == .string("binary") }
+            #expect(received.flatMap { field($0, "data") } == .string("AAEC/w=="), "\(json.stdout)")
+        }
+        let bad = await ending(of: ["ws", "--binary-message", "not base64!", "ws://127.0.0.1/ws"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError?.contains("--binary-message 'not base64!' is not base64") == true, "\(bad)")
+    }
+
+    @Test("-a sends Basic credentials with the handshake, --auth-type oauth2 a grant's Bearer token; digest, which answers a challenge, is refused")
+    func authentication() async throws {
+        try await withDemoServer { server in
+            let url = "ws://127.0.0.1:\(server.port)/ws"
+            let result = try await tincan(["ws", "-a", "ada:lovelace", "--message", "hi", url])
+            #expect(result.status == 0, "\(result.stderr)")
+            let head = String(decoding: server.received.all.last?.head ?? [], as: UTF8.self)
+            #expect(head.contains("\r\nAuthorization: Basic YWRhOmxvdmVsYWNl\r\n"), "\(head)")
+
+            let grant = ["--auth-type", "oauth2", "--grant", "client-credentials", "--token-url", server.baseURL + "/oauth/token", "--client-id", "tincan-demo"]
+            let bearer = try await tincan(["ws"] + grant + ["--client-secret", "demo-secret", "--message", "hi", url])
+            #expect(bearer.status == 0, "\(bearer.stderr)")
+            let requests = server.received.all.suffix(2).map { String(decoding: $0.head, as: UTF8.self) }
+            #expect(requests.first?.hasPrefix("POST /oauth/token HTTP/1.1\r\n") == true, "the token request first: \(requests)")
+            #expect(requests.last?.hasPrefix("GET /ws HTTP/1.1\r\n") == true && requests.last?.contains("\r\nAuthorization: Bearer at-") == true, "\(requests)")
+            let refused = try await tincan(["ws"] + grant + ["--client-secret", "wrong", "--message", "hi", url])
+            #expect(refused.status == 4)
+            #expect(refused.stderr.contains("invalid_client"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("wrong"), "the secret is not shown: \(refused.stderr)")
+            #expect(refused.stdout.isEmpty, "nothing was sent: \(refused.stdout)")
+        }
+        let digest = await ending(of: ["ws", "-a", "ada:x", "--auth-type", "digest", "ws://127.0.0.1/ws"])
+        #expect(digest.status == 2)
+        #expect(digest.standardError?.contains("--auth-type digest answers a challenge") == true, "\(digest)")
     }
 
     @Test("through an HTTP proxy the connection is a CONNECT tunnel")
@@ -97,6 +181,22 @@ struct WebSocketCLITests {
                 #expect(proxy.log.contains("CONNECT 127.0.0.1:\(server.port)"), "\(proxy.log)")
             }
         }
+    }
+
+    @Test("through a SOCKS5 proxy, wss:// to an IP address is verified at the far end of the tunnel")
+    func throughSOCKS5() async throws {
+        let authority = try TestCertificate.authority()
+        let directory = try TemporaryDirectory()
+        let caFile = try directory.write("ca.pem", Array(authority.certificatePEM.utf8))
+        let server = try await DemoServer.start(tls: try TestCertificate.issued(by: authority).serverConfiguration(), http2: false)
+        defer { Task { await server.stop() } }
+        try await Microsocks.with { socks in
+            let result = try await tincan(["ws", "--proxy", socks.url, "--ca-file", caFile, "--message", "via socks", "wss://127.0.0.1:\(server.port)/ws"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(Self.frames(result.stdout).contains("← via socks"), "\(result.stdout)")
+            #expect(socks.log.contains("connected to 127.0.0.1:\(server.port)"), "\(socks.log)")
+        }
+        await server.stop()
     }
 
     @Test("a frame larger than --max-message-size ends the connection: exit 4, the limit named")

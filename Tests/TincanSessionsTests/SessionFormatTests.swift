@@ -563,6 +563,7 @@ struct SessionSchemaTests {
         ("$.properties.requests.items.properties.recorded.properties", names(SessionKey.Recorded.self)),
         ("$[\"$defs\"][\"retry-policy\"].properties", names(SessionKey.RetryPolicy.self)),
         ("$.properties.requests.items.properties.websocket.properties", names(SessionKey.WebSocket.self)),
+        ("$.properties.requests.items.properties.websocket.properties.messages.items.oneOf[1].properties", names(SessionKey.WebSocketMessage.self)),
     ]
 
     static func names<Key: RawRepresentable<String> & CaseIterable>(_ keys: Key.Type) -> [String] {

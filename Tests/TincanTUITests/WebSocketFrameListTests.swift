@@ -25,7 +25,7 @@ struct WebSocketFrameListTests {
             Issue.record("send produced \(effects)")
             return -1
         }
-        #expect(plan.webSocket?.messages == ["hello"])
+        #expect(plan.webSocket?.messages == [.text("hello")])
         #expect(request.url.string == "http://127.0.0.1:8080/ws")
         #expect(state.status?.text.hasPrefix("Opening the WebSocket ws://127.0.0.1:8080/ws…") == true, "\(String(describing: state.status))")
         let start = Date(timeIntervalSince1970: 1_800_000_000)

@@ -47,7 +47,12 @@ extension TaskRunner {
     /// ``OAuth2TokenStore/maximumResponseBytes`` of each answer.
     /// - Parameter deadline: What is left of the task's deadline, in seconds, or nil for none.
     func tokenExchange(deadline: Double?) -> OAuth2Exchange {
-        let (transport, options, transportTiming) = (self.transport, self.options, self.transportTiming)
+        Self.tokenExchange(transport: transport, options: options, timing: transportTiming, deadline: deadline)
+    }
+
+    /// Token and device requests through `transport`, with `options`' proxy and client
+    /// certificate, as a task with those options sends them; `timing` is the transport's clock.
+    static func tokenExchange(transport: any Transport, options: TaskOptions, timing transportTiming: Timing, deadline: Double?) -> OAuth2Exchange {
         return { (request: HTTPRequest) async throws(OAuth2Error) -> (status: Int, body: [UInt8]) in
             let endpoint = "endpoint \(request.url.string)"
             let received = Mutex<[UInt8]>([])

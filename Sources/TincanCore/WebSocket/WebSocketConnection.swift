@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOExtras
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
@@ -35,7 +37,8 @@ public struct WebSocketConnection: Sendable {
     public var securityPolicy: SecurityPolicy
     public var proxy: ProxySettings
     public var clientIdentity: ClientIdentity?
-    /// The jar whose cookies for the URL go with the handshake, or nil for none.
+    /// The jar whose cookies for the URL go with the handshake, and where the 101's `Set-Cookie`
+    /// goes; nil, or the request's `httpShouldHandleCookies` false, for neither.
     public var cookieJar: CookieJar?
     public var limits: WebSocketLimits
     /// How long the connection and handshake may take.
@@ -67,7 +70,7 @@ public struct WebSocketConnection: Sendable {
         for field in request.headers where !owned.contains(field.name.lowercased()) {
             headers.add(name: field.name, value: field.value)
         }
-        if let cookies = cookieJar?.headerValue(for: request.url), !headers.contains(name: "Cookie") {
+        if request.properties.httpShouldHandleCookies, let cookies = cookieJar?.headerValue(for: request.url), !headers.contains(name: "Cookie") {
             headers.add(name: "Cookie", value: cookies)
         }
         return headers
@@ -97,46 +100,58 @@ public struct WebSocketConnection: Sendable {
                 throw TransportError(.tls("\(error)"))
             }
         }
-        var configuration = WebSocketClientConfiguration(maxFrameSize: limits.maximumFrameBytes, closeTimeout: limits.closeTimeout)
-        var fields = HTTPFields()
-        for field in handshakeHeaders {
-            guard let name = HTTPField.Name(field.name) else { throw TransportError(.invalidRequest("'\(field.name)' is not a valid header name")) }
-            fields.append(HTTPField(name: name, value: field.value))
+        var sslContext: NIOSSLContext?
+        if let tls {
+            do {
+                sslContext = try NIOSSLContext(configuration: tls)
+            } catch {
+                throw TransportError(.tls("\(error)"))
+            }
         }
-        configuration.additionalHeaders = fields
+        let url = request.url
+        guard let host = url.host, !host.isEmpty, let port = url.effectivePort, let hostHeader = url.hostHeaderValue else {
+            throw TransportError(.invalidRequest("the URL has no host"))
+        }
+        var headers = NIOHTTP1.HTTPHeaders()
+        headers.add(name: "Host", value: hostHeader)
+        headers.add(name: "Origin", value: "\(self.url.scheme ?? "ws")://\(host.contains(":") ? "[\(host)]" : host)")
+        for field in handshakeHeaders {
+            guard HTTPField.Name(field.name) != nil else { throw TransportError(.invalidRequest("'\(field.name)' is not a valid header name")) }
+            headers.add(name: field.name, value: field.value)
+        }
         let logger = Logger(label: "tincan.websocket") { _ in SwiftLogNoOpLogHandler() }
         let limits = self.limits
         let opened = SharedState(false)
-        let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
+        let handler: WebSocketDataHandler<WebSocketConversationContext> = { inbound, outbound, _ in
             opened.withLock { $0 = true }
             try await Self.exchange(inbound: inbound, outbound: outbound, outgoing: outgoing, limits: limits, onFrame: onFrame)
         }
-        let urlText = url.string
-        var proxySettings: WebSocketProxySettings?
+        var tunnel: WebSocketChannel.Tunnel?
+        var address = (host: host, port: port)
         if let server = route.server {
-            let type: WebSocketProxySettings.ProxyType
             switch server.kind {
             case .http:
-                var connectHeaders = HTTPFields()
+                var connectHeaders = NIOHTTP1.HTTPHeaders()
                 if let credential = server.credential {
-                    connectHeaders[.proxyAuthorization] = RequestSettings.basicAuthorization(username: credential.user, password: credential.password)
+                    connectHeaders.add(name: "Proxy-Authorization", value: RequestSettings.basicAuthorization(username: credential.user, password: credential.password))
                 }
-                type = .http(connectHeaders: connectHeaders)
+                tunnel = .http(connectHeaders: connectHeaders)
             case .socks5:
-                type = .socks
+                tunnel = .socks
             }
-            proxySettings = WebSocketProxySettings(host: server.host, port: server.port, type: type, timeout: connectTimeout)
+            address = (server.host, server.port)
         }
-        // The library's client is not Sendable: it is made where it runs.
-        let connect: @Sendable () async throws -> WebSocketCloseFrame? = { [configuration, tls, proxySettings] in
-            let client = if let proxySettings {
-                WebSocketClient(url: urlText, configuration: configuration, tlsConfiguration: tls, proxySettings: proxySettings,
-                                eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger, handler: handler)
-            } else {
-                WebSocketClient(url: urlText, configuration: configuration, tlsConfiguration: tls,
-                                eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger, handler: handler)
-            }
-            return try await client.run()
+        // The upgrade's Set-Cookie is stored as any response's is, by the jar's rules for the URL.
+        let jar = request.properties.httpShouldHandleCookies ? cookieJar : nil
+        let channel = WebSocketChannel(host: host, port: port, target: url.requestTarget, headers: headers, sslContext: sslContext, tunnel: tunnel,
+                                       proxyTimeout: .nanoseconds(Int64(connectTimeout.inSeconds * 1_000_000_000)),
+                                       maxFrameSize: limits.maximumFrameBytes, closeTimeout: limits.closeTimeout, handler: handler) { answer in
+            let cookies = answer["Set-Cookie"]
+            if let jar, !cookies.isEmpty { jar.store(setCookie: cookies, for: url) }
+        }
+        let connect: @Sendable () async throws -> WebSocketCloseFrame? = { [address] in
+            try await ClientConnection(channel, address: .hostname(address.host, port: address.port), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+                                       logger: logger).run()
         }
         let connectTimeout = self.connectTimeout
         do {
@@ -167,7 +182,7 @@ public struct WebSocketConnection: Sendable {
             onFrame(WebSocketFrameRecord(direction: .received, kind: .close, data: Array((close.reason ?? "").utf8), closeCode: close.code))
             return close
         } catch {
-            throw Self.transportError(error, proxy: route.server, limits: limits)
+            throw Self.transportError(error, host: host, proxy: route.server, limits: limits)
         }
     }
 
@@ -211,45 +226,52 @@ public struct WebSocketConnection: Sendable {
     }
 
     /// The library's and NIO's errors as a ``TransportError`` that says what happened.
-    static func transportError(_ error: any Error, proxy: ProxyServer?, limits: WebSocketLimits) -> TransportError {
+    static func transportError(_ error: any Error, host: String, proxy: ProxyServer?, limits: WebSocketLimits) -> TransportError {
         if let error = error as? TransportError { return error }
         if let timeout = error as? WebSocketCloseTimeout {
             return TransportError(.timedOut(.idle, seconds: timeout.seconds))
         }
-        if let error = error as? WebSocketClientError {
+        if case WebSocketChannelError.upgradeRefused = error {
+            return TransportError(.badResponse("the server did not switch to WebSocket (it answered the upgrade request with something other than 101 Switching Protocols)"))
+        }
+        if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
             let proxyName = proxy.map { "the proxy \($0.address)" } ?? "the proxy"
-            switch error {
-            case .webSocketUpgradeFailed:
-                return TransportError(.badResponse("the server did not switch to WebSocket (it answered the upgrade request with something other than 101 Switching Protocols)"))
-            case .serverSentMessageTooLarge:
+            if error == .httpProxyHandshakeTimeout() { return TransportError(.proxy("\(proxyName) did not answer CONNECT in time")) }
+            if error == .invalidProxyResponse() { return TransportError(.proxy("\(proxyName) answered CONNECT with something that is not HTTP")) }
+            return TransportError(.proxy("\(proxyName) refused to open a tunnel (it answered CONNECT with a status other than 2xx)"))
+        }
+        if case WebSocketChannelError.socksTimeout = error {
+            return TransportError(.proxy("\(proxy.map { "the proxy \($0.address)" } ?? "the proxy") did not open the SOCKS5 tunnel in time"))
+        }
+        if let code = libraryCloseCode(error) {
+            switch code {
+            case .messageTooLarge:
                 return TransportError(.limitExceeded("the server sent a WebSocket frame or message over \(limits.maximumMessageBytes) bytes (--max-message-size); the connection was closed with 1009"))
-            case .serverSentDataInconsistentWithMessage:
+            case .dataInconsistentWithMessage:
                 return TransportError(.badResponse("the server sent a text message that is not UTF-8; the connection was closed with 1007"))
-            case .serverProtocolError:
-                return TransportError(.badResponse("the server broke the WebSocket protocol; the connection was closed with 1002"))
-            case .proxyHandshakeFailed:
-                return TransportError(.proxy("\(proxyName) refused to open a tunnel (it answered CONNECT with a status other than 2xx)"))
-            case .proxyHandshakeInvalidResponse:
-                return TransportError(.proxy("\(proxyName) answered CONNECT with something that is not HTTP"))
-            case .proxyHandshakeTimeout:
-                return TransportError(.proxy("\(proxyName) did not answer CONNECT in time"))
-            case .invalidURL:
-                return TransportError(.invalidRequest("the URL has no host"))
             default:
-                return TransportError(.other("\(error)"))
+                return TransportError(.badResponse("the server broke the WebSocket protocol; the connection was closed with 1002"))
             }
         }
         if let error = error as? NIOWebSocketError, error == .invalidFrameLength {
             return TransportError(.limitExceeded("the server sent a WebSocket frame over \(limits.maximumFrameBytes) bytes (--max-message-size)"))
         }
-        if error is CancellationError { return TransportError(.cancelled) }
-        let underlying = (error as? NIOConnectionError)?.connectionErrors.first?.error ?? error
-        if let error = underlying as? NIOSSLExtraError, error == .cannotUseIPAddressInSNI {
-            // swift-websocket 1.6 names the host in SNI, which TLS forbids for an address.
-            return TransportError(.tls("wss:// to an IP address is not supported by the WebSocket library (it would send the address as the TLS server name); use a host name, such as localhost"))
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            // NIOSSL's words name no host when none was sent as the server name (an address).
+            return TransportError(.tls("the certificate does not name \(host.isIPAddress ? "the address " : "")\(host)"))
         }
+        if error is CancellationError { return TransportError(.cancelled) }
         return AsyncHTTPClientTransport.transportError(error, idleTimeout: limits.closeTimeout.inSeconds, deadline: nil, proxy: proxy)
     }
+}
+
+/// The close code of swift-websocket's own error for a conversation it closed (a message too
+/// large, text that is not UTF-8, a protocol error), whose type the library keeps to itself:
+/// an enum case `close` holding the `WebSocketErrorCode` it closed with.
+func libraryCloseCode(_ error: any Error) -> WebSocketErrorCode? {
+    let mirror = Mirror(reflecting: error)
+    guard mirror.displayStyle == .enum, let child = mirror.children.first, child.label == "close" else { return nil }
+    return child.value as? WebSocketErrorCode
 }
 
 /// The server did not answer our close within ``WebSocketLimits/closeTimeout``.

@@ -126,6 +126,11 @@ public enum SessionKey {
         case maxMessageSize = "max-message-size"
     }
 
+    /// A message of `websocket: messages:` written as a mapping: exactly one key.
+    public enum WebSocketMessage: String, Sendable, CaseIterable {
+        case text, base64
+    }
+
     /// A header written as a mapping (a header turned off).
     public enum Header: String, Sendable, CaseIterable {
         case value, enabled

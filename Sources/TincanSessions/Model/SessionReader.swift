@@ -278,12 +278,7 @@ struct SessionReader {
         switch key {
         case .text: return .text(try text(value, "the body text"))
         case .file: return .file(try text(value, "a file path"))
-        case .base64:
-            let encoded = try text(value, "base64 bytes")
-            guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
-                throw file.error(at: value, "expected base64 bytes (A–Z, a–z, 0–9, + and /)")
-            }
-            return .base64(Array(data))
+        case .base64: return .base64(try base64(value))
         case .graphql: return .graphql(try graphql(value))
         }
     }
@@ -510,11 +505,7 @@ struct SessionReader {
                 sawStatus = true
             case .headers: recorded.headers = try headers(value)
             case .body: recorded.body = try text(value, "the body text")
-            case .bodyBase64:
-                guard let data = Data(base64Encoded: try text(value, "base64 bytes"), options: .ignoreUnknownCharacters) else {
-                    throw file.error(at: value, "expected base64 bytes")
-                }
-                recorded.bodyBase64 = Array(data)
+            case .bodyBase64: recorded.bodyBase64 = try base64(value)
             case .ignore:
                 guard let sequence = value.sequence else { throw file.error(at: value, "expected a list of body paths") }
                 recorded.ignore = try sequence.map { try path(try text($0, "a body path"), at: $0) }
@@ -667,7 +658,15 @@ struct SessionReader {
         return try text(node, "a status such as 200, 2xx or 200-299,304")
     }
 
-    func text(_ node: Node, _ expected: String) throws -> String {
+    /// Bytes written in base64 (line breaks and spaces ignored, as a folded YAML block has them).
+    func base64(_ node: Node) throws -> [UInt8] {
+        guard let data = Data(base64Encoded: try text(node, "base64 bytes"), options: .ignoreUnknownCharacters) else {
+            throw file.error(at: node, "expected base64 bytes (A–Z, a–z, 0–9, + and /)")
+        }
+        return Array(data)
+    }
+
+        func text(_ node: Node, _ expected: String) throws -> String {
         guard let scalar = node.scalar else { throw file.error(at: node, "expected \(expected)") }
         references.note(scalar.string, at: node)
         return scalar.string

@@ -192,8 +192,7 @@ struct ReplayPass {
             if let webSocket = prepared.webSocket {
                 // A WebSocket conversation: no task, its frames are the stream the checks read.
                 checkWaitingResponse()
-                let exchange = await WebSocketExchange.run(webSocket, request: prepared.request, options: taskOptions,
-                                                           securityPolicy: manager.securityPolicy, cookieJar: manager.cookieJar)
+                let exchange = await WebSocketExchange.run(webSocket, request: prepared.request, options: sendOptions, manager: manager)
                 evaluation = evaluate(exchange.result, saved: saved, requestChecks: requestChecks, outcome: &outcome)
             } else {
                 do {

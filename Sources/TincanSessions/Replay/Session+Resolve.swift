@@ -118,7 +118,15 @@ extension Session {
             } catch {
                 throw fail(.webSocket("\(error)"))
             }
-            webSocket?.messages = try saved.webSocket?.messages.map(expand) ?? []
+            var messages: [WebSocketOutgoing] = []
+            for message in saved.webSocket?.messages ?? [] {
+                guard case .text(let text) = message else {
+                    messages.append(message)
+                    continue
+                }
+                messages.append(.text(try expand(text)))
+            }
+            webSocket?.messages = messages
         }
         var resolved = ResolvedRequest(draft: draft, contract: defaults.response.merged(with: saved.response))
         resolved.webSocket = webSocket

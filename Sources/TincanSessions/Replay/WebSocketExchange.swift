@@ -15,8 +15,9 @@ public enum WebSocketExchange {
         public var log: WebSocketFrameLog
     }
 
-    /// Runs `webSocket`'s conversation on the handshake `request` with the task's proxy and
-    /// client certificate, `securityPolicy`'s trust, and `cookieJar`'s cookies.
+    /// Runs `webSocket`'s conversation on the handshake `request` with the task's proxy, client
+    /// certificate and OAuth 2.0 grant (its bearer token from `manager`'s store), and `manager`'s
+    /// trust and cookie jar (the 101's `Set-Cookie` stored in it).
     ///
     /// The wait for messages lasts the request's `max-time:` when it has one, else its timeout
     /// (`properties: timeout:`, 60 s by default): a server that stays silent fails the request
@@ -24,16 +25,25 @@ public enum WebSocketExchange {
     ///
     /// - Parameter more: Messages typed after the saved ones (the TUI): given, the connection
     ///   stays open, neither counting messages nor timing the wait, until it finishes.
-    public static func run(_ webSocket: SavedWebSocket, request: HTTPRequest, options: TaskOptions, securityPolicy: SecurityPolicy, cookieJar: CookieJar?,
+    public static func run(_ webSocket: SavedWebSocket, request: HTTPRequest, options: TaskOptions, manager: URLSessionManager,
                            more: AsyncStream<String>? = nil, onFrame: @escaping @Sendable (WebSocketFrameRecord) -> Void = { _ in }) async -> Outcome {
         let limits = webSocket.limits
+        var request = request
+        // An OAuth 2.0 grant's token goes on the handshake, got as a task gets it.
+        let (tokenRequests, failure) = await manager.authorizeWithBearer(&request, options: options)
+        if let failure {
+            var result = TaskResult(request: request)
+            result.transportError = failure
+            result.tokenRequests = tokenRequests
+            return Outcome(result: result, log: WebSocketFrameLog(capacity: limits.keptFrames))
+        }
         let seconds = options.deadline ?? request.properties.timeoutInterval
-        let connection = WebSocketConnection(request: request, securityPolicy: securityPolicy, proxy: options.proxy, clientIdentity: options.clientIdentity,
-                                             cookieJar: cookieJar, limits: limits, connectTimeout: .seconds(request.properties.timeoutInterval))
+        let connection = WebSocketConnection(request: request, securityPolicy: manager.securityPolicy, proxy: options.proxy, clientIdentity: options.clientIdentity,
+                                             cookieJar: manager.cookieJar, limits: limits, connectTimeout: .seconds(request.properties.timeoutInterval))
         let (outgoing, continuation) = AsyncStream<WebSocketOutgoing>.makeStream()
         let expected = webSocket.expectedMessages
         let log = SharedState(WebSocketFrameLog(capacity: limits.keptFrames))
-        for message in webSocket.messages { continuation.yield(.text(message)) }
+        for message in webSocket.messages { continuation.yield(message) }
         if expected == 0, more == nil { continuation.finish() }
         let started = ContinuousClock.now
         let timedOut = SharedState(false)
@@ -48,6 +58,7 @@ public enum WebSocketExchange {
         }
         let counts = more == nil
         var result = TaskResult(request: request)
+        result.tokenRequests = tokenRequests
         do {
             _ = try await connection.run(outgoing: outgoing) { frame in
                 let received = log.withLock { log in

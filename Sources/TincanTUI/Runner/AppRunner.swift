@@ -295,8 +295,7 @@ public final class AppRunner: Sendable {
         conversations.withLock { $0[id] = continuation }
         let inbox = inbox
         Task.detached { [self] in
-            let outcome = await WebSocketExchange.run(webSocket, request: request, options: options, securityPolicy: manager.securityPolicy,
-                                                      cookieJar: manager.cookieJar, more: more) { [self] frame in
+            let outcome = await WebSocketExchange.run(webSocket, request: request, options: options, manager: manager, more: more) { [self] frame in
                 inbox.post(.webSocketFrame(exchange: id, frame, at: seconds()))
             }
             conversations.withLock { _ = $0.removeValue(forKey: id) }
