@@ -13,12 +13,17 @@ import TincanSessions
 struct RunLoopTests {
     /// Opens the session file at `path`, presses ctrl+r, waits for `needle` on the screen, quits,
     /// and returns the final state and the screen.
-    private func sendFirstRequest(of path: String, waitingFor needle: String) async throws -> (AppState, String) {
+    /// - Parameters:
+    ///   - managers: The pool to send through (a real-clock manager when nil).
+    ///   - beforeSending: Done once the app runs, before ctrl+r is pressed.
+    private func sendFirstRequest(of path: String, waitingFor needle: String, managers: ManagerPool? = nil,
+                                  beforeSending: () async -> Void = {}) async throws -> (AppState, String) {
         var state = AppState(width: 120, height: 40)
         state.open(Workspace(session: try Session.load(path: path), path: path))
         let terminal = MemoryTerminal(width: 120, height: 40)
-        let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
+        let managers = try managers ?? ManagerPool(URLSessionManager(http: try HTTPSessionManager()))
         let final = start(state, on: terminal, managers: managers)
+        await beforeSending()
         terminal.type([.key(.ctrl("r"))])
         let shown = await terminal.waitFor(needle)
         let screen = terminal.text
@@ -108,21 +113,12 @@ struct RunLoopTests {
         try await withDemoServer { server in
             let directory = try TemporaryDirectory()
             let path = try directory.write("idle.tincan.yaml", Array("base: \(server.baseURL)\nrequests:\n  - url: /get\n".utf8))
-            var state = AppState(width: 120, height: 40)
-            state.open(Workspace(session: try Session.load(path: path), path: path))
-            let terminal = MemoryTerminal(width: 120, height: 40)
             let clock = TestClock()
             let managers = ManagerPool(URLSessionManager(http: try HTTPSessionManager(), timing: Timing(clock)))
-            let final = start(state, on: terminal, managers: managers)
-            #expect(await terminal.waitFor("GET"))
             // Idle, with nothing in flight: no tick moves the app's clock meanwhile.
-            await clock.advance(by: .seconds(90))
-            terminal.type([.key(.ctrl("r"))])
-            let shown = await terminal.waitFor("200 OK in")
-            terminal.type([.key(KeyEvent(.function(10)))])
-            let ended = try #require(await final.first { _ in true })
-            await managers.invalidateAll()
-            #expect(shown)
+            let (ended, _) = try await sendFirstRequest(of: path, waitingFor: "200 OK in", managers: managers) {
+                await clock.advance(by: .seconds(90))
+            }
             let exchange = try #require(ended.exchange)
             // The start is the moment ctrl+r was handled, after the idle spell; a stale start was
             // the last tick before it, the app's first moment, so the clock showed the idle time
