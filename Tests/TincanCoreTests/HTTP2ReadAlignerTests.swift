@@ -52,3 +52,47 @@ struct HTTP2ReadAlignerTests {
         _ = try channel.finish()
     }
 }
+
+/// Holds back every close, as TLS does while it waits for the peer's `close_notify`.
+private final class ClosingExchange: ChannelOutboundHandler {
+    typealias OutboundIn = Any
+    private(set) var heldCloses = 0
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        heldCloses += 1
+    }
+}
+
+@Suite("The HTTP/2 connection guard")
+struct HTTP2ConnectionGuardTests {
+    @Test("a connection error closes the socket at once, below a TLS handler that would wait for the server's close_notify, reading all the while")
+    func closesBelowTLS() throws {
+        let channel = EmbeddedChannel()
+        let closer = SocketCloser()
+        let exchange = ClosingExchange()
+        let guardHandler = HTTP2ConnectionGuard(headerListLimit: HTTP2ConnectionGuard.defaultHeaderListLimit, closer: closer)
+        try channel.pipeline.syncOperations.addHandler(closer)
+        try channel.pipeline.syncOperations.addHandler(exchange)
+        try channel.pipeline.syncOperations.addHandler(guardHandler)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
+        #expect(channel.isActive)
+
+        guardHandler.serverEnded(code: 0x1, debug: Array("bye".utf8))
+
+        #expect(!channel.isActive, "the socket is closed though the handler above it holds closes back")
+        #expect(exchange.heldCloses == 0, "the close did not go through the TLS handler")
+        #expect(guardHandler.failure == HTTP2ConnectionError(side: .server, code: "PROTOCOL_ERROR", detail: "bye"))
+    }
+
+    @Test("a guard whose closer is in no pipeline closes the connection through its own pipeline position")
+    func closesThroughItsPipelineWithoutACloser() throws {
+        let channel = EmbeddedChannel()
+        let guardHandler = HTTP2ConnectionGuard(headerListLimit: HTTP2ConnectionGuard.defaultHeaderListLimit)
+        try channel.pipeline.syncOperations.addHandler(guardHandler)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
+
+        guardHandler.serverEnded(code: 0xB, debug: [])
+
+        #expect(!channel.isActive)
+    }
+}
