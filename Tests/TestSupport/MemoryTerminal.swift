@@ -11,6 +11,18 @@ public final class MemoryTerminal: TerminalDevice {
         var input: [InputEvent] = []
         var clipboard: [String] = []
         var stopRequested = false
+        /// Tests waiting for text, answered by the draw that shows it.
+        var waiters: [UInt64: Waiter] = [:]
+        var nextWaiter: UInt64 = 0
+        /// Waits whose time ran out before they were registered.
+        var expired: Set<UInt64> = []
+
+        var text: String { rows.map { $0.joined() }.joined(separator: "\n") }
+    }
+
+    private struct Waiter {
+        var needle: String
+        var continuation: CheckedContinuation<Bool, Never>
     }
 
     public let size: (width: Int, height: Int)
@@ -24,13 +36,19 @@ public final class MemoryTerminal: TerminalDevice {
     }
 
     public func draw(_ changes: [ScreenBuffer.Change], cursor: Point?) {
-        state.withLock { state in
+        let shown = state.withLock { state -> [Waiter] in
             for change in changes where state.rows.indices.contains(change.y) {
                 for (offset, cell) in change.cells.enumerated() where state.rows[change.y].indices.contains(change.x + offset) {
                     state.rows[change.y][change.x + offset] = cell.text
                 }
             }
+            guard !state.waiters.isEmpty else { return [] }
+            let text = state.text
+            let answered = state.waiters.filter { text.contains($0.value.needle) }
+            for id in answered.keys { state.waiters[id] = nil }
+            return Array(answered.values)
         }
+        for waiter in shown { waiter.continuation.resume(returning: true) }
     }
 
     /// Queued input at once; else waits for a wake (or for `timeout` milliseconds).
@@ -70,18 +88,44 @@ public final class MemoryTerminal: TerminalDevice {
 
     /// The screen as text, a line per row.
     public var text: String {
-        state.withLock { $0.rows.map { $0.joined() }.joined(separator: "\n") }
+        state.withLock { $0.text }
     }
 
-    /// Waits until the screen shows `needle`, up to `seconds`.
+    /// Waits until the screen shows `needle`: the draw that shows it answers at once. Gives up
+    /// after `seconds`, a bound for a test that is failing, not a time anything is measured by.
     ///
     /// - Returns: Whether it did.
     public func waitFor(_ needle: String, seconds: Double = 20) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if text.contains(needle) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
         }
-        return text.contains(needle)
+        let deadline = Task {
+            // Cancelled once the wait is answered.
+            guard (try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))) != nil else { return }
+            self.expire(id)
+        }
+        defer { deadline.cancel() }
+        return await withCheckedContinuation { continuation in
+            let answer = state.withLock { state -> Bool? in
+                if state.text.contains(needle) { return true }
+                if state.expired.remove(id) != nil { return false }
+                state.waiters[id] = Waiter(needle: needle, continuation: continuation)
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// Ends a wait whose time has run out, with what the screen shows now.
+    private func expire(_ id: UInt64) {
+        let ended = state.withLock { state -> (Waiter, Bool)? in
+            guard let waiter = state.waiters.removeValue(forKey: id) else {
+                state.expired.insert(id)
+                return nil
+            }
+            return (waiter, state.text.contains(waiter.needle))
+        }
+        if let (waiter, shown) = ended { waiter.continuation.resume(returning: shown) }
     }
 }

@@ -123,14 +123,32 @@ public func waitUntilAccepting(port: Int) async -> Bool {
     return false
 }
 
-/// What a process started in the background (`spawnDaemon`) has written to `path`, read again
-/// until it holds `text` or five seconds pass: another process writes it, so there is no clock
-/// to advance, only its output to watch.
+/// What a process started in the background (`spawnDaemon`) has written to `path`, once it
+/// holds `text`, or after five seconds: another process writes it, so there is no clock to
+/// advance, only its writes to hear of. The file is read again each time inotify reports a
+/// change in its folder.
 public func output(of path: String, until text: String) async -> String {
-    var written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    for _ in 0..<200 where !written.contains(text) {
-        try? await Task.sleep(for: .milliseconds(25))
-        written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    await offThePool { watchedOutput(of: path, until: text, seconds: 5) }
+}
+
+private func watchedOutput(of path: String, until text: String, seconds: Int) -> String {
+    func contents() -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    let events = inotify_init1(Int32(IN_CLOEXEC))
+    guard events >= 0 else { return contents() }
+    defer { close(events) }
+    // The folder, not the file: the process may not have created it yet.
+    let folder = (path as NSString).deletingLastPathComponent
+    guard inotify_add_watch(events, folder.isEmpty ? "." : folder, UInt32(IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE)) >= 0 else { return contents() }
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    var written = contents()
+    var drained = [UInt8](repeating: 0, count: 4096)
+    while !written.contains(text) {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { break }
+        var ready = pollfd(fd: events, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        if poll(&ready, 1, milliseconds) > 0 { _ = read(events, &drained, drained.count) }
+        written = contents()
     }
     return written
 }

@@ -131,9 +131,12 @@ public final class TmuxSession: Sendable {
     @discardableResult
     public func press(_ key: String, until text: String, times: Int = 8) async throws -> String {
         for _ in 0..<times {
-            if try await screen().contains(text) { break }
+            let before = try await screen()
+            if before.contains(text) { break }
             try await send(key)
-            try await Task.sleep(for: .milliseconds(150))
+            // The next press waits for this one's answer on the screen, so a slow run never
+            // presses ahead and walks past the text.
+            try await waitFor("the screen's answer to \(key)", timeout: 5) { $0 != before }
         }
         return try await waitFor(text)
     }
