@@ -92,8 +92,9 @@ struct SendOnlineTests {
     }
 
     @Test func aTransportErrorExitsFour() async throws {
-        let port = try await withDemoServer { $0.port }
-        let result = try await tincan(["send", "GET", "http://127.0.0.1:\(port)/get"])
+        let refusing = try RefusingPort()
+        let result = try await tincan(["send", "GET", "http://127.0.0.1:\(refusing.port)/get"])
+        withExtendedLifetime(refusing) {}
         #expect(result.status == 4)
         #expect(result.stderr.contains("cannot connect"))
         #expect(result.stdout.isEmpty)
@@ -143,25 +144,32 @@ struct SendOnlineTests {
 @Suite("tincan serve")
 struct ServeCommandTests {
     @Test func servesTheDemoRoutesAndLogsEachRequest() async throws {
-        let port = try await withDemoServer { $0.port }
+        // Port 0: the system picks a free one, and the banner says which.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.tincan)
-        process.arguments = ["serve", "--port", String(port)]
+        process.arguments = ["serve", "--port", "0"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         defer { process.terminate() }
-        var response: ProcessResult?
-        for _ in 0..<50 {
-            let attempt = try await tincan(["send", "GET", "http://127.0.0.1:\(port)/json"])
-            if attempt.status == 0 { response = attempt; break }
-            try await Task.sleep(for: .milliseconds(100))
+        // It says where it listens once it does: read its output until then.
+        let reader = output.fileHandleForReading
+        let banner = await offThePool { () -> String in
+            var read = Data()
+            while !String(decoding: read, as: UTF8.self).contains("\n") {
+                let more = reader.availableData
+                if more.isEmpty { break }
+                read += more
+            }
+            return String(decoding: read, as: UTF8.self)
         }
-        #expect(response?.stdout.contains("Sample Slide Show") == true)
+        let base = try #require(banner.firstRange(of: /http:\/\/127\.0\.0\.1:[1-9][0-9]*/).map { String(banner[$0]) }, "\(banner)")
+        #expect(banner.hasPrefix("tincan demo server on \(base) "))
+        let response = try await tincan(["send", "GET", base + "/json"])
+        #expect(response.stdout.contains("Sample Slide Show"))
         process.terminate()
         process.waitUntilExit()
-        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(log.contains("tincan demo server on http://127.0.0.1:\(port)"))
+        let log = banner + String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("GET /json 200"))
     }
 }

@@ -107,10 +107,11 @@ struct RetryTests {
 
     @Test("a refused connection (a closed loopback port) is retried, then its error stands")
     func aRefusedConnectionIsRetried() async throws {
-        let port = try Tinyproxy.freePort()
-        var draft = RequestDraft(method: "GET", url: "http://127.0.0.1:\(port)/get")
+        let refusing = try RefusingPort()
+        var draft = RequestDraft(method: "GET", url: "http://127.0.0.1:\(refusing.port)/get")
         draft.observed.timeoutInterval = 5
         let result = try await send(draft) { $0.retryPolicy = quick(2) }
+        withExtendedLifetime(refusing) {}
         #expect(result.response == nil)
         guard case .cannotConnect? = result.transportError?.reason else {
             Issue.record("expected a refused connection, got \(String(describing: result.transportError))")

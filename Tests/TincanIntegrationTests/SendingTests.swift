@@ -1,3 +1,4 @@
+import Clocks
 import Dispatch
 import Foundation
 import Synchronization
@@ -120,8 +121,9 @@ struct SendingTests {
     }
 
     @Test func aRefusedConnectionIsATransportErrorWithItsReason() async throws {
-        let port = try await withDemoServer { $0.port }
-        let result = try await send(RequestDraft(method: "GET", url: "http://127.0.0.1:\(port)/get"))
+        let refusing = try RefusingPort()
+        let result = try await send(RequestDraft(method: "GET", url: "http://127.0.0.1:\(refusing.port)/get"))
+        withExtendedLifetime(refusing) {}
         guard case .cannotConnect(let detail)? = result.transportError?.reason else {
             Issue.record("expected cannotConnect, got \(String(describing: result.transportError))")
             return
@@ -249,20 +251,21 @@ struct TaskEventTests {
 
     @Test func aBodyInStepsMovesTheDownloadProgressStepByStep() async throws {
         // In lock step: the server sends the next byte only after the task reported the last one
-        // and the 50 ms between progress events has passed, so no load can fold two steps into one.
+        // and the test moved the session's clock past the 50 ms between progress events, so no
+        // load can fold two steps into one, and nothing waits on the wall clock.
+        let clock = TestClock()
         let reported = DispatchSemaphore(value: 0)
         let server = try RawHTTPServer { _, socket in
             RawHTTPServer.write(socket, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n")
             for index in 0..<5 {
                 if index > 0 {
                     guard reported.wait(timeout: .now() + 10) == .success else { return }
-                    usleep(60_000)
                 }
                 RawHTTPServer.write(socket, "*")
             }
         }
         defer { server.stop() }
-        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil))
+        let manager = URLSessionManager(http: try HTTPSessionManager(baseURL: nil), timing: Timing(clock))
         let task = try manager.dataTask(with: try RequestDraft(method: "GET", url: server.baseURL + "/steps").build())
         // Subscribed before the task starts: progress is not replayed to later subscribers.
         let events = task.events
@@ -271,6 +274,7 @@ struct TaskEventTests {
             for await event in events {
                 if case .downloadProgress(let step) = event {
                     progress.append(step)
+                    await clock.advance(by: .milliseconds(50))
                     reported.signal()
                 }
             }
