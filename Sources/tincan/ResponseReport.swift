@@ -185,7 +185,10 @@ enum ResponseReport {
     static func downloadText(_ download: DownloadResult) -> String {
         if download.alreadyComplete { return "✓ \(download.path) was already complete" }
         guard download.completed else {
-            return download.bytesWritten > 0 ? "✗ incomplete: \(download.partialPath) keeps \(RequestPreview.byteCount(download.bytesWritten)); run again with --continue" : "✗ nothing saved to \(download.path)"
+            guard download.bytesWritten > 0 else { return "✗ nothing saved to \(download.path)" }
+            // A device or a pipe is written in place: there is no partial file to continue.
+            guard download.partialPath != download.path else { return "✗ incomplete: only \(RequestPreview.byteCount(download.bytesWritten)) reached \(download.path)" }
+            return "✗ incomplete: \(download.partialPath) keeps \(RequestPreview.byteCount(download.bytesWritten)); run again with --continue"
         }
         var text = "✓ saved \(RequestPreview.byteCount(download.bytesWritten)) to \(download.path)"
         if let offset = download.resumedFrom { text += " (resumed after \(RequestPreview.byteCount(offset)))" }

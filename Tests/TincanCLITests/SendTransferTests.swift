@@ -35,6 +35,16 @@ struct SendTransferTests {
         }
     }
 
+    @Test("--download /dev/stdout into a pipe writes the body into the pipe: /proc's link to it names no file, yet it is opened, not refused as a dangling link")
+    func downloadToStandardOutputThroughItsLink() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--download", "/dev/stdout", "GET", "\(server.baseURL)/range/50000"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdoutBytes == alphabet(0..<50_000))
+            #expect(result.stderr.contains("✓ saved 50,000 bytes"), "\(result.stderr)")
+        }
+    }
+
     @Test func continueWithoutDownloadIsBadUsage() async throws {
         let result = try await tincan(["send", "--continue", "GET", "http://127.0.0.1:9/x"])
         #expect(result.status == 2)

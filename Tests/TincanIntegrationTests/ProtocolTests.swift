@@ -1,5 +1,8 @@
 import Clocks
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import TestSupport
 import Testing
@@ -230,6 +233,48 @@ struct DownloadTests {
             #expect(task.downloadProgress == TransferProgress(completed: 300_000, expected: 300_000))
             try await session.invalidate(cancelingTasks: true)
         }
+    }
+
+    @Test("a download to a FIFO, named or through a symbolic link, is written into it: no partial file, and the FIFO is still a FIFO (as /dev/null stays a device)", arguments: [false, true])
+    func aDownloadToAPipeIsWrittenIntoIt(throughALink: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let destination = throughALink ? directory.path + "/link" : fifo
+        if throughALink { try FileManager.default.createSymbolicLink(atPath: destination, withDestinationPath: "pipe") }
+        // The reader drains the FIFO as the download writes it, on a thread of its own. It holds
+        // the FIFO open for writing too, so opening it never blocks, and it stops at the body's
+        // length, or after ten quiet seconds if the download never writes there.
+        let reader = Task.detached {
+            await offThePool { () -> [UInt8] in
+                let descriptor = open(fifo, O_RDWR | O_CLOEXEC)
+                guard descriptor >= 0 else { return [] }
+                defer { close(descriptor) }
+                var read: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                while read.count < 100_000 {
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    guard poll(&ready, 1, 10_000) > 0 else { break }
+                    let count = Glibc.read(descriptor, &chunk, chunk.count)
+                    guard count > 0 else { break }
+                    read += chunk[0..<count]
+                }
+                return read
+            }
+        }
+        try await withDemoServer { server in
+            let session = try manager(server)
+            let taskOptions = options { $0.responseSerializer = HTTPResponseSerializer() }
+            let (result, _) = try await download(session, "range/100000", to: destination, resuming: true, on: server, options: taskOptions)
+            #expect(result.transportError == nil, "\(String(describing: result.transportError))")
+            #expect(result.download?.completed == true)
+            #expect(result.download?.bytesWritten == 100_000)
+            try await session.invalidate(cancelingTasks: true)
+        }
+        #expect(await reader.value == Self.alphabet(0..<100_000))
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == (throughALink ? ["link", "pipe"] : ["pipe"]))
     }
 
     @Test func resumingContinuesThePartialFileWithRangeAndIfRange() async throws {

@@ -74,6 +74,9 @@ public enum AtomicFile {
             var info = stat()
             guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else {
                 if current != path, lstat(current, &info) != 0 {
+                    // The system can still open some links whose text names no file: /proc's
+                    // links to a pipe or a socket (`/dev/stdout` -> `pipe:[…]`).
+                    if stat(path, &info) == 0 { return path }
                     throw FileWriteError(path: path, reason: .danglingLink(target: current))
                 }
                 return current

@@ -30,7 +30,7 @@ struct DownloadResume: Sendable {
     ///   - decoded: Whether the body was decoded: `Content-Length` then counts other bytes.
     func complete(_ response: HTTPResponse, written: Int64?, decoded: Bool) throws(TransportError) {
         if let written, let expected = response.expectedContentLength, !decoded, written != expected {
-            throw TransportError(.connectionClosed("the download stopped after \(written) of \(expected) bytes; \(file.partialPath) is kept for --continue"))
+            throw TransportError(.connectionClosed("the download stopped after \(written) of \(expected) bytes; \(file.keptNote)"))
         }
         do {
             try file.complete()

@@ -202,20 +202,44 @@ final class ReceivedBody: Sendable {
 ///
 /// The destination is replaced only when the whole body has arrived, by renaming the partial
 /// file over it, so a failed download never destroys what was there.
+///
+/// A destination that is a device, a FIFO or a socket (`/dev/null`, `/dev/stdout`, a named
+/// pipe), through any links, is written straight into instead: a partial file renamed over it
+/// would replace the device node itself (run as root, `-o /dev/null` left a plain file where
+/// `/dev/null` had been, and anyone else could not create `/dev/null.part` at all), and a stream
+/// has nothing to resume.
 struct DownloadFile: Sendable {
     let path: String
-    var partialPath: String { path + ".part" }
+    /// Whether the body goes straight into the destination, which is not a regular file.
+    let writesInPlace: Bool
+
+    init(path: String) {
+        self.path = path
+        let target = (try? AtomicFile.resolvingLinks(path)) ?? path
+        var info = stat()
+        let kind = stat(target, &info) == 0 ? info.st_mode & S_IFMT : S_IFREG
+        writesInPlace = kind != S_IFREG && kind != S_IFDIR
+    }
+
+    /// Where the bytes go until the body is whole: `FILE.part`, or the destination itself.
+    var partialPath: String { writesInPlace ? path : path + ".part" }
     var validatorPath: String { path + ".part.validator" }
 
-    /// The size of the partial file, or zero when there is none.
+    /// The size of the partial file, or zero when there is none (or the destination is written in place).
     func partialSize() -> Int64 {
         var info = stat()
-        return stat(partialPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : 0
+        return !writesInPlace && stat(partialPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : 0
+    }
+
+    /// What is kept of a download that stopped short, for its message.
+    var keptNote: String {
+        writesInPlace ? "\(path) is not a file that can be resumed" : "\(partialPath) is kept for --continue"
     }
 
     /// The validator saved by the download that wrote the partial file: a strong ETag or a
     /// Last-Modified date, for `If-Range`.
     func savedValidator() -> String? {
+        guard !writesInPlace else { return nil }
         // A validator is one short line; a file of more is not one Tincan wrote.
         guard let bytes = try? BoundedFile.read(validatorPath, limit: 64 * 1024), let text = String(validating: bytes, as: UTF8.self) else { return nil }
         let line = text.split(separator: "\n").first.map(String.init)?.trimmingWhitespace()
@@ -225,6 +249,7 @@ struct DownloadFile: Sendable {
     /// Saves the response's validator for a later `If-Range`, or removes a stale one.
     /// A weak ETag cannot be used in If-Range (RFC 9110 §13.1.5), so Last-Modified stands in.
     func saveValidator(from response: HTTPResponse) throws {
+        guard !writesInPlace else { return }
         let etag = response.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
         guard let validator = etag ?? response.headers["Last-Modified"] else {
             try? FileManager.default.removeItem(atPath: validatorPath)
@@ -239,7 +264,7 @@ struct DownloadFile: Sendable {
 
     /// Opens the partial file for writing: appending when `offset` is its size, truncated when zero.
     func openPartial(appendingAt offset: Int64) throws -> Int32 {
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (offset > 0 ? O_APPEND : O_TRUNC)
+        let flags = writesInPlace ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_CLOEXEC | (offset > 0 ? O_APPEND : O_TRUNC)
         let descriptor = open(partialPath, flags, 0o644)
         guard descriptor >= 0 else {
             throw TransportError(.fileWrite(path: partialPath, reason: String(cString: strerror(errno))))
@@ -250,6 +275,7 @@ struct DownloadFile: Sendable {
     /// Moves the complete partial file over the destination and forgets the validator. A
     /// destination that is a symbolic link stays one: the file it names gets the content.
     func complete() throws {
+        guard !writesInPlace else { return }
         do {
             try AtomicFile.moveIntoPlace(partialPath, over: path)
         } catch {

@@ -324,7 +324,7 @@ extension TaskRunner {
     /// Why a retry of a download that stopped part way is not started: the bytes it has are
     /// kept for a resume, which a new request from the first byte would overwrite.
     static func partialDownloadNote(_ reason: RetryReason, written: Int64, download: DownloadFile) -> String {
-        "\(reason) — not started: the download stopped after \(RequestPreview.byteCount(written)); \(download.partialPath) is kept for --continue"
+        "\(reason) — not started: the download stopped after \(RequestPreview.byteCount(written)); \(download.keptNote)"
     }
 
     /// The decision, unless its wait would pass the deadline, which a retry wait never outlives:
