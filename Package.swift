@@ -2,6 +2,12 @@
 import PackageDescription
 
 // Module boundaries (docs/ARCHITECTURE.md): TincanCore imports no UI; only CursesBackend imports CNcursesw.
+
+/// libxml2's headers (Debian's libxml2-dev) are in a `libxml2/` folder of their own, which no
+/// search path names. pkg-config would name it, but would link libxml2 too, and it is opened at
+/// run time instead (CLibXML2).
+let libxml2Headers = (c: CSetting.unsafeFlags(["-I/usr/include/libxml2"]),
+                      swift: SwiftSetting.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"]))
 let package = Package(
     name: "Tincan",
     platforms: [.macOS(.v15)],
@@ -49,6 +55,7 @@ let package = Package(
             name: "TincanCore",
             dependencies: [
                 "CZlib",
+                "CLibXML2",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -71,7 +78,9 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOSOCKS", package: "swift-nio-extras"),
-            ]
+            ],
+            // CLibXML2's header includes libxml2's, which Swift's importer must find too.
+            swiftSettings: [libxml2Headers.swift]
         ),
         .target(
             name: "TincanSessions",
@@ -88,6 +97,10 @@ let package = Package(
         // zlib, which NIO's decompression already links: response decoding in the core, and the
         // demo server's /gzip and /deflate.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // libxml2 (XML responses, XPath checks): its functions typed by its own headers, opened with
+        // dlopen on first use so that a start of tincan never loads it (docs/ARCHITECTURE.md, "XML").
+        // Not linked: no `link` in a module map, no pkg-config.
+        .target(name: "CLibXML2", cSettings: [libxml2Headers.c]),
         // glibc's malloc.h (malloc_trim), which the Glibc module leaves out.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "CursesBackend", dependencies: ["CNcursesw", "TerminalUI"]),

@@ -94,7 +94,7 @@ struct CheckKeysFormatTests {
     @Test("bad values are refused at their line and column, saying what was expected")
     func errors() {
         let cases: [(String, String)] = [
-            ("capture:\n      x: {xpath: \"//a[\"}\n", "s.yaml:4:18: bad XPath '//a[': expected a path, a string, a number or a function at column 5"),
+            ("capture:\n      x: {xpath: \"//a[\"}\n", "s.yaml:4:18: bad XPath '//a[': the expression ends too soon at column 5"),
             ("capture:\n      x: {json: $.a, xpath: //a}\n", "s.yaml:4:10: expected exactly one of json:, header:, status:, regex:, xpath:, cookie:, url:, redirects:, location:, duration:, body-size:, body-sha256:, body-md5:, stream-events:, stream-first:, stream-last: in capture 'x' (and filters: if any)"),
             ("capture:\n      x: {url: false}\n", "s.yaml:4:16: expected true: url: true captures the url"),
             ("capture:\n      x: {json: $.a, filters: [twice]}\n", "s.yaml:4:32: 'twice' is not a filter; expected one of: count, nth, first, last, split, to-int, to-float, regex, url-decode, base64-decode"),
@@ -114,7 +114,7 @@ struct CheckKeysFormatTests {
             ("assert:\n      cookies:\n        sid[Colour]: x\n", "s.yaml:5:9: 'sid[Colour]' is not a cookie: expected NAME or NAME[ATTRIBUTE], the attribute one of Value, Expires"),
             ("capture:\n      x: {cookie: \"[Path]\"}\n", "s.yaml:4:19: '[Path]' is not a cookie"),
             ("assert:\n      cookies: [sid]\n", "s.yaml:4:16: expected a mapping of cookie names (NAME or NAME[Path]) to expected values"),
-            ("assert:\n      xpath:\n        \"count(\": 1\n", "s.yaml:5:9: bad XPath 'count(': expected a path, a string, a number or a function at column 7"),
+            ("assert:\n      xpath:\n        \"count(\": 1\n", "s.yaml:5:9: bad XPath 'count(': a function is given the wrong number of arguments"),
         ]
         for (part, expected) in cases {
             let text = "requests:\n  - url: /x\n    " + part

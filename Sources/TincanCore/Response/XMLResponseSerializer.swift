@@ -1,4 +1,5 @@
 import Foundation
+internal import CLibXML2
 
 /// An XML element: name, attributes in document order, and children (elements and text).
 public struct XMLTree: Sendable, Hashable {
@@ -64,77 +65,69 @@ public struct XMLTree: Sendable, Hashable {
         return result
     }
 
-    /// Parses an XML document with libxml2's reader (loaded on first use; see ``LibXML2``).
+    /// Parses an XML document with libxml2's streaming reader (opened on first use; see
+    /// ``LibXML2``), hardened as every document is.
     ///
     /// Text and CDATA gathered between tags are joined and trimmed, and whitespace-only text is
     /// dropped; attributes are sorted by name; internal entities are replaced by their text.
     ///
     /// - Throws: libxml2's description of the first error, with its line and column.
     public static func parse(_ data: [UInt8]) throws(XMLTreeError) -> XMLTree {
-        let library = try LibXML2.shared.get()
+        let library: LibXML2.Library
+        do {
+            library = try LibXML2.open()
+        } catch {
+            throw XMLTreeError(detail: error.reason, line: 0, column: 0)
+        }
         guard data.count < Int32.max else { throw XMLTreeError(detail: "the document is 2 GiB or larger", line: 0, column: 0) }
-        return try data.withUnsafeBufferPointer { buffer throws(XMLTreeError) in try read(buffer, with: library) }
+        let (result, error) = LibXML2.recordingErrors(library) {
+            data.withUnsafeBufferPointer { buffer in read(buffer, with: library.pointee) }
+        }
+        switch result {
+        case .success(let tree): return tree
+        case .failure(let failure):
+            throw XMLTreeError(detail: error?.message ?? failure.detail, line: failure.line, column: failure.column)
+        }
     }
 
     /// Reads the document in `buffer`, which libxml2 reads in place: it must outlive the reader.
-    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, with library: LibXML2) throws(XMLTreeError) -> XMLTree {
-        library.silenceGenericErrors()
-        let errors = ErrorRecord()
-        // The handler holds the record unretained: it is kept alive until the reader is freed.
-        defer { withExtendedLifetime(errors) {} }
+    /// A failure's detail is a fallback for when libxml2 reported no error of its own.
+    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, with library: tincan_libxml2) -> Result<XMLTree, XMLTreeError> {
         let reader = buffer.withMemoryRebound(to: CChar.self) { characters in
-            library.readerForMemory(characters.baseAddress, Int32(characters.count), nil, nil, LibXML2.options)
+            library.xmlReaderForMemory(characters.baseAddress, Int32(characters.count), nil, nil, LibXML2.xmlOptions)
         }
-        guard let reader else { throw XMLTreeError(detail: "libxml2 could not start reading the document", line: 0, column: 0) }
-        defer { library.free(reader) }
-        library.setErrorHandler(reader, { record, message, severity, _ in
-            guard let record, let message else { return }
-            Unmanaged<ErrorRecord>.fromOpaque(record).takeUnretainedValue().note(String(cString: message), severity: severity)
-        }, Unmanaged.passUnretained(errors).toOpaque())
+        guard let reader else { return .failure(XMLTreeError(detail: "libxml2 could not start reading the document", line: 0, column: 0)) }
+        defer { library.xmlFreeTextReader(reader) }
+        func failure(_ detail: String) -> Result<XMLTree, XMLTreeError> {
+            .failure(XMLTreeError(detail: detail, line: Int(library.xmlTextReaderGetParserLineNumber(reader)),
+                                  column: Int(library.xmlTextReaderGetParserColumnNumber(reader))))
+        }
         var builder = Builder()
-        func text(_ pointer: UnsafePointer<UInt8>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+        func text(_ pointer: UnsafePointer<xmlChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
         while true {
-            let status = library.read(reader)
+            let status = library.xmlTextReaderRead(reader)
             if status == 0 { break }
-            guard status > 0 else {
-                throw XMLTreeError(detail: errors.message ?? "the document is not well-formed XML",
-                                   line: Int(library.lineNumber(reader)), column: Int(library.columnNumber(reader)))
-            }
-            switch LibXML2.NodeType(rawValue: library.nodeType(reader)) {
-            case .element:
-                let name = text(library.constName(reader))
-                let isEmpty = library.isEmptyElement(reader) == 1
+            guard status > 0 else { return failure("the document is not well-formed XML") }
+            switch xmlReaderTypes(UInt32(library.xmlTextReaderNodeType(reader))) {
+            case XML_READER_TYPE_ELEMENT:
+                let name = text(library.xmlTextReaderConstName(reader))
+                let isEmpty = library.xmlTextReaderIsEmptyElement(reader) == 1
                 var attributes: [XMLAttribute] = []
-                while library.moveToNextAttribute(reader) == 1 {
-                    attributes.append(XMLAttribute(name: text(library.constName(reader)), value: text(library.constValue(reader))))
+                while library.xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                    attributes.append(XMLAttribute(name: text(library.xmlTextReaderConstName(reader)), value: text(library.xmlTextReaderConstValue(reader))))
                 }
                 builder.start(XMLTree(name: name, attributes: attributes.sorted { $0.name < $1.name }))
                 if isEmpty { builder.end() }
-            case .endElement:
+            case XML_READER_TYPE_END_ELEMENT:
                 builder.end()
-            case .text, .cdata, .whitespace, .significantWhitespace:
-                builder.pendingText += text(library.constValue(reader))
-            case nil:
+            case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA, XML_READER_TYPE_WHITESPACE, XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
+                builder.pendingText += text(library.xmlTextReaderConstValue(reader))
+            default:
                 break
             }
         }
-        guard let root = builder.root else {
-            throw XMLTreeError(detail: errors.message ?? "no root element", line: Int(library.lineNumber(reader)), column: Int(library.columnNumber(reader)))
-        }
-        return root
-    }
-
-    /// The first error libxml2 reports (warnings only when there is no error).
-    private final class ErrorRecord {
-        var message: String?
-        var isError = false
-
-        func note(_ text: String, severity: Int32) {
-            let isError = severity == LibXML2.errorSeverity
-            guard message == nil || (isError && !self.isError) else { return }
-            message = text.trimmingWhitespaceAndNewlines()
-            self.isError = isError
-        }
+        guard let root = builder.root else { return failure("no root element") }
+        return .success(root)
     }
 
     /// The elements open so far, and the text since the last tag.

@@ -1,4 +1,4 @@
-/// A position in text being parsed, shared by the body-path, filter and XPath parsers.
+/// A position in text being parsed, shared by the body-path and filter parsers.
 protocol CharacterCursor {
     var characters: [Character] { get }
     var index: Int { get set }

@@ -133,7 +133,7 @@ extension SessionReader {
 
     func xpath(_ expression: String, at node: Node) throws -> String {
         do {
-            _ = try XPath(parsing: expression)
+            try XPath.validate(expression)
         } catch {
             throw file.error(at: node, "\(error)")
         }

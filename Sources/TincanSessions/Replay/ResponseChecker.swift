@@ -239,7 +239,7 @@ struct ResponseChecker {
     private func xpathValue(_ expression: String) -> Result<(value: ParameterValue, isNodeSet: Bool), CaptureFailure> {
         markup.mapError { CaptureFailure.unusable($0.description) }.flatMap { document in
             do {
-                return .success(try XPath(parsing: expression).evaluate(on: document))
+                return .success(try document.value(of: expression))
             } catch {
                 return .failure(.unusable("\(error)"))
             }
@@ -247,7 +247,7 @@ struct ResponseChecker {
     }
 
     /// The body as an XML or HTML document, for XPath: HTML when the Content-Type says so or the
-    /// body starts like an HTML page, XML otherwise.
+    /// body starts like an HTML page, XML otherwise; read in the Content-Type's charset.
     private var markup: Result<MarkupDocument, MarkupError> {
         markupDocument.value {
             let essence = result.response?.headers["Content-Type"].flatMap(MIMEType.essence(of:)) ?? ""
@@ -257,7 +257,7 @@ struct ResponseChecker {
             case let type where type.hasSuffix("+xml"): false
             default: nil
             }
-            return MarkupDocument.parse(result.data, html: html)
+            return MarkupDocument.parse(result.data, html: html, charset: result.response?.textEncodingName)
         }
     }
 
