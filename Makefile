@@ -24,9 +24,10 @@ check-swift:
 
 deps-run: check-swift
 	@if [ ! -f $(NCURSES_HEADER) ]; then $(MAKE) --no-print-directory apt-ncurses; fi
-	@# libxml2: opened at run time by the XML response serializer (TincanCore's LibXML2).
+	@# libxml2: opened at run time for XML responses and XPath checks (TincanCore's LibXML2);
+	@# libxml2-dev: its headers, which type the functions CLibXML2 opens (it is not linked).
 	@# publicsuffix: the public suffix list the cookie jar reads (TincanCore's PublicSuffixList).
-	$(call apt_install,libxml2 publicsuffix)
+	$(call apt_install,libxml2 libxml2-dev publicsuffix)
 
 apt-ncurses:
 	$(call apt_install,libncursesw5-dev)
