@@ -52,12 +52,12 @@ public final class MarkupDocument {
             }
         }
         guard let parsed else {
-            guard let error else { return failure(text.isEmpty ? "the body is empty" : "libxml2 could not read it") }
+            guard let error else { return failure(text.isEmpty ? "it is empty" : "libxml2 could not read it", line: 0, column: 0) }
             return failure(error.message, line: max(error.line, 1), column: max(error.column, 1))
         }
         let document = MarkupDocument(library: library, document: parsed, isHTML: isHTML)
         // As Hurl: a document without an element (a comment, or nothing) is not one.
-        guard api.xmlDocGetRootElement(parsed) != nil else { return failure(text.isEmpty ? "the body is empty" : "no root element") }
+        guard api.xmlDocGetRootElement(parsed) != nil else { return failure(text.isEmpty ? "it is empty" : "it has no element", line: 0, column: 0) }
         return .success(document)
     }
 
@@ -152,7 +152,8 @@ public final class MarkupDocument {
 public struct MarkupError: Error, Sendable, CustomStringConvertible {
     /// libxml2's description.
     public var message: String
-    /// Where, 1-based (0 when libxml2 could not be opened).
+    /// Where, 1-based (0 when the error is not at a place: libxml2 could not be opened, or the
+    /// body is empty or has no element).
     public var line: Int
     public var column: Int
     /// Whether it was read as HTML.
