@@ -6,7 +6,8 @@
 // libxml2's own declaration (`__typeof__`), so the C compiler checks every signature against the
 // headers and Swift calls them with libxml2's types (xmlDocPtr, xmlXPathObjectPtr...).
 //
-// Only API present in libxml2 2.9 (Debian 12, soname .so.2) through 2.14 (.so.16) is used.
+// Only long-standing API is used: libxml2 2.9 (Debian 12, soname .so.2) has it all, and 2.14
+// (.so.16) keeps it.
 #ifndef TINCAN_CLIBXML2_H
 #define TINCAN_CLIBXML2_H
 
