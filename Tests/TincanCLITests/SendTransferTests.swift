@@ -45,6 +45,24 @@ struct SendTransferTests {
         }
     }
 
+    @Test("--download to a folder is refused before anything is sent, exit 2, naming the folder; --continue on a part already whole exits 0")
+    func downloadToAFolderIsRefusedAndAWholePartCompletes() async throws {
+        let directory = try TemporaryDirectory()
+        try await withDemoServer { server in
+            let refused = try await tincan(["send", "--download", directory.path, "POST", "\(server.baseURL)/post", "x=1"])
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderr.contains("cannot download to \(directory.path): it is a folder"), "\(refused.stderr)")
+            #expect(server.received.all.isEmpty, "nothing was sent")
+
+            _ = try directory.write("whole.bin.part", alphabet(0..<5_000))
+            let whole = try await tincan(["send", "--download", directory.path + "/whole.bin", "--continue", "GET", "\(server.baseURL)/range/5000"])
+            #expect(whole.status == 0, "\(whole.stderr)")
+            #expect(whole.stderr.contains("was already complete"), "\(whole.stderr)")
+            #expect(!whole.stderr.contains("✗"), "\(whole.stderr)")
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: directory.path + "/whole.bin"))) == alphabet(0..<5_000))
+        }
+    }
+
     @Test func continueWithoutDownloadIsBadUsage() async throws {
         let result = try await tincan(["send", "--continue", "GET", "http://127.0.0.1:9/x"])
         #expect(result.status == 2)

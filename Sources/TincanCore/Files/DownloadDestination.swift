@@ -29,11 +29,17 @@ public enum DownloadDestination {
     /// A download over a symbolic link completes into the file the link names, so that file's
     /// folder must be there too.
     private static func checkLink(_ path: String) throws(DownloadDestinationError) {
+        let target: String
         do {
-            _ = try AtomicFile.resolvingLinks(path)
+            target = try AtomicFile.resolvingLinks(path)
         } catch {
             guard case .danglingLink(let target) = error.reason else { return }
             throw DownloadDestinationError(path: path, folder: (target as NSString).deletingLastPathComponent, reason: .danglingLink(target: target))
+        }
+        // A folder cannot take the body's place: said before the request goes out.
+        var info = stat()
+        if stat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw DownloadDestinationError(path: path, folder: target, reason: .isAFolder)
         }
     }
 }
@@ -48,6 +54,8 @@ public struct DownloadDestinationError: Error, Sendable, Equatable, CustomString
         case unusable(Int32)
         /// The path is a symbolic link to `target`, which does not exist.
         case danglingLink(target: String)
+        /// The path names a folder, not a file.
+        case isAFolder
     }
 
     /// The download's file, as given.
@@ -73,6 +81,8 @@ public struct DownloadDestinationError: Error, Sendable, Equatable, CustomString
             "cannot download to \(path): the folder \(folder) cannot be used: \(String(cString: strerror(code)))"
         case .danglingLink(let target):
             "cannot download to \(path): it is a symbolic link to \(target), which does not exist"
+        case .isAFolder:
+            "cannot download to \(path): it is a folder; name a file in it (\((path as NSString).appendingPathComponent("FILE")))"
         }
     }
 }
