@@ -56,10 +56,15 @@ enum ResponseReport {
 
         var notes: [String] = []
         for hop in result.redirects { notes.append("→ \(hop.statusCode) redirect to \(hop.to.string) (\(hop.method))") }
-        for reason in result.retries { notes.append("↻ \(reason)") }
-        if let note = result.retryNote { notes.append("↻ \(note)") }
+        let retryNotes = result.retries.map { "↻ \($0)" } + (result.retryNote.map { ["↻ \($0)"] } ?? [])
+        notes += retryNotes
         if out.metadata, !notes.isEmpty { try output.write(notes.map { safe($0, terminal: presentation.terminal) }.joined(separator: "\n") + "\n") }
-        if err.metadata, !notes.isEmpty { standardError += notes.map { safe($0, terminal: errorIsTerminal) }.joined(separator: "\n") + "\n" }
+        if err.metadata, !notes.isEmpty {
+            standardError += notes.map { safe($0, terminal: errorIsTerminal) }.joined(separator: "\n") + "\n"
+        } else if !out.metadata, !retryNotes.isEmpty {
+            // Into a pipe the metadata is left out, but a retry is always said, on standard error, as curl says it.
+            standardError += retryNotes.map { safe($0, terminal: errorIsTerminal) }.joined(separator: "\n") + "\n"
+        }
 
         if let error = result.transportError {
             // An error is never silent: on standard error whatever --print says.

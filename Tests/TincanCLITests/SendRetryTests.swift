@@ -37,6 +37,16 @@ struct SendRetryTests {
         }
     }
 
+    @Test("into a pipe, where only the body goes to standard output, each retry is still said on standard error")
+    func aPipeStillHearsOfTheRetry() async throws {
+        try await withDemoServer { server in
+            let result = try await tincan(["send", "--retry", "1", "--retry-delay", "0", "GET", "\(server.baseURL)/flaky/pipe/1"])
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("↻ retry 1 after 0 s: status 503"), "\(result.stderr)")
+            #expect(!result.stdout.contains("↻"), "\(result.stdout)")
+        }
+    }
+
     @Test("without --retry nothing is retried and the JSON says so")
     func noRetryByDefault() async throws {
         try await withDemoServer { server in
