@@ -417,3 +417,13 @@ public final class SessionTask: Sendable {
         for waiter in finished.waiters { waiter.resume(returning: result) }
     }
 }
+
+extension TaskResult {
+    /// Whether the response serializer validates and decodes this result: not when no response
+    /// came, nor when the response is the 416 that says a partial download already held every
+    /// byte (the download's success, with no body). The task and a replay's deferred decoding
+    /// both ask this.
+    public var isSerializable: Bool {
+        response != nil && download?.alreadyComplete != true
+    }
+}

@@ -45,10 +45,7 @@ struct TaskRunner {
 
     func run() async -> TaskResult {
         var result = await runHops()
-        guard let response = result.response else { return result }
-        // A partial file that already held every byte is the download's success, though the
-        // response that said so is a 416: there is no body to validate or decode.
-        guard result.download?.alreadyComplete != true else { return result }
+        guard let response = result.response, result.isSerializable else { return result }
         if result.transportError == nil, result.data.count > TaskEvent.earlyBodyBytes { task.emit(.bodyReceived(result)) }
         if let gate = options.stageGate, result.transportError == nil {
             // Slow motion: validation and decoding each wait for their turn. The serializer does

@@ -274,7 +274,7 @@ struct ReplayPass {
     /// `result`, sent with ``undecoded``, validated and decoded by `serializer` as its task would
     /// have.
     private func decoded(_ result: TaskResult, by serializer: any ResponseSerializer) -> TaskResult {
-        guard let response = result.response else { return result }
+        guard let response = result.response, result.isSerializable else { return result }
         var result = result
         result.serialization = serializer.serialize(response, data: result.data, request: result.request)
         return result
