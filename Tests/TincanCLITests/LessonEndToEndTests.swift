@@ -54,7 +54,7 @@ struct LessonEndToEndTests {
         let tui = try await Self.learnInTmux("1", in: work, home: home, width: 80, height: 24)
         // The narrow border says where the notes stand and that the goals are below; the status
         // line names the key.
-        try await tui.waitFor(all: ["Step 1 of 2 · The base URL", "1-9/36 goals below: ctrl+o n, pgdn", "alt+l notes"])
+        try await tui.waitFor(all: ["Step 1 of 2 · The base URL", "1-9/38 goals below: ctrl+o n, pgdn", "alt+l notes"])
         // alt+l swaps the notes for the wire preview in the one box a narrow screen has.
         try await tui.send("M-l")
         try await tui.waitFor("GET /users HTTP/1.1")

@@ -61,3 +61,38 @@ struct ExplainViewTests {
         #expect(unsent.last == "Send the request (ctrl+r) to see how the response is validated.")
     }
 }
+
+/// How the Explain view, the lesson notes and the checks list break text into rows.
+@Suite("Wrapping text into rows")
+struct TextWrapTests {
+    private static func rows(_ line: TokenLine, width: Int, indent: Int = 2) -> [String] {
+        ExplainPane.wrap(line, width: width, indent: indent).map { $0.map(\.text).joined() }
+    }
+
+    @Test("punctuation right after a code span stays on the span's row: rows break only at spaces")
+    func punctuationStaysWithTheSpanBeforeIt() {
+        // "Press " and "ctrl+r" fill the 12 columns exactly; the full stop has no space before it.
+        let line: TokenLine = [Token(.base, "Press "), Token(.headerValue, "ctrl+r"), Token(.base, ". Then wait.")]
+        let rows = Self.rows(line, width: 12)
+        #expect(rows == ["Press ", "  ctrl+r. ", "  Then wait."])
+        #expect(!rows.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix(".") })
+    }
+
+    @Test("a word made of several tokens keeps each token's colour when it moves to the next row")
+    func aWordOfSeveralTokensKeepsItsColours() {
+        let line: TokenLine = [Token(.base, "Send it to "), Token(.headerValue, "/get"), Token(.base, "?")]
+        let rows = ExplainPane.wrap(line, width: 14, indent: 2)
+        #expect(rows.count == 2)
+        #expect(rows[1].map(\.text).joined() == "  /get?")
+        #expect(rows[1].contains(Token(.headerValue, "/get")))
+        #expect(rows[1].contains(Token(.base, "?")))
+    }
+
+    @Test("a word longer than a row is still cut at the row's edge, across the tokens it spans")
+    func aLongWordIsCut() {
+        let line: TokenLine = [Token(.base, "ab "), Token(.headerValue, "0123456789"), Token(.base, "abcdef")]
+        let rows = Self.rows(line, width: 8)
+        #expect(rows.allSatisfy { TextWidth.of($0) <= 8 })
+        #expect(rows.joined().replacingOccurrences(of: " ", with: "") == "ab0123456789abcdef")
+    }
+}

@@ -32,7 +32,8 @@ enum ExplainPane {
     }
 
     /// Breaks a line into rows of at most `width` columns, at spaces where it can; rows after the
-    /// first are indented by `indent`.
+    /// first are indented by `indent`. A break comes only at a space, never where one token meets
+    /// the next, so the full stop after a `code` span stays on its row.
     static func wrap(_ line: TokenLine, width: Int, indent: Int) -> [TokenLine] {
         guard width > indent + 4 else { return [line] }
         var rows: [TokenLine] = []
@@ -43,40 +44,56 @@ enum ExplainPane {
             row = [Token(.base, String(repeating: " ", count: indent))]
             used = indent
         }
-        for token in line {
-            // Words keep their trailing space, so joining the pieces gives the text back.
-            var words: [Substring] = []
-            var start = token.text.startIndex
-            for index in token.text.indices where token.text[index] == " " {
-                words.append(token.text[start...index])
-                start = token.text.index(after: index)
+        func append(_ text: Substring, _ element: ThemeElement) {
+            guard !text.isEmpty else { return }
+            if let last = row.last, last.element == element {
+                row[row.count - 1].text += text
+            } else {
+                row.append(Token(element, String(text)))
             }
-            if start < token.text.endIndex { words.append(token.text[start...]) }
-            for word in words {
-                var word = word
-                while TextWidth.of(String(word)) > width - used {
+            used += TextWidth.of(String(text))
+        }
+        for word in words(of: line) {
+            let columns = word.reduce(0) { $0 + TextWidth.of(String($1.text)) }
+            if columns > width - used, used > indent { finish() }
+            if columns <= width - used {
+                for piece in word { append(piece.text, piece.element) }
+                continue
+            }
+            // A word longer than a row is cut.
+            for piece in word {
+                var text = piece.text
+                while TextWidth.of(String(text)) > width - used {
                     if used > indent {
                         finish()
                         continue
                     }
-                    // A word longer than a row is cut.
-                    let cut = prefix(of: word, columns: width - used)
-                    row.append(Token(token.element, String(cut)))
-                    word = word[cut.endIndex...]
+                    let cut = prefix(of: text, columns: width - used)
+                    append(cut, piece.element)
+                    text = text[cut.endIndex...]
                     finish()
                 }
-                if !word.isEmpty {
-                    if let last = row.last, last.element == token.element {
-                        row[row.count - 1].text += word
-                    } else {
-                        row.append(Token(token.element, String(word)))
-                    }
-                    used += TextWidth.of(String(word))
-                }
+                append(text, piece.element)
             }
         }
         if row.contains(where: { !$0.text.trimmingWhitespace().isEmpty }) { rows.append(row) }
         return rows
+    }
+
+    /// The line's words, each with its trailing space (so joining them gives the text back), and
+    /// each made of the pieces of the tokens it spans.
+    private static func words(of line: TokenLine) -> [[(element: ThemeElement, text: Substring)]] {
+        var words: [[(element: ThemeElement, text: Substring)]] = [[]]
+        for token in line {
+            var start = token.text.startIndex
+            for index in token.text.indices where token.text[index] == " " {
+                words[words.count - 1].append((token.element, token.text[start...index]))
+                words.append([])
+                start = token.text.index(after: index)
+            }
+            if start < token.text.endIndex { words[words.count - 1].append((token.element, token.text[start...])) }
+        }
+        return words.filter { !$0.isEmpty }
     }
 
     private static func prefix(of text: Substring, columns: Int) -> Substring {
