@@ -44,6 +44,14 @@ struct SendCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The method (optional), the URL (absolute, relative to --base, or :PORT/path for localhost), then the items.", valueName: "method-url-items"))
     var words: [String] = []
 
+    /// curl's `-d DATA` (HTTPie's `-d` is its download flag) and `-X METHOD`: not Tincan's, read
+    /// only so that `validate()` can say what to write instead of "Unknown option".
+    @Option(name: .customShort("d"), help: .hidden)
+    var curlData: String?
+
+    @Option(name: .customShort("X"), help: .hidden)
+    var curlMethod: String?
+
     @OptionGroup(title: "Request")
     var request: SendRequestOptions
 
@@ -67,6 +75,10 @@ struct SendCommand: AsyncParsableCommand {
     var positionals: (method: String?, url: String, items: [String]) {
         get throws {
             guard let first = words.first else {
+                // HTTPie's --download is a flag; here it takes the file, so `--download URL` took the URL.
+                if let file = output.download, Self.looksLikeURL(file) {
+                    throw ValidationError("a URL is missing: --download (-o) takes the FILE to save to, and took '\(file)' as that file; write tincan send URL --download FILE")
+                }
                 throw ValidationError("a URL is missing: tincan send [METHOD] URL [ITEM...]")
             }
             // A first word that cannot be a URL (no dot, slash or colon) before a word that is
@@ -81,6 +93,16 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
+    /// Whether a word reads as a URL rather than a file name: a scheme, or a host with a port or
+    /// a path (`localhost:8080`, `example.org/x`, `:8080/x`).
+    static func looksLikeURL(_ word: String) -> Bool {
+        if word.contains("://") || word.hasPrefix(":") { return true }
+        if word.hasPrefix("/") || word.hasPrefix(".") || word.hasPrefix("~") { return false }
+        guard let end = word.firstIndex(where: { "/:".contains($0) }) else { return false }
+        let host = word[..<end]
+        return host == "localhost" || (host.contains(".") && !host.hasSuffix(".") && word[end] == "/") || word[end] == ":"
+    }
+
     /// Whether a word is a request item (`name=value`, `Name:value`, `field@file`) rather than a
     /// URL: it has an item's separator before any `/` and does not start like a URL.
     static func looksLikeItem(_ word: String) -> Bool {
@@ -93,6 +115,12 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if curlData != nil {
+            throw ValidationError("-d is not an option of tincan send: give the body as items (name=value, name:=JSON, name=@file) or --raw TEXT, as HTTPie does; to save the body to a file, --download FILE")
+        }
+        if let method = curlMethod {
+            throw ValidationError("-X is not an option of tincan send: the method is the first word, as HTTPie takes it (tincan send \(method) URL)")
+        }
         _ = try positionals
         if output.explain, output.format == .json { throw ValidationError("--format json does not go with --explain; expected text or markdown") }
         if !output.explain, output.format == .markdown { throw ValidationError("--format markdown is for --explain only; expected text or json") }

@@ -142,6 +142,14 @@ struct SendBadInputTests {
         (["--upload", "/tmp", "PUT", "http://h/"], "--upload: '/tmp' is not a regular file."),
         (["GET"], "a URL is missing after the method GET: tincan send [METHOD] URL [ITEM...]"),
         ([], "a URL is missing: tincan send [METHOD] URL [ITEM...]"),
+        // HTTPie's `--download URL` (a flag there): the URL went to --download.
+        (["--download", "http://h/file.bin"], "a URL is missing: --download (-o) takes the FILE to save to, and took 'http://h/file.bin' as that file; write tincan send URL --download FILE"),
+        (["-o", "localhost:8080/x"], "took 'localhost:8080/x' as that file"),
+        (["-o", "out.bin"], "a URL is missing: tincan send [METHOD] URL [ITEM...]"),
+        // curl's -d and -X, and HTTPie's -d (download).
+        (["-d", "a=1", "http://h/"], "-d is not an option of tincan send: give the body as items (name=value, name:=JSON, name=@file) or --raw TEXT"),
+        (["-d", "http://h/"], "to save the body to a file, --download FILE"),
+        (["-X", "POST", "http://h/"], "-X is not an option of tincan send: the method is the first word, as HTTPie takes it (tincan send POST URL)"),
         (["--json", "--form", "http://h/"], "--form"),
         (["--serializer", "plist", "-j", "http://h/"], "--serializer plist and --json ask for different serializers; give one"),
         (["-p", "xyz", "http://h/"], "The value 'xyz' is invalid for '-p <HBhbm>'"),
