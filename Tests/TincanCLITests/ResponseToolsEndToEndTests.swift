@@ -65,11 +65,8 @@ struct ResponseToolsEndToEndTests {
         // From the URL field: the query fields, the tree, the preview, then the response.
         try await tui.send("Tab", "Tab", "Tab", "Tab")
         try await tui.send("p")
+        // The TUI says "Back from" once the pager has exited, and the pager renames the file before it exits.
         try await tui.waitFor("Back from \(script)")
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: received), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
         let text = try String(contentsOfFile: received, encoding: .utf8)
         // The demo server's echo, written out indented: one member a line.
         #expect(text.hasPrefix("{\n  \""))

@@ -356,9 +356,12 @@ struct DownloadTests {
             let session = try manager(server)
             let taskOptions = options { $0.responseSerializer = HTTPResponseSerializer() }
             let task = try session.downloadTask(with: try draft("GET", "drip?duration=5&numbytes=50", on: server).build(), to: file, options: taskOptions)
+            let events = task.events
             task.resume()
-            // Cancel once some bytes are on disk, however slowly the machine runs.
-            while task.downloadProgress.completed < 3 { try await Task.sleep(for: .milliseconds(20)) }
+            // Cancel once some bytes are on disk, however slowly the machine runs: the task says when.
+            for await event in events {
+                if case .downloadProgress(let progress) = event, progress.completed >= 3 { break }
+            }
             task.cancel()
             let result = await task.result()
             #expect(result.transportError?.reason == .cancelled)
