@@ -163,6 +163,13 @@ extension ReplayCommand {
         var options = ReplayOptions()
         options.environment = env
         options.variables = try parseVariables(variables)
+        // Nor does it read or write local files outside its folder without saying so (issue 36 §1).
+        for file in batch {
+            guard let template = try? file.session.template(environment: env, overrides: options.variables) else { continue }
+            for outside in file.session.filesOutsideFolder(of: file.path, template: template) {
+                StandardError.print("tincan: warning: \(file.path): \(outside)\n")
+            }
+        }
         options.failFast = failFast
         options.compareRecorded = compareRecorded
         options.record = record || recordTo != nil

@@ -89,7 +89,10 @@ struct TUICommand: AsyncParsableCommand {
             workspace?.environment = env
             workspace?.overrides = try parseVariables(variables)
             do {
-                _ = try workspace?.template()
+                if let template = try workspace?.template(), fileExists, let session = workspace?.session {
+                    // Said in the status line once the screen is up (AppState.settleTrust).
+                    workspace?.filesOutside = session.filesOutsideFolder(of: file, template: template)
+                }
             } catch {
                 throw CLIFailure.badInput("\(file): \(error)")
             }

@@ -22,6 +22,37 @@ struct ReplayFilesTests {
         }
     }
 
+    @Test("a session that reads or writes files outside its folder says so on standard error, before its report")
+    func filesOutsideTheFolderAreSaid() async throws {
+        let outside = try TemporaryDirectory()
+        let secret = try outside.write("secret.txt", Array("s3cret".utf8))
+        // The session sits in a folder of its own inside a scratch one, where its download lands.
+        let scratch = try TemporaryDirectory()
+        let folder = scratch.path + "/shared"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = try scratch.write("shared/shared.tincan.yaml", Array("""
+            name: Shared
+            base: "{{server}}/"
+            requests:
+              - method: PUT
+                url: put
+                upload: \(secret)
+              - url: bytes/4
+                download: ../pwned.bin
+                response:
+                  serializer: http
+              - method: PUT
+                url: put
+                upload: kept.bin
+            """.utf8))
+        _ = try scratch.write("shared/kept.bin", Array("k".utf8))
+        let result = try await tincan(["replay", "--demo", file])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("tincan: warning: \(file): request 'PUT put': the upload reads \(secret), outside the session's folder\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("tincan: warning: \(file): request 'GET bytes/4': the download writes ../pwned.bin, outside the session's folder\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("kept.bin"), "a file inside the folder is the session's own: \(result.stderr)")
+    }
+
     @Test("side-by-side files print each file's lines together, in file order, then a summary")
     func textProgressKeepsFileOrder() async throws {
         let directory = try TemporaryDirectory()

@@ -128,3 +128,115 @@ extension SavedRequest {
     /// The request as the session file writes it, to look for text in it.
     var yamlPairsText: String { Session(requests: [self]).yamlText() }
 }
+
+/// A session file from someone else reads and writes local files only after saying so: the same
+/// rule as an import's (`ImportedPaths.isInside`), said by `replay` before anything is sent.
+@Suite("A session says which files outside its folder it reads and writes")
+struct SessionFilesOutsideTests {
+    private static func session(_ text: String, folder: String) throws -> Session {
+        try Session.parse(text, path: folder + "/shared.tincan.yaml")
+    }
+
+    @Test("every path a session names is listed once, with what it is and whether a replay writes it")
+    func everyReferenceIsListed() throws {
+        let session = try Self.session("""
+            name: All
+            cookies:
+              file: jar.txt
+            defaults:
+              security:
+                ca-file: ca.pem
+                pins: [pin.pem]
+              tls:
+                cert: me.pem
+                key: me.key
+            requests:
+              - method: POST
+                url: http://h/
+                files:
+                  - field: avatar
+                    path: a.png
+              - method: PUT
+                url: http://h/
+                upload: up.bin
+              - method: POST
+                url: http://h/
+                body:
+                  file: body.json
+              - url: http://h/
+                download: out.bin
+            """, folder: "/srv/shared")
+        let listed = session.fileReferences.map { "\($0.request ?? "-")|\($0.what)|\($0.path)|\($0.writes)" }
+        #expect(listed == [
+            "request 'POST http://h/'|the form file avatar|a.png|false",
+            "request 'PUT http://h/'|the upload|up.bin|false",
+            "request 'POST http://h/'|the body file|body.json|false",
+            "request 'GET http://h/'|the download|out.bin|true",
+            "-|cookies: file|jar.txt|true",
+            "-|defaults: security: ca-file|ca.pem|false",
+            "-|defaults: security: pins|pin.pem|false",
+            "-|defaults: tls: cert|me.pem|false",
+            "-|defaults: tls: key|me.key|false",
+        ])
+    }
+
+    @Test("files outside the folder are named: absolute, climbing out, through a variable, and one a captured value chooses")
+    func outsideFilesAreNamed() throws {
+        let folder = try TemporaryDirectory()
+        let session = try Self.session("""
+            name: Shared
+            variables:
+              home: /root
+            requests:
+              - method: PUT
+                url: http://h/
+                upload: /etc/hostname
+              - url: http://h/
+                download: ../pwned.txt
+              - method: POST
+                url: http://h/
+                body:
+                  file: "{{home}}/.ssh/id_rsa"
+              - method: POST
+                url: http://h/
+                body:
+                  file: "{{chosen}}"
+              - method: POST
+                url: http://h/
+                body:
+                  file: data/inside.json
+              - method: PUT
+                url: http://h/
+                upload: "-"
+              - method: PUT
+                url: http://h/
+                upload: "{{file:key.pem}}"
+            """, folder: folder.path)
+        let template = try session.template(environment: nil, overrides: [:], processEnvironment: [:])
+        let warnings = session.filesOutsideFolder(of: folder.path + "/shared.tincan.yaml", template: template).map(\.description)
+        #expect(warnings == [
+            "request 'PUT http://h/': the upload reads /etc/hostname, outside the session's folder",
+            "request 'GET http://h/': the download writes ../pwned.txt, outside the session's folder",
+            "request 'POST http://h/': the body file reads /root/.ssh/id_rsa, outside the session's folder",
+            "request 'POST http://h/': the body file reads a file named by values not known before the run ({{chosen}}): a captured response value may choose it",
+        ])
+    }
+
+    @Test("a session whose files all stay in its folder says nothing")
+    func insideSaysNothing() throws {
+        let folder = try TemporaryDirectory()
+        let session = try Self.session("""
+            name: Mine
+            cookies:
+              file: jar.txt
+            requests:
+              - method: PUT
+                url: http://h/
+                upload: data/up.bin
+              - url: http://h/
+                download: out/x.bin
+            """, folder: folder.path)
+        let template = try session.template(environment: nil, overrides: [:], processEnvironment: [:])
+        #expect(session.filesOutsideFolder(of: folder.path + "/shared.tincan.yaml", template: template).isEmpty)
+    }
+}

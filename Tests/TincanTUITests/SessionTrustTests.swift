@@ -145,3 +145,48 @@ struct SessionTrustTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "not json")
     }
 }
+
+/// A session file someone else wrote that reads or writes files outside its folder says so when
+/// the TUI opens it, as `tincan replay` says it (the runner reads the file and judges its paths).
+@Suite("A session's files outside its folder are said when it opens")
+struct SessionFilesOutsideTUITests {
+    static let reading = """
+        name: Shared
+        requests:
+          - method: PUT
+            url: http://127.0.0.1:9/put
+            upload: /etc/hostname
+        """
+
+    @Test("opened from the command line: the status line names the file read outside the folder")
+    func atStartup() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("shared.tincan.yaml", Array(Self.reading.utf8))
+        let session = try Session.load(path: path)
+        var workspace = Workspace(session: session, path: path)
+        workspace.filesOutside = session.filesOutsideFolder(of: path, template: try session.template(environment: nil, overrides: [:]))
+        let state = AppState(Startup(demoServerURL: "http://127.0.0.1:9", settings: TUISettings(theme: BuiltinThemes.dark), workspace: workspace), width: 120, height: 40)
+        let status = try #require(state.status)
+        #expect(status.text.hasPrefix("⚠ Outside its folder, this file reads /etc/hostname."), "\(status.text)")
+    }
+
+    @Test("opened with :open: the runner judges the file's paths and the status line says them after 'Opened'")
+    func openedLater() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("shared.tincan.yaml", Array(Self.reading.utf8))
+        let read = AppRunner.openSession(path)
+        let file = try read.get()
+        #expect(file.filesOutside.map(\.description) == ["request 'PUT http://127.0.0.1:9/put': the upload reads /etc/hostname, outside the session's folder"])
+        var state = Fixtures.welcome(width: 120, height: 40)
+        _ = state.update(.sessionOpened(path: path, read, discardingChanges: true, asker: .statusLine))
+        let status = try #require(state.status)
+        #expect(status.text == "⚠ Outside its folder, this file reads /etc/hostname. Opened \(path): 1 request.", "\(status.text)")
+    }
+
+    @Test("a session whose files stay in its folder opens without a warning")
+    func insideSaysNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("mine.tincan.yaml", Array(Self.reading.replacingOccurrences(of: "/etc/hostname", with: "data/up.bin").utf8))
+        #expect(try AppRunner.openSession(path).get().filesOutside.isEmpty)
+    }
+}

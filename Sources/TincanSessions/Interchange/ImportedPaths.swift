@@ -73,10 +73,10 @@ public enum ImportedPaths {
     /// the warnings, one per path.
     static func confine(_ session: inout Session, folder: String, origin: Origin) -> [String] {
         var confiner = Confiner(folder: folder, origin: origin)
-        for index in session.requests.indices {
-            confiner.confine(&session.requests[index])
+        session.rewriteFileReferences { reference in
+            guard let request = reference.request else { return confiner.keep(reference.path, what: reference.what) }
+            return confiner.check(reference.path, place: request, what: reference.what, writes: reference.writes)
         }
-        confiner.confineSessionFiles(&session)
         return confiner.warnings
     }
 
@@ -114,39 +114,15 @@ public enum ImportedPaths {
             self.origin = origin
         }
 
-        mutating func confine(_ request: inout SavedRequest) {
-            let place = "request '\(request.displayName)'"
-            for index in request.files.indices {
-                request.files[index].path = check(request.files[index].path, place: place, what: "the form file \(request.files[index].field)", writes: false)
+        /// A setting of the whole session, kept (named) when its path is inside, else left out
+        /// (named): it is not read through variables.
+        mutating func keep(_ path: String, what: String) -> String? {
+            if isInside(path, folder: folder) {
+                warnings.append("\(what): the session reads the local file \(path), in \(origin.folderWords)")
+                return path
             }
-            if let upload = request.upload {
-                request.upload?.file = check(upload.file, place: place, what: "the upload", writes: false)
-            }
-            if case .file(let path)? = request.body {
-                request.body = .file(check(path, place: place, what: "the body file", writes: false))
-            }
-            if let download = request.download {
-                request.download = check(download, place: place, what: "the download", writes: true)
-            }
-        }
-
-        /// Paths of the whole session, which are not read through variables: one outside is
-        /// not carried over.
-        mutating func confineSessionFiles(_ session: inout Session) {
-            func keep(_ path: String?, what: String) -> String? {
-                guard let path else { return nil }
-                if isInside(path, folder: folder) {
-                    warnings.append("\(what): the session reads the local file \(path), in \(origin.folderWords)")
-                    return path
-                }
-                warnings.append("\(what): \(path) is outside \(origin.folderWords), so it is not carried over; Tincan reads no file there that you did not name yourself")
-                return nil
-            }
-            session.cookieFile = keep(session.cookieFile, what: "cookies: file")
-            session.defaults.security.caFile = keep(session.defaults.security.caFile, what: "defaults: security: ca-file")
-            session.defaults.security.pins = session.defaults.security.pins.compactMap { keep($0, what: "defaults: security: pins") }
-            session.defaults.tls.certificate = keep(session.defaults.tls.certificate, what: "defaults: tls: cert")
-            session.defaults.tls.key = keep(session.defaults.tls.key, what: "defaults: tls: key")
+            warnings.append("\(what): \(path) is outside \(origin.folderWords), so it is not carried over; Tincan reads no file there that you did not name yourself")
+            return nil
         }
 
         /// The path kept (named), or its placeholder (named, with how to set it).

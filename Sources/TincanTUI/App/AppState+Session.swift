@@ -328,6 +328,7 @@ extension AppState {
         opened.overrides = workspace.overrides
         opened.demo = workspace.demo
         opened.digest = file.digest
+        opened.filesOutside = file.filesOutside
         // The lesson belongs to the file it came from.
         lesson = nil
         if previewView == .notes { previewView = .wire }

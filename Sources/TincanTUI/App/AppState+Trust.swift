@@ -44,6 +44,20 @@ extension AppState {
     /// Decides, for the session just opened, whether its weaker trust applies: nothing to decide
     /// when it weakens nothing; the answer remembered for this file as it is; else the question.
     mutating func settleTrust() {
+        decideTrust()
+        // Files outside its folder are said too (replay says each in a sentence), first, as the
+        // status line is cut at the screen's edge.
+        let outside = workspace.filesOutside
+        guard !outside.isEmpty else { return }
+        let read = outside.filter { !$0.reference.writes }.map(\.shownPath)
+        let written = outside.filter(\.reference.writes).map(\.shownPath)
+        let files = "⚠ Outside its folder, this file " + [read.isEmpty ? nil : "reads " + read.joined(separator: ", "),
+                                                             written.isEmpty ? nil : "writes " + written.joined(separator: ", ")]
+            .compactMap { $0 }.joined(separator: " and ") + "."
+        status = StatusMessage([files, status?.text].compactMap { $0 }.joined(separator: " "), .warning)
+    }
+
+    private mutating func decideTrust() {
         let weakenings = workspace.session.defaults.security.weakenings
         guard !weakenings.isEmpty, let path = workspace.path, let digest = workspace.digest else {
             workspace.trust = weakenings.isEmpty ? .notNeeded : .asking

@@ -55,10 +55,13 @@ public struct OpenedSessionFile: Sendable {
     public var session: Session
     /// The file's SHA-256, or nil when it could not be read a second time.
     public var digest: String?
+    /// What it reads or writes outside its folder, with the file's own variables.
+    public var filesOutside: [OutsideFile]
 
-    public init(session: Session, digest: String?) {
+    public init(session: Session, digest: String?, filesOutside: [OutsideFile] = []) {
         self.session = session
         self.digest = digest
+        self.filesOutside = filesOutside
     }
 }
 

@@ -39,6 +39,9 @@ public struct Workspace: Sendable {
     public var trust = TrustState.notNeeded
     /// The SHA-256 of the file as read or last saved, which a trust answer is remembered for.
     public var digest: String?
+    /// What the file, as read, reads or writes outside its folder
+    /// (``Session/filesOutsideFolder(of:template:)``): said when it opens, as replay says it.
+    public var filesOutside: [OutsideFile] = []
 
     /// A workspace for a session, read from `path` or new.
     public init(session: Session, path: String? = nil) {

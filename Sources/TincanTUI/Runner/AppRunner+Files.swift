@@ -56,7 +56,8 @@ extension AppRunner {
     static func openSession(_ path: String) -> Result<OpenedSessionFile, FileWorkFailure> {
         do {
             let session = try Session.load(path: path)
-            return .success(OpenedSessionFile(session: session, digest: try? FileDigest.sha256(ofFile: path)))
+            let outside = (try? session.template(environment: nil, overrides: [:])).map { session.filesOutsideFolder(of: path, template: $0) } ?? []
+            return .success(OpenedSessionFile(session: session, digest: try? FileDigest.sha256(ofFile: path), filesOutside: outside))
         } catch {
             return .failure(FileWorkFailure("\(error)"))
         }
