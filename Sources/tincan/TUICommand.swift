@@ -89,15 +89,17 @@ struct TUICommand: AsyncParsableCommand {
             workspace?.environment = env
             workspace?.overrides = try parseVariables(variables)
             do {
-                if let template = try workspace?.template(), fileExists, let session = workspace?.session {
-                    // Said in the status line once the screen is up (AppState.settleTrust).
-                    workspace?.filesOutside = session.filesOutsideFolder(of: file, template: template)
-                }
+                _ = try workspace?.template()
             } catch {
                 throw CLIFailure.badInput("\(file): \(error)")
             }
         } else if env != nil {
             throw CLIFailure.badInput("--env names an environment of a session file; give the file too")
+        }
+        // A file read (a session, or a lesson someone else wrote) says which files outside its
+        // folder it reads or writes, in the status line once the screen is up (AppState.settleTrust).
+        if fileExists, let opened = workspace, let path = opened.path, let template = try? opened.template() {
+            workspace?.filesOutside = opened.session.filesOutsideFolder(of: path, template: template)
         }
         // The opened session's cookie file (issue 18 §6): read before anything starts, so a
         // malformed line is exit 2 naming it (and the file is kept), and saved when the TUI ends.
