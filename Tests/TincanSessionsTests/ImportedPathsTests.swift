@@ -222,6 +222,24 @@ struct SessionFilesOutsideTests {
         ])
     }
 
+    @Test("a path through a variable the user set with --var is the user's choice, and is not named")
+    func aPathTheUserChoseIsNotNamed() throws {
+        let folder = try TemporaryDirectory()
+        let session = try Self.session("""
+            name: Downloads
+            variables:
+              downloads: /tmp
+            requests:
+              - url: http://h/
+                download: "{{downloads}}/x.bin"
+            """, folder: folder.path)
+        let path = folder.path + "/shared.tincan.yaml"
+        let fileOwn = try session.template(environment: nil, overrides: [:], processEnvironment: [:])
+        #expect(session.filesOutsideFolder(of: path, template: fileOwn).map(\.description) == ["request 'GET http://h/': the download writes /tmp/x.bin, outside the session's folder"])
+        let chosen = try session.template(environment: nil, overrides: ["downloads": "/var/tmp"], processEnvironment: [:])
+        #expect(session.filesOutsideFolder(of: path, template: chosen).isEmpty)
+    }
+
     @Test("a session whose files all stay in its folder says nothing")
     func insideSaysNothing() throws {
         let folder = try TemporaryDirectory()

@@ -63,13 +63,16 @@ extension Session {
     /// someone else wrote says so before it touches them (as it says when it weakens TLS trust).
     /// Paths are judged as ``ImportedPaths/isInside(_:folder:)`` judges an import's, after
     /// `template` expands their variables; one that still needs a value captured from a response
-    /// is listed too, as the server then chooses it. Standard input (`-`) and a `{{file:NAME}}`
-    /// placeholder (set by the user) are not files the session chose.
+    /// is listed too, as the server then chooses it. Standard input (`-`), a `{{file:NAME}}`
+    /// placeholder and a path through any variable the user set (`--var`) are not files the
+    /// session chose.
     public func filesOutsideFolder(of path: String, template: Template) -> [OutsideFile] {
         let folder = sessionDirectory(of: path)
         return fileReferences.compactMap { reference in
             if reference.path == RequestDraft.standardInputPath { return nil }
             if let name = Template.soleReference(reference.path), name.hasPrefix(ImportedPaths.placeholderPrefix) { return nil }
+            // A path through a variable the user set (`--var`) is the user's choice.
+            if Template.references(in: reference.path).contains(where: template.overridden.contains) { return nil }
             guard let expanded = try? template.expand(reference.path) else { return OutsideFile(reference: reference, resolved: nil) }
             return ImportedPaths.isInside(expanded, folder: folder) ? nil : OutsideFile(reference: reference, resolved: expanded)
         }
