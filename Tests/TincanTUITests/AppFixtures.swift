@@ -45,10 +45,26 @@ enum Fixtures {
 
     /// Sends keys and paste events through `update`, collecting the effects; file work is done
     /// and answered after each key, as the runner does it before the next key
-    /// (``AppRunner/answeringFileWork(_:in:)``).
+    /// (``AppRunner/answeringFileWork(_:in:)``), and the preview's files are read at once (the
+    /// runner reads them off the UI thread and answers a moment later).
     @discardableResult
     static func press(_ keys: [InputEvent], into state: inout AppState) -> [Effect] {
-        keys.flatMap { key in AppRunner.answeringFileWork(state.update(.input(key)), in: &state) }
+        keys.flatMap { key in answering(state.update(.input(key)), in: &state) }
+    }
+
+    /// `effects` with their file work answered as the runner answers it, the preview's files
+    /// read at once, and what the answers asked for after them.
+    static func answering(_ effects: [Effect], in state: inout AppState) -> [Effect] {
+        var all = AppRunner.answeringFileWork(effects, in: &state)
+        var next = 0
+        while next < all.count {
+            if case let .readPreviewFiles(checks) = all[next] {
+                let answers = AppRunner.previewFileAnswers(checks)
+                if !answers.isEmpty { all += AppRunner.answeringFileWork(state.update(.previewFilesRead(answers)), in: &state) }
+            }
+            next += 1
+        }
+        return all
     }
 
     /// Sends keys and paste events through `update` alone, collecting the effects: nothing is
@@ -92,6 +108,13 @@ enum Fixtures {
 }
 
 extension AppState {
+    /// Reads the files the preview's request names, as the runner does after a change, and
+    /// applies the answer: for tests that change the state by direct calls.
+    mutating func readPreviewFiles() {
+        guard let check = previewFiles.checkEffect(afterAnswer: false) else { return }
+        _ = Fixtures.answering([check], in: &self)
+    }
+
     /// Saves as F6 does, with the runner's answer applied: for tests that save in the middle of
     /// a script of direct calls.
     mutating func saveNow(to path: String? = nil) {

@@ -248,6 +248,7 @@ struct KeyScriptTests {
             TreeNode(key: "upload", value: .string("@" + directory.file)),
         ]))
         state.refreshPreview()
+        state.readPreviewFiles()
         let text = previewText(state)
         #expect(text.contains("Content-Disposition: form-data; name=\"upload\"; filename=\"hello.txt\""))
         #expect(text.contains("Content-Disposition: form-data; name=\"note\""))

@@ -42,6 +42,7 @@ struct SessionWorkspaceTests {
         switch state.preview {
         case .request(_, let text): text
         case .error(let reason): "error: " + reason
+        case .reading(let paths, _): "reading: " + paths.joined(separator: ", ")
         }
     }
 

@@ -17,6 +17,7 @@ struct UploadPreviewTests {
         try SessionFile.save(Session(name: "U", requests: [request]), to: path)
         var state = AppState(width: 120, height: 40)
         state.open(Workspace(session: try Session.load(path: path), path: path))
+        state.readPreviewFiles()
         return (state, file)
     }
 

@@ -54,9 +54,11 @@ public struct RequestDraft: Sendable {
     /// - Parameters:
     ///   - settings: The serializer settings to start from; their default headers come first.
     ///   - boundary: A fixed multipart boundary, for reproducible output; random when nil.
+    ///   - files: Where the values of `name=@file` items and the lengths of the files sent come
+    ///     from: the disk, unless the front end already read them (the TUI's preview).
     /// - Throws: ``RequestSerializationError``, ``RequestItemError``, ``NumericRangeError`` for a
     ///   timeout out of range, or a custom query serializer's error.
-    public func build(settings: RequestSettings = RequestSettings(), boundary: String? = nil) throws -> HTTPRequest {
+    public func build(settings: RequestSettings = RequestSettings(), boundary: String? = nil, files: any RequestFileReader = DiskFileReader()) throws -> HTTPRequest {
         // Every front end checks its numbers as they are typed; this is the backstop that keeps
         // one that forgot from handing the transport a timeout it cannot represent.
         if let timeout = observed.timeoutInterval {
@@ -95,14 +97,14 @@ public struct RequestDraft: Sendable {
             if GraphQLQuery.sendsInURL(method: method) { Self.appendQuery(operation.queryPairs, to: &url) }
         }
 
-        let parameters = try mergedParameters()
-        let files = items.compactMap { item -> (field: String, path: String, mimeType: String?)? in
+        let parameters = try mergedParameters(files: files)
+        let fileItems = items.compactMap { item -> (field: String, path: String, mimeType: String?)? in
             if case .file(let field, let path, let mimeType) = item { return (field, path, mimeType) }
             return nil
         }
 
         var request: HTTPRequest
-        if serializer == .multipart || !files.isEmpty {
+        if serializer == .multipart || !fileItems.isEmpty {
             guard serializer == .form || serializer == .multipart else {
                 throw RequestSerializationError(.invalidFormParameters(
                     "file items (field@path) need the form or multipart serializer, not \(serializer.rawValue)"))
@@ -110,13 +112,14 @@ public struct RequestDraft: Sendable {
             request = try manager.requestSerializer.multipartRequest(
                 method: method, url: url, parameters: parameters, boundary: boundary
             ) { form in
-                for file in files {
+                for file in fileItems {
                     if file.path == Self.standardInputPath {
                         let bytes = try standardInputBytes(for: "\(file.field)@\(file.path)")
                         form.append(fileData: bytes, name: file.field, fileName: Self.standardInputFileName,
                                     mimeType: file.mimeType ?? MIMEType.forPathExtension(""))
                     } else {
-                        try form.appendFile(at: resolvePath(file.path), name: file.field, mimeType: file.mimeType)
+                        let path = resolvePath(file.path)
+                        try form.appendFile(at: path, length: files.sendableFileLength(atPath: path), name: file.field, mimeType: file.mimeType)
                     }
                 }
             }
@@ -134,11 +137,11 @@ public struct RequestDraft: Sendable {
             } else if case .graphql = body {
                 // A GET carries the operation in its URL (above); any other method in a JSON body.
                 if !GraphQLQuery.sendsInURL(method: method) {
-                    request.body = try body.requestBody(resolvingPathsWith: resolvePath)
+                    request.body = try body.requestBody(resolvingPathsWith: resolvePath, files: files)
                     request.headers.set(name: "Content-Type", value: GraphQLQuery.contentType)
                 }
             } else {
-                request.body = try body.requestBody(resolvingPathsWith: resolvePath)
+                request.body = try body.requestBody(resolvingPathsWith: resolvePath, files: files)
             }
         }
         HTTPSessionManager.apply(headers, to: &request)
@@ -154,7 +157,9 @@ public struct RequestDraft: Sendable {
     }
 
     /// The parameters: ``parameters`` with every parameter item merged in, or nil when there are none.
-    public func mergedParameters() throws -> ParameterValue? {
+    ///
+    /// - Parameter files: Where the values of `name=@file` items come from.
+    public func mergedParameters(files: any RequestFileReader = DiskFileReader()) throws -> ParameterValue? {
         let parameterItems = items.filter {
             switch $0 {
             case .parameter, .parameterFromFile: true
@@ -174,7 +179,7 @@ public struct RequestDraft: Sendable {
             case .parameter(let key, let value):
                 try ParameterPath(parsing: key).insert(value, into: &root)
             case .parameterFromFile(let key, let path, let isJSON):
-                try ParameterPath(parsing: key).insert(readParameterFile(path, isJSON: isJSON, key: key), into: &root)
+                try ParameterPath(parsing: key).insert(readParameterFile(path, isJSON: isJSON, key: key, files: files), into: &root)
             default: break
             }
         }
@@ -185,8 +190,12 @@ public struct RequestDraft: Sendable {
     /// is kept in memory as text, as standard input is.
     static let parameterFileLimit = 64 << 20
 
-    private func readParameterFile(_ path: String, isJSON: Bool, key: String) throws -> ParameterValue {
-        try Self.parameterValue(fromFile: path, isJSON: isJSON, key: key, workingDirectory: path == Self.standardInputPath ? "" : workingDirectory, standardInput: standardInput)
+    private func readParameterFile(_ path: String, isJSON: Bool, key: String, files: any RequestFileReader) throws -> ParameterValue {
+        // Standard input is the draft's own bytes, not a file.
+        if path == Self.standardInputPath {
+            return try Self.parameterValue(fromFile: path, isJSON: isJSON, key: key, workingDirectory: "", standardInput: standardInput)
+        }
+        return try files.parameterValue(fromFile: path, isJSON: isJSON, key: key, workingDirectory: workingDirectory)
     }
 
     /// The value of the item `key=@path` (text) or `key:=@path` (JSON): the one reading of a
@@ -234,8 +243,9 @@ public struct RequestDraft: Sendable {
         Self.resolvePath(path, in: workingDirectory)
     }
 
-    /// A path from an item, with `~` expanded and a relative path taken from `directory`.
-    static func resolvePath(_ path: String, in directory: String) -> String {
+    /// A path from an item, with `~` expanded and a relative path taken from `directory`: the file
+    /// an item names.
+    public static func resolvePath(_ path: String, in directory: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
         return expanded.hasPrefix("/") ? expanded : (directory as NSString).appendingPathComponent(expanded)
     }
@@ -293,12 +303,14 @@ public enum RawBody: Sendable, Hashable {
     /// A GraphQL operation: its JSON as the body, or its fields in the URL of a GET.
     case graphql(GraphQLQuery)
 
-    /// The request body; a relative file path is resolved with `resolve`.
-    func requestBody(resolvingPathsWith resolve: (String) -> String) throws -> RequestBody {
+    /// The request body; a relative file path is resolved with `resolve`, and its length asked of `files`.
+    func requestBody(resolvingPathsWith resolve: (String) -> String, files: any RequestFileReader) throws -> RequestBody {
         switch self {
         case .text(let text): return .bytes(Array(text.utf8))
         case .bytes(let bytes): return .bytes(bytes)
-        case .file(let path): return try RequestBody.file(atPath: resolve(path))
+        case .file(let path):
+            let resolved = resolve(path)
+            return .file(path: resolved, length: try files.sendableFileLength(atPath: resolved))
         case .graphql(let operation): return .bytes(operation.jsonBody)
         }
     }

@@ -56,12 +56,15 @@ extension RequestDraft {
         try explain(build(settings: settings, boundary: boundary), settings: settings, sessionHeaders: sessionHeaders, cookieFile: cookieFile)
     }
 
-    /// Explains `request`, which ``build(settings:boundary:)`` already made from this draft with
+    /// Explains `request`, which ``build(settings:boundary:files:)`` already made from this draft with
     /// `settings` (so a caller that has built it does not build it twice).
+    ///
+    /// - Parameter files: The reader the request was built with, which the parameters' `name=@file`
+    ///   values are read from again.
     public func explain(_ request: HTTPRequest, settings: RequestSettings = RequestSettings(), sessionHeaders: Set<String> = [], cookieFile: String? = nil,
-                        httpVersion: HTTPVersionPreference = .automatic) throws -> Explanation {
+                        httpVersion: HTTPVersionPreference = .automatic, files: any RequestFileReader = DiskFileReader()) throws -> Explanation {
         var steps = [explainURL(request, httpVersion: httpVersion)]
-        let parameters = try mergedParameters()
+        let parameters = try mergedParameters(files: files)
         let fileCount = items.reduce(0) { count, item in if case .file = item { count + 1 } else { count } }
         let isMultipart = serializer == .multipart || fileCount > 0
         let inURI = settings.encodesParametersInURI(request.method)

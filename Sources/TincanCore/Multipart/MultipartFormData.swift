@@ -62,7 +62,12 @@ public struct MultipartFormData: Sendable {
     ///
     /// - Throws: ``RequestSerializationError`` when the file does not exist or is not a regular file.
     public mutating func appendFile(at path: String, name: String, fileName: String? = nil, mimeType: String? = nil) throws {
-        let length = try RequestBody.sendableFileLength(atPath: path)
+        appendFile(at: path, length: try RequestBody.sendableFileLength(atPath: path), name: name, fileName: fileName, mimeType: mimeType)
+    }
+
+    /// Appends a file whose length was already taken (``RequestBody/sendableFileLength(atPath:)``),
+    /// its name and MIME type taken from the path unless given.
+    public mutating func appendFile(at path: String, length: Int64, name: String, fileName: String? = nil, mimeType: String? = nil) {
         let fileName = fileName ?? (path as NSString).lastPathComponent
         let mimeType = mimeType ?? MIMEType.forPathExtension((path as NSString).pathExtension)
         appendPart(headers: Self.fileHeaders(name: name, fileName: fileName, mimeType: mimeType),
@@ -84,6 +89,19 @@ public struct MultipartFormData: Sendable {
     ) {
         appendPart(headers: Self.fileHeaders(name: name, fileName: fileName, mimeType: mimeType),
                    content: .stream(length: length, open: open))
+    }
+
+    /// This body with each file part's length taken again now (``RequestBody/withCurrentFileLengths()``).
+    ///
+    /// - Throws: ``RequestSerializationError`` naming a file that can no longer be sent.
+    public func withCurrentFileLengths() throws(RequestSerializationError) -> MultipartFormData {
+        var copy = self
+        for index in copy.parts.indices {
+            if case .file(let path, _) = copy.parts[index].content {
+                copy.parts[index].content = .file(path: path, length: try RequestBody.sendableFileLength(atPath: path))
+            }
+        }
+        return copy
     }
 
     /// Appends a plain form field.

@@ -34,6 +34,19 @@ public enum RequestBody: Sendable {
         return Int64(info.st_size)
     }
 
+    /// This body with each file's length taken again now (a raw file body, a multipart file part),
+    /// for a request built earlier from lengths read then (the TUI's preview): what is sent is the
+    /// file as it is when the request leaves.
+    ///
+    /// - Throws: ``RequestSerializationError`` naming a file that can no longer be sent.
+    public func withCurrentFileLengths() throws(RequestSerializationError) -> RequestBody {
+        switch self {
+        case .none, .bytes: return self
+        case .file(let path, _): return try .file(atPath: path)
+        case .multipart(let form): return .multipart(try form.withCurrentFileLengths())
+        }
+    }
+
     /// The length in bytes, or nil when there is no body.
     public var length: Int64? {
         switch self {

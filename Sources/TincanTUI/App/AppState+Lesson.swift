@@ -121,6 +121,8 @@ extension AppState {
             requestChecks = Self.requestChecks(assertions, on: request, template: template)
         } else if case let .error(reason) = preview {
             unjudged = "the request cannot be built: \(reason)"
+        } else if let reason = preview.notReady {
+            unjudged = reason
         }
         // Request checks as the request stands now; response checks as the last send left them.
         let live = ResponseEvaluation.byAssertion(assertions, requestChecks: requestChecks, response: state.lastSend)

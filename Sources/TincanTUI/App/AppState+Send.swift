@@ -63,8 +63,18 @@ extension AppState {
     /// resolved request's, one reading of both. Nil, with the reason in the status line, when it
     /// cannot be sent.
     mutating func preparedSend() -> (HTTPRequest, SendPlan)? {
-        guard case let .request(request, _) = preview else {
-            if case let .error(reason) = preview { status = StatusMessage("Cannot send: \(reason)", .error) }
+        let request: HTTPRequest
+        switch preview {
+        case let .request(built, _):
+            request = built
+        case let .reading(_, built?):
+            // Its files' lengths are stand-ins until read: the runner takes them as it sends.
+            request = built
+        case let .reading(paths, nil):
+            status = StatusMessage("Cannot send yet: reading \(paths.joined(separator: ", "))…", .warning)
+            return nil
+        case let .error(reason):
+            status = StatusMessage("Cannot send: \(reason)", .error)
             return nil
         }
         var sending = resolved ?? ResolvedRequest(draft: RequestDraft(method: request.method, url: request.url.string))

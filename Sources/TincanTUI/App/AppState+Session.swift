@@ -493,7 +493,7 @@ extension AppState {
     /// The request in the preview as a curl command, shown and put on the clipboard.
     mutating func copyAsCurl() -> [Effect] {
         guard case .request(let request, _) = preview else {
-            if case .error(let reason) = preview { status = StatusMessage("Nothing to copy: \(reason)", .error) }
+            if let reason = preview.notReady { status = StatusMessage("Nothing to copy: \(reason)", .error) }
             return []
         }
         let exported = CurlCommand.export(request, resolved: resolved)
@@ -503,7 +503,7 @@ extension AppState {
     /// The request in the preview as a program in `language`, shown and put on the clipboard.
     mutating func copyAsCode(_ language: CodeExport.Language) -> [Effect] {
         guard case .request(let request, _) = preview else {
-            if case .error(let reason) = preview { status = StatusMessage("Nothing to copy: \(reason)", .error) }
+            if let reason = preview.notReady { status = StatusMessage("Nothing to copy: \(reason)", .error) }
             return []
         }
         let exported = CodeExport.export(request, resolved: resolved, as: language)

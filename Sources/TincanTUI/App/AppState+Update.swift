@@ -113,11 +113,20 @@ extension AppState {
         case let .cookieFileChecked(value, failure, asker):
             requestMayChange = true
             cookieFileChecked(value, failure: failure, asker: asker)
+        case let .previewFilesRead(answers):
+            previewFiles.take(answers)
+            refreshPreview()
+            effects += refreshLessonGoals()
         }
         if requestMayChange {
             refreshPreview()
             effects += refreshLessonGoals()
         }
+        // Each change has the runner look at the files the request names (read only when changed);
+        // an answer's own rebuild asks only for files it made the request name.
+        var afterAnswer = false
+        if case .previewFilesRead = message { afterAnswer = true }
+        if let check = previewFiles.checkEffect(afterAnswer: afterAnswer) { effects.append(check) }
         effects += queuedEffects
         queuedEffects = []
         return effects + fetchReceivedIfNeeded()

@@ -143,6 +143,8 @@ public struct AppState: Sendable {
 
     /// The request as it will be sent, or why it cannot be built. Rebuilt after every change.
     public private(set) var preview: PreviewState = .error("no request yet")
+    /// What the runner read of the files the request names, which the preview is built from.
+    public internal(set) var previewFiles = PreviewFiles()
     /// The preview as highlighted lines, built with it (never per frame), secrets hidden unless shown.
     public private(set) var previewLines: [TokenLine] = []
     /// The secrets of the request in the preview, hidden on screen until `v` shows them.
@@ -248,39 +250,38 @@ public struct AppState: Sendable {
     }
 
     /// Rebuilds the preview from the request panes.
+    ///
+    /// The files the request names are read by the runner, never here: the build takes what
+    /// ``previewFiles`` holds, and a file not read yet leaves the preview saying so until the
+    /// runner's answer comes (``PreviewFiles``, issue 35 §1).
     public mutating func refreshPreview() {
         // The edited session is built once per change, for the preview and the modified mark.
         let session = editedSession
+        let files = previewFiles.lookup()
+        defer { previewFiles.record(files) }
         do {
             let resolved = try resolveSelected(in: session)
             self.resolved = resolved
-            let request = try resolved.draft.build(boundary: boundary)
+            let request = try resolved.draft.build(boundary: boundary, files: files)
             defaultHeaders = Self.inheritedHeaders(of: request, in: session, selected: workspace.selected)
-            preview = .request(request, text: try RequestPreview.text(request, httpVersion: resolved.options.httpVersion))
             previewSecrets = RequestSecrets(of: request, typedURL: request.url.string)
-            // Only while the Explain view shows; it reads the request just built.
-            if previewView == .explain {
-                var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile,
-                                                                httpVersion: resolved.options.httpVersion)
-                if let oauth2 = resolved.options.oauth2 {
-                    // The token requests of the last send, shown as the v key says.
-                    let reveals = revealsSecrets
-                    explained.steps.append(Explanation.oauth2(oauth2, for: request.url, records: exchange?.result?.tokenRequests ?? []) {
-                        Redaction.oauth2Request($0, showingSecrets: reveals)
-                    })
-                }
-                explained.steps.append(Explanation.connection(to: request.url, options: resolved.options, weakenings: weakenings(in: session)))
-                explanation = explained
-            } else {
+            if !files.missing.isEmpty {
+                // Built with stand-ins: a length is taken again as the request leaves, a value cannot be.
+                preview = .reading(files.missing.map(\.shownPath), request: files.lacksValues ? nil : request)
                 explanation = nil
+            } else {
+                preview = .request(request, text: try RequestPreview.text(request, httpVersion: resolved.options.httpVersion))
+                // Only while the Explain view shows; it reads the request just built.
+                explanation = try previewView == .explain ? explain(request, resolved: resolved, in: session, files: files) : nil
             }
         } catch {
             resolved = nil
             explanation = nil
             // The defaults are read from the built request: none is listed while it cannot be built.
             defaultHeaders = []
-            preview = .error(String(describing: error))
             previewSecrets = .none
+            // With files still to read, the error may be a stand-in's: the build says once they are.
+            preview = files.missing.isEmpty ? .error(String(describing: error)) : .reading(files.missing.map(\.shownPath), request: nil)
         }
         previewLines = hidingSecrets(in: PreviewPane.lines(preview))
         // The welcome request is a session like any other: its edits are work to keep (issue 34 §2).
@@ -294,6 +295,21 @@ public struct AppState: Sendable {
         weakensTrust = !weakenings(in: session).isEmpty
         let bounds = previewScrollBounds()
         previewScroll.clamp(contentHeight: bounds.contentHeight, viewport: bounds.viewport)
+    }
+
+    /// The Explain view of `request`, just built from `resolved` with `files`.
+    private func explain(_ request: HTTPRequest, resolved: ResolvedRequest, in session: Session, files: PreviewFileLookup) throws -> Explanation {
+        var explained = try resolved.draft.explain(request, sessionHeaders: sessionHeaderNames(in: session), cookieFile: session.cookieFile,
+                                                   httpVersion: resolved.options.httpVersion, files: files)
+        if let oauth2 = resolved.options.oauth2 {
+            // The token requests of the last send, shown as the v key says.
+            let reveals = revealsSecrets
+            explained.steps.append(Explanation.oauth2(oauth2, for: request.url, records: exchange?.result?.tokenRequests ?? []) {
+                Redaction.oauth2Request($0, showingSecrets: reveals)
+            })
+        }
+        explained.steps.append(Explanation.connection(to: request.url, options: resolved.options, weakenings: weakenings(in: session)))
+        return explained
     }
 }
 
@@ -348,5 +364,19 @@ extension AppState {
 /// The request preview: the built request and its wire text, or the error that stopped the build.
 public enum PreviewState: Sendable {
     case request(HTTPRequest, text: String)
+    /// The request names files the runner has not read yet (the paths, as the placeholder names
+    /// them); the request built meanwhile when it can be sent as it is (a file's length is taken
+    /// again as the request leaves), else nil.
+    case reading([String], request: HTTPRequest?)
     case error(String)
+
+    /// Why there is no request to copy or judge yet: the build's error, or the files still read.
+    var notReady: String? {
+        switch self {
+        case .request: nil
+        case let .reading(paths, _): "the request's files are still being read (\(paths.joined(separator: ", ")))"
+        case let .error(reason): reason
+        }
+    }
 }
+

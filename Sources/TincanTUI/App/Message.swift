@@ -63,6 +63,9 @@ public enum Message: Sendable {
     case curlImported(Result<CurlCommand.Imported, InterchangeError>)
     /// The answer to ``Effect/checkCookieFile(path:value:asker:)``: nil when the file can be used.
     case cookieFileChecked(value: String, failure: String?, asker: Asker)
+    /// The answer to ``Effect/readPreviewFiles(_:)``: each file read (again), with its stamp; a
+    /// file whose stamp had not moved is left out.
+    case previewFilesRead([PreviewFileRead: PreviewFileEntry])
 }
 
 /// Work that `update` asks for; the runner does it and reports back with messages.
@@ -124,6 +127,10 @@ public enum Effect: Sendable {
     /// Check that the cookie file at `path` reads before the session names it (`value`, as typed).
     /// Answered by ``Message/cookieFileChecked(value:failure:asker:)``.
     case checkCookieFile(path: String, value: String, asker: Asker)
+    /// Read the files the preview's request names, off the UI thread: each check whose file's
+    /// stamp moved since its answer (or that has none) is read as `tincan send` reads it.
+    /// Answered by ``Message/previewFilesRead(_:)``, when anything was read.
+    case readPreviewFiles([PreviewFileCheck])
 }
 
 /// How a request is sent: the response validation and pacing the properties panel set.

@@ -29,6 +29,9 @@ extension PreviewPane {
         switch preview {
         case let .error(reason):
             return [[Token(.error, "✗ The request cannot be built:")], [Token(.error, "  " + reason)]]
+        case let .reading(paths, _):
+            // The runner reads them off the UI thread; the preview is built again with its answer.
+            return [[Token(.muted, "… Reading the \(paths.count == 1 ? "file" : "files") the request names:")]] + paths.map { [Token(.base, "  \($0)  reading…")] }
         case let .request(_, text):
             var lines: [TokenLine] = []
             var inBody = false

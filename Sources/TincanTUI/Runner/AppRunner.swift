@@ -24,6 +24,8 @@ public final class AppRunner: Sendable {
     private let motions = Mutex<[Int: SlowMotion]>([:])
     /// The messages typed for open WebSocket requests, by exchange (``converse(_:_:_:options:manager:)``).
     private let conversations = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
+    /// Where the preview's files are read, one after another (``readPreviewFiles(_:)``).
+    let previewReads = DispatchQueue(label: "tincan.preview-files")
     /// The clock of the app's ticks and timelines: its managers' (``ManagerPool/timing``), so
     /// that a task's event times and the app's agree, and a test advances both.
     private let timing: Timing
@@ -79,7 +81,8 @@ public final class AppRunner: Sendable {
         var cookieFile = Self.cookieFile(of: state)
         var sessionPath = state.workspace.path
         let size = terminal.size
-        _ = state.update(.input(.resize(width: size.width, height: size.height)))
+        // What the first frame asks for (the preview's files) is carried out with the first events.
+        var carried = Self.answeringFileWork(state.update(.input(.resize(width: size.width, height: size.height))), in: &state)
         var previous: ScreenBuffer?
         func paint() {
             let frame = Renderer.render(&state)
@@ -93,7 +96,7 @@ public final class AppRunner: Sendable {
         while !state.shouldQuit {
             // A lesson rebuilding earlier steps sends them without waiting for a key.
             let busy = state.exchange?.phase == .sending || state.needsTick
-            let waits = [busy ? 100 : nil, draft.timeout(now: seconds())].compactMap { $0 }
+            let waits = [busy ? 100 : nil, draft.timeout(now: seconds()), carried.isEmpty ? nil : 0].compactMap { $0 }
             let events = terminal.waitForEvents(timeout: waits.min())
             if terminal.stopRequested {
                 // Leaves at once, through update like every change: nothing is asked, and unsaved
@@ -104,19 +107,28 @@ public final class AppRunner: Sendable {
             }
             // The clock moves before anything is handled: a send started by this input takes its
             // start time from now, not from the last tick, which only a send in flight makes.
-            var effects = state.update(.tick(at: seconds()))
+            var effects = carried + state.update(.tick(at: seconds()))
+            carried = []
+            /// A message the loop itself answers with: its effects are carried out in this frame too.
+            func take(_ message: Message) {
+                effects += Self.answeringFileWork(state.update(message), in: &state)
+            }
             for event in events {
                 if case .resize = event { previous = nil }
                 // File work is answered before the next key, which may be meant for the question
                 // its answer asks (overwrite?), as when update did it itself.
                 effects += Self.answeringFileWork(state.update(.input(event)), in: &state)
             }
-            for message in inbox.drain() { effects += state.update(message) }
-            for effect in effects {
+            for message in inbox.drain() { take(message) }
+            var next = 0
+            while next < effects.count {
+                let effect = effects[next]
+                next += 1
                 switch effect {
                 case .saveSession, .openSession, .saveBody, .readFileValues, .importCurl, .checkCookieFile:
                     // Answered as each key asked for it (answeringFileWork).
                     break
+                case let .readPreviewFiles(checks): readPreviewFiles(checks)
                 case let .send(id, request, plan): send(id, request, plan)
                 case let .cancel(id):
                     tasks.withLock { $0[id] }?.cancel()
@@ -127,19 +139,19 @@ public final class AppRunner: Sendable {
                 case let .editExternally(text, fileExtension):
                     let outcome = terminal.withTerminalReleased { Self.runEditor(text, fileExtension: fileExtension) }
                     switch outcome {
-                    case let .success(edited): _ = state.update(.editorFinished(edited))
-                    case let .failure(error): _ = state.update(.editorFailed(error.message))
+                    case let .success(edited): take(.editorFinished(edited))
+                    case let .failure(error): take(.editorFailed(error.message))
                     }
                     previous = nil
                 case let .viewExternally(bytes, fileExtension, viewer):
                     let outcome = terminal.withTerminalReleased { Self.runViewer(viewer, bytes, fileExtension: fileExtension) }
                     switch outcome {
-                    case let .success(command): _ = state.update(.viewerFinished(command))
-                    case let .failure(error): _ = state.update(.viewerFailed(error.message))
+                    case let .success(command): take(.viewerFinished(command))
+                    case let .failure(error): take(.viewerFailed(error.message))
                     }
                     previous = nil
                 case let .inspectStores(command):
-                    _ = state.update(.storesListed(managers.perform(command, now: Date())))
+                    take(.storesListed(managers.perform(command, now: Date())))
                 case .clearStores:
                     _ = managers.perform(.deleteAllCookies, now: Date())
                     _ = managers.perform(.clearCache, now: Date())
@@ -151,13 +163,13 @@ public final class AppRunner: Sendable {
                     do {
                         try history?.append(entry)
                     } catch {
-                        _ = state.update(.historyFailed(error.description))
+                        take(.historyFailed(error.description))
                     }
                 case let .saveLessonProgress(entry, key, path):
                     do {
                         try LessonProgress.record(entry, for: key, path: path)
                     } catch {
-                        _ = state.update(.lessonProgressFailed(error.description))
+                        take(.lessonProgressFailed(error.description))
                     }
                     if let observer = lessonProgressObserver {
                         let inbox = inbox
@@ -169,13 +181,13 @@ public final class AppRunner: Sendable {
                     do {
                         try SessionTrust.record(answer, digest: digest, for: file, path: path)
                     } catch {
-                        _ = state.update(.trustNotRemembered(error.description))
+                        take(.trustNotRemembered(error.description))
                     }
                 case let .recordCommand(line):
                     do {
                         try commands?.append(line)
                     } catch {
-                        _ = state.update(.historyFailed(error.description))
+                        take(.historyFailed(error.description))
                     }
                 case .suspend:
                     terminal.suspend()
@@ -191,7 +203,7 @@ public final class AppRunner: Sendable {
                     do {
                         try ConfigThemeLine.save(name, to: configPath)
                     } catch {
-                        _ = state.update(.themeNotSaved("\(error)"))
+                        take(.themeNotSaved("\(error)"))
                     }
                 }
             }
@@ -206,12 +218,12 @@ public final class AppRunner: Sendable {
                 do {
                     try managers.saveCookies()
                 } catch {
-                    _ = state.update(.cookieFileFailed("\(error)"))
+                    take(.cookieFileFailed("\(error)"))
                 }
                 do {
                     try managers.loadCookies(from: nowCookieFile, keepingCookies: sameSession)
                 } catch {
-                    _ = state.update(.cookieFileFailed("\(error); the session's cookies are kept in memory only, and the file is not written"))
+                    take(.cookieFileFailed("\(error); the session's cookies are kept in memory only, and the file is not written"))
                 }
             }
             if let failure = draft.update(state, now: seconds()) { _ = state.update(.draftFailed(failure)) }
@@ -269,6 +281,10 @@ public final class AppRunner: Sendable {
                 options.stageGate = motion.gate
                 motions.withLock { $0[id] = motion }
             }
+            // The preview's request carries the lengths its files had when it was built: the
+            // file is sent as it is now.
+            var request = request
+            request.body = try request.body.withCurrentFileLengths()
             let task = try manager.task(with: request, options: options)
             tasks.withLock { $0[id] = task }
             // Each event at the time the task emitted it, so the Timing view agrees with itself

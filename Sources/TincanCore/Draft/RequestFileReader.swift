@@ -1,0 +1,35 @@
+/// What a draft reads from the file system while it builds: the value of a `name=@file` or
+/// `name:=@file` item, and the length of a file it sends (a raw body, an upload, a multipart part).
+///
+/// ``RequestDraft/build(settings:boundary:files:)`` asks its reader rather than the disk, so a
+/// front end that must not read files where it builds (the TUI's `update`, issue 35 §1) hands it
+/// what it has already read, and the command line reads straight from disk
+/// (``DiskFileReader``). The rules stay with their one owner: a reader answers as
+/// ``RequestDraft/parameterValue(fromFile:isJSON:key:workingDirectory:standardInput:)`` and
+/// ``RequestBody/sendableFileLength(atPath:)`` do, or with what they answered before.
+public protocol RequestFileReader {
+    /// The value of the item `key=@path` (text) or `key:=@path` (JSON); `path` is never `-`,
+    /// which the draft reads from its standard input.
+    ///
+    /// - Throws: The error the one reading throws: ``RequestItemError`` or ``RequestSerializationError``.
+    func parameterValue(fromFile path: String, isJSON: Bool, key: String, workingDirectory: String) throws -> ParameterValue
+
+    /// The length of the regular, readable file at `path` (absolute), which the request streams.
+    ///
+    /// - Throws: ``RequestSerializationError`` naming the path, as ``RequestBody/sendableFileLength(atPath:)`` does.
+    func sendableFileLength(atPath path: String) throws -> Int64
+}
+
+/// Reads each file when the draft asks: the reader of `tincan send`, replay and exports.
+public struct DiskFileReader: RequestFileReader {
+    /// Creates the reader.
+    public init() {}
+
+    public func parameterValue(fromFile path: String, isJSON: Bool, key: String, workingDirectory: String) throws -> ParameterValue {
+        try RequestDraft.parameterValue(fromFile: path, isJSON: isJSON, key: key, workingDirectory: workingDirectory)
+    }
+
+    public func sendableFileLength(atPath path: String) throws -> Int64 {
+        try RequestBody.sendableFileLength(atPath: path)
+    }
+}
