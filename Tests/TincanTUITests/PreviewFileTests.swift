@@ -140,6 +140,29 @@ struct PreviewFileTests {
         #expect(folder == sendError())
     }
 
+    @Test("the send key reads a file that could not be read again, and sends once the runner answers")
+    func sendReadsAFailedFileAgain() throws {
+        let directory = try TemporaryDirectory()
+        var state = try openBodyFile(in: directory)
+        state.readPreviewFiles()
+        guard case .error = state.preview else {
+            Issue.record("expected the missing file's error, got \(state.preview)")
+            return
+        }
+        // The user puts the file right, then presses send at once: no key has had it looked at.
+        let file = try directory.write("body.json", Array("[1]".utf8))
+        let pressed = Fixtures.pressWithoutRunner([.key(.ctrl("r"))], into: &state)
+        #expect(!pressed.contains { if case .send = $0 { true } else { false } }, "sent before the file was read: \(pressed)")
+        #expect(checks(in: pressed).contains(PreviewFileCheck(read: .length(path: file), known: nil)), "\(pressed)")
+        #expect(state.status?.text == "Reading \(file) again before sending…")
+        let answered = state.update(.previewFilesRead(AppRunner.previewFileAnswers(checks(in: pressed))))
+        guard case let .send(_, request, _)? = answered.first(where: { if case .send = $0 { true } else { false } }) else {
+            Issue.record("the answer did not send: \(answered)")
+            return
+        }
+        #expect(request.body.length == 3)
+    }
+
     @Test("a key=@file value is read through the one reading, its errors word for word")
     func parameterValuesComeFromTheOneReading() throws {
         let directory = try TemporaryDirectory()

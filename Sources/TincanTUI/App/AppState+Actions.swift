@@ -7,7 +7,7 @@ extension AppState {
     /// Carries out an action bound to a key (or asked for by the command line).
     mutating func perform(_ action: Action) -> [Effect] {
         switch action {
-        case .send: return send()
+        case .send: return sendReadingFailedFilesAgain()
         case .slowMotion: return slowMotionKey()
         case .cancel:
             if cancelSlowMotionBeforeSending() { return [] }

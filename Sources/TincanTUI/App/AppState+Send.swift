@@ -45,6 +45,18 @@ extension AppState {
         return dispatch(after: delay)
     }
 
+    /// The send key. A request that cannot be built because a file it names could not be read
+    /// has those files read again first (the user may have just put it right), and is sent once
+    /// the runner answers (``PreviewFiles/sendWaits``); any other is sent now.
+    mutating func sendReadingFailedFilesAgain() -> [Effect] {
+        guard case .error = preview, !isRebuildingLesson else { return send() }
+        if previewFiles.sendWaits { return [] }
+        guard let again = previewFiles.readFailuresAgain() else { return send() }
+        previewFiles.sendWaits = true
+        status = StatusMessage("Reading \(previewFiles.failed.map(\.shownPath).joined(separator: ", ")) again before sending…")
+        return [again]
+    }
+
     /// The request to send now and its plan: nil, with the reason in the status line, while
     /// another is being sent or when the body's edits do not apply or it cannot be sent.
     mutating func readyToSend() -> (HTTPRequest, SendPlan)? {

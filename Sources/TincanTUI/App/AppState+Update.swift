@@ -117,6 +117,10 @@ extension AppState {
             previewFiles.take(answers)
             refreshPreview()
             effects += refreshLessonGoals()
+            if previewFiles.sendWaits {
+                previewFiles.sendWaits = false
+                effects += send()
+            }
         }
         if requestMayChange {
             refreshPreview()

@@ -74,6 +74,8 @@ public struct PreviewFiles: Sendable {
     private var requested: Set<PreviewFileRead> = []
     /// Whether the preview was built since the runner last looked at the files.
     private var checkDue = false
+    /// Whether the send key waits on files read again (``readFailuresAgain()``): the answer sends.
+    var sendWaits = false
 
     public init() {}
 
@@ -108,6 +110,25 @@ public struct PreviewFiles: Sendable {
         guard !checks.isEmpty else { return nil }
         for check in checks where check.known == nil { requested.insert(check.read) }
         return .readPreviewFiles(checks)
+    }
+
+    /// What the last build used whose answer is an error, in order.
+    var failed: [PreviewFileRead] {
+        used.filter { read in
+            switch entries[read]?.answer {
+            case .length(.failure)?, .value(.failure)?: true
+            default: false
+            }
+        }
+    }
+
+    /// The effect that has the runner read every file that failed again, whatever its stamp
+    /// says (so it always answers); nil when none failed or all are asked for already.
+    mutating func readFailuresAgain() -> Effect? {
+        let again = failed.filter { !requested.contains($0) }
+        guard !again.isEmpty else { return nil }
+        requested.formUnion(again)
+        return .readPreviewFiles(again.map { PreviewFileCheck(read: $0, known: nil) })
     }
 
     /// The lookup a build reads through.
