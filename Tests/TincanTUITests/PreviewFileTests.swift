@@ -105,6 +105,22 @@ struct PreviewFileTests {
         #expect(previewText(state).contains("<10 bytes streamed from \(file)>"), "\(state.preview)")
     }
 
+    @Test("only the answers for the files the request names now are kept, however many paths were typed")
+    func onlyTheRequestsOwnFilesAreKept() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("body.json", Array("12345".utf8))
+        var state = try openBodyFile(in: directory)
+        state.readPreviewFiles()
+        #expect(Set(state.previewFiles.entries.keys) == [.length(path: file)])
+        // Another path, read and answered: the first answer is let go.
+        var session = state.editedSession
+        session.requests[0].body = .file("other.json")
+        state.workspace.session = session
+        state.loadRequest(0, committing: false)
+        state.readPreviewFiles()
+        #expect(Set(state.previewFiles.entries.keys) == [.length(path: directory.path + "/other.json")])
+    }
+
     @Test("a file that cannot be sent shows the error tincan send gives, by the same words")
     func errorsAreTheSendErrors() throws {
         let directory = try TemporaryDirectory()

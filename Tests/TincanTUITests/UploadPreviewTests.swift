@@ -93,6 +93,7 @@ struct UploadPreviewTests {
         // Set, it is the upload.
         state.workspace.overrides["file:sample.txt"] = file
         state.refreshPreview()
+        state.readPreviewFiles()
         #expect(previewText(state).contains("<24,576 bytes (24.0 KiB) streamed from \(file)>"), "\(previewText(state))")
     }
 

@@ -4,7 +4,7 @@ import OrderedCollections
 /// Everything a user says about one request, before it is built: the shared model behind
 /// `tincan send`, the TUI's panes, the REPL and saved sessions.
 ///
-/// ``build(settings:boundary:)`` turns it into an ``HTTPRequest`` through the session manager and
+/// ``build(settings:boundary:files:)`` turns it into an ``HTTPRequest`` through the session manager and
 /// serializers, so every front end builds requests by exactly the same rules.
 public struct RequestDraft: Sendable {
     /// User name and password, sent as Basic authentication with the request.
@@ -266,7 +266,7 @@ public struct RequestDraft: Sendable {
         }
     }
 
-    /// `url` as typed with `pairs` added to its query, by the rule ``build(settings:boundary:)``
+    /// `url` as typed with `pairs` added to its query, by the rule ``build(settings:boundary:files:)``
     /// adds `name==value` items with: each escaped as a query-string pair, after the query that is
     /// there (an empty one is replaced), before any fragment. The rest of the text stays as typed.
     ///

@@ -43,7 +43,7 @@ public struct Explanation: Sendable, Equatable {
 }
 
 extension RequestDraft {
-    /// Explains how ``build(settings:boundary:)`` turns this draft into a request.
+    /// Explains how ``build(settings:boundary:files:)`` turns this draft into a request.
     ///
     /// - Parameters:
     ///   - settings: The settings the request is built with (their default headers are "defaults").
@@ -51,7 +51,7 @@ extension RequestDraft {
     ///   - sessionHeaders: Names of headers that came from a saved session's defaults, so they are
     ///     told apart from the request's own.
     ///   - cookieFile: The cookie file the session keeps its cookies in across runs, as written, or nil.
-    /// - Throws: What ``build(settings:boundary:)`` throws: a draft that cannot be built has no explanation.
+    /// - Throws: What ``build(settings:boundary:files:)`` throws: a draft that cannot be built has no explanation.
     public func explain(settings: RequestSettings = RequestSettings(), boundary: String? = nil, sessionHeaders: Set<String> = [], cookieFile: String? = nil) throws -> Explanation {
         try explain(build(settings: settings, boundary: boundary), settings: settings, sessionHeaders: sessionHeaders, cookieFile: cookieFile)
     }

@@ -79,11 +79,15 @@ public struct PreviewFiles: Sendable {
 
     public init() {}
 
-    /// Takes what a build asked for (``PreviewFileLookup``).
+    /// Takes what a build asked for (``PreviewFileLookup``). Only those answers are kept: what
+    /// is held stays the size of the request's own files, however many paths were typed on the
+    /// way (another request's files are read again when it is chosen again).
     mutating func record(_ lookup: PreviewFileLookup) {
         used = lookup.used
         missing = lookup.missing
         checkDue = !used.isEmpty
+        let kept = Set(used)
+        if entries.keys.contains(where: { !kept.contains($0) }) { entries = entries.filter { kept.contains($0.key) } }
     }
 
     /// Takes the runner's answers: each replaces what was held for its read.
