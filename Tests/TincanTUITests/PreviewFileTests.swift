@@ -179,6 +179,42 @@ struct PreviewFileTests {
         #expect(request.body.length == 3)
     }
 
+    @Test("the session's client certificate is read by the runner too, and read again when its key file changes")
+    func clientCertificateIsReadByTheRunner() throws {
+        let directory = try TemporaryDirectory()
+        let certificate = try TestCertificate.selfSigned()
+        let cert = try directory.write("client.pem", Array(certificate.certificatePEM.utf8))
+        let key = try directory.write("client.key", Array(certificate.privateKeyPEM.utf8))
+        var session = Session(name: "T", base: "http://127.0.0.1:9", requests: [SavedRequest(url: "/get")])
+        session.defaults.tls = ClientCertificateSettings(certificate: "client.pem", key: "client.key")
+        let path = directory.path + "/t.tincan.yaml"
+        try SessionFile.save(session, to: path)
+        var state = AppState(width: 120, height: 40)
+        state.open(Workspace(session: try Session.load(path: path), path: path))
+        state.focus = .url
+        let effects = Fixtures.pressWithoutRunner(Fixtures.typing("?a"), into: &state)
+        let read = PreviewFileRead.identity(certificate: cert, key: key)
+        #expect(checks(in: effects) == [PreviewFileCheck(read: read, known: nil)], "\(effects)")
+        guard case let .reading(paths, nil) = state.preview else {
+            Issue.record("expected the placeholder, with nothing to send, got \(state.preview)")
+            return
+        }
+        #expect(paths == ["\(cert) (key \(key))"])
+
+        _ = state.update(.previewFilesRead(AppRunner.previewFileAnswers(checks(in: effects))))
+        #expect(state.resolved?.options.clientIdentity?.certificatePath == cert)
+        #expect(previewText(state).hasPrefix("GET /get?a HTTP/1.1\n"), "\(state.preview)")
+
+        // The key file is replaced by one that is not a key: the next look reads both again.
+        try directory.write("client.key", Array("not a key\n".utf8))
+        Fixtures.press([.key(.char("b"))], into: &state)
+        guard case let .error(message) = state.preview else {
+            Issue.record("expected the key's error, got \(state.preview)")
+            return
+        }
+        #expect(message.hasSuffix("tls: the private key file \(key) is not usable: no PEM private key in it"), "\(message)")
+    }
+
     @Test("a key=@file value is read through the one reading, its errors word for word")
     func parameterValuesComeFromTheOneReading() throws {
         let directory = try TemporaryDirectory()

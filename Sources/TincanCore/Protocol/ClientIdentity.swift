@@ -69,6 +69,15 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
         return ClientIdentity(certificatePath: certificatePath, keyPath: keyFile, chain: chain, key: key)
     }
 
+    /// Reads a certificate and key with no one to ask: an encrypted key's passphrase comes from
+    /// ``passphraseVariable`` in `environment` (a session's `tls:`, as a replay or the TUI reads it).
+    ///
+    /// - Throws: ``ClientIdentityError``, as ``load(certificate:key:passphrase:)``.
+    public static func load(certificate certificatePath: String, key keyPath: String?, environment: [String: String]) throws(ClientIdentityError) -> ClientIdentity {
+        let passphrase = keyIsEncrypted(atPath: keyPath ?? certificatePath) ? environment[passphraseVariable] : nil
+        return try load(certificate: certificatePath, key: keyPath, passphrase: passphrase)
+    }
+
     /// The PEM blocks of `bytes` whose label (`CERTIFICATE`, `PRIVATE KEY`…) passes `wanted`,
     /// each from its BEGIN line to its END line.
     static func pemBlocks(_ bytes: [UInt8], where wanted: (String) -> Bool) -> [String] {

@@ -222,18 +222,17 @@ public struct ClientCertificateSettings: Sendable, Equatable {
         ClientCertificateSettings(certificate: certificate.map { resolveSessionPath($0, in: directory) }, key: key.map { resolveSessionPath($0, in: directory) })
     }
 
-    /// The identity these settings name, read now; nil when they name none. An encrypted key's
-    /// passphrase comes from `TINCAN_KEY_PASSPHRASE` (nothing prompts while a session runs).
+    /// The identity these settings name, read through `files`; nil when they name none. An
+    /// encrypted key's passphrase comes from `TINCAN_KEY_PASSPHRASE` (nothing prompts while a
+    /// session runs).
     ///
     /// - Throws: ``ClientIdentityError`` for files that cannot be used.
-    public func identity(environment: [String: String] = ProcessEnvironment.values) throws(ClientIdentityError) -> ClientIdentity? {
+    public func identity(files: any RequestFileReader = DiskFileReader()) throws(ClientIdentityError) -> ClientIdentity? {
         guard let certificate else {
             if let key { throw ClientIdentityError(.key, path: key, .notPEM("tls: names a key without a cert")) }
             return nil
         }
-        let keyFile = key ?? certificate
-        let passphrase = ClientIdentity.keyIsEncrypted(atPath: keyFile) ? environment[ClientIdentity.passphraseVariable] : nil
-        return try ClientIdentity.load(certificate: certificate, key: key, passphrase: passphrase)
+        return try files.clientIdentity(certificate: certificate, key: key)
     }
 }
 

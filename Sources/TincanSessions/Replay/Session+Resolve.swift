@@ -33,8 +33,11 @@ extension Session {
     /// - Parameters:
     ///   - directory: Where relative file paths are read from (the session file's directory).
     ///   - proxyEnvironment: The proxy variables that decide when the session names no proxy.
+    ///   - files: Where the client certificate (`tls:`) is read from: the disk, unless the front
+    ///     end already read it (the TUI's preview).
     /// - Throws: ``RequestResolutionError`` naming the request and the missing variable or bad value.
-    public func resolve(_ index: Int, template: Template, directory: String, file: String? = nil, proxyEnvironment: ProxyEnvironment = .current) throws(RequestResolutionError) -> ResolvedRequest {
+    public func resolve(_ index: Int, template: Template, directory: String, file: String? = nil, proxyEnvironment: ProxyEnvironment = .current,
+                        files: any RequestFileReader = DiskFileReader()) throws(RequestResolutionError) -> ResolvedRequest {
         let saved = requests[index]
         // The request's own variables, over the file's and the environment's but not over --var.
         var template = template
@@ -138,7 +141,7 @@ extension Session {
             throw fail(.proxy(error))
         }
         do {
-            resolved.options.clientIdentity = try defaults.tls.resolvingPaths(in: directory).identity()
+            resolved.options.clientIdentity = try defaults.tls.resolvingPaths(in: directory).identity(files: files)
         } catch {
             throw fail(.clientCertificate(error))
         }

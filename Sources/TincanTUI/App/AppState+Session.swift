@@ -101,8 +101,12 @@ extension AppState {
     }
 
     /// The selected request of `session` (the edited session), resolved.
-    func resolveSelected(in session: Session) throws -> ResolvedRequest {
-        try session.resolve(workspace.selected, template: try variablesInEffect(), directory: sessionDirectory, file: workspace.path, proxyEnvironment: proxyEnvironment)
+    ///
+    /// - Parameter files: Where the session's client certificate comes from: what the runner read
+    ///   for the preview, or (for a caller outside `update`) the disk.
+    func resolveSelected(in session: Session, files: any RequestFileReader = DiskFileReader()) throws -> ResolvedRequest {
+        try session.resolve(workspace.selected, template: try variablesInEffect(), directory: sessionDirectory, file: workspace.path, proxyEnvironment: proxyEnvironment,
+                            files: files)
     }
 
     /// The workspace's variables, `{{$env.NAME}}` read from the environment the app started with.

@@ -27,7 +27,8 @@ extension AppState {
                 guard applyBody() else { return [] }
             }
             do {
-                _ = try resolveSelected(in: editedSession)
+                // Through what the runner read for the preview: update reads no file.
+                _ = try resolveSelected(in: editedSession, files: previewFiles.lookup())
             } catch {
                 slowMotion = nil
                 status = StatusMessage("Slow motion stopped at build: \(error)", .error)

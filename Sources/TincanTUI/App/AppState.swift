@@ -260,7 +260,7 @@ public struct AppState: Sendable {
         let files = previewFiles.lookup()
         defer { previewFiles.record(files) }
         do {
-            let resolved = try resolveSelected(in: session)
+            let resolved = try resolveSelected(in: session, files: files)
             self.resolved = resolved
             let request = try resolved.draft.build(boundary: boundary, files: files)
             defaultHeaders = Self.inheritedHeaders(of: request, in: session, selected: workspace.selected)

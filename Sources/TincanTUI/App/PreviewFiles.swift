@@ -1,28 +1,34 @@
 import TincanCore
 
-/// One thing the preview reads from a file: the value of a `key=@file` item, or the length of a
-/// file the request streams (a raw body, an upload, a multipart part). Paths are as the draft
-/// asks for them: absolute for a length, as typed (with the folder they are read from) for a value.
+/// One thing the preview reads from a file: the value of a `key=@file` item, the length of a
+/// file the request streams (a raw body, an upload, a multipart part), or the session's client
+/// certificate (`tls:`). Paths are as the draft asks for them: absolute for a length and a
+/// certificate, as typed (with the folder they are read from) for a value.
 public enum PreviewFileRead: Sendable, Hashable {
     /// The length of the file at `path` (``RequestBody/sendableFileLength(atPath:)``).
     case length(path: String)
     /// The value of `key=@path` or `key:=@path`
     /// (``RequestDraft/parameterValue(fromFile:isJSON:key:workingDirectory:standardInput:)``).
     case value(key: String, path: String, isJSON: Bool, workingDirectory: String)
+    /// The client certificate and its key, in `key` or in the certificate's file
+    /// (``ClientIdentity/load(certificate:key:environment:)``).
+    case identity(certificate: String, key: String?)
 
     /// The file, as the placeholder names it.
     public var shownPath: String {
         switch self {
         case .length(let path): path
         case let .value(key, path, isJSON, _): "\(key)\(isJSON ? ":=@" : "=@")\(path)"
+        case let .identity(certificate, key): key.map { "\(certificate) (key \($0))" } ?? certificate
         }
     }
 
-    /// The file looked at, absolute: what its ``FileStamp`` is taken of.
-    public var stampedPath: String {
+    /// The files looked at, absolute: what their ``FileStamp``s are taken of.
+    public var stampedPaths: [String] {
         switch self {
-        case .length(let path): path
-        case let .value(_, path, _, workingDirectory): RequestDraft.resolvePath(path, in: workingDirectory)
+        case .length(let path): [path]
+        case let .value(_, path, _, workingDirectory): [RequestDraft.resolvePath(path, in: workingDirectory)]
+        case let .identity(certificate, key): [certificate] + (key.map { [$0] } ?? [])
         }
     }
 }
@@ -32,14 +38,15 @@ public enum PreviewFileRead: Sendable, Hashable {
 public enum PreviewFileAnswer: Sendable {
     case length(Result<Int64, RequestSerializationError>)
     case value(Result<ParameterValue, any Error>)
+    case identity(Result<ClientIdentity, ClientIdentityError>)
 }
 
-/// A read's answer and the stamp the file had just before it was read.
+/// A read's answer and the stamps its files had just before it was read.
 public struct PreviewFileEntry: Sendable {
-    public var stamp: FileStamp
+    public var stamp: [FileStamp]
     public var answer: PreviewFileAnswer
 
-    public init(stamp: FileStamp, answer: PreviewFileAnswer) {
+    public init(stamp: [FileStamp], answer: PreviewFileAnswer) {
         self.stamp = stamp
         self.answer = answer
     }
@@ -49,10 +56,10 @@ public struct PreviewFileEntry: Sendable {
 /// file again only when the file's stamp moved (``Effect/readPreviewFiles(_:)``).
 public struct PreviewFileCheck: Sendable, Hashable {
     public var read: PreviewFileRead
-    /// The stamp of the answer the preview holds; nil when it holds none.
-    public var known: FileStamp?
+    /// The stamps of the answer the preview holds; nil when it holds none.
+    public var known: [FileStamp]?
 
-    public init(read: PreviewFileRead, known: FileStamp?) {
+    public init(read: PreviewFileRead, known: [FileStamp]?) {
         self.read = read
         self.known = known
     }
@@ -120,7 +127,7 @@ public struct PreviewFiles: Sendable {
     var failed: [PreviewFileRead] {
         used.filter { read in
             switch entries[read]?.answer {
-            case .length(.failure)?, .value(.failure)?: true
+            case .length(.failure)?, .value(.failure)?, .identity(.failure)?: true
             default: false
             }
         }
@@ -144,7 +151,8 @@ public struct PreviewFiles: Sendable {
 /// The files as the preview has read them, handed to ``RequestDraft/build(settings:boundary:files:)``:
 /// an answer read before is given again (its error thrown again); a file not read yet gets a
 /// stand-in (a length of 0, an empty value) so the rest of the request still builds, and is
-/// noted as missing.
+/// noted as missing; a client certificate not read yet stops the resolution (there is no
+/// stand-in for one), the preview then saying it is reading it.
 final class PreviewFileLookup: RequestFileReader {
     private let entries: [PreviewFileRead: PreviewFileEntry]
     private(set) var used: [PreviewFileRead] = []
@@ -157,7 +165,7 @@ final class PreviewFileLookup: RequestFileReader {
     /// Whether the request built holds stand-ins for values, which the send cannot correct
     /// (lengths it can: the runner takes them again as the request leaves).
     var lacksValues: Bool {
-        missing.contains { if case .value = $0 { true } else { false } }
+        missing.contains { if case .length = $0 { false } else { true } }
     }
 
     func parameterValue(fromFile path: String, isJSON: Bool, key: String, workingDirectory: String) throws -> ParameterValue {
@@ -171,6 +179,16 @@ final class PreviewFileLookup: RequestFileReader {
         let read = PreviewFileRead.length(path: path)
         note(read)
         guard case .length(let result)? = entries[read]?.answer else { return 0 }
+        return try result.get()
+    }
+
+    func clientIdentity(certificate: String, key: String?) throws(ClientIdentityError) -> ClientIdentity {
+        let read = PreviewFileRead.identity(certificate: certificate, key: key)
+        note(read)
+        guard case .identity(let result)? = entries[read]?.answer else {
+            // Never shown: with a file missing, the preview says it is reading it.
+            throw ClientIdentityError(.certificate, path: certificate, .unreadable("not read yet"))
+        }
         return try result.get()
     }
 

@@ -20,7 +20,7 @@ extension AppRunner {
     static func previewFileAnswers(_ checks: [PreviewFileCheck]) -> [PreviewFileRead: PreviewFileEntry] {
         var answers: [PreviewFileRead: PreviewFileEntry] = [:]
         for check in checks where answers[check.read] == nil {
-            let stamp = FileStamp.of(check.read.stampedPath)
+            let stamp = check.read.stampedPaths.map(FileStamp.of)
             guard stamp != check.known else { continue }
             answers[check.read] = PreviewFileEntry(stamp: stamp, answer: read(check.read))
         }
@@ -34,6 +34,8 @@ extension AppRunner {
             .length(Result { () throws(RequestSerializationError) in try RequestBody.sendableFileLength(atPath: path) })
         case let .value(key, path, isJSON, workingDirectory):
             .value(Result { try RequestDraft.parameterValue(fromFile: path, isJSON: isJSON, key: key, workingDirectory: workingDirectory) })
+        case let .identity(certificate, key):
+            .identity(Result { () throws(ClientIdentityError) in try DiskFileReader().clientIdentity(certificate: certificate, key: key) })
         }
     }
 }
