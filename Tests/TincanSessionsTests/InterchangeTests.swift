@@ -402,6 +402,39 @@ struct HTTPFileTests {
         #expect(body.contains("name=\"file_to_send\"; filename=\"input.txt\"\r\nContent-Type: text/plain\r\n\r\nfrom the file\r\n"))
     }
 
+    @Test func aPartWithoutANameOrAnUnreadableTextFileIsLeftOutNamedAndTheFileStillImports() throws {
+        // Given a .http file whose upload names no part (as 0x0918/05-chat's test.rest does), and
+        // a text part whose file was not committed beside it
+        let imported = try HTTPFile.parse("""
+            ### upload files
+            POST http://127.0.0.1:9/upload
+            Content-Type: multipart/form-data; boundary=MyBoundary
+
+            --MyBoundary
+            Content-Disposition: form-data; filename="hello.txt"
+            Content-Type: text/plain
+
+            Hello, World!
+            --MyBoundary
+            Content-Disposition: form-data; name="notes"
+
+            < ./missing.txt
+            --MyBoundary
+            Content-Disposition: form-data; name="kept"
+
+            yes
+            --MyBoundary--
+
+            ### get files
+            GET http://127.0.0.1:9/files
+            """, path: "/tmp/x.http", directory: "/tmp")
+        // Then both requests are imported, the parts that cannot be carried over left out, each named
+        #expect(imported.session.requests.map(\.name) == ["upload files", "get files"])
+        #expect(imported.session.requests[0].params == .dictionary(["kept": "yes"]))
+        #expect(imported.warnings.contains("/tmp/x.http:5: request 'upload files': the part has no name (expected 'Content-Disposition: form-data; name=\"…\"'), so it is left out; a session's form fields and files are named"))
+        #expect(imported.warnings.contains("/tmp/x.http:10: request 'upload files': the part 'notes' is the text of ./missing.txt, which cannot be read as text, so the field is left out; give the part a filename to send the file"))
+    }
+
     @Test func bodyLinesThatWouldReadAsSyntaxAreRefused() throws {
         let original = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body: \"a\\n< not a file\"\n", path: "s.yaml"))
         #expect(throws: InterchangeError(.bodyLineIsSyntax("< not a file"), at: "request 'lt'")) { try HTTPFile.export([("lt", original, nil)]) }
