@@ -440,6 +440,20 @@ struct HTTPFileTests {
         #expect(throws: InterchangeError(.bodyLineIsSyntax("< not a file"), at: "request 'lt'")) { try HTTPFile.export([("lt", original, nil)]) }
     }
 
+    @Test func aBodyWithWindowsLineEndsExportsAsItsLinesAndReadsBack() throws {
+        // Given a raw body written on Windows, as 19balazs86/PlayingWithAuthentication's Login
+        let original = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body: \"{\\r\\n  \\\"Name\\\": \\\"user\\\"\\r\\n}\"\n", path: "s.yaml"))
+        // When it is exported as a .http file
+        let exported = try HTTPFile.export([("Login", original, nil)])
+        // Then its lines are the file's lines, said in a warning, and the file reads back as those lines
+        #expect(exported.text.contains("\n\n{\n  \"Name\": \"user\"\n}\n"), "\(exported.text)")
+        #expect(exported.warnings.contains { $0.hasPrefix("request 'Login': the body's CRLF line ends are written as the file's own") })
+        #expect(try HTTPFile.parse(exported.text, path: "x.http").session.requests[0].body == .text("{\n  \"Name\": \"user\"\n}"))
+        // A carriage return that ends no line is still refused
+        let lone = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body: \"a\\rb\\r\\n\"\n", path: "s.yaml"))
+        #expect(throws: InterchangeError.self) { try HTTPFile.export([("lone", lone, nil)]) }
+    }
+
     @Test func binaryBodiesAreRefusedWithTheReason() throws {
         let original = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body:\n      base64: AP8=\n", path: "s.yaml"))
         #expect(throws: InterchangeError(.binaryBody(request: "bin"))) { try HTTPFile.export([("bin", original, nil)]) }
