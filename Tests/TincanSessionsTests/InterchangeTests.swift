@@ -261,10 +261,11 @@ struct HTTPFileTests {
         #expect(session.requests[1].line == 12)
         #expect(session.requests[2].body == .file("./data.txt"))
         // data.txt is not beside api.http: the import names it, and says the request cannot be sent until it is.
-        #expect(imported.warnings.count == 3)
+        #expect(imported.warnings.count == 4)
         #expect(imported.warnings[0] == "api.http:20: skipped a response handler; use capture: and assert: in the session instead")
         #expect(imported.warnings[1] == "request 'Upload': the body file reads the local file ./data.txt, in the imported file's folder")
         #expect(imported.warnings[2].hasPrefix("request 'Upload': cannot be sent as written (File not reachable:"), "\(imported.warnings)")
+        #expect(imported.warnings[3] == "variables: token: reads the environment variable API_TOKEN of whoever sends it, and sends its value where the request goes; check that you mean it to")
     }
 
     @Test("# @no-redirect is kept as follow-redirects: false, and a request that does not follow exports it")
