@@ -77,7 +77,7 @@ extension ReplayCommand {
             }
         }
         let exported = HAR.export(exchanges, redactingSecrets: !showSecrets)
-        for warning in exported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
+        for warning in exported.warnings { StandardError.warn(warning) }
         // A HAR holds traffic (bodies, and with --show-secrets every credential): private, as the cookie jar.
         try writeFile(exported.text, to: path, mode: 0o600)
         StandardError.print("tincan: wrote \(exchanges.count) exchange\(exchanges.count == 1 ? "" : "s") to \(path)\(unsent > 0 ? " (\(unsent) request\(unsent == 1 ? " was" : "s were") not sent)" : "")\n")

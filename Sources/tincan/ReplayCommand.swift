@@ -157,7 +157,7 @@ extension ReplayCommand {
             batch.append(ReplayBatch.File(session: session, path: path))
             // A file someone else may have written says when it weakens trust (issue 36 §7).
             for (source, weakening) in session.defaults.security.weakenings {
-                StandardError.print("tincan: warning: \(path): \(source): \(weakening)\n")
+                StandardError.warn("\(path): \(source): \(weakening)")
             }
         }
         var options = ReplayOptions()

@@ -215,7 +215,7 @@ extension SendCommand {
         do {
             let policy = try tls.makeSecurityPolicy()
             // What weakens trust is said before anything is sent (issue 36 §7).
-            for weakening in policy.weakenings where weakening.isUnsafe { StandardError.print("tincan: warning: \(weakening)\n") }
+            for weakening in policy.weakenings where weakening.isUnsafe { StandardError.warn("\(weakening)") }
             // One request: its task runs on the transport's thread, with no hop between threads.
             manager = try URLSessionManager(http: try HTTPSessionManager(baseURL: self.request.base), securityPolicy: policy, scheduling: .transportLoop)
         } catch let error as SecurityPolicyError {

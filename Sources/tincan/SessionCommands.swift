@@ -28,7 +28,7 @@ struct ImportOutput: ParsableArguments {
     ///   runs, or the `.http` file's folder); they are rewritten to be relative to the session
     ///   file's folder, or to the current folder when the session is printed.
     func write(_ imported: Session, pathsFrom source: String, warnings: [String]) throws {
-        for warning in warnings { StandardError.print("tincan: warning: \(warning)\n") }
+        for warning in warnings { StandardError.warn(warning) }
         var imported = imported
         let target = output.map(Session.directory(of:)) ?? FileManager.default.currentDirectoryPath
         imported.requests = imported.requests.map { $0.rebasingPaths(from: source, to: target) }
@@ -253,7 +253,7 @@ struct ExportCommand: ParsableCommand {
                 throw CLIFailure.badInput("\(error)")
             }
         }
-        for warning in warnings { StandardError.print("tincan: warning: \(warning)\n") }
+        for warning in warnings { StandardError.warn(warning) }
         if built.count == 1, indices.count == 1, format == .curl { text = String(text.drop { $0 != "\n" }.dropFirst()) }
         try write(text)
         try reportSkipped(failures, of: indices.count)
@@ -272,7 +272,7 @@ struct ExportCommand: ParsableCommand {
             exported = export.bruno(session, sessionFolder: Session.directory(of: file), collectionFolder: folder)
         }
         guard exported.skipped.count < session.requests.count else { throw CLIFailure.badInput(exported.skipped.joined(separator: "\n")) }
-        for warning in exported.warnings { StandardError.print("tincan: warning: \(warning)\n") }
+        for warning in exported.warnings { StandardError.warn(warning) }
         if format == .postman {
             try write(exported.files[0].text)
         } else {

@@ -123,6 +123,12 @@ enum StandardError {
         printControlling(TerminalText.text(text))
     }
 
+    /// Writes `tincan: warning: message` as one line, whatever the message quotes: a name from a
+    /// collection can hold a line break, which must not begin a line that reads as Tincan's own.
+    static func warn(_ message: String) {
+        print("tincan: warning: \(TerminalText.line(message))\n")
+    }
+
     /// Writes `text` as it is: only for Tincan's own escape sequences (the progress line's).
     static func printControlling(_ text: String) {
         _ = AtomicFile.writeAll(Array(text.utf8), to: STDERR_FILENO)

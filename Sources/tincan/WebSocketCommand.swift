@@ -99,7 +99,7 @@ struct WebSocketCommand: AsyncParsableCommand {
         } catch let error as SecurityPolicyError {
             throw CLIFailure.badInput("\(error)")
         }
-        for weakening in policy.weakenings where weakening.isUnsafe { StandardError.print("tincan: warning: \(weakening)\n") }
+        for weakening in policy.weakenings where weakening.isUnsafe { StandardError.warn("\(weakening)") }
         if let oauth2 {
             // The grant's token request goes first, as send's would, with the same trust and route.
             var options = TaskOptions()

@@ -84,4 +84,19 @@ struct CollectionImportCLITests {
         #expect(insomnia.status == 2)
         #expect(insomnia.stderr.contains("\(spec):1:1: expected an Insomnia export: v4"), "\(insomnia.stderr)")
     }
+
+    @Test("A warning that quotes a name holding a line break, an escape or a bell stays one line of Tincan's, the characters shown as ·")
+    func warningsQuotingNamesStayOneLine() async throws {
+        // Given a collection whose folder and request names hold control characters
+        let directory = try TemporaryDirectory()
+        let collection = #"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [{"name": "F\u0007", "item": [{"name": "Req\r\ntincan: error: spoofed\u001b[2J", "event": [{"listen": "test", "script": {"exec": ["pm.test()"]}}], "request": {"method": "GET", "url": "http://127.0.0.1:9/"}}]}]}"#
+        let file = try directory.write("c.postman_collection.json", Array(collection.utf8))
+        // When it is imported
+        let imported = try await tincan(["import", "postman", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // Then every line on standard error is one of Tincan's, none begun by the name
+        let lines = imported.stderr.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("tincan: warning: ") }, "\(imported.stderr)")
+        #expect(imported.stderr.contains("tincan: warning: item 'F·/Req··tincan: error: spoofed·[2J': the test script (1 line) is not carried over"), "\(imported.stderr)")
+    }
 }

@@ -71,6 +71,14 @@ struct ExplanationTests {
         #expect(try texts(draft, .parameters).contains("Multipart ignores methodsEncodingParametersInURI: the parameters always go into the body."))
     }
 
+    @Test func aMultipartTypeTypedWithoutABoundaryIsSaidToGetTheFormsBoundary() throws {
+        var draft = RequestDraft(method: "POST", url: "http://127.0.0.1/")
+        draft.serializer = .multipart
+        draft.parameters = ["name": "x"]
+        draft.items = [.header(name: "Content-Type", value: "multipart/form-data")]
+        #expect(try texts(draft, .contentType)[0] == "You set `Content-Type: multipart/form-data`; the form adds its boundary, which separates the parts: `Content-Type: multipart/form-data; boundary=b`.")
+    }
+
     @Test func nestedKeysShowTheirBracketsAndTheCharactersEscaped() throws {
         var draft = RequestDraft(method: "GET", url: "http://127.0.0.1/")
         draft.parameters = ["user": ["name": "Zoë", "roles": ["admin"]], "flag": .null]

@@ -113,6 +113,27 @@ struct RequestDraftTests {
         #expect(body.contains("filename=\"a.json\"\r\nContent-Type: application/json\r\n\r\n{}\r\n--B--"))
     }
 
+    @Test(arguments: [
+        ("multipart/form-data", "multipart/form-data; boundary=B"),
+        ("Multipart/Form-Data;", "Multipart/Form-Data; boundary=B"),
+        ("multipart/mixed; charset=utf-8", "multipart/mixed; charset=utf-8; boundary=B"),
+        ("multipart/form-data; boundary=other", "multipart/form-data; boundary=B"),
+        ("application/json", "multipart/form-data; boundary=B"),
+    ])
+    func aTypedContentTypeNeverHidesTheMultipartBoundary(typed: String, sent: String) throws {
+        // Given a multipart request whose Content-Type was typed, as Insomnia exports every one
+        var draft = RequestDraft(method: "POST", url: "http://x/up")
+        draft.serializer = .multipart
+        draft.parameters = ["title": "T"]
+        draft.headers = ["Content-Type": typed]
+        // Then the server is told the boundary the body is written with
+        #expect(try build(draft).headers["Content-Type"] == sent)
+        // And as an item typed on the command line
+        draft.headers = [:]
+        draft.items = [.header(name: "Content-Type", value: typed)]
+        #expect(try build(draft).headers["Content-Type"] == sent)
+    }
+
     @Test func fileItemsNeedAFormSerializer() throws {
         var draft = RequestDraft(method: "POST", url: "http://x/up")
         draft.serializer = .json

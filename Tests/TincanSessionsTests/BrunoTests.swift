@@ -149,6 +149,15 @@ struct BrunoTests {
         #expect(result.notCarried.contains("request 'r': the disabled variable d is not carried over"))
     }
 
+    @Test("a .bru file saved with Windows line ends (CRLF) reads as the same file with LF, as bruno-lang reads it")
+    func windowsLineEnds() throws {
+        let lineFeeds = try CollectionFormat.bruno.parse(Self.request, path: "/srv/c/Create pet.bru")
+        let windows = try CollectionFormat.bruno.parse(Self.request.replacingOccurrences(of: "\n", with: "\r\n"), path: "/srv/c/Create pet.bru")
+        #expect(windows.session.requests == lineFeeds.session.requests)
+        #expect(windows.session.variables == lineFeeds.session.variables)
+        #expect(windows.notCarried == lineFeeds.notCarried)
+    }
+
     @Test("a file that is not a .bru file is refused at its line and column, with what was expected", arguments: [
         ("get {\n  url: http://h/\n", "r.bru:1:1: the block get { is not closed: expected } at the start of a line"),
         ("get {\n  url http://h/\n}\n", "r.bru:2:3: expected name: value, found url http://h/"),

@@ -91,6 +91,30 @@ struct ImportChecksTests {
         #expect(!result.notCarried.contains { $0.contains("'fine'") })
     }
 
+    @Test("A collection that reads the sender's environment variables says so, naming the request or variable and each variable read")
+    func environmentReadsAreNamed() throws {
+        // Given a Postman collection and a .http file that send environment variables
+        let postman = try CollectionFormat.postman.parse(Self.postman(#"""
+            {"name": "exfil", "request": {"method": "GET", "url": "http://h/?k={{$env.AWS_SECRET_ACCESS_KEY}}", "header": [{"key": "X-Home", "value": "{{$env.HOME}}"}]}},
+            {"name": "plain", "request": {"method": "GET", "url": "http://h/"}}
+            """#), path: "/srv/c.json")
+        #expect(postman.notCarried.contains("request 'exfil': reads the environment variables AWS_SECRET_ACCESS_KEY, HOME of whoever sends it, and sends their values where the request goes; check that you mean it to"), "\(postman.notCarried)")
+        #expect(!postman.notCarried.contains { $0.contains("'plain'") })
+        let http = try HTTPFile.parse("@token = {{$processEnv API_TOKEN}}\n\nGET http://h/\nAuthorization: Bearer {{token}}\n", path: "/srv/a.http")
+        #expect(http.warnings.contains("variables: token: reads the environment variable API_TOKEN of whoever sends it, and sends its value where the request goes; check that you mean it to"), "\(http.warnings)")
+    }
+
+    @Test("A request the collection gives no URL (a Postman url: null, an Insomnia url: '') is imported, named")
+    func aRequestWithoutAURLIsNamed() throws {
+        // As 3laa-NA/Web's 'API Test' and Cobelt/shokkoth-graphql's requests
+        let postman = try CollectionFormat.postman.parse(Self.postman(#"""
+            {"name": "API Test", "request": {"method": "GET", "url": null}},
+            {"name": "fine", "request": {"method": "GET", "url": "http://h/"}}
+            """#), path: "/srv/c.json")
+        #expect(postman.session.requests.map(\.url) == ["", "http://h/"], "null is no URL, not the host 'null'")
+        #expect(postman.notCarried == ["request 'API Test': the collection gives no URL, so it is imported without one; set url: before sending it"])
+    }
+
     @Test("A GET's urlencoded body, and a form whose field repeats, stay the body they are, as the client sends it")
     func urlencodedBodiesAsSent() throws {
         let text = Self.postman(#"""

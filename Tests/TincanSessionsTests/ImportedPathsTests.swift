@@ -15,6 +15,7 @@ struct ImportedPathsTests {
     @Test("a path is inside the folder when it is relative and stays there, or absolute and names a place there", arguments: [
         ("photo.png", true), ("./a/b.png", true), ("a/../b.png", true), ("a/./../../b.png", false),
         ("/etc/passwd", false), ("~/x", false), ("../x", false), ("{{dir}}/x", false), ("", false),
+        (#"C:\Users\ana\cat.png"#, false), ("d:/photos/cat.png", false), (#"\\server\share\cat.png"#, false), (#"photos\cat.png"#, true),
     ])
     func insideOrNot(_ path: String, _ inside: Bool) {
         #expect(ImportedPaths.isInside(path, folder: "/srv/collection") == inside, "\(path)")
@@ -61,6 +62,22 @@ struct ImportedPathsTests {
         #expect(curl.files == [SavedFile(field: "f", path: "{{file:passwd}}")])
         let binary = try CurlCommand.parse("curl --data-binary @/etc/hosts http://h/", workingDirectory: "/srv").request
         #expect(binary.body == .file("{{file:hosts}}"))
+    }
+
+    @Test("a Windows path (drive letter or share), as Insomnia and Bruno write a file chosen on Windows, is outside the folder: a placeholder named after its file")
+    func windowsPathsAreOutside() throws {
+        // Given an Insomnia export made on Windows (as in 34Motors/API-Doc's insomnia.json)
+        let insomnia = #"""
+            {"_type": "export", "__export_format": 4, "resources": [{"_id": "r", "_type": "request", "name": "upload", "method": "PATCH", "url": "http://h/",
+             "body": {"mimeType": "multipart/form-data", "params": [{"name": "frontImage", "type": "file", "fileName": "C:\\Users\\ana\\Fotos carros\\jagua01.jpg"}]}}]}
+            """#
+        let imported = try imported(.insomnia, insomnia, path: "/srv/collection/insomnia.json")
+        // Then the file is not read as a name inside the folder, but waits for the user
+        #expect(imported.session.requests[0].files == [SavedFile(field: "frontImage", path: "{{file:jagua01.jpg}}")])
+        #expect(imported.notCarried.contains { $0.contains(#"names C:\Users\ana\Fotos carros\jagua01.jpg, outside the imported file's folder"#) })
+        // And Bruno's @file( ) the same
+        let bruno = "post {\n  url: http://h/\n  body: multipartForm\n}\n\nbody:multipart-form {\n  key: @file(D:/work/report.pdf)\n}\n"
+        #expect(try CollectionFormat.bruno.parse(bruno, path: "/srv/c/r.bru").session.requests[0].files == [SavedFile(field: "key", path: "{{file:report.pdf}}")])
     }
 
     @Test("curl reads no file outside the current folder while importing: -d @, --data-urlencode @, -F <, joined data")

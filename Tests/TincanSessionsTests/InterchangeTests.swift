@@ -261,10 +261,11 @@ struct HTTPFileTests {
         #expect(session.requests[1].line == 12)
         #expect(session.requests[2].body == .file("./data.txt"))
         // data.txt is not beside api.http: the import names it, and says the request cannot be sent until it is.
-        #expect(imported.warnings.count == 3)
+        #expect(imported.warnings.count == 4)
         #expect(imported.warnings[0] == "api.http:20: skipped a response handler; use capture: and assert: in the session instead")
         #expect(imported.warnings[1] == "request 'Upload': the body file reads the local file ./data.txt, in the imported file's folder")
         #expect(imported.warnings[2].hasPrefix("request 'Upload': cannot be sent as written (File not reachable:"), "\(imported.warnings)")
+        #expect(imported.warnings[3] == "variables: token: reads the environment variable API_TOKEN of whoever sends it, and sends its value where the request goes; check that you mean it to")
     }
 
     @Test("# @no-redirect is kept as follow-redirects: false, and a request that does not follow exports it")
@@ -402,9 +403,56 @@ struct HTTPFileTests {
         #expect(body.contains("name=\"file_to_send\"; filename=\"input.txt\"\r\nContent-Type: text/plain\r\n\r\nfrom the file\r\n"))
     }
 
+    @Test func aPartWithoutANameOrAnUnreadableTextFileIsLeftOutNamedAndTheFileStillImports() throws {
+        // Given a .http file whose upload names no part (as 0x0918/05-chat's test.rest does), and
+        // a text part whose file was not committed beside it
+        let imported = try HTTPFile.parse("""
+            ### upload files
+            POST http://127.0.0.1:9/upload
+            Content-Type: multipart/form-data; boundary=MyBoundary
+
+            --MyBoundary
+            Content-Disposition: form-data; filename="hello.txt"
+            Content-Type: text/plain
+
+            Hello, World!
+            --MyBoundary
+            Content-Disposition: form-data; name="notes"
+
+            < ./missing.txt
+            --MyBoundary
+            Content-Disposition: form-data; name="kept"
+
+            yes
+            --MyBoundary--
+
+            ### get files
+            GET http://127.0.0.1:9/files
+            """, path: "/tmp/x.http", directory: "/tmp")
+        // Then both requests are imported, the parts that cannot be carried over left out, each named
+        #expect(imported.session.requests.map(\.name) == ["upload files", "get files"])
+        #expect(imported.session.requests[0].params == .dictionary(["kept": "yes"]))
+        #expect(imported.warnings.contains("/tmp/x.http:5: request 'upload files': the part has no name (expected 'Content-Disposition: form-data; name=\"…\"'), so it is left out; a session's form fields and files are named"))
+        #expect(imported.warnings.contains("/tmp/x.http:10: request 'upload files': the part 'notes' is the text of ./missing.txt, which cannot be read as text, so the field is left out; give the part a filename to send the file"))
+    }
+
     @Test func bodyLinesThatWouldReadAsSyntaxAreRefused() throws {
         let original = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body: \"a\\n< not a file\"\n", path: "s.yaml"))
         #expect(throws: InterchangeError(.bodyLineIsSyntax("< not a file"), at: "request 'lt'")) { try HTTPFile.export([("lt", original, nil)]) }
+    }
+
+    @Test func aBodyWithWindowsLineEndsExportsAsItsLinesAndReadsBack() throws {
+        // Given a raw body written on Windows, as 19balazs86/PlayingWithAuthentication's Login
+        let original = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body: \"{\\r\\n  \\\"Name\\\": \\\"user\\\"\\r\\n}\"\n", path: "s.yaml"))
+        // When it is exported as a .http file
+        let exported = try HTTPFile.export([("Login", original, nil)])
+        // Then its lines are the file's lines, said in a warning, and the file reads back as those lines
+        #expect(exported.text.contains("\n\n{\n  \"Name\": \"user\"\n}\n"), "\(exported.text)")
+        #expect(exported.warnings.contains { $0.hasPrefix("request 'Login': the body's CRLF line ends are written as the file's own") })
+        #expect(try HTTPFile.parse(exported.text, path: "x.http").session.requests[0].body == .text("{\n  \"Name\": \"user\"\n}"))
+        // A carriage return that ends no line is still refused
+        let lone = try build(try Session.parse("requests:\n  - method: POST\n    url: http://h/\n    body: \"a\\rb\\r\\n\"\n", path: "s.yaml"))
+        #expect(throws: InterchangeError.self) { try HTTPFile.export([("lone", lone, nil)]) }
     }
 
     @Test func binaryBodiesAreRefusedWithTheReason() throws {

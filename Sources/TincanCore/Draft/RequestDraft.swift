@@ -152,8 +152,31 @@ public struct RequestDraft: Sendable {
             default: break
             }
         }
+        if case .multipart(let form) = request.body, let typed = request.headers["Content-Type"], typed != form.contentType {
+            request.headers.set(name: "Content-Type", value: Self.multipartContentType(typed: typed, form: form))
+        }
         try request.validateHeaders()
         return request
+    }
+
+    /// The Content-Type a multipart body is sent with when one was typed: the parts can only be
+    /// found through the form's boundary, which a typed type does not know. A multipart type
+    /// typed without a boundary, as Insomnia writes every multipart request and Postman users
+    /// often do, keeps its words and gets the boundary, as curl adds it (`-H 'Content-Type:
+    /// multipart/form-data' -F …`); any other type (a boundary of its own, or not multipart)
+    /// gives way to the form's.
+    static func multipartContentType(typed: String, form: MultipartFormData) -> String {
+        guard let words = multipartWordsWithoutBoundary(typed) else { return form.contentType }
+        return "\(words); boundary=\(form.boundary)"
+    }
+
+    /// `typed` without trailing `;`s when it is a multipart type with no boundary; nil otherwise.
+    static func multipartWordsWithoutBoundary(_ typed: String) -> String? {
+        var words = typed.trimmingWhitespace()
+        while words.hasSuffix(";") { words = String(words.dropLast()).trimmingWhitespace() }
+        let mediaType = words.prefix { $0 != ";" }.trimmingWhitespace().lowercased()
+        guard mediaType.hasPrefix("multipart/"), HTTPHeaders.parameter("boundary", in: words) == nil else { return nil }
+        return words
     }
 
     /// The parameters: ``parameters`` with every parameter item merged in, or nil when there are none.

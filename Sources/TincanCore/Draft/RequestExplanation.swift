@@ -178,7 +178,9 @@ extension RequestDraft {
         let typed = typedHeader("Content-Type")
         let sent = request.headers["Content-Type"]
         if isMultipart {
-            if let sent {
+            if let sent, let typed, Self.multipartWordsWithoutBoundary(typed) != nil {
+                lines.append(.init("You set `Content-Type: \(typed)`; the form adds its boundary, which separates the parts: `Content-Type: \(sent)`."))
+            } else if let sent {
                 lines.append(.init("Multipart always sets `Content-Type: \(sent)`: the boundary separates the parts, so it is set even over your own."))
             } else {
                 lines.append(.init("The multipart form has no parts, so there is no body and no Content-Type."))

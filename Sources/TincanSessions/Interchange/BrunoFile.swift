@@ -75,7 +75,9 @@ struct BrunoFile {
     ///
     /// - Throws: ``ConfigFileError`` at the line and column where the text stops being a `.bru` file.
     static func parse(_ text: String, path: String) throws -> BrunoFile {
-        var reader = Reader(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        // A CRLF line end is one Character to Swift ("\r\n"), not a "\n": a file saved on Windows
+        // splits on both, as Bruno reads it.
+        var reader = Reader(lines: text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { line in
             line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
         }, path: path)
         return BrunoFile(path: path, blocks: try reader.blocks())

@@ -78,8 +78,12 @@ public enum HTTPFile {
                 case .none: break
                 case .bytes(let bytes) where bytes.isEmpty: break
                 case .bytes(let bytes):
-                    guard let text = String(validating: bytes, as: UTF8.self) else {
+                    guard var text = String(validating: bytes, as: UTF8.self) else {
                         throw InterchangeError(.binaryBody(request: name))
+                    }
+                    if let lineFeeds = lineFeedLines(text) {
+                        text = lineFeeds
+                        warnings.append("request '\(TerminalText.line(name))': the body's CRLF line ends are written as the file's own; a .http client ends the lines it sends its own way (curl and HAR keep CRLF)")
                     }
                     lines += [""] + (try bodyLines(text, request: name))
                 case .file(let path, _):
@@ -110,6 +114,16 @@ public enum HTTPFile {
     /// Seconds as `# @timeout` takes them: a whole number of seconds, else milliseconds.
     static func timeoutText(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? "\(Int(seconds))" : "\(Int((seconds * 1000).rounded())) ms"
+    }
+
+    /// `text` with its CRLF line ends as line feeds, when it has some and no other carriage
+    /// return; nil otherwise. A body written on Windows (most of Postman's raw bodies) ends
+    /// its lines so; a `.http` file's lines are the body's lines, and its reader takes CRLF as
+    /// a line end, so the body reads back as the same lines.
+    static func lineFeedLines(_ text: String) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "\r")) else { return nil }
+        let joined = text.replacingOccurrences(of: "\r\n", with: "\n")
+        return joined.utf8.contains(UInt8(ascii: "\r")) ? nil : joined
     }
 
     /// A text body's lines, refused when one would read as `.http` syntax instead of text.

@@ -237,7 +237,10 @@ struct HTTPFileReader {
         let place = "\(path):\(part.line)"
         let disposition = part.header("Content-Disposition") ?? ""
         guard let name = HTTPHeaders.parameter("name", in: disposition) else {
-            throw InterchangeError(.unnamedPart, at: place)
+            // RFC 7578 names every part, but clients send a part without one as written; one such
+            // part must not cost the file's other requests.
+            warnings.append("\(place): request '\(request.displayName)': the part has no name (expected 'Content-Disposition: form-data; name=\"…\"'), so it is left out; a session's form fields and files are named")
+            return
         }
         let fileName = HTTPHeaders.parameter("filename", in: disposition)
         let type = part.header("Content-Type")
@@ -264,7 +267,8 @@ struct HTTPFileReader {
             }
             let full = (directory as NSString).appendingPathComponent(file)
             guard let bytes = try? BoundedFile.readText(full, limit: CurlCommandReader.fileReadLimit), let text = String(validating: bytes, as: UTF8.self) else {
-                throw InterchangeError(.partFileUnreadable(name: name, path: file), at: place)
+                warnings.append("\(place): request '\(request.displayName)': the part '\(name)' is the text of \(file), which cannot be read as text, so the field is left out; give the part a filename to send the file")
+                return
             }
             value = text
             warnings.append("\(place): the part '\(name)' (no file name) is the text of \(file), read now and saved as the field's value; later changes to the file are not sent")

@@ -27,9 +27,44 @@ enum ImportChecks {
             warnings += validNames(&session.requests[index].headers, place: place, variables: variables)
             warnings += namingOnce(&session.requests[index].headers, place: place)
             warnings += checkingOnce(&session.requests[index].assertions, place: place)
+            if session.requests[index].url.trimmingWhitespace().isEmpty {
+                warnings.append("\(place): the collection gives no URL, so it is imported without one; set url: before sending it")
+            }
         }
         warnings += ImportedPaths.confine(&session, folder: folder, origin: origin)
         warnings += unsendable(session, folder: folder, progress: progress)
+        warnings += environmentReads(session)
+        return warnings
+    }
+
+    /// Every `{{$env.NAME}}` an import brings, named where it is (a .http file's
+    /// `{{$processEnv NAME}}` and Bruno's `{{process.env.NAME}}` become one): replay and the TUI
+    /// read that variable of whoever sends the request and send its value where the request
+    /// goes, which a collection someone else wrote must not make Tincan do unsaid.
+    static func environmentReads(_ session: Session) -> [String] {
+        func reads(_ texts: [String]) -> [String] {
+            var names: [String] = []
+            for text in texts where Template.mayHoldReferences(text) {
+                for reference in Template.references(in: text) where reference.hasPrefix("$env.") {
+                    let name = String(reference.dropFirst(5))
+                    if !names.contains(name) { names.append(name) }
+                }
+            }
+            return names
+        }
+        var warnings: [String] = []
+        func say(_ place: String, _ names: [String]) {
+            guard !names.isEmpty else { return }
+            let variables = names.count == 1 ? "variable" : "variables"
+            warnings.append("\(place): reads the environment \(variables) \(names.joined(separator: ", ")) of whoever sends it, and sends \(names.count == 1 ? "its value" : "their values") where the request goes; check that you mean it to")
+        }
+        for (name, value) in session.variables { say("variables: \(name)", reads(Session.referenceTexts(in: value))) }
+        for (environment, values) in session.environments {
+            for (name, value) in values { say("environment '\(environment)': \(name)", reads(Session.referenceTexts(in: value))) }
+        }
+        for request in session.requests {
+            say("request '\(request.displayName)'", reads(request.templateTexts + request.variables.values.flatMap(Session.referenceTexts(in:))))
+        }
         return warnings
     }
 

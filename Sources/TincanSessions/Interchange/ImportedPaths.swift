@@ -35,7 +35,7 @@ public enum ImportedPaths {
     /// out, and no symbolic link on the way that leads out. An absolute path (or one from `~`)
     /// is inside only when it names a place in the folder.
     public static func isInside(_ path: String, folder: String) -> Bool {
-        guard !path.isEmpty, !Template.mayHoldReferences(path) else { return false }
+        guard !path.isEmpty, !Template.mayHoldReferences(path), !isWindowsAbsolute(path) else { return false }
         let base = SavedRequest.realDirectory(folder)
         let prefix = base.hasSuffix("/") ? base : base + "/"
         let full: String
@@ -61,10 +61,22 @@ public enum ImportedPaths {
         return real.hasPrefix(prefix)
     }
 
-    /// A placeholder's name (without the prefix) for `path`: its last component, without the
-    /// characters a reference cannot hold.
+    /// Whether `path` is an absolute Windows path (`C:\…`, `C:/…`, `\\server\share\…`), as
+    /// collections exported on Windows name their files (Insomnia's `fileName`, Bruno's
+    /// `@file(…)`): a place on the machine that wrote the collection, never in this folder,
+    /// though on this system it reads as one relative name.
+    static func isWindowsAbsolute(_ path: String) -> Bool {
+        if path.hasPrefix(#"\\"#) { return true }
+        let start = Array(path.utf8.prefix(3))
+        guard start.count == 3, start[1] == UInt8(ascii: ":"), start[2] == UInt8(ascii: "\\") || start[2] == UInt8(ascii: "/") else { return false }
+        return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(start[0] | 0x20)
+    }
+
+    /// A placeholder's name (without the prefix) for `path`: its last component (after a `/`,
+    /// or a Windows path's `\`), without the characters a reference cannot hold.
     static func placeholderName(for path: String) -> String {
-        let last = (path as NSString).lastPathComponent
+        let windows = isWindowsAbsolute(path)
+        let last = path.split(whereSeparator: { $0 == "/" || (windows && $0 == "\\") }).last.map(String.init) ?? ""
         let cleaned = last.filter { $0 != "{" && $0 != "}" && !$0.isWhitespace && $0 != "=" }
         return cleaned.isEmpty || cleaned == "/" ? "file" : cleaned
     }

@@ -86,10 +86,6 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
         case expectedFirstBoundary(String)
         /// A line among a part's headers that is neither a header nor blank.
         case expectedPartHeader(found: String)
-        /// A part without a `Content-Disposition` name.
-        case unnamedPart
-        /// A part that is a file's text (`< path`, no file name) whose file cannot be read as text.
-        case partFileUnreadable(name: String, path: String)
 
         // MARK: .http export
 
@@ -170,9 +166,6 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
         case .noBoundary: "the multipart body's Content-Type names no boundary; expected 'multipart/form-data; boundary=…'"
         case .expectedFirstBoundary(let boundary): "expected the first boundary line '--\(boundary)' of the multipart body"
         case .expectedPartHeader(let found): "expected a part header 'Name: value' or a blank line, found '\(found)'"
-        case .unnamedPart: "the part has no Content-Disposition with a name; expected 'Content-Disposition: form-data; name=\"…\"'"
-        case .partFileUnreadable(let name, let path):
-            "the part '\(name)' is the text of \(path), which cannot be read as text; give the part a filename to send the file"
         case .binaryBody(let request): "request '\(request)' has a binary body, which .http files cannot hold; save it to a file and use body: {file: PATH}"
         case .bodyLineIsSyntax(let line): "the body line '\(line)' would be read as .http syntax, not text; save the body to a file and use body: {file: PATH}"
         case .controlCharacter(let scalar, let line):

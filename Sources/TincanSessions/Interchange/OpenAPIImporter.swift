@@ -85,7 +85,13 @@ struct OpenAPIImporter {
         var ungrouped: [SavedRequest] = []
         var imported = 0
         for member in paths.members where !member.key.hasPrefix("x-") {
-            let path = member.key
+            var path = member.key
+            if !path.hasPrefix("/") {
+                // OpenAPI asks for a leading slash; a document without one means the same path,
+                // which joined to the server as written would run into its host or port.
+                notCarried.append("path \(path): a path starts with /; it is read as /\(path)")
+                path = "/" + path
+            }
             guard let item = try resolved(member.value, place: "path \(path)") else { continue }
             let shared = item.member("parameters")?.sequence ?? []
             if item.member("servers") != nil { notCarried.append("path \(path): its own servers are not carried over; the requests use \(Self.baseVariable)") }

@@ -122,7 +122,8 @@ struct PostmanImporter {
     /// The URL: `raw`, else built from its parts; `:name` path segments become `{{name}}`.
     /// Disabled query fields are kept in `request`, turned off (they are never in `raw`).
     mutating func url(_ node: ImportNode?, into request: inout SavedRequest, place: String) throws -> String {
-        guard let node else { return "" }
+        // `url: null` (a request saved before it had one) is no URL, not the text null.
+        guard let node, node.isMapping || node.nonNullText != nil else { return "" }
         if let text = node.text { return Self.convert(Self.convertPathVariables(text)) }
         var url: String
         let query = node.member("query")?.sequence ?? []

@@ -101,7 +101,7 @@ extension Session {
     }
 
     /// The texts of a value that may hold references: its strings and keys, at any depth.
-    private static func referenceTexts(in value: ParameterValue) -> [String] {
+    static func referenceTexts(in value: ParameterValue) -> [String] {
         switch value {
         case .string(let text): [text]
         case .array(let items): items.flatMap(referenceTexts(in:))
