@@ -167,7 +167,7 @@ extension ReplayCommand {
         for file in batch {
             guard let template = try? file.session.template(environment: env, overrides: options.variables) else { continue }
             for outside in file.session.filesOutsideFolder(of: file.path, template: template) {
-                StandardError.print("tincan: warning: \(file.path): \(outside)\n")
+                StandardError.warn("\(file.path): \(outside)")
             }
         }
         options.failFast = failFast
